@@ -1,0 +1,128 @@
+import { resolve } from 'node:path';
+
+/** Every setting the service reads, parsed once at start-up. Documented in README.md and .env.example. */
+export interface Config {
+  readonly nodeEnv: 'development' | 'production' | 'test';
+  readonly serviceName: string;
+  readonly host: string;
+  readonly port: number;
+  /** Base URL people and links use to reach this server (dashboard links, printed hints). */
+  readonly publicUrl: string;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  readonly database: DatabaseConfig;
+  readonly demoSeed: boolean;
+  /** `max-age` (seconds) of the Cache-Control header on public changelog responses. */
+  readonly publicCacheMaxAge: number;
+  readonly identityHeader: { readonly enabled: boolean; readonly gatewaySecret: string | null };
+  readonly shutdownTimeoutMs: number;
+}
+
+export type DatabaseConfig =
+  | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
+  | { readonly kind: 'pglite'; readonly dataDir: string };
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+/**
+ * Reads the environment into a frozen Config. Collects every problem instead of stopping at the
+ * first one, so an operator fixes a broken deployment in one pass.
+ */
+export function loadConfig(env: Env = process.env): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === '' ? undefined : value;
+  };
+
+  const oneOf = <T extends string>(name: string, allowed: readonly T[], fallback: T): T => {
+    const value = read(name);
+    if (value === undefined) return fallback;
+    if ((allowed as readonly string[]).includes(value)) return value as T;
+    problems.push(`${name} must be one of ${allowed.join(', ')} (got "${value}")`);
+    return fallback;
+  };
+
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const value = read(name);
+    if (value === undefined) return fallback;
+    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got "${value}")`);
+      return fallback;
+    }
+    return Number(value);
+  };
+
+  const bool = (name: string, fallback: boolean): boolean => {
+    const value = read(name)?.toLowerCase();
+    if (value === undefined) return fallback;
+    if (['1', 'true', 'yes', 'on'].includes(value)) return true;
+    if (['0', 'false', 'no', 'off'].includes(value)) return false;
+    problems.push(`${name} must be true or false (got "${value}")`);
+    return fallback;
+  };
+
+  const nodeEnv = oneOf('NODE_ENV', NODE_ENVS, 'development');
+  const port = integer('PORT', 3000, 0, 65535);
+  const host = read('HOST') ?? '0.0.0.0';
+
+  let publicUrl = read('PUBLIC_URL') ?? `http://localhost:${port}`;
+  try {
+    const url = new URL(publicUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+    publicUrl = url.toString().replace(/\/$/, '');
+  } catch {
+    problems.push(`PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl}")`);
+  }
+
+  let database: DatabaseConfig;
+  const databaseUrl = read('DATABASE_URL');
+  const poolMax = integer('DATABASE_POOL_MAX', 10, 1, 1000);
+  if (databaseUrl !== undefined) {
+    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
+      problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+    }
+    database = { kind: 'postgres', url: databaseUrl, poolMax };
+  } else {
+    database = { kind: 'pglite', dataDir: resolve(read('DATA_DIR') ?? './data') };
+  }
+
+  const identityEnabled = bool('IDENTITY_HEADER_ENABLED', false);
+  const gatewaySecret = read('IDENTITY_GATEWAY_SECRET') ?? null;
+  if (identityEnabled && (gatewaySecret === null || gatewaySecret.length < 32)) {
+    problems.push('IDENTITY_GATEWAY_SECRET must be set to at least 32 characters when IDENTITY_HEADER_ENABLED is true');
+  }
+
+  const config: Config = {
+    nodeEnv,
+    serviceName: read('SERVICE_NAME') ?? 'changelog-service',
+    host,
+    port,
+    publicUrl,
+    logLevel: oneOf('LOG_LEVEL', LOG_LEVELS, nodeEnv === 'test' ? 'silent' : 'info'),
+    database,
+    demoSeed: bool('DEMO_SEED', true),
+    publicCacheMaxAge: integer('PUBLIC_CACHE_MAX_AGE', 30, 0, 86_400),
+    identityHeader: { enabled: identityEnabled, gatewaySecret: identityEnabled ? gatewaySecret : null },
+    shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return deepFreeze(config);
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) {
+    if (child !== null && typeof child === 'object') deepFreeze(child as object);
+  }
+  return Object.freeze(value);
+}

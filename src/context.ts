@@ -1,0 +1,29 @@
+import type { Executor } from './db/database.js';
+import { AppError } from './http/errors.js';
+import { orgsRepository } from './orgs/orgs.repository.js';
+import { usersRepository } from './users/users.repository.js';
+
+/** A personal or organization context, as people write it: `user:EMAIL` or `org:SLUG`. */
+export type ContextRef = { type: 'user'; email: string } | { type: 'org'; slug: string };
+export type ResolvedContext = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
+
+export function parseContextRef(value: string, option = 'context'): ContextRef {
+  const match = /^(user|org):(.+)$/.exec(value.trim());
+  if (!match) {
+    throw new AppError('invalid_request', `${option} must be user:EMAIL or org:SLUG (got "${value}")`, [
+      { parameter: option, message: 'must be user:EMAIL or org:SLUG' },
+    ]);
+  }
+  return match[1] === 'user' ? { type: 'user', email: match[2]!.toLowerCase() } : { type: 'org', slug: match[2]! };
+}
+
+export async function resolveContext(db: Executor, ref: ContextRef): Promise<ResolvedContext> {
+  if (ref.type === 'user') {
+    const user = await usersRepository.findByEmail(db, ref.email);
+    if (!user) throw new AppError('not_found', `No user with e-mail ${ref.email}`);
+    return { type: 'user', userId: user.id };
+  }
+  const org = await orgsRepository.findBySlug(db, ref.slug);
+  if (!org) throw new AppError('not_found', `No organization with slug ${ref.slug}`);
+  return { type: 'org', orgId: org.id };
+}

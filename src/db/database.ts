@@ -1,0 +1,107 @@
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { DatabaseConfig } from '../config.js';
+import { lockDataDir } from './data-dir-lock.js';
+import { PGliteDialect } from './pglite-dialect.js';
+import type { DB } from './schema.js';
+
+export type Db = Kysely<DB>;
+export type Tx = Transaction<DB>;
+/** Repositories accept either the database or an open transaction. */
+export type Executor = Db | Tx;
+
+export interface Database {
+  readonly kind: 'postgres' | 'pglite';
+  readonly db: Db;
+  /**
+   * Runs `fn` on one session that no other migrating process can enter at the same time
+   * (a PostgreSQL advisory lock; the embedded database is already exclusive to this process).
+   * `exec` runs a multi-statement SQL script and returns the rows of its last statement.
+   */
+  withExclusiveSession<T>(fn: (exec: ScriptRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type ScriptRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
+
+/** Arbitrary constant that names the migration lock among PostgreSQL advisory locks. */
+const MIGRATION_LOCK_KEY = 7_146_520_431;
+
+export interface OpenOptions {
+  /** Called for every statement the query builder runs; tests count statements with it. */
+  onQuery?: (event: LogEvent) => void;
+  /** Existing PGlite instance (tests clone a migrated template into one). */
+  pglite?: PGlite;
+}
+
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  const log = options.onQuery;
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.poolMax,
+      connectionTimeoutMillis: 5_000,
+      application_name: 'changelog-service',
+    });
+    // An idle client that loses its server (restart, failover) must not crash the process.
+    pool.on('error', () => {});
+    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+    return {
+      kind: 'postgres',
+      db,
+      async withExclusiveSession(fn) {
+        const client = await pool.connect();
+        try {
+          await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          try {
+            return await fn(async (sqlText) => {
+              const result = (await client.query(sqlText)) as pg.QueryResult | pg.QueryResult[];
+              const last = Array.isArray(result) ? result[result.length - 1] : result;
+              return (last?.rows ?? []) as Record<string, unknown>[];
+            });
+          } finally {
+            await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+          }
+        } finally {
+          client.release();
+        }
+      },
+      async close() {
+        await db.destroy();
+      },
+    };
+  }
+
+  let pglite = options.pglite;
+  let unlock = (): void => {};
+  if (!pglite) {
+    unlock = lockDataDir(config.dataDir);
+    try {
+      pglite = await PGlite.create(config.dataDir);
+    } catch (error) {
+      unlock();
+      throw error;
+    }
+  }
+  const instance = pglite;
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(instance), ...(log ? { log } : {}) });
+  return {
+    kind: 'pglite',
+    db,
+    async withExclusiveSession(fn) {
+      // Hold the driver's single connection so no query-builder statement interleaves.
+      return db.connection().execute(() =>
+        fn(async (sqlText) => {
+          const results = await instance.exec(sqlText);
+          return (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[];
+        }),
+      );
+    },
+    async close() {
+      await db.destroy();
+      if (!instance.closed) await instance.close();
+      unlock();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Database, ScriptRunner } from './database.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  checksum: string;
+}
+
+/** Reads `NNNN_description.sql` files in version order. */
+export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.sql'))
+    .map((file) => {
+      const match = /^(\d+)_([\w-]+)\.sql$/.exec(file);
+      if (!match) throw new Error(`Migration file name must look like 0001_description.sql: ${file}`);
+      const sql = readFileSync(`${dir}/${file}`, 'utf8');
+      return {
+        version: Number(match[1]),
+        name: match[2]!,
+        sql,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+      };
+    })
+    .sort((a, b) => a.version - b.version);
+}
+
+export interface MigrationResult {
+  applied: { version: number; name: string }[];
+  current: number;
+}
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+  version    integer PRIMARY KEY,
+  name       text NOT NULL,
+  checksum   text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
+
+/**
+ * Applies pending migrations in order, each in its own transaction together with its record in
+ * schema_migrations, so a failure leaves the database at the previous version. A migration that
+ * was edited after it was applied stops the run: the schema would no longer match the files.
+ */
+export async function migrate(database: Database, migrations = loadMigrations()): Promise<MigrationResult> {
+  return database.withExclusiveSession(async (exec) => {
+    await exec(CREATE_TABLE);
+    const applied = await appliedVersions(exec);
+    verifyChecksums(migrations, applied);
+    const done: MigrationResult['applied'] = [];
+    for (const migration of migrations) {
+      if (applied.has(migration.version)) continue;
+      try {
+        await exec(
+          `BEGIN;\n${migration.sql}\n;\nINSERT INTO schema_migrations (version, name, checksum) VALUES ` +
+            `(${migration.version}, '${migration.name}', '${migration.checksum}');\nCOMMIT;`,
+        );
+      } catch (error) {
+        await exec('ROLLBACK').catch(() => {});
+        throw new Error(`Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`, {
+          cause: error,
+        });
+      }
+      done.push({ version: migration.version, name: migration.name });
+    }
+    return { applied: done, current: migrations.at(-1)?.version ?? 0 };
+  });
+}
+
+/** Versions present as files but not yet applied (readiness reports them). */
+export async function pendingMigrations(database: Database, migrations = loadMigrations()): Promise<number[]> {
+  return database.withExclusiveSession(async (exec) => {
+    const exists = await exec(`SELECT to_regclass('schema_migrations') IS NOT NULL AS present`);
+    const applied = exists[0]?.present ? await appliedVersions(exec) : new Map<number, string>();
+    return migrations.filter((m) => !applied.has(m.version)).map((m) => m.version);
+  });
+}
+
+async function appliedVersions(exec: ScriptRunner): Promise<Map<number, string>> {
+  const rows = await exec('SELECT version, checksum FROM schema_migrations ORDER BY version');
+  return new Map(rows.map((row) => [Number(row.version), String(row.checksum)]));
+}
+
+function verifyChecksums(migrations: Migration[], applied: Map<number, string>): void {
+  for (const migration of migrations) {
+    const checksum = applied.get(migration.version);
+    if (checksum !== undefined && checksum !== migration.checksum) {
+      throw new Error(
+        `Migration ${migration.version}_${migration.name} was changed after it was applied; ` +
+          'add a new migration instead of editing an applied one.',
+      );
+    }
+  }
+}

@@ -1,0 +1,147 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Table types for Kysely; they mirror migrations/*.sql and change with them. */
+export interface DB {
+  users: UsersTable;
+  organizations: OrganizationsTable;
+  organization_members: OrganizationMembersTable;
+  projects: ProjectsTable;
+  commits: CommitsTable;
+  changelog_entries: ChangelogEntriesTable;
+  api_keys: ApiKeysTable;
+  api_key_projects: ApiKeyProjectsTable;
+  schema_migrations: SchemaMigrationsTable;
+}
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+
+export interface UsersTable {
+  id: Generated<string>;
+  email: string;
+  name: string;
+  password_hash: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  slug: string;
+  name: string;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type OrgRole = 'owner' | 'admin' | 'member';
+
+export interface OrganizationMembersTable {
+  organization_id: string;
+  user_id: string;
+  role: OrgRole;
+  created_at: CreatedAt;
+}
+
+export type OwnerType = 'user' | 'org';
+
+export interface ProjectsTable {
+  id: Generated<string>;
+  owner_type: OwnerType;
+  owner_user_id: string | null;
+  owner_org_id: string | null;
+  name: string;
+  slug: string;
+  published_entry_count: ColumnType<number, never, never>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface CommitsTable {
+  id: Generated<string>;
+  project_id: string;
+  sha: string;
+  parent_shas: ColumnType<string[], string[] | undefined, string[]>;
+  author_name: string;
+  author_email: string;
+  authored_at: Timestamp;
+  committer_name: string;
+  committer_email: string;
+  committed_at: Timestamp;
+  message: string;
+  created_at: CreatedAt;
+}
+
+export type EntryType = 'commit' | 'daily' | 'weekly' | 'monthly';
+export type EntryStatus = 'draft' | 'published' | 'archived';
+
+export interface GeneratedJson {
+  title: string;
+  headline_items: { section_type_key: string; title: string; body: string | null }[];
+  sections: { section_type_key: string; label: string; items: { text: string; component: string | null }[] }[];
+  component_tags: string[];
+  team_attribution: string | null;
+}
+
+export interface ChangelogEntriesTable {
+  id: Generated<string>;
+  project_id: string;
+  entry_type: EntryType;
+  status: ColumnType<EntryStatus, EntryStatus | undefined, EntryStatus>;
+  title: string | null;
+  content: string | null;
+  generated_json: ColumnType<GeneratedJson | null, string | null, string | null>;
+  version_label: string | null;
+  team_attribution: string | null;
+  component_tags: ColumnType<string[], string[] | undefined, string[]>;
+  commit_id: string | null;
+  commit_shas: ColumnType<string[], string[] | undefined, string[]>;
+  period_start: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  period_end: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  published_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type ContextType = 'user' | 'org';
+export type KeyScope = 'all' | 'selected';
+
+export interface ApiKeysTable {
+  id: Generated<string>;
+  name: string;
+  context_type: ContextType;
+  user_id: string | null;
+  org_id: string | null;
+  scope: KeyScope;
+  key_hash: string;
+  display_prefix: string;
+  previous_key_hash: string | null;
+  previous_expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  created_by: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+  last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+}
+
+export interface ApiKeyProjectsTable {
+  api_key_id: string;
+  project_id: string;
+}
+
+export interface SchemaMigrationsTable {
+  version: number;
+  name: string;
+  checksum: string;
+  applied_at: CreatedAt;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type CommitRow = Selectable<CommitsTable>;
+export type EntryRow = Selectable<ChangelogEntriesTable>;
+export type NewEntry = Insertable<ChangelogEntriesTable>;
+export type EntryUpdate = Updateable<ChangelogEntriesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -1,0 +1,96 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
+
+/** The columns that make up a ChangelogEntry, in contract order. */
+export const ENTRY_COLUMNS = [
+  'id',
+  'project_id',
+  'entry_type',
+  'status',
+  'title',
+  'content',
+  'generated_json',
+  'version_label',
+  'team_attribution',
+  'component_tags',
+  'commit_id',
+  'commit_shas',
+  'period_start',
+  'period_end',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
+
+export const entriesRepository = {
+  /** One page of a project's published entries, newest first; ties broken by id, descending. */
+  async listPublished(db: Executor, projectId: string, limit: number, offset: number): Promise<EntryRow[]> {
+    return db
+      .selectFrom('changelog_entries')
+      .select(ENTRY_COLUMNS)
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'published')
+      .orderBy('published_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  },
+
+  async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {
+    return db
+      .selectFrom('changelog_entries')
+      .select(ENTRY_COLUMNS)
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
+  },
+
+  async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
+    return db.selectFrom('changelog_entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
+  },
+
+  /**
+   * The newest `limit` published entries of each project, in one statement whatever the number of
+   * projects (a lateral join walks each project's published index once).
+   */
+  async latestPublishedPerProject(db: Executor, projectIds: string[], limit: number): Promise<EntryRow[]> {
+    if (projectIds.length === 0) return [];
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
+    const result = await sql<EntryRow>`
+      SELECT ${columns}
+      FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
+      CROSS JOIN LATERAL (
+        SELECT * FROM changelog_entries
+        WHERE project_id = p.id AND status = 'published'
+        ORDER BY ${PUBLISHED_ORDER}
+        LIMIT ${limit}
+      ) AS e
+      ORDER BY p.ord, e.published_at DESC, e.id DESC`.execute(db);
+    return result.rows;
+  },
+
+  async insertMany(db: Executor, entries: NewEntry[]): Promise<string[]> {
+    if (entries.length === 0) return [];
+    const rows = await db.insertInto('changelog_entries').values(entries).returning('id').execute();
+    return rows.map((row) => row.id);
+  },
+
+  async setStatus(db: Executor, id: string, status: EntryStatus): Promise<EntryRow | undefined> {
+    return db
+      .updateTable('changelog_entries')
+      .set({
+        status,
+        // Publishing stamps the time once; leaving `published` clears it, so a re-publish is new again.
+        published_at: status === 'published' ? sql<Date>`coalesce(published_at, now())` : null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', id)
+      .returning(ENTRY_COLUMNS)
+      .executeTakeFirst();
+  },
+};

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import type { Db } from '../db/database.js';
+import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
+import { AppError, notFound, type ErrorDetail } from '../http/errors.js';
+import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { compileValidator } from '../http/validator.js';
+import { projectsRepository } from '../projects/projects.repository.js';
+import { entriesRepository } from './entries.repository.js';
+import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
+
+/**
+ * One entry of an import file, in the contract's field names. `id`, `project_id`, `created_at`
+ * and `updated_at` are accepted (so an API response can be fed back in) and ignored: an import
+ * always creates new entries in the named project.
+ */
+const ImportedEntry = Type.Object(
+  {
+    id: Type.Optional(Type.Unknown()),
+    project_id: Type.Optional(Type.Unknown()),
+    created_at: Type.Optional(Type.Unknown()),
+    updated_at: Type.Optional(Type.Unknown()),
+    entry_type: Type.Union(ENTRY_TYPES.map((t) => Type.Literal(t))),
+    status: Type.Optional(Type.Union(ENTRY_STATUSES.map((s) => Type.Literal(s)))),
+    title: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    content: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
+    generated_json: Type.Optional(Type.Union([Type.Ref(GeneratedJson), Type.Null()])),
+    version_label: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    team_attribution: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    component_tags: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 200 })),
+    commit_id: Type.Optional(Nullable(Uuid)),
+    commit_shas: Type.Optional(Type.Array(Type.String({ pattern: '^[0-9a-f]{7,64}$' }), { maxItems: 100_000 })),
+    period_start: Type.Optional(Nullable(DateTime)),
+    period_end: Type.Optional(Nullable(DateTime)),
+    published_at: Type.Optional(Nullable(DateTime)),
+  },
+  { additionalProperties: false },
+);
+
+const ImportFile = Type.Array(ImportedEntry, { maxItems: 100_000 });
+const checkImport = compileValidator<Static<typeof ImportFile>>(ImportFile, [HeadlineItem, SectionItem, Section, GeneratedJson]);
+
+export function createEntriesService(db: Db) {
+  async function transition(id: string, status: EntryStatus): Promise<EntryRow> {
+    const existing = /^[0-9a-f-]{36}$/i.test(id) ? await entriesRepository.findById(db, id) : undefined;
+    if (!existing) throw notFound('Entry');
+    const updated = await entriesRepository.setStatus(db, id, status);
+    if (!updated) throw notFound('Entry');
+    return updated;
+  }
+
+  return {
+    /** Validates every entry first and stores all of them in one transaction, or none. */
+    async import(projectSlug: string, input: unknown): Promise<{ imported: number; ids: string[] }> {
+      const checked = checkImport(input);
+      if (!checked.ok) {
+        throw new AppError('invalid_request', 'The import file is not a JSON array of valid entries', checked.details.slice(0, 50));
+      }
+      const entries = checked.value;
+      const problems: ErrorDetail[] = [];
+      entries.forEach((entry, i) => {
+        if (entry.period_start && entry.period_end && new Date(entry.period_start) >= new Date(entry.period_end)) {
+          problems.push({ parameter: `[${i}].period_end`, message: 'must be after period_start' });
+        }
+        if ((entry.status ?? 'draft') !== 'published' && entry.published_at) {
+          problems.push({ parameter: `[${i}].published_at`, message: 'may be set only on published entries' });
+        }
+      });
+      if (problems.length) throw new AppError('invalid_request', 'Some entries are inconsistent', problems);
+
+      return db.transaction().execute(async (tx) => {
+        const project = await projectsRepository.findBySlug(tx, projectSlug);
+        if (!project) throw notFound(`Project ${projectSlug}`);
+        const commitIds = [...new Set(entries.map((e) => e.commit_id).filter((id): id is string => !!id))];
+        if (commitIds.length) {
+          const found = await tx
+            .selectFrom('commits')
+            .select('id')
+            .where('project_id', '=', project.id)
+            .where('id', 'in', commitIds)
+            .execute();
+          const known = new Set(found.map((c) => c.id));
+          const missing = entries.flatMap((e, i) =>
+            e.commit_id && !known.has(e.commit_id) ? [{ parameter: `[${i}].commit_id`, message: 'is not a commit of this project' }] : [],
+          );
+          if (missing.length) throw new AppError('invalid_request', 'Some entries point at unknown commits', missing);
+        }
+        const now = new Date();
+        const rows: NewEntry[] = entries.map((entry) => {
+          const status = entry.status ?? 'draft';
+          return {
+            id: randomUUID(),
+            project_id: project.id,
+            entry_type: entry.entry_type,
+            status,
+            title: entry.title ?? null,
+            content: entry.content ?? null,
+            generated_json: entry.generated_json ? JSON.stringify(entry.generated_json) : null,
+            version_label: entry.version_label ?? null,
+            team_attribution: entry.team_attribution ?? null,
+            component_tags: entry.component_tags ?? [],
+            commit_id: entry.commit_id ?? null,
+            commit_shas: entry.commit_shas ?? [],
+            period_start: entry.period_start ?? null,
+            period_end: entry.period_end ?? null,
+            published_at: status === 'published' ? (entry.published_at ?? now) : null,
+          };
+        });
+        // Ids are chosen here so that `ids` follows the input order whatever order rows come back in.
+        for (let i = 0; i < rows.length; i += 1000) await entriesRepository.insertMany(tx, rows.slice(i, i + 1000));
+        return { imported: rows.length, ids: rows.map((r) => r.id as string) };
+      });
+    },
+
+    publish: (id: string) => transition(id, 'published'),
+    unpublish: (id: string) => transition(id, 'draft'),
+    archive: (id: string) => transition(id, 'archived'),
+  };
+}

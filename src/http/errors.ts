@@ -1,0 +1,126 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+
+/** The closed list of error codes and the HTTP status each one is answered with. */
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  not_acceptable: 406,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  unprocessable: 422,
+  rate_limited: 429,
+  internal: 500,
+  bad_gateway: 502,
+  unavailable: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorDetail {
+  /** Where the problem is: `querystring`, `params`, `body` or `headers`. */
+  in?: string;
+  /** The offending parameter or field (a JSON pointer inside a body). */
+  parameter?: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'AppError';
+    this.status = ERROR_STATUS[code];
+  }
+}
+
+export const notFound = (what: string) => new AppError('not_found', `${what} not found`);
+
+const STATUS_CODE: Record<number, ErrorCode> = Object.fromEntries(
+  Object.entries(ERROR_STATUS).map(([code, status]) => [status, code as ErrorCode]),
+);
+
+interface ValidationItem {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/**
+ * Turns Ajv's errors into one detail per offending parameter, named the way the client sent it
+ * (`limit`, not `/limit`), so a client can show which input to fix.
+ */
+export function validationDetails(context: string, errors: ValidationItem[]): ErrorDetail[] {
+  const seen = new Set<string>();
+  const details: ErrorDetail[] = [];
+  for (const error of errors) {
+    let parameter = error.instancePath.replace(/^\//, '').replace(/\//g, '.');
+    if (error.keyword === 'required') parameter = [parameter, String(error.params.missingProperty)].filter(Boolean).join('.');
+    if (error.keyword === 'additionalProperties') {
+      parameter = [parameter, String(error.params.additionalProperty)].filter(Boolean).join('.');
+    }
+    const key = `${context}:${parameter}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const message =
+      error.keyword === 'additionalProperties' ? 'is not a known property' : (error.message ?? 'is invalid');
+    details.push({ in: context, ...(parameter ? { parameter } : {}), message });
+  }
+  return details;
+}
+
+function describe(details: ErrorDetail[]): string {
+  const names = details.map((d) => `${d.parameter ?? d.in ?? 'request'} ${d.message}`);
+  return `Invalid request: ${names.join('; ')}`;
+}
+
+/**
+ * The one place errors become responses: ours (AppError), the framework's (validation, body
+ * parsing, limits) and anything else, which is logged with its stack and answered without it.
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
+    let status: number;
+    let body: { error: string; code: ErrorCode; details?: ErrorDetail[] };
+
+    if (error instanceof AppError) {
+      status = error.status;
+      body = { error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+    } else if (error.validation) {
+      const details = validationDetails(error.validationContext ?? 'request', error.validation as ValidationItem[]);
+      status = 400;
+      body = { error: describe(details), code: 'invalid_request', details };
+    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      body = { error: error.message, code: STATUS_CODE[status] ?? 'invalid_request' };
+    } else {
+      status = error.statusCode === 503 ? 503 : 500;
+      request.log.error({ err: error }, 'request failed');
+      body = {
+        error: status === 503 ? 'Service temporarily unavailable' : 'Internal server error',
+        code: status === 503 ? 'unavailable' : 'internal',
+      };
+    }
+
+    if (status < 500) request.log.info({ status, code: body.code }, body.error);
+    return reply.status(status).header('cache-control', 'no-store').type('application/json; charset=utf-8').send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!.slice(0, 200);
+    const error = new AppError('not_found', `Route ${request.method} ${path} not found`);
+    return reply
+      .status(404)
+      .header('cache-control', 'no-store')
+      .send({ error: error.message, code: error.code });
+  });
+}

@@ -1,0 +1,49 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+
+export const API_VERSION = '0.1.0';
+
+const DESCRIPTION = `Published changelog entries of projects, generated from their commit history.
+
+**Decisions where the contract is silent** (part of this document's contract):
+- Invalid parameters (out of range, not an integer, malformed uuid or slug, duplicated scalar parameters) are
+  answered **400** with an ErrorResponse whose \`details\` name each offending parameter. Unknown query parameters are ignored.
+- Unknown routes are **404** ErrorResponse; every 5xx body is \`{error, code}\` with no stack or internals.
+- \`GET /v1/changelog/{slug}\`: \`limit\` defaults to 20 and \`offset\` to 0; entries are ordered by \`published_at\`
+  descending, then \`id\` descending; \`meta.count\` is the number of entries in the page, and \`meta.total\` and
+  \`meta.has_more\` are additions.
+- Public routes send \`ETag\` and \`Cache-Control: public, max-age=N\` and answer \`If-None-Match\` with 304.
+- \`GET /v1/projects\` lists projects by slug and sends \`Cache-Control: private, no-store\`.
+- Entry \`status\` is one of draft, published, archived; public routes only ever return published entries.
+- Error bodies carry an additional machine-readable \`code\`.`;
+
+/** The OpenAPI 3.1 document, generated from the route schemas, at /openapi.json; a reference at /docs. */
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Changelog Service API', version: API_VERSION, description: DESCRIPTION },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key as `Authorization: Bearer <API key>`.' },
+          apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'API key (GET /v1/projects only).' },
+        },
+      },
+      tags: [
+        { name: 'health', description: 'Liveness' },
+        { name: 'projects', description: 'Authenticated project listing' },
+        { name: 'changelog', description: 'Public changelog reads' },
+      ],
+    },
+    // Shared schemas keep their names ($id) as component names instead of def-0, def-1, ….
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },
+  });
+
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+
+  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+    reply.header('cache-control', 'public, max-age=300');
+    return app.swagger();
+  });
+}

@@ -1,0 +1,95 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { OwnerType, ProjectRow } from '../db/schema.js';
+
+/** Which projects a caller may see; resolved in SQL so a request needs one statement for it. */
+export type Visibility =
+  | { kind: 'user'; userId: string; apiKeyId?: string; selected?: boolean }
+  | { kind: 'org'; orgId: string; apiKeyId?: string; selected?: boolean };
+
+export interface ProjectSummaryRow {
+  id: string;
+  name: string;
+  slug: string;
+  owner_type: OwnerType;
+  owner_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PublicProjectRow {
+  id: string;
+  name: string;
+  slug: string;
+  published_entry_count: number;
+}
+
+export const projectsRepository = {
+  async insert(
+    db: Executor,
+    project: { name: string; slug: string; owner: { type: 'user'; userId: string } | { type: 'org'; orgId: string } },
+  ): Promise<ProjectRow> {
+    return db
+      .insertInto('projects')
+      .values({
+        name: project.name,
+        slug: project.slug,
+        owner_type: project.owner.type,
+        owner_user_id: project.owner.type === 'user' ? project.owner.userId : null,
+        owner_org_id: project.owner.type === 'org' ? project.owner.orgId : null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async findBySlug(db: Executor, slug: string): Promise<ProjectRow | undefined> {
+    return db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirst();
+  },
+
+  async findPublicBySlug(db: Executor, slug: string): Promise<PublicProjectRow | undefined> {
+    return db
+      .selectFrom('projects')
+      .select(['id', 'name', 'slug', 'published_entry_count'])
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+  },
+
+  async count(db: Executor): Promise<number> {
+    const row = await db
+      .selectFrom('projects')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  async listVisible(db: Executor, visibility: Visibility): Promise<ProjectSummaryRow[]> {
+    let query = db
+      .selectFrom('projects as p')
+      .select([
+        'p.id',
+        'p.name',
+        'p.slug',
+        'p.owner_type',
+        sql<string>`coalesce(p.owner_user_id, p.owner_org_id)`.as('owner_id'),
+        'p.created_at',
+        'p.updated_at',
+      ]);
+    query =
+      visibility.kind === 'user'
+        ? query.where('p.owner_type', '=', 'user').where('p.owner_user_id', '=', visibility.userId)
+        : query.where('p.owner_type', '=', 'org').where('p.owner_org_id', '=', visibility.orgId);
+    if (visibility.selected && visibility.apiKeyId) {
+      const keyId = visibility.apiKeyId;
+      query = query.where((eb) =>
+        eb.exists(
+          eb
+            .selectFrom('api_key_projects as akp')
+            .select(sql`1`.as('one'))
+            .whereRef('akp.project_id', '=', 'p.id')
+            .where('akp.api_key_id', '=', keyId),
+        ),
+      );
+    }
+    return query.orderBy('p.slug').execute();
+  },
+};

@@ -1,0 +1,56 @@
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/errors.js';
+import type { EntryRow, ProjectRow } from '../db/schema.js';
+import { resolveContext, type ContextRef } from '../context.js';
+import { entriesRepository } from '../entries/entries.repository.js';
+import { AppError } from '../http/errors.js';
+import type { Principal } from '../keys/principal.js';
+import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
+import { slugProblem } from './slug.js';
+
+export interface ProjectSummary extends ProjectSummaryRow {
+  changelog_entries: EntryRow[];
+}
+
+export function visibilityOf(principal: Principal): Visibility {
+  if (principal.kind === 'identity') return { kind: 'user', userId: principal.userId };
+  const selected = principal.scope === 'selected';
+  return principal.context.type === 'user'
+    ? { kind: 'user', userId: principal.context.userId, apiKeyId: principal.keyId, selected }
+    : { kind: 'org', orgId: principal.context.orgId, apiKeyId: principal.keyId, selected };
+}
+
+export function createProjectsService(db: Db, readDb: Db = db) {
+  return {
+    async create(input: { name: string; slug: string; owner: ContextRef }): Promise<ProjectRow> {
+      const problem = slugProblem(input.slug);
+      const name = input.name.trim();
+      const details = [];
+      if (problem) details.push({ parameter: 'slug', message: problem });
+      if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
+      if (details.length) throw new AppError('invalid_request', 'Invalid project', details);
+      return db.transaction().execute(async (tx) => {
+        const owner = await resolveContext(tx, input.owner);
+        try {
+          return await projectsRepository.insert(tx, { name, slug: input.slug, owner });
+        } catch (error) {
+          if (isUniqueViolation(error)) throw new AppError('conflict', `The project slug ${input.slug} is taken`);
+          throw error;
+        }
+      });
+    },
+
+    /** Projects the principal may see, each with its newest published entries: two statements. */
+    async listVisible(principal: Principal, entriesLimit: number): Promise<ProjectSummary[]> {
+      const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
+      const entries = await entriesRepository.latestPublishedPerProject(
+        readDb,
+        projects.map((p) => p.id),
+        entriesLimit,
+      );
+      const byProject = new Map<string, EntryRow[]>(projects.map((p) => [p.id, []]));
+      for (const entry of entries) byProject.get(entry.project_id)?.push(entry);
+      return projects.map((project) => ({ ...project, changelog_entries: byProject.get(project.id) ?? [] }));
+    },
+  };
+}

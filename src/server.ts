@@ -1,0 +1,45 @@
+import closeWithGrace from 'close-with-grace';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { openDatabase } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { DEMO_SLUG, seedDemo } from './demo/seed.js';
+import { createServices } from './services.js';
+
+export interface StartOptions {
+  migrate: boolean;
+}
+
+/** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
+export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
+  const database = await openDatabase(config.database);
+  let app: FastifyInstance | undefined;
+  try {
+    if (options.migrate) await migrate(database);
+    const services = createServices(database, config);
+    const seeded = config.demoSeed ? await seedDemo(services) : false;
+    app = await buildApp({ config, database, services });
+    await app.listen({ host: config.host, port: config.port });
+    const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
+    app.log.info(`Changelog service on ${config.publicUrl} (${where})`);
+    if (seeded) {
+      console.log(`Demo project created: ${config.publicUrl}/v1/changelog/${DEMO_SLUG}`);
+    }
+    console.log(`Listening on ${config.publicUrl} — API reference at ${config.publicUrl}/docs`);
+  } catch (error) {
+    await app?.close().catch(() => {});
+    await database.close().catch(() => {});
+    throw error;
+  }
+
+  const server = app;
+  closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
+    if (err) server.log.error({ err }, 'shutting down after an error');
+    else server.log.info({ signal }, 'shutting down');
+    // Stops accepting, lets in-flight requests finish, then closes the database.
+    await server.close();
+    await database.close();
+  });
+  return server;
+}

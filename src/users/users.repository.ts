@@ -1,0 +1,28 @@
+import type { Executor } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+
+export const usersRepository = {
+  async insert(db: Executor, user: { email: string; name: string; passwordHash?: string | null }): Promise<UserRow> {
+    return db
+      .insertInto('users')
+      .values({ email: user.email, name: user.name, password_hash: user.passwordHash ?? null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async findByEmail(db: Executor, email: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  },
+
+  async findById(db: Executor, id: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async count(db: Executor): Promise<number> {
+    const row = await db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+};
