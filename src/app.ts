@@ -1,6 +1,8 @@
 import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { DestinationStream } from 'pino';
 import { changelogRoutes } from './changelog/changelog.routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
@@ -10,6 +12,7 @@ import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
+import { redactKeys } from './keys/key-format.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { createServices, type Services } from './services.js';
 
@@ -17,8 +20,8 @@ export interface AppOptions {
   config: Config;
   database: Database;
   services?: Services;
-  /** Overrides for tests (e.g. a log stream to search for leaked secrets). */
-  logger?: FastifyServerOptions['logger'];
+  /** Where log lines go (default stdout); tests capture them to search for leaked secrets. */
+  logStream?: DestinationStream;
 }
 
 /** Header values that must never reach a log line. */
@@ -30,13 +33,33 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
 /** Builds the HTTP application without listening, so tests drive it with `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const services = options.services ?? createServices(database, config);
 
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: redactKeys(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+        }),
+      },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
+    // An upstream proxy's request id is kept (when it looks like one) so logs join up across hops.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    },
     bodyLimit: 1024 * 1024,
     ajv: {
       customOptions: {
@@ -50,6 +73,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
   registerErrorHandling(app);
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);

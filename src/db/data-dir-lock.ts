@@ -15,20 +15,26 @@ export class DataDirLockedError extends Error {
  * PGlite has no inter-process locking, and two processes writing one data directory corrupt it.
  * An exclusive lock file holding the owner's pid guards the directory. A lock left by a process
  * that no longer exists (kill -9, power loss) is taken over at once, so a crash never blocks the
- * restart. A lock holding our own pid is stale too: in a container every restart is pid 1.
+ * restart. A lock file holding our own pid that this process did not take is stale too: in a
+ * container every restart is pid 1.
  */
+const heldHere = new Set<string>();
+
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const lockPath = join(dataDir, 'changelog.lock');
+  if (heldHere.has(lockPath)) throw new DataDirLockedError(dataDir, process.pid);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
+      heldHere.add(lockPath);
       let released = false;
       return () => {
         if (released) return;
         released = true;
+        heldHere.delete(lockPath);
         rmSync(lockPath, { force: true });
       };
     } catch (error) {

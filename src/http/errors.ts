@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { redactKeys } from '../keys/key-format.js';
 
 /** The closed list of error codes and the HTTP status each one is answered with. */
 export const ERROR_STATUS = {
@@ -116,7 +117,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0]!.slice(0, 200);
+    const path = redactKeys(request.url.split('?')[0]!.slice(0, 200));
     const error = new AppError('not_found', `Route ${request.method} ${path} not found`);
     return reply
       .status(404)

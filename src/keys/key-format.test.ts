@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_LENGTH } from './key-format.js';
+import { displayPrefix, generateKey, hashKey, isWellFormedKey, KEY_LENGTH, redactKeys } from './key-format.js';
 
 describe('API key format', () => {
   it('generates distinct, well-formed keys with the clk_ prefix', () => {
@@ -45,5 +45,11 @@ describe('API key format', () => {
     expect(hashKey(key)).toMatch(/^[0-9a-f]{64}$/);
     expect(hashKey(key)).not.toContain(key.slice(4, 20));
     expect(displayPrefix(key)).toBe(key.slice(0, 12));
+  });
+
+  it('masks keys anywhere in a text', () => {
+    const key = generateKey();
+    expect(redactKeys(`/v1/x?k=${key}&other=${key}`)).toBe('/v1/x?k=clk_[redacted]&other=clk_[redacted]');
+    expect(redactKeys('/v1/changelog/clk-docs')).toBe('/v1/changelog/clk-docs');
   });
 });

@@ -47,3 +47,10 @@ export function hashKey(key: string): string {
 export function displayPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX.length + 8);
 }
+
+const KEY_ANYWHERE = new RegExp(`${KEY_PREFIX}[0-9A-Za-z]{8,}`, 'g');
+
+/** Masks anything shaped like a key (a key pasted into a URL, say) before text is logged or echoed. */
+export function redactKeys(text: string): string {
+  return text.replace(KEY_ANYWHERE, `${KEY_PREFIX}[redacted]`);
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('defaults to the embedded database in ./data on port 3000', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: expect.stringMatching(/\/data$/) });
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.identityHeader).toEqual({ enabled: false, gatewaySecret: null });
+    expect(config.demoSeed).toBe(true);
+  });
+
+  it('selects PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x', DATABASE_POOL_MAX: '20' });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/x', poolMax: 20 });
+  });
+
+  it('is frozen, deeply', () => {
+    const config = loadConfig({});
+    expect(Object.isFrozen(config)).toBe(true);
+    expect(Object.isFrozen(config.database)).toBe(true);
+    expect(() => {
+      (config as { port: number }).port = 1;
+    }).toThrow();
+  });
+
+  it('lists every problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        NODE_ENV: 'staging',
+        LOG_LEVEL: 'loud',
+        DATABASE_URL: 'mysql://x',
+        PUBLIC_URL: 'not a url',
+        DEMO_SEED: 'maybe',
+        IDENTITY_HEADER_ENABLED: 'true',
+        IDENTITY_GATEWAY_SECRET: 'short',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['PORT', 'NODE_ENV', 'LOG_LEVEL', 'DATABASE_URL', 'PUBLIC_URL', 'DEMO_SEED', 'IDENTITY_GATEWAY_SECRET']) {
+      expect(problems).toContain(name);
+    }
+    expect((error as ConfigError).problems).toHaveLength(7);
+  });
+
+  it('keeps the gateway secret only when the identity header is enabled', () => {
+    const secret = 's'.repeat(32);
+    expect(loadConfig({ IDENTITY_GATEWAY_SECRET: secret }).identityHeader.gatewaySecret).toBeNull();
+    expect(loadConfig({ IDENTITY_HEADER_ENABLED: 'yes', IDENTITY_GATEWAY_SECRET: secret }).identityHeader).toEqual({
+      enabled: true,
+      gatewaySecret: secret,
+    });
+  });
+});
