@@ -96,11 +96,13 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     }
   };
 
+  const wantsJson = argv.includes('--json');
   const program = new Command('changelog')
     .description('Changelog service: server and administration')
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
-    .showHelpAfterError();
+    // With --json, stderr carries one JSON error object instead of commander's text and help.
+    .configureOutput({ writeOut: io.stdout, writeErr: wantsJson ? () => {} : io.stderr })
+    .showHelpAfterError(!wantsJson);
 
   /** Declares a subcommand whose action returns an Output, printed as text or JSON. */
   const command = (parent: Command, name: string, description: string) =>
@@ -299,7 +301,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       );
   }
 
-  const wantsJson = argv.includes('--json');
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -310,9 +311,12 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
 function reportError(error: unknown, json: boolean, io: CliIo): number {
   if (error instanceof CommanderError) {
-    // Help and version are not failures; usage errors were already printed by commander.
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
-    if (json) io.stderr(`${JSON.stringify({ error: error.message, code: 'usage' })}\n`);
+    // Asked-for help is not a failure; help shown because a subcommand is missing is (exit code 1).
+    if (error.exitCode === 0) return 0;
+    if (json) {
+      const message = error.code === 'commander.help' ? 'missing subcommand' : error.message.replace(/^error: /, '');
+      io.stderr(`${JSON.stringify({ error: message, code: 'usage' })}\n`);
+    }
     return 2;
   }
   let message: string;

@@ -20,8 +20,9 @@ const ImportedEntry = Type.Object(
     project_id: Type.Optional(Type.Unknown()),
     created_at: Type.Optional(Type.Unknown()),
     updated_at: Type.Optional(Type.Unknown()),
-    entry_type: Type.Union(ENTRY_TYPES.map((t) => Type.Literal(t))),
-    status: Type.Optional(Type.Union(ENTRY_STATUSES.map((s) => Type.Literal(s)))),
+    // Plain enums so an error lists the allowed values.
+    entry_type: Type.Unsafe<(typeof ENTRY_TYPES)[number]>({ type: 'string', enum: [...ENTRY_TYPES] }),
+    status: Type.Optional(Type.Unsafe<(typeof ENTRY_STATUSES)[number]>({ type: 'string', enum: [...ENTRY_STATUSES] })),
     title: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
     content: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
     generated_json: Type.Optional(Type.Union([Type.Ref(GeneratedJson), Type.Null()])),
@@ -54,7 +55,11 @@ export function createEntriesService(db: Db) {
     async import(projectSlug: string, input: unknown): Promise<{ imported: number; ids: string[] }> {
       const checked = checkImport(input);
       if (!checked.ok) {
-        throw new AppError('invalid_request', 'The import file is not a JSON array of valid entries', checked.details.slice(0, 50));
+        // Array positions read as `[2].entry_type`, like the consistency checks below.
+        const details = checked.details
+          .slice(0, 50)
+          .map((d) => ({ ...d, parameter: d.parameter?.replace(/^(\d+)(?=\.|$)/, '[$1]') }));
+        throw new AppError('invalid_request', 'The import file is not a JSON array of valid entries', details);
       }
       const entries = checked.value;
       const problems: ErrorDetail[] = [];
