@@ -1,14 +1,16 @@
 import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { connectChangeFeed } from './cache/change-feed.js';
+import { ResponseCache } from './cache/response-cache.js';
 import { changelogRoutes } from './changelog/changelog.routes.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
 import { healthRoutes } from './health/health.routes.js';
-import { registerErrorHandling } from './http/errors.js';
+import { AppError, registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
@@ -71,20 +73,50 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         useDefaults: true,
       },
     },
+    // Path parameters past 200 characters cannot be valid; refused before routing.
+    routerOptions: { maxParamLength: 200 },
+    // Fastify's own early failures (malformed URL encoding, over-long parameters) in our error format.
+    frameworkErrors: (error, _request, reply) => {
+      (reply as unknown as FastifyReply)
+        .status(400)
+        .header('cache-control', 'no-store')
+        .send({
+          error: 'Invalid request: malformed path',
+          code: 'invalid_request',
+          details: [{ in: 'params', message: error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'is too long' : 'is malformed' }],
+        });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  // Ajv coerces "1e400" to Infinity and then skips minimum/maximum for non-finite numbers; such a
+  // value must be refused here rather than reach SQL.
+  app.addHook('preHandler', async (request) => {
+    const details = [];
+    for (const [part, values] of [['querystring', request.query], ['params', request.params]] as const) {
+      for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
+        if (typeof value === 'number' && !Number.isFinite(value)) details.push({ in: part, parameter: name, message: 'must be a finite integer' });
+      }
+    }
+    if (details.length) throw new AppError('invalid_request', `Invalid request: ${details.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, details);
+  });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);
   await app.register(etag);
 
+  const cache = new ResponseCache(config.responseCache);
+  if (config.responseCache.enabled) {
+    const disconnect = await connectChangeFeed(database, cache, app.log);
+    app.addHook('onClose', async () => disconnect());
+  }
+
   const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
   await app.register(healthRoutes, { config });
-  await app.register(projectsRoutes, { services, authenticate });
-  await app.register(changelogRoutes, { services, config });
+  await app.register(projectsRoutes, { services, authenticate, cache });
+  await app.register(changelogRoutes, { services, config, cache });
 
   return app;
 }

@@ -15,10 +15,11 @@ export interface Config {
   readonly publicCacheMaxAge: number;
   readonly identityHeader: { readonly enabled: boolean; readonly gatewaySecret: string | null };
   readonly shutdownTimeoutMs: number;
+  readonly responseCache: { readonly enabled: boolean; readonly maxBytes: number; readonly ttlMs: number };
 }
 
 export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string; readonly poolMax: number }
+  | { readonly kind: 'postgres'; readonly url: string; readonly readUrl: string | null; readonly poolMax: number }
   | { readonly kind: 'pglite'; readonly dataDir: string };
 
 export class ConfigError extends Error {
@@ -86,13 +87,17 @@ export function loadConfig(env: Env = process.env): Config {
 
   let database: DatabaseConfig;
   const databaseUrl = read('DATABASE_URL');
+  const readUrl = read('DATABASE_READ_URL') ?? null;
   const poolMax = integer('DATABASE_POOL_MAX', 10, 1, 1000);
+  const postgresUrl = /^postgres(ql)?:\/\//;
   if (databaseUrl !== undefined) {
-    if (!/^postgres(ql)?:\/\//.test(databaseUrl)) {
-      problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+    if (!postgresUrl.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
+    if (readUrl !== null && !postgresUrl.test(readUrl)) {
+      problems.push('DATABASE_READ_URL must start with postgres:// or postgresql://');
     }
-    database = { kind: 'postgres', url: databaseUrl, poolMax };
+    database = { kind: 'postgres', url: databaseUrl, readUrl, poolMax };
   } else {
+    if (readUrl !== null) problems.push('DATABASE_READ_URL needs DATABASE_URL (a replica of the embedded database does not exist)');
     database = { kind: 'pglite', dataDir: resolve(read('DATA_DIR') ?? './data') };
   }
 
@@ -114,6 +119,13 @@ export function loadConfig(env: Env = process.env): Config {
     publicCacheMaxAge: integer('PUBLIC_CACHE_MAX_AGE', 30, 0, 86_400),
     identityHeader: { enabled: identityEnabled, gatewaySecret: identityEnabled ? gatewaySecret : null },
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    responseCache: {
+      enabled: bool('RESPONSE_CACHE', true),
+      maxBytes: integer('RESPONSE_CACHE_MAX_MB', 64, 1, 4096) * 1024 * 1024,
+      // Change notifications come from the primary; a replica may replay a change after its
+      // notification, so with one the safety net is short enough to bound that staleness.
+      ttlMs: readUrl !== null ? 1_000 : 300_000,
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -14,10 +14,10 @@ export function createServices(database: Database, _config?: Config) {
     database,
     users: createUsersService(db),
     orgs: createOrgsService(db),
-    projects: createProjectsService(db),
+    projects: createProjectsService(db, database.readDb),
     keys: createKeysService(db),
     entries: createEntriesService(db),
-    changelog: createChangelogService(db),
+    changelog: createChangelogService(database.readDb),
   };
 }
 

@@ -12,6 +12,16 @@ let otherEntryId: string;
 
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 
+/** Change notifications reach the cache a moment after the commit; the promise is one second. */
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 50 && !ok(value); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    value = await read();
+  }
+  return value;
+}
+
 beforeAll(async () => {
   ctx = await createTestContext();
   const user = await buildUser(ctx.services);
@@ -45,7 +55,7 @@ describe('GET /v1/changelog/{slug}', () => {
     const body = res.json();
     expect(body.project).toEqual({ id: project.id, name: 'Acme App', slug: 'acme-app' });
     expect(body.entries).toHaveLength(20);
-    expect(body.meta).toEqual({ limit: 20, offset: 0, count: 20, total: 25, has_more: true });
+    expect(body.meta).toEqual({ limit: 20, offset: 0, count: 20, total: 25, has_more: true, next_cursor: expect.any(String) });
     expect(body.entries.every((e: { status: string }) => e.status === 'published')).toBe(true);
   });
 
@@ -75,7 +85,7 @@ describe('GET /v1/changelog/{slug}', () => {
   it('pages with offset, and reports the last page', async () => {
     const body = (await get('/v1/changelog/acme-app?limit=10&offset=20')).json();
     expect(body.entries).toHaveLength(5);
-    expect(body.meta).toEqual({ limit: 10, offset: 20, count: 5, total: 25, has_more: false });
+    expect(body.meta).toEqual({ limit: 10, offset: 20, count: 5, total: 25, has_more: false, next_cursor: null });
     const beyond = (await get('/v1/changelog/acme-app?offset=1000')).json();
     expect(beyond.entries).toEqual([]);
     expect(beyond.meta).toMatchObject({ count: 0, has_more: false });
@@ -148,11 +158,12 @@ describe('GET /v1/changelog/{slug}', () => {
   it('changes the ETag when a published entry changes', async () => {
     const before = (await get('/v1/changelog/acme-app')).headers.etag;
     await ctx.services.entries.unpublish(published[24]!);
-    const after = await get('/v1/changelog/acme-app');
+    const after = await eventually(() => get('/v1/changelog/acme-app'), (r) => r.headers.etag !== before);
     expect(after.headers.etag).not.toBe(before);
     expect(after.json().meta.total).toBe(24);
     await ctx.services.entries.publish(published[24]!);
-    expect((await get('/v1/changelog/acme-app')).json().meta.total).toBe(25);
+    const restored = await eventually(() => get('/v1/changelog/acme-app'), (r) => r.json().meta.total === 25);
+    expect(restored.json().meta.total).toBe(25);
   });
 
   it('serializes every field of a ChangelogEntry', async () => {
@@ -222,5 +233,67 @@ describe('errors in general', () => {
     const body = res.json();
     expect(body).toEqual({ status: 'ok', timestamp: expect.any(String), service: 'changelog-service', nodeEnv: 'test' });
     expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
+  });
+});
+
+describe('cursor pagination (addition)', () => {
+  it('walks every published entry exactly once, in order, with next_cursor', async () => {
+    const all = (await get('/v1/changelog/acme-app?limit=100')).json().entries.map((e: { id: string }) => e.id);
+    const walked: string[] = [];
+    let url = '/v1/changelog/acme-app?limit=7';
+    for (let pages = 0; pages < 10; pages++) {
+      const body = (await get(url)).json();
+      walked.push(...body.entries.map((e: { id: string }) => e.id));
+      if (!body.meta.next_cursor) {
+        expect(body.meta.has_more).toBe(false);
+        break;
+      }
+      expect(body.meta.has_more).toBe(true);
+      url = `/v1/changelog/acme-app?limit=7&cursor=${body.meta.next_cursor}`;
+    }
+    expect(walked).toEqual(all);
+  });
+
+  it('does not repeat entries when a new one is published between pages', async () => {
+    const first = (await get('/v1/changelog/acme-app?limit=5')).json();
+    const [fresh] = await insertEntries(ctx.services, project.id, [
+      { status: 'published', title: 'Brand new', published_at: new Date() },
+    ]);
+    const second = (await get(`/v1/changelog/acme-app?limit=5&cursor=${first.meta.next_cursor}`)).json();
+    const ids = [...first.entries, ...second.entries].map((e: { id: string }) => e.id);
+    expect(new Set(ids).size).toBe(10);
+    expect(ids).not.toContain(fresh);
+    await ctx.services.entries.archive(fresh!);
+  });
+
+  it('refuses a cursor it did not issue', async () => {
+    const res = await get('/v1/changelog/acme-app?cursor=bm90LWEtY3Vyc29y');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details[0].parameter).toBe('cursor');
+  });
+});
+
+describe('response cache', () => {
+  it('answers a repeated request from the cache with the same bytes and ETag', async () => {
+    await new Promise((r) => setTimeout(r, 300)); // let earlier tests' change notifications arrive
+    const first = await get('/v1/changelog/acme-app?limit=3&offset=1');
+    const second = await get('/v1/changelog/acme-app?limit=3&offset=1');
+    expect(second.headers['x-cache']).toBe('hit');
+    expect(second.body).toBe(first.body);
+    expect(second.headers.etag).toBe(first.headers.etag);
+  });
+
+  it('never lets a draft through, and shows a change made by plain SQL at once', async () => {
+    const before = await get('/v1/changelog/acme-app?limit=100');
+    await insertEntries(ctx.services, project.id, [{ status: 'draft', title: 'Another secret draft' }]);
+    const afterDraft = await get('/v1/changelog/acme-app?limit=100');
+    expect(afterDraft.body).not.toContain('secret draft');
+    expect(afterDraft.json().entries).toHaveLength(before.json().entries.length);
+
+    await ctx.database.db.updateTable('changelog_entries').set({ title: 'Retitled by SQL' }).where('id', '=', published[0]!).execute();
+    const after = await eventually(() => get('/v1/changelog/acme-app?limit=100'), (r) => r.body.includes('Retitled by SQL'));
+    expect(after.body).toContain('Retitled by SQL');
+    const entry = await get(`/v1/changelog/acme-app/entries/${published[0]}`);
+    expect(entry.json().entry.title).toBe('Retitled by SQL');
   });
 });

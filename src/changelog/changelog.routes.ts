@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
+import { replyCached } from '../http/cached-reply.js';
 import { ChangelogEntry } from '../entries/entry.schemas.js';
-import { errorResponses, Uuid } from '../http/schemas.js';
+import { errorResponses, Nullable, NotModified, Uuid } from '../http/schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';
 import type { Services } from '../services.js';
+
+/** Far beyond any real changelog; keeps absurd offsets out of SQL. */
+const MAX_OFFSET = 10_000_000;
 
 const Project = Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() }, { $id: 'Project' });
 
@@ -16,8 +21,24 @@ const SlugParam = Type.String({
 });
 
 const ListQuery = Type.Object({
-  limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size.' }),
-  offset: Type.Integer({ minimum: 0, default: 0, description: 'Number of entries to skip.' }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size.' })),
+  offset: Type.Optional(
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_OFFSET,
+      default: 0,
+      description: 'Number of entries to skip (counted from `cursor` when one is given).',
+    }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description:
+        'Addition: continue after the page that returned this `meta.next_cursor`. Stays fast at any depth, and ' +
+        'does not skip or repeat entries when new ones are published between pages.',
+    }),
+  ),
 });
 
 const ListResponse = Type.Object({
@@ -31,15 +52,18 @@ const ListResponse = Type.Object({
     count: Type.Integer({ description: 'Number of entries in this page.' }),
     total: Type.Integer({ description: 'Addition: number of published entries of the project.' }),
     has_more: Type.Boolean({ description: 'Addition: whether entries exist past this page.' }),
+    next_cursor: Nullable(
+      Type.String({ description: 'Addition: pass as `cursor` for the next page; null on the last page.' }),
+    ),
   }),
 });
 
 const EntryResponse = Type.Object({ entry: Type.Ref(ChangelogEntry) });
 
 /** Public, cacheable reads. Only published entries are ever returned. */
-export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config }> = async (
+export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
   app,
-  { services, config },
+  { services, config, cache },
 ) => {
   app.addSchema(Project);
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
@@ -54,14 +78,17 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
         tags: ['changelog'],
         params: Type.Object({ slug: SlugParam }),
         querystring: ListQuery,
-        response: { 200: ListResponse, ...errorResponses(400, 404, 500) },
+        response: { 200: ListResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
       },
     },
     async (request, reply) => {
-      const { limit, offset } = request.query;
-      const page = await services.changelog.page(request.params.slug, limit, offset);
+      const { slug } = request.params;
+      const { limit = 20, offset = 0, cursor } = request.query;
       reply.header('cache-control', cacheControl);
-      return page;
+      return replyCached(reply, cache, `list:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
+        const page = await services.changelog.page(slug, { limit, offset, ...(cursor !== undefined ? { cursor } : {}) });
+        return { payload: page, tags: [`project:${page.project.id}`] };
+      });
     },
   );
 
@@ -73,13 +100,17 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
         description: 'Public. Drafts, archived entries and entries of other projects are 404.',
         tags: ['changelog'],
         params: Type.Object({ slug: SlugParam, id: Uuid }),
-        response: { 200: EntryResponse, ...errorResponses(400, 404, 500) },
+        response: { 200: EntryResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
       },
     },
     async (request, reply) => {
-      const entry = await services.changelog.entry(request.params.slug, request.params.id.toLowerCase());
+      const { slug } = request.params;
+      const id = request.params.id.toLowerCase();
       reply.header('cache-control', cacheControl);
-      return { entry };
+      return replyCached(reply, cache, `entry:${slug}:${id}`, async () => {
+        const entry = await services.changelog.entry(slug, id);
+        return { payload: { entry }, tags: [`project:${entry.project_id}`] };
+      });
     },
   );
 };

@@ -14,12 +14,20 @@ export type Executor = Db | Tx;
 export interface Database {
   readonly kind: 'postgres' | 'pglite';
   readonly db: Db;
+  /** Where read-only routes read: a replica when DATABASE_READ_URL is set, otherwise `db`. */
+  readonly readDb: Db;
   /**
    * Runs `fn` on one session that no other migrating process can enter at the same time
    * (a PostgreSQL advisory lock; the embedded database is already exclusive to this process).
    * `exec` runs a multi-statement SQL script and returns the rows of its last statement.
    */
   withExclusiveSession<T>(fn: (exec: ScriptRunner) => Promise<T>): Promise<T>;
+  /**
+   * Subscribes to a NOTIFY channel. `onStatus(false)` reports a lost subscription (notifications
+   * may have been missed) and `onStatus(true)` a working one; PostgreSQL subscriptions reconnect
+   * by themselves. Resolves to an unsubscribe function.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onStatus: (live: boolean) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -47,9 +55,21 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     // An idle client that loses its server (restart, failover) must not crash the process.
     pool.on('error', () => {});
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+    let readDb = db;
+    if (config.readUrl) {
+      const readPool = new pg.Pool({
+        connectionString: config.readUrl,
+        max: config.poolMax,
+        connectionTimeoutMillis: 5_000,
+        application_name: 'changelog-service-read',
+      });
+      readPool.on('error', () => {});
+      readDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: readPool }), ...(log ? { log } : {}) });
+    }
     return {
       kind: 'postgres',
       db,
+      readDb,
       async withExclusiveSession(fn) {
         const client = await pool.connect();
         try {
@@ -67,7 +87,9 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
           client.release();
         }
       },
+      listen: (channel, onMessage, onStatus) => listenPostgres(config.url, channel, onMessage, onStatus),
       async close() {
+        if (readDb !== db) await readDb.destroy();
         await db.destroy();
       },
     };
@@ -89,6 +111,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   return {
     kind: 'pglite',
     db,
+    readDb: db,
     async withExclusiveSession(fn) {
       // Hold the driver's single connection so no query-builder statement interleaves.
       return db.connection().execute(() =>
@@ -98,10 +121,72 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         }),
       );
     },
+    async listen(channel, onMessage, onStatus) {
+      const unsubscribe = await instance.listen(channel, onMessage);
+      onStatus(true);
+      // Closing the database first ends the subscription with it.
+      return async () => (instance.closed ? undefined : unsubscribe());
+    },
     async close() {
       await db.destroy();
       if (!instance.closed) await instance.close();
       unlock();
     },
+  };
+}
+
+/**
+ * LISTEN on a dedicated connection (a pooled one would be handed to other queries). When the
+ * connection drops, the subscriber hears `onStatus(false)` at once and the connection is retried
+ * with backoff until it works again.
+ */
+async function listenPostgres(
+  url: string,
+  channel: string,
+  onMessage: (payload: string) => void,
+  onStatus: (live: boolean) => void,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+  let client: pg.Client | undefined;
+  let stopped = false;
+  let attempt = 0;
+  let timer: NodeJS.Timeout | undefined;
+
+  const retry = () => {
+    if (stopped || timer) return;
+    onStatus(false);
+    const delay = Math.min(5_000, 100 * 2 ** attempt++);
+    timer = setTimeout(() => {
+      timer = undefined;
+      void connect();
+    }, delay);
+    timer.unref();
+  };
+
+  const connect = async () => {
+    const current = new pg.Client({ connectionString: url, application_name: 'changelog-service-listener' });
+    client = current;
+    current.on('notification', (message) => {
+      if (message.channel === channel) onMessage(message.payload ?? '');
+    });
+    current.on('error', () => retry());
+    current.on('end', () => retry());
+    try {
+      await current.connect();
+      await current.query(`LISTEN ${channel}`);
+      if (stopped) return void (await current.end().catch(() => {}));
+      attempt = 0;
+      onStatus(true);
+    } catch {
+      await current.end().catch(() => {});
+      retry();
+    }
+  };
+
+  await connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await client?.end().catch(() => {});
   };
 }

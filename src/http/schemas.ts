@@ -40,6 +40,9 @@ export const ErrorResponse = Type.Object(
   { $id: 'ErrorResponse', description: 'Every error body. 5xx bodies never carry details or internals.' },
 );
 
+/** 304 answers to a matching If-None-Match carry no body. */
+export const NotModified = Type.Null({ description: 'Not Modified: the If-None-Match ETag is current; no body.' });
+
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, Type.Ref(ErrorResponse)]));
 

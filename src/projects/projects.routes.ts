@@ -1,7 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { ChangelogEntry } from '../entries/entry.schemas.js';
-import { DateTime, errorResponses, Uuid } from '../http/schemas.js';
+import type { ResponseCache } from '../cache/response-cache.js';
+import { replyCached } from '../http/cached-reply.js';
+import { DateTime, errorResponses, NotModified, Uuid } from '../http/schemas.js';
 import type { Authenticator } from '../keys/authenticate.js';
 import type { Services } from '../services.js';
 
@@ -20,12 +22,14 @@ export const ProjectSummary = Type.Object(
 );
 
 const ProjectsQuery = Type.Object({
-  entries_limit: Type.Integer({
-    minimum: 1,
-    maximum: 200,
-    default: 50,
-    description: 'Maximum number of published entries per project.',
-  }),
+  entries_limit: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 200,
+      default: 50,
+      description: 'Maximum number of published entries per project.',
+    }),
+  ),
 });
 
 const ProjectsHeaders = Type.Object({
@@ -48,10 +52,11 @@ const ProjectsResponse = Type.Object({
   }),
 });
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenticate: Authenticator }> = async (
-  app,
-  { services, authenticate },
-) => {
+export const projectsRoutes: FastifyPluginAsyncTypebox<{
+  services: Services;
+  authenticate: Authenticator;
+  cache: ResponseCache;
+}> = async (app, { services, authenticate, cache }) => {
   app.addSchema(ProjectSummary);
 
   app.get(
@@ -67,15 +72,23 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services; aut
         security: [{ bearerAuth: [] }, { apiKeyHeader: [] }],
         querystring: ProjectsQuery,
         headers: ProjectsHeaders,
-        response: { 200: ProjectsResponse, ...errorResponses(400, 401, 500) },
+        response: { 200: ProjectsResponse, 304: NotModified, ...errorResponses(400, 401, 500) },
       },
     },
     async (request, reply) => {
+      // Authentication is never cached: a revoked key fails on its very next request.
       const principal = await authenticate(request, { allowApiKeyHeader: true });
-      const limit = request.query.entries_limit;
-      const projects = await services.projects.listVisible(principal, limit);
+      const limit = request.query.entries_limit ?? 50;
+      const who = principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
       reply.header('cache-control', 'private, no-store');
-      return { projects, meta: { count: projects.length, entries_limit: limit } };
+      return replyCached(reply, cache, `projects:${who}:${limit}`, async () => {
+        const projects = await services.projects.listVisible(principal, limit);
+        return {
+          payload: { projects, meta: { count: projects.length, entries_limit: limit } },
+          // Any project joining or leaving the context, or a key's selection changing, redraws the list.
+          tags: ['projects', 'keys', ...projects.map((p) => `project:${p.id}`)],
+        };
+      });
     },
   );
 };

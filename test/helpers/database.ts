@@ -28,7 +28,7 @@ export async function createTestDatabase(options: { onQuery?: (event: LogEvent) 
   await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), poolMax: 5 }, options);
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 5 }, options);
   await migrate(database);
   return {
     ...database,
