@@ -26,18 +26,32 @@ export const ENTRY_COLUMNS = [
 const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
 
 export const entriesRepository = {
-  /** One page of a project's published entries, newest first; ties broken by id, descending. */
-  async listPublished(db: Executor, projectId: string, limit: number, offset: number): Promise<EntryRow[]> {
-    return db
-      .selectFrom('changelog_entries')
-      .select(ENTRY_COLUMNS)
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'published')
-      .orderBy('published_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
+  /**
+   * One page of a project's published entries, newest first, ties by id descending; after
+   * `cursor` when given. The page's ids come from the published index alone (an index-only walk,
+   * so a deep offset does not read the rows it skips) before the rows themselves are fetched.
+   * Each row carries `sort_key`, its published_at to the microsecond, for the next cursor.
+   */
+  async listPublished(
+    db: Executor,
+    projectId: string,
+    page: { limit: number; offset: number; after?: { publishedAt: string; id: string } },
+  ): Promise<(EntryRow & { sort_key: string })[]> {
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
+    const after = page.after
+      ? sql`AND (published_at, id) < (${page.after.publishedAt}::timestamptz, ${page.after.id}::uuid)`
+      : sql``;
+    const result = await sql<EntryRow & { sort_key: string }>`
+      WITH page AS (
+        SELECT id, published_at FROM changelog_entries
+        WHERE project_id = ${projectId} AND status = 'published' ${after}
+        ORDER BY ${PUBLISHED_ORDER}
+        LIMIT ${page.limit} OFFSET ${page.offset}
+      )
+      SELECT ${columns}, to_char(e.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key
+      FROM page JOIN changelog_entries e ON e.id = page.id
+      ORDER BY page.published_at DESC, page.id DESC`.execute(db);
+    return result.rows;
   },
 
   async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {
