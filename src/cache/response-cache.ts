@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
-  body: string;
+  /** Encoded once: sending a Buffer skips re-encoding the string on every response. */
+  body: Buffer;
   etag: string;
 }
 
@@ -17,7 +18,7 @@ export interface ResponseCacheOptions {
   ttlMs: number;
 }
 
-export function etagOf(body: string): string {
+export function etagOf(body: Buffer | string): string {
   return `"${createHash('sha1').update(body).digest('base64url')}"`;
 }
 
@@ -75,7 +76,8 @@ export class ResponseCache {
   }
 
   /** Stores a response read at `generation` (unless invalidated since) and returns it with its ETag. */
-  set(key: string, body: string, tags: string[], generation: number): CachedResponse {
+  set(key: string, serialized: string, tags: string[], generation: number): CachedResponse {
+    const body = Buffer.from(serialized);
     const value: Stored = { body, etag: etagOf(body), tags };
     if (this.active && generation === this.#generation && body.length <= this.options.maxBytes / 4) {
       this.#lru.set(key, value);
