@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { changelogRoutes } from './changelog/changelog.routes.js';
+import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugin.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
@@ -47,7 +48,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
-          url: redactKeys(request.url),
+          url: redactKeys(redactInviteTokens(request.url)),
           host: request.host,
           remoteAddress: request.ip,
         }),
@@ -85,6 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { config });
   await app.register(projectsRoutes, { services, authenticate });
   await app.register(changelogRoutes, { services, config });
+  await app.register(dashboardPlugin, { services, config });
 
   return app;
 }

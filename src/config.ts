@@ -15,6 +15,10 @@ export interface Config {
   readonly publicCacheMaxAge: number;
   readonly identityHeader: { readonly enabled: boolean; readonly gatewaySecret: string | null };
   readonly shutdownTimeoutMs: number;
+  /** Dashboard: whether anyone may sign up after the first account (otherwise by invitation only). */
+  readonly signupOpen: boolean;
+  /** Dashboard: how long a sign-in lasts. */
+  readonly sessionTtlHours: number;
 }
 
 export type DatabaseConfig =
@@ -114,6 +118,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicCacheMaxAge: integer('PUBLIC_CACHE_MAX_AGE', 30, 0, 86_400),
     identityHeader: { enabled: identityEnabled, gatewaySecret: identityEnabled ? gatewaySecret : null },
     shutdownTimeoutMs: integer('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    signupOpen: bool('SIGNUP_OPEN', false),
+    sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);
