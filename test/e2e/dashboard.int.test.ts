@@ -69,7 +69,7 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
     await expect.poll(() => page.url()).toBe(`${base}/dashboard/signup`);
     // Keyboard users reach the skip link first.
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada Lovelace');
     await page.getByLabel('E-mail').fill('ada@example.com');
     await page.getByLabel('Password').fill('correct-horse-battery');
@@ -166,7 +166,7 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${base}/dashboard/orgs/acme/keys`);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
     expect(overflow).toBeLessThanOrEqual(0);
     await shot('keys-phone');
     await page.setViewportSize({ width: 1280, height: 860 });
