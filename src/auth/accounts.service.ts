@@ -44,6 +44,12 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
     return { userId, token, expiresAt };
   }
 
+  /** Housekeeping: drops expired sessions and old failure records. */
+  async function prune(): Promise<void> {
+    await sessionsRepository.deleteExpired(db);
+    await signInFailuresRepository.prune(db, SIGN_IN_LIMITS.windowSeconds);
+  }
+
   return {
     /** Whether anyone may sign up now, and whether the next account becomes the installation's owner. */
     async signUpState(): Promise<{ open: boolean; first: boolean }> {
@@ -119,6 +125,8 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
         throw new AppError('unauthorized', 'Wrong e-mail or password');
       }
       await signInFailuresRepository.clearEmail(db, email);
+      // Housekeeping rides on sign-ins: both deletes use an index and touch only stale rows.
+      await prune();
       return startSession(user.id, userAgent);
     },
 
@@ -152,11 +160,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
       await usersRepository.setPassword(db, userId, await hashPassword(next));
     },
 
-    /** Housekeeping: drops expired sessions and old failure records. */
-    async prune(): Promise<void> {
-      await sessionsRepository.deleteExpired(db);
-      await signInFailuresRepository.prune(db, SIGN_IN_LIMITS.windowSeconds);
-    },
+    prune,
   };
 }
 

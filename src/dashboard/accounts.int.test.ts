@@ -71,6 +71,19 @@ describe('sign-up and sign-in', () => {
     expect(replay.headers.location).toMatch(/^\/login/);
   });
 
+  it('ends expired sessions, and sign-ins clear them away', async () => {
+    const browser = new DashboardClient(ctx.app);
+    await browser.signIn('demo@example.com');
+    await db().updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    const res = await browser.get('/dashboard/account');
+    expect(res.location).toBe('/login?next=%2Fdashboard%2Faccount');
+    expect(res.setCookies.join()).toMatch(/cl_session=;/);
+    await browser.signIn('demo@example.com');
+    const left = await db().selectFrom('sessions').select('expires_at').execute();
+    expect(left).toHaveLength(1);
+    expect(left[0]!.expires_at.getTime()).toBeGreaterThan(Date.now());
+  });
+
   it('rate-limits failed sign-ins per account, even with the right password afterwards', async () => {
     const browser = new DashboardClient(ctx.app);
     for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) expect((await browser.signIn('demo@example.com', `wrong-${i}-password`)).status).toBe(401);

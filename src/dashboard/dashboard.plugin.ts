@@ -119,6 +119,8 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   app.decorateRequest('csrfKey', null);
 
   app.addHook('onRequest', async (request, reply) => {
+    // Stylesheets and scripts need no session lookup.
+    if (request.routeOptions.url === '/dashboard/assets/:name') return;
     const token = request.cookies[SESSION_COOKIE];
     const user = token ? await services.accounts.resolveSession(token) : undefined;
     if (user && token) {
