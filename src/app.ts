@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { connectChangeFeed } from './cache/change-feed.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { changelogRoutes } from './changelog/changelog.routes.js';
+import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugin.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
@@ -49,7 +50,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       serializers: {
         req: (request: FastifyRequest) => ({
           method: request.method,
-          url: redactKeys(request.url),
+          url: redactKeys(redactInviteTokens(request.url)),
           host: request.host,
           remoteAddress: request.ip,
         }),
@@ -117,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes, { config });
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
+  await app.register(dashboardPlugin, { services, config });
 
   return app;
 }

@@ -11,6 +11,12 @@ describe('loadConfig', () => {
     expect(config.demoSeed).toBe(true);
   });
 
+  it('reads the dashboard settings: sign-up closed and two-week sessions by default', () => {
+    expect(loadConfig({})).toMatchObject({ signupOpen: false, sessionTtlHours: 336 });
+    expect(loadConfig({ SIGNUP_OPEN: 'yes', SESSION_TTL_HOURS: '12' })).toMatchObject({ signupOpen: true, sessionTtlHours: 12 });
+    expect(() => loadConfig({ SIGNUP_OPEN: 'sometimes', SESSION_TTL_HOURS: '0' })).toThrow(/SIGNUP_OPEN must be true or false[\s\S]*SESSION_TTL_HOURS must be an integer from 1 to 8760/);
+  });
+
   it('selects PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x', DATABASE_POOL_MAX: '20' });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/x', readUrl: null, poolMax: 20 });

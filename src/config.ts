@@ -16,6 +16,10 @@ export interface Config {
   readonly identityHeader: { readonly enabled: boolean; readonly gatewaySecret: string | null };
   readonly shutdownTimeoutMs: number;
   readonly responseCache: { readonly enabled: boolean; readonly maxBytes: number; readonly ttlMs: number };
+  /** Dashboard: whether anyone may sign up after the first account (otherwise by invitation only). */
+  readonly signupOpen: boolean;
+  /** Dashboard: how long a sign-in lasts. */
+  readonly sessionTtlHours: number;
 }
 
 export type DatabaseConfig =
@@ -126,6 +130,8 @@ export function loadConfig(env: Env = process.env): Config {
       // notification, so with one the safety net is short enough to bound that staleness.
       ttlMs: readUrl !== null ? 1_000 : 300_000,
     },
+    signupOpen: bool('SIGNUP_OPEN', false),
+    sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

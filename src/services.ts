@@ -1,3 +1,4 @@
+import { createAccountsService } from './auth/accounts.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createChangelogService } from './changelog/changelog.service.js';
@@ -8,7 +9,7 @@ import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
 
 /** Every service, wired to one database. The HTTP app and the CLI both go through these. */
-export function createServices(database: Database, _config?: Config) {
+export function createServices(database: Database, config?: Config) {
   const db = database.db;
   return {
     database,
@@ -18,6 +19,7 @@ export function createServices(database: Database, _config?: Config) {
     keys: createKeysService(db),
     entries: createEntriesService(db),
     changelog: createChangelogService(database.readDb),
+    accounts: createAccountsService(db, { signupOpen: config?.signupOpen ?? false, sessionTtlHours: config?.sessionTtlHours ?? 336 }),
   };
 }
 

@@ -11,6 +11,9 @@ export interface DB {
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
   schema_migrations: SchemaMigrationsTable;
+  sessions: SessionsTable;
+  sign_in_failures: SignInFailuresTable;
+  organization_invites: OrganizationInvitesTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -22,6 +25,7 @@ export interface UsersTable {
   email: string;
   name: string;
   password_hash: string | null;
+  is_instance_owner: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -135,6 +139,35 @@ export interface SchemaMigrationsTable {
   name: string;
   checksum: string;
   applied_at: CreatedAt;
+}
+
+export interface SessionsTable {
+  id: Generated<string>;
+  token_hash: string;
+  user_id: string;
+  created_at: CreatedAt;
+  last_seen_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  expires_at: Timestamp;
+  user_agent: string | null;
+}
+
+export interface SignInFailuresTable {
+  id: Generated<string>;
+  email: string;
+  address: string;
+  created_at: CreatedAt;
+}
+
+export interface OrganizationInvitesTable {
+  id: Generated<string>;
+  organization_id: string;
+  token_hash: string;
+  role: OrgRole;
+  created_by: string | null;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  used_by: string | null;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -107,4 +107,25 @@ export const entriesRepository = {
       .returning(ENTRY_COLUMNS)
       .executeTakeFirst();
   },
+
+  /** A project's entries in every status, newest first (for review). */
+  async listForProject(db: Executor, projectId: string, limit: number): Promise<EntryRow[]> {
+    return db
+      .selectFrom('changelog_entries')
+      .select(ENTRY_COLUMNS)
+      .where('project_id', '=', projectId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  async updateText(db: Executor, id: string, text: { title: string | null; content: string | null }): Promise<EntryRow | undefined> {
+    return db
+      .updateTable('changelog_entries')
+      .set({ title: text.title, content: text.content, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returning(ENTRY_COLUMNS)
+      .executeTakeFirst();
+  },
 };

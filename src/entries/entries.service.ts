@@ -117,6 +117,26 @@ export function createEntriesService(db: Db) {
       });
     },
 
+    listForProject: (projectId: string, limit = 200) => entriesRepository.listForProject(db, projectId, limit),
+
+    async get(id: string): Promise<EntryRow> {
+      const entry = /^[0-9a-f-]{36}$/i.test(id) ? await entriesRepository.findById(db, id) : undefined;
+      if (!entry) throw notFound('Entry');
+      return entry;
+    },
+
+    /** Replaces an entry's title and Markdown content (empty means none). */
+    async editText(id: string, input: { title: string; content: string }): Promise<EntryRow> {
+      const title = input.title.trim();
+      const details: ErrorDetail[] = [];
+      if (title.length > 1000) details.push({ parameter: 'title', message: 'must be at most 1000 characters' });
+      if (input.content.length > 1_000_000) details.push({ parameter: 'content', message: 'must be at most 1,000,000 characters' });
+      if (details.length) throw new AppError('invalid_request', 'Invalid entry', details);
+      const updated = await entriesRepository.updateText(db, id, { title: title || null, content: input.content.trim() ? input.content : null });
+      if (!updated) throw notFound('Entry');
+      return updated;
+    },
+
     publish: (id: string) => transition(id, 'published'),
     unpublish: (id: string) => transition(id, 'draft'),
     archive: (id: string) => transition(id, 'archived'),

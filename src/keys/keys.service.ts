@@ -98,6 +98,16 @@ export function createKeysService(db: Db, options: { onUseError?: (error: unknow
       return records.map((record) => ({ ...record, projects: slugs.get(record.id) ?? [] }));
     },
 
+    /** The keys of one resolved personal or organization context. */
+    async listIn(context: ResolvedContext): Promise<KeyView[]> {
+      const records = await keysRepository.list(db, context);
+      const slugs = await keysRepository.projectSlugs(
+        db,
+        records.map((r) => r.id),
+      );
+      return records.map((record) => ({ ...record, projects: slugs.get(record.id) ?? [] }));
+    },
+
     async get(id: string): Promise<KeyView> {
       return view(await requireKey(id));
     },

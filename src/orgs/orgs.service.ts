@@ -1,10 +1,49 @@
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
-import type { OrganizationRow } from '../db/schema.js';
+import { createHash, randomBytes } from 'node:crypto';
+import type { Executor } from '../db/database.js';
+import type { OrganizationRow, OrgRole } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import { slugProblem } from '../projects/slug.js';
 import { usersRepository } from '../users/users.repository.js';
+import { invitesRepository } from './invites.repository.js';
 import { orgsRepository } from './orgs.repository.js';
+
+export const ORG_ROLES: readonly OrgRole[] = ['owner', 'admin', 'member'];
+/** How long an invitation link stays valid. */
+export const INVITE_TTL_HOURS = 72;
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface Membership {
+  org: OrganizationRow;
+  role: OrgRole;
+}
+
+function requireRole(role: string): OrgRole {
+  if (!(ORG_ROLES as string[]).includes(role)) {
+    throw new AppError('invalid_request', 'Invalid role', [{ parameter: 'role', message: 'must be owner, admin or member' }]);
+  }
+  return role as OrgRole;
+}
+
+/**
+ * Adds `userId` to the invite's organization and uses the invite up, in the caller's transaction.
+ * An invite works once: of two concurrent acceptances, one wins.
+ */
+export async function acceptInviteIn(tx: Executor, token: string, userId: string): Promise<Membership> {
+  const invite = await invitesRepository.findUsable(tx, hashToken(token));
+  if (!invite) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
+  if (await orgsRepository.role(tx, invite.organization_id, userId)) {
+    throw new AppError('conflict', `You are already a member of ${invite.org_name}`);
+  }
+  if (!(await invitesRepository.consume(tx, invite.id, userId))) {
+    throw new AppError('not_found', 'This invitation link is invalid, used or expired');
+  }
+  await orgsRepository.addMember(tx, invite.organization_id, userId, invite.role);
+  const org = await orgsRepository.findById(tx, invite.organization_id);
+  return { org: org!, role: invite.role };
+}
 
 export function createOrgsService(db: Db) {
   return {
@@ -27,6 +66,69 @@ export function createOrgsService(db: Db) {
           if (isUniqueViolation(error)) throw new AppError('conflict', `The organization slug ${input.slug} is taken`);
           throw error;
         }
+      });
+    },
+
+    listForUser: (userId: string) => orgsRepository.listForUser(db, userId),
+
+    /** The user's membership of the organization; a non-member is told it does not exist. */
+    async membership(slug: string, userId: string): Promise<Membership> {
+      const org = await orgsRepository.findBySlug(db, slug);
+      const role = org ? await orgsRepository.role(db, org.id, userId) : undefined;
+      if (!org || !role) throw new AppError('not_found', `Organization ${slug} not found`);
+      return { org, role };
+    },
+
+    members: (orgId: string) => orgsRepository.members(db, orgId),
+    pendingInvites: (orgId: string) => invitesRepository.listPending(db, orgId),
+
+    /** A single-use invitation link token; only owners invite. The token is returned once and stored hashed. */
+    async createInvite(membership: Membership, role: string, createdBy: string) {
+      if (membership.role !== 'owner') throw new AppError('forbidden', 'Only owners invite members');
+      const token = randomBytes(24).toString('base64url');
+      const invite = await invitesRepository.insert(db, {
+        orgId: membership.org.id,
+        tokenHash: hashToken(token),
+        role: requireRole(role),
+        createdBy,
+        expiresAt: new Date(Date.now() + INVITE_TTL_HOURS * 3_600_000),
+      });
+      return { token, invite };
+    },
+
+    async cancelInvite(membership: Membership, inviteId: string): Promise<void> {
+      if (membership.role !== 'owner') throw new AppError('forbidden', 'Only owners manage invitations');
+      if (!/^[0-9a-f-]{36}$/i.test(inviteId) || !(await invitesRepository.delete(db, membership.org.id, inviteId))) {
+        throw new AppError('not_found', 'Invitation not found');
+      }
+    },
+
+    findInvite: (token: string) => invitesRepository.findUsable(db, hashToken(token)),
+
+    acceptInvite: (token: string, userId: string) => db.transaction().execute((tx) => acceptInviteIn(tx, token, userId)),
+
+    /** Only owners change roles; the last owner cannot stop being one. */
+    async changeRole(membership: Membership, targetUserId: string, role: string): Promise<void> {
+      const newRole = requireRole(role);
+      if (membership.role !== 'owner') throw new AppError('forbidden', 'Only owners change roles');
+      await db.transaction().execute(async (tx) => {
+        const owners = await orgsRepository.lockOwners(tx, membership.org.id);
+        if (newRole !== 'owner' && owners.length === 1 && owners[0] === targetUserId) {
+          throw new AppError('conflict', 'The last owner cannot stop being an owner: make someone else an owner first');
+        }
+        if (!(await orgsRepository.setRole(tx, membership.org.id, targetUserId, newRole))) throw new AppError('not_found', 'Member not found');
+      });
+    },
+
+    /** Owners remove anyone, everyone may leave; the last owner can do neither. */
+    async removeMember(membership: Membership, actorUserId: string, targetUserId: string): Promise<void> {
+      if (membership.role !== 'owner' && actorUserId !== targetUserId) throw new AppError('forbidden', 'Only owners remove members');
+      await db.transaction().execute(async (tx) => {
+        const owners = await orgsRepository.lockOwners(tx, membership.org.id);
+        if (owners.length === 1 && owners[0] === targetUserId) {
+          throw new AppError('conflict', 'The last owner cannot leave: make someone else an owner first');
+        }
+        if (!(await orgsRepository.removeMember(tx, membership.org.id, targetUserId))) throw new AppError('not_found', 'Member not found');
       });
     },
   };

@@ -92,4 +92,32 @@ export const projectsRepository = {
     }
     return query.orderBy('p.slug').execute();
   },
+
+  async findById(db: Executor, id: string): Promise<ProjectRow | undefined> {
+    return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Every project of one personal or organization context, by name. */
+  async listByOwner(db: Executor, owner: { type: 'user'; userId: string } | { type: 'org'; orgId: string }): Promise<ProjectRow[]> {
+    const query = db.selectFrom('projects').selectAll();
+    return (owner.type === 'user' ? query.where('owner_user_id', '=', owner.userId) : query.where('owner_org_id', '=', owner.orgId))
+      .orderBy('name')
+      .orderBy('slug')
+      .execute();
+  },
+
+  async update(db: Executor, id: string, changes: { name?: string; slug?: string }): Promise<ProjectRow | undefined> {
+    return db
+      .updateTable('projects')
+      .set({ ...changes, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Deletes the project; its entries, commits and keys' references to it go with it (ON DELETE CASCADE). */
+  async delete(db: Executor, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('projects').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
 };

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { EntryRow, ProjectRow } from '../db/schema.js';
-import { resolveContext, type ContextRef } from '../context.js';
+import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
 import { entriesRepository } from '../entries/entries.repository.js';
 import { AppError } from '../http/errors.js';
 import type { Principal } from '../keys/principal.js';
@@ -22,7 +22,7 @@ export function visibilityOf(principal: Principal): Visibility {
 
 export function createProjectsService(db: Db, readDb: Db = db) {
   return {
-    async create(input: { name: string; slug: string; owner: ContextRef }): Promise<ProjectRow> {
+    async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
       const problem = slugProblem(input.slug);
       const name = input.name.trim();
       const details = [];
@@ -30,7 +30,7 @@ export function createProjectsService(db: Db, readDb: Db = db) {
       if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
       if (details.length) throw new AppError('invalid_request', 'Invalid project', details);
       return db.transaction().execute(async (tx) => {
-        const owner = await resolveContext(tx, input.owner);
+        const owner = 'email' in input.owner || 'slug' in input.owner ? await resolveContext(tx, input.owner) : input.owner;
         try {
           return await projectsRepository.insert(tx, { name, slug: input.slug, owner });
         } catch (error) {
@@ -51,6 +51,34 @@ export function createProjectsService(db: Db, readDb: Db = db) {
       const byProject = new Map<string, EntryRow[]>(projects.map((p) => [p.id, []]));
       for (const entry of entries) byProject.get(entry.project_id)?.push(entry);
       return projects.map((project) => ({ ...project, changelog_entries: byProject.get(project.id) ?? [] }));
+    },
+
+    findBySlug: (slug: string) => projectsRepository.findBySlug(db, slug),
+    findById: (id: string) => projectsRepository.findById(db, id),
+    listForContext: (context: ResolvedContext) => projectsRepository.listByOwner(db, context),
+
+    /** Renames and/or re-slugs a project, with the same rules as creation. */
+    async update(id: string, input: { name: string; slug: string }): Promise<ProjectRow> {
+      const problem = slugProblem(input.slug);
+      const name = input.name.trim();
+      const details = [];
+      if (problem) details.push({ parameter: 'slug', message: problem });
+      if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
+      if (details.length) throw new AppError('invalid_request', 'Invalid project', details);
+      try {
+        const updated = await projectsRepository.update(db, id, { name, slug: input.slug });
+        if (!updated) throw new AppError('not_found', 'Project not found');
+        return updated;
+      } catch (error) {
+        if (isUniqueViolation(error)) {
+          throw new AppError('conflict', `The project slug ${input.slug} is taken`, [{ parameter: 'slug', message: 'is taken' }]);
+        }
+        throw error;
+      }
+    },
+
+    async delete(id: string): Promise<void> {
+      if (!(await projectsRepository.delete(db, id))) throw new AppError('not_found', 'Project not found');
     },
   };
 }

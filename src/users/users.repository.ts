@@ -25,4 +25,17 @@ export const usersRepository = {
       .executeTakeFirstOrThrow();
     return Number(row.n);
   },
+
+  async setPassword(db: Executor, id: string, passwordHash: string): Promise<void> {
+    await db.updateTable('users').set({ password_hash: passwordHash, updated_at: new Date() }).where('id', '=', id).execute();
+  },
+
+  async makeInstanceOwner(db: Executor, id: string): Promise<void> {
+    await db.updateTable('users').set({ is_instance_owner: true, updated_at: new Date() }).where('id', '=', id).execute();
+  },
+
+  async hasInstanceOwner(db: Executor): Promise<boolean> {
+    const row = await db.selectFrom('users').select('id').where('is_instance_owner', '=', true).executeTakeFirst();
+    return row !== undefined;
+  },
 };

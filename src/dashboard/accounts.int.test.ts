@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import { seedDemo } from '../demo/seed.js';
+import { SIGN_IN_LIMITS } from '../auth/accounts.service.js';
+
+let ctx: TestContext;
+
+beforeAll(async () => {
+  ctx = await createTestContext();
+  // As `npm start` does on an empty installation: a demo user without a password.
+  await seedDemo(ctx.services);
+});
+afterAll(() => ctx?.close());
+
+const db = () => ctx.services.database.db;
+
+describe('sign-up and sign-in', () => {
+  it('sends a fresh installation to sign-up; the first account (claiming the demo user) becomes its owner', async () => {
+    const browser = new DashboardClient(ctx.app);
+    expect((await browser.get('/dashboard')).location).toBe('/login?next=%2Fdashboard');
+    expect((await browser.get('/login')).location).toBe('/dashboard/signup');
+    const page = await browser.get('/dashboard/signup');
+    expect(page.body).toContain('the first account becomes its owner');
+
+    const done = await browser.signUp({ name: 'Demo Owner', email: 'demo@example.com' });
+    expect(done.status).toBe(303);
+    expect(done.location).toBe('/dashboard?notice=welcome');
+    const users = await db().selectFrom('users').select(['email', 'is_instance_owner', 'password_hash']).execute();
+    expect(users).toHaveLength(1);
+    expect(users[0]!.is_instance_owner).toBe(true);
+    expect(users[0]!.password_hash).toMatch(/^scrypt\$/);
+    const personal = await browser.get('/dashboard/personal');
+    expect(personal.body).toContain('/dashboard/projects/demo');
+  });
+
+  it('closes sign-up after the first account', async () => {
+    const browser = new DashboardClient(ctx.app);
+    expect((await browser.get('/dashboard/signup')).status).toBe(403);
+    const refused = await browser.signUp({ email: 'late@example.com' });
+    expect(refused.status).toBe(403);
+    expect(await db().selectFrom('users').select('id').where('email', '=', 'late@example.com').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('signs in with the right password only, and stores only a hash of the session token', async () => {
+    const browser = new DashboardClient(ctx.app);
+    const wrong = await browser.signIn('demo@example.com', 'not-the-password');
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toContain('Wrong e-mail or password');
+    const ok = await browser.signIn('demo@example.com');
+    expect(ok.location).toBe('/dashboard');
+    const token = browser.cookies.get('cl_session')!;
+    expect(token).toMatch(/^[\w-]{43}$/);
+    const rows = await db().selectFrom('sessions').select('token_hash').execute();
+    expect(rows.some((r) => r.token_hash === token)).toBe(false);
+    expect((await browser.get('/dashboard')).status).toBe(200);
+  });
+
+  it('sign-out deletes the session row, so the old cookie signs nobody in', async () => {
+    const browser = new DashboardClient(ctx.app);
+    await browser.signIn('demo@example.com');
+    const token = browser.cookies.get('cl_session')!;
+    const before = await db().selectFrom('sessions').select('id').execute();
+    await browser.get('/dashboard');
+    const out = await browser.post('/logout');
+    expect(out.location).toBe('/login');
+    expect(out.setCookies.join()).toMatch(/cl_session=;/);
+    expect(await db().selectFrom('sessions').select('id').execute()).toHaveLength(before.length - 1);
+    const replay = await ctx.app.inject({ url: '/dashboard', headers: { cookie: `cl_session=${token}` } });
+    expect(replay.statusCode).toBe(303);
+    expect(replay.headers.location).toMatch(/^\/login/);
+  });
+
+  it('ends expired sessions, and sign-ins clear them away', async () => {
+    const browser = new DashboardClient(ctx.app);
+    await browser.signIn('demo@example.com');
+    await db().updateTable('sessions').set({ expires_at: new Date(Date.now() - 1000) }).execute();
+    const res = await browser.get('/dashboard/account');
+    expect(res.location).toBe('/login?next=%2Fdashboard%2Faccount');
+    expect(res.setCookies.join()).toMatch(/cl_session=;/);
+    await browser.signIn('demo@example.com');
+    const left = await db().selectFrom('sessions').select('expires_at').execute();
+    expect(left).toHaveLength(1);
+    expect(left[0]!.expires_at.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('rate-limits failed sign-ins per account, even with the right password afterwards', async () => {
+    const browser = new DashboardClient(ctx.app);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) expect((await browser.signIn('demo@example.com', `wrong-${i}-password`)).status).toBe(401);
+    const limited = await browser.signIn('demo@example.com');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toContain('Too many failed sign-ins');
+    expect(browser.cookies.has('cl_session')).toBe(false);
+    await db().deleteFrom('sign_in_failures').execute();
+  });
+
+  it('rate-limits failed sign-ins per address across accounts', async () => {
+    const browser = new DashboardClient(ctx.app);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) await browser.signIn(`nobody-${i}@example.com`, 'wrong-password');
+    expect((await browser.signIn('demo@example.com')).status).toBe(429);
+    await db().deleteFrom('sign_in_failures').execute();
+    expect((await browser.signIn('demo@example.com')).status).toBe(303);
+  });
+
+  it('does not follow an off-site next= after sign-in', async () => {
+    const browser = new DashboardClient(ctx.app);
+    await browser.get('/login');
+    const res = await browser.post('/login', { email: 'demo@example.com', password: 'correct-horse-battery', next: '//evil.example/x' });
+    expect(res.location).toBe('/dashboard');
+  });
+});
+
+describe('organizations and invitations', () => {
+  let owner: DashboardClient;
+
+  beforeAll(async () => {
+    owner = new DashboardClient(ctx.app);
+    await owner.signIn('demo@example.com');
+  });
+
+  const inviteLink = async (role: string) => {
+    const page = await owner.submit('/dashboard/orgs/acme', '/dashboard/orgs/acme/invites', { role });
+    expect(page.status).toBe(200);
+    return /\/dashboard\/invites\/([\w-]+)/.exec(page.body)![0];
+  };
+
+  it('creates an organization with the creator as owner', async () => {
+    const res = await owner.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
+    expect(res.location).toBe('/dashboard/orgs/acme?notice=org-created');
+    const page = await owner.get('/dashboard/orgs/acme');
+    expect(page.body).toContain('<span class="badge owner">owner</span>');
+    const bad = await owner.submit('/dashboard', '/dashboard/orgs', { name: 'Bad', slug: 'Bad Slug' });
+    expect(bad.status).toBe(400);
+  });
+
+  it('lets an invitee sign up through a single-use link while sign-up is closed', async () => {
+    const link = await inviteLink('admin');
+    const guest = new DashboardClient(ctx.app);
+    expect((await guest.get(link)).body).toContain('Join Acme');
+    const joined = await guest.post(link, { name: 'Grace', email: 'grace@example.com', password: 'grace-password-1' });
+    expect(joined.location).toBe('/dashboard?notice=joined');
+    expect((await guest.get('/dashboard/orgs/acme')).body).toContain('<span class="badge admin">admin</span>');
+    // The link is used up.
+    const again = new DashboardClient(ctx.app);
+    expect((await again.get(link)).status).toBe(404);
+    await again.get('/login');
+    expect((await again.post(link, { name: 'Eve', email: 'eve@example.com', password: 'eve-password-12' })).status).toBe(404);
+    expect(await db().selectFrom('users').select('id').where('email', '=', 'eve@example.com').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('refuses expired invitation links', async () => {
+    const link = await inviteLink('member');
+    await db().updateTable('organization_invites').set({ expires_at: new Date(Date.now() - 1000) }).where('used_at', 'is', null).execute();
+    const guest = new DashboardClient(ctx.app);
+    expect((await guest.get(link)).status).toBe(404);
+  });
+
+  it('refuses a signed-in member an invitation to an org they are in, leaving it unused', async () => {
+    const linus = new DashboardClient(ctx.app);
+    await linus.get(await inviteLink('member'));
+    await linus.post(await inviteLink('member'), { name: 'Linus', email: 'linus@example.com', password: 'linus-password-1' });
+    const other = await inviteLink('member');
+    const org = await db().selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow();
+    // Already a member of acme: the second link is refused and stays unused.
+    expect((await linus.submit(other, other)).status).toBe(409);
+    expect(await ctx.services.orgs.pendingInvites(org.id)).toHaveLength(2);
+    expect((await linus.get('/dashboard/orgs/acme')).status).toBe(200);
+  });
+
+  it('changes roles, and never lets the last owner leave or stop being owner', async () => {
+    const grace = await db().selectFrom('users').select('id').where('email', '=', 'grace@example.com').executeTakeFirstOrThrow();
+    const me = await db().selectFrom('users').select('id').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow();
+    const demote = await owner.submit('/dashboard/orgs/acme', `/dashboard/orgs/acme/members/${me.id}/role`, { role: 'member' });
+    expect(demote.status).toBe(409);
+    const leave = await owner.submit('/dashboard/orgs/acme', `/dashboard/orgs/acme/members/${me.id}/remove`);
+    expect(leave.status).toBe(409);
+    expect(leave.body).toContain('last owner');
+
+    expect((await owner.submit('/dashboard/orgs/acme', `/dashboard/orgs/acme/members/${grace.id}/role`, { role: 'owner' })).status).toBe(303);
+    expect((await owner.submit('/dashboard/orgs/acme', `/dashboard/orgs/acme/members/${me.id}/role`, { role: 'admin' })).status).toBe(303);
+    const roles = await db().selectFrom('organization_members').select(['user_id', 'role']).execute();
+    expect(roles.find((r) => r.user_id === me.id)!.role).toBe('admin');
+    expect(roles.find((r) => r.user_id === grace.id)!.role).toBe('owner');
+    // An admin changes no roles.
+    expect((await owner.submit('/dashboard/orgs/acme', `/dashboard/orgs/acme/members/${me.id}/role`, { role: 'owner' })).status).toBe(403);
+  });
+
+  it('hides organizations from non-members', async () => {
+    const grace = new DashboardClient(ctx.app);
+    await grace.signIn('grace@example.com', 'grace-password-1');
+    expect((await grace.submit('/dashboard', '/dashboard/orgs', { name: 'Other', slug: 'other' })).status).toBe(303);
+    const outsider = new DashboardClient(ctx.app);
+    await outsider.signIn('linus@example.com', 'linus-password-1');
+    expect((await outsider.get('/dashboard/orgs/other')).status).toBe(404);
+    expect((await outsider.get('/dashboard/orgs/other/keys')).status).toBe(404);
+  });
+});
+
+describe('projects and entries', () => {
+  let owner: DashboardClient;
+  beforeAll(async () => {
+    owner = new DashboardClient(ctx.app);
+    await owner.signIn('demo@example.com');
+  });
+
+  it('creates, renames and re-slugs a project with the CLI rules', async () => {
+    const created = await owner.submit('/dashboard/personal', '/dashboard/personal/projects', { name: 'Widget', slug: 'widget' });
+    expect(created.location).toBe('/dashboard/projects/widget?notice=project-created');
+    const bad = await owner.submit('/dashboard/projects/widget', '/dashboard/projects/widget', { name: 'Widget', slug: '-bad-' });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toContain('Slug may contain only lowercase letters');
+    const taken = await owner.submit('/dashboard/projects/widget', '/dashboard/projects/widget', { name: 'Widget', slug: 'demo' });
+    expect(taken.status).toBe(409);
+    const saved = await owner.submit('/dashboard/projects/widget', '/dashboard/projects/widget', { name: 'Widget 2', slug: 'widget-two' });
+    expect(saved.location).toBe('/dashboard/projects/widget-two?notice=project-saved');
+    expect((await owner.get('/dashboard/projects/widget-two')).body).toContain('<h1>Widget 2</h1>');
+  });
+
+  it('deletes a project only after the slug is typed, with its entries and keys\' references', async () => {
+    const project = await ctx.services.projects.findBySlug('widget-two');
+    await ctx.services.entries.import('widget-two', [{ entry_type: 'commit', title: 'x' }]);
+    const key = await ctx.services.keys.create({ name: 'k', context: { type: 'user', userId: project!.owner_user_id! }, projectSlugs: ['widget-two'] });
+    const wrong = await owner.submit('/dashboard/projects/widget-two/delete', '/dashboard/projects/widget-two/delete', { confirm: 'widget' });
+    expect(wrong.status).toBe(400);
+    expect(await ctx.services.projects.findBySlug('widget-two')).toBeDefined();
+    const done = await owner.submit('/dashboard/projects/widget-two/delete', '/dashboard/projects/widget-two/delete', { confirm: 'widget-two' });
+    expect(done.location).toBe('/dashboard/personal?notice=project-deleted');
+    expect(await ctx.services.projects.findBySlug('widget-two')).toBeUndefined();
+    expect(await db().selectFrom('changelog_entries').select('id').where('project_id', '=', project!.id).execute()).toEqual([]);
+    expect((await ctx.services.keys.get(key.key.id)).projects).toEqual([]);
+    // A key limited to a deleted project sees nothing (it is not widened to all projects).
+    const listed = await ctx.app.inject({ url: '/v1/projects', headers: { authorization: `Bearer ${key.secret}` } });
+    expect(listed.json().projects).toEqual([]);
+  });
+
+  it('lists entries in every status and publishes, unpublishes, archives and edits them with a preview', async () => {
+    const page = await owner.get('/dashboard/projects/demo');
+    expect(page.body).toContain('Upcoming: this week (draft, not public)');
+    expect(page.body).toContain('<span class="badge draft">draft</span>');
+    const draft = await db().selectFrom('changelog_entries').select('id').where('status', '=', 'draft').executeTakeFirstOrThrow();
+
+    const published = await owner.submit('/dashboard/projects/demo', `/dashboard/entries/${draft.id}/status`, { status: 'published' });
+    expect(published.location).toBe('/dashboard/projects/demo?notice=entry-published');
+    const publicPage = await ctx.app.inject({ url: `/v1/changelog/demo/entries/${draft.id}` });
+    expect(publicPage.statusCode).toBe(200);
+    await owner.submit('/dashboard/projects/demo', `/dashboard/entries/${draft.id}/status`, { status: 'draft' });
+    expect((await ctx.app.inject({ url: `/v1/changelog/demo/entries/${draft.id}` })).statusCode).toBe(404);
+
+    const content = '## Hello\n\n<script>alert(1)</script> **bold**';
+    const preview = await owner.submit(`/dashboard/entries/${draft.id}`, `/dashboard/entries/${draft.id}`, { title: 'New title', content, intent: 'preview' });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toContain('<h2>Hello</h2>');
+    expect(preview.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt; <strong>bold</strong>');
+    expect(preview.body).not.toContain('<script>alert(1)');
+    expect((await ctx.services.entries.get(draft.id)).title).not.toBe('New title');
+
+    const saved = await owner.post(`/dashboard/entries/${draft.id}`, { title: 'New title', content, intent: 'save' });
+    expect(saved.location).toBe(`/dashboard/entries/${draft.id}?notice=entry-saved`);
+    const entry = await ctx.services.entries.get(draft.id);
+    expect(entry.title).toBe('New title');
+    expect(entry.content).toBe(content);
+
+    await owner.submit(`/dashboard/entries/${draft.id}`, `/dashboard/entries/${draft.id}/status`, { status: 'archived', back: 'entry' });
+    expect((await ctx.services.entries.get(draft.id)).status).toBe('archived');
+  });
+
+  it('lets org members read but not review or manage', async () => {
+    const grace = new DashboardClient(ctx.app);
+    await grace.signIn('grace@example.com', 'grace-password-1');
+    await grace.submit('/dashboard/orgs/acme', '/dashboard/orgs/acme/projects', { name: 'Acme App', slug: 'acme-app' });
+    const [entryId] = (await ctx.services.entries.import('acme-app', [{ entry_type: 'commit', title: 'Acme draft' }])).ids;
+    const linus = new DashboardClient(ctx.app);
+    await linus.signIn('linus@example.com', 'linus-password-1');
+    const page = await linus.get('/dashboard/projects/acme-app');
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Acme draft');
+    expect(page.body).not.toContain('/status');
+    expect((await linus.get(`/dashboard/entries/${entryId}`)).status).toBe(403);
+    expect((await linus.post(`/dashboard/entries/${entryId}/status`, { status: 'published' })).status).toBe(403);
+    expect((await linus.post('/dashboard/orgs/acme/projects', { name: 'Nope', slug: 'nope' })).status).toBe(403);
+    expect((await ctx.services.entries.get(entryId!)).status).toBe('draft');
+  });
+});
+
+describe('the public contract', () => {
+  it('keeps every dashboard route out of /openapi.json', async () => {
+    const doc = (await ctx.app.inject({ url: '/openapi.json' })).json() as { paths: Record<string, unknown> };
+    const paths = Object.keys(doc.paths);
+    expect(paths.length).toBeGreaterThan(0);
+    expect(paths.filter((p) => p.startsWith('/dashboard') || p === '/login' || p === '/logout')).toEqual([]);
+  });
+});

@@ -1,0 +1,242 @@
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../auth/auth.repository.js';
+import type { Config } from '../config.js';
+import { AppError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import { createAccess, type Access } from './access.js';
+import { html, type Html } from './html.js';
+import { layout, type PageContext } from './views/layout.js';
+import { authRoutes } from './auth.routes.js';
+import { workspaceRoutes } from './workspace.routes.js';
+import { keysRoutes } from './keys.routes.js';
+import { projectsPages } from './projects.routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    dashboardUser: SessionUser | null;
+    /** The secret the CSRF token is derived from: the session token, or the pre-session cookie. */
+    csrfKey: string | null;
+  }
+  interface FastifyContextConfig {
+    /** Dashboard route reachable without signing in. */
+    public?: boolean;
+  }
+}
+
+export const SESSION_COOKIE = 'cl_session';
+export const PRESESSION_COOKIE = 'cl_csrf';
+
+const ASSETS_DIR = new URL('../../public/dashboard/', import.meta.url);
+
+/** Invitation tokens travel in URLs; they must not reach a log line. */
+export function redactInviteTokens(url: string): string {
+  return url.replace(/(\/dashboard\/invites\/)[^/?#]+/g, '$1[redacted]');
+}
+
+export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: string }> = {
+  welcome: { kind: 'ok', text: 'Welcome! Your account is ready.' },
+  'signed-out-everywhere': { kind: 'ok', text: 'Every other session of yours has been signed out.' },
+  'password-changed': { kind: 'ok', text: 'Your password has been changed.' },
+  'org-created': { kind: 'ok', text: 'Organization created. You are its owner.' },
+  'project-created': { kind: 'ok', text: 'Project created.' },
+  'project-saved': { kind: 'ok', text: 'Project settings saved.' },
+  'project-deleted': { kind: 'ok', text: 'Project deleted, with its entries.' },
+  'key-renamed': { kind: 'ok', text: 'Key renamed.' },
+  'key-revoked': { kind: 'ok', text: 'Key revoked: it is refused from now on.' },
+  'key-deleted': { kind: 'ok', text: 'Key deleted.' },
+  'entry-saved': { kind: 'ok', text: 'Entry saved.' },
+  'entry-published': { kind: 'ok', text: 'Entry published.' },
+  'entry-draft': { kind: 'ok', text: 'Entry unpublished: it is a draft again.' },
+  'entry-archived': { kind: 'ok', text: 'Entry archived.' },
+  'role-changed': { kind: 'ok', text: 'Role changed.' },
+  'member-removed': { kind: 'ok', text: 'Member removed.' },
+  'left-org': { kind: 'ok', text: 'You have left the organization.' },
+  'invite-cancelled': { kind: 'ok', text: 'Invitation cancelled.' },
+  joined: { kind: 'ok', text: 'You have joined the organization.' },
+};
+
+export interface RenderOptions {
+  status?: number;
+  section?: PageContext['section'];
+  notice?: PageContext['notice'];
+}
+
+/** What every dashboard route module gets. */
+export interface Kit {
+  services: Services;
+  config: Config;
+  access: Access;
+  /** The signed-in user; routes not marked public are only reached with one. */
+  user(request: FastifyRequest): SessionUser;
+  csrf(request: FastifyRequest): string;
+  render(request: FastifyRequest, reply: FastifyReply, title: string, body: Html, options?: RenderOptions): FastifyReply;
+  startSession(reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
+  clearSession(reply: FastifyReply): void;
+}
+
+export interface DashboardOptions {
+  services: Services;
+  config: Config;
+}
+
+function csrfToken(key: string): string {
+  return createHmac('sha256', key).update('changelog-dashboard-csrf').digest('base64url');
+}
+
+function sameToken(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return timingSafeEqual(x, y);
+}
+
+/**
+ * The dashboard: server-rendered pages under /dashboard (and /login, /logout), in their own
+ * encapsulated scope (cookies, form bodies, HTML errors) and hidden from /openapi.json.
+ */
+export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = async (app, { services, config }) => {
+  const secure = config.publicUrl.startsWith('https:');
+  const cookieBase = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure };
+
+  await app.register(cookie, { hook: 'onRequest' });
+  await app.register(formbody, { bodyLimit: 2 * 1024 * 1024 });
+
+  const assets = new Map<string, { body: Buffer; type: string }>();
+  for (const [name, type] of [
+    ['dashboard.css', 'text/css; charset=utf-8'],
+    ['dashboard.js', 'text/javascript; charset=utf-8'],
+  ] as const) {
+    assets.set(name, { body: readFileSync(new URL(name, ASSETS_DIR)), type });
+  }
+  const version = (name: string) => createHash('sha256').update(assets.get(name)!.body).digest('hex').slice(0, 10);
+  const assetUrls = { css: `/dashboard/assets/dashboard.css?v=${version('dashboard.css')}`, js: `/dashboard/assets/dashboard.js?v=${version('dashboard.js')}` };
+
+  app.decorateRequest('dashboardUser', null);
+  app.decorateRequest('csrfKey', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    // Stylesheets and scripts need no session lookup.
+    if (request.routeOptions.url === '/dashboard/assets/:name') return;
+    const token = request.cookies[SESSION_COOKIE];
+    const user = token ? await services.accounts.resolveSession(token) : undefined;
+    if (user && token) {
+      request.dashboardUser = user;
+      request.csrfKey = token;
+    } else {
+      if (token) reply.clearCookie(SESSION_COOKIE, cookieBase);
+      let pre = request.cookies[PRESESSION_COOKIE];
+      if (!pre || !/^[\w-]{32}$/.test(pre)) {
+        pre = randomBytes(24).toString('base64url');
+        reply.setCookie(PRESESSION_COOKIE, pre, cookieBase);
+      }
+      request.csrfKey = pre;
+    }
+    if (!request.dashboardUser && !request.routeOptions.config.public) {
+      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      return reply.redirect(`/login${next}`, 303);
+    }
+  });
+
+  // Before body validation, so a forged request is refused whatever else is wrong with it.
+  app.addHook('preValidation', async (request) => {
+    if (request.method === 'GET' || request.method === 'HEAD') return;
+    const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
+    if (typeof sent !== 'string' || !request.csrfKey || !sameToken(sent, csrfToken(request.csrfKey))) {
+      throw new AppError('forbidden', 'This form has expired or did not come from this site. Reload the page and try again.');
+    }
+  });
+
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    );
+    return payload;
+  });
+
+  const access = createAccess(services);
+  const kit: Kit = {
+    services,
+    config,
+    access,
+    user(request) {
+      if (!request.dashboardUser) throw new AppError('unauthorized', 'Please sign in');
+      return request.dashboardUser;
+    },
+    csrf: (request) => csrfToken(request.csrfKey ?? ''),
+    render(request, reply, title, body, options = {}) {
+      const query = request.query as { notice?: unknown } | undefined;
+      const notice = options.notice ?? (typeof query?.notice === 'string' ? NOTICES[query.notice] : undefined);
+      const ctx: PageContext = {
+        viewer: request.dashboardUser,
+        csrf: kit.csrf(request),
+        assets: assetUrls,
+        section: options.section,
+        notice,
+      };
+      return reply
+        .status(options.status ?? 200)
+        .type('text/html; charset=utf-8')
+        .send(layout(ctx, title, body).value);
+    },
+    startSession(reply, session) {
+      reply.setCookie(SESSION_COOKIE, session.token, { ...cookieBase, expires: session.expiresAt });
+      reply.clearCookie(PRESESSION_COOKIE, cookieBase);
+    },
+    clearSession(reply) {
+      reply.clearCookie(SESSION_COOKIE, cookieBase);
+    },
+  };
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    let status: number;
+    let message: string;
+    if (error instanceof AppError) {
+      status = error.status;
+      message = error.message;
+      if (error.details?.length) message += `: ${error.details.map((d) => `${d.parameter ?? ''} ${d.message}`.trim()).join('; ')}`;
+    } else if (error.validation) {
+      status = 400;
+      message = `The form was not filled in correctly (${error.validation.map((v) => `${v.instancePath.slice(1) || 'form'} ${v.message ?? ''}`).join('; ')})`;
+    } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      status = error.statusCode;
+      message = error.message;
+    } else {
+      status = 500;
+      message = 'Something went wrong on our side. Please try again.';
+      request.log.error({ err: error }, 'dashboard request failed');
+    }
+    if (status < 500) request.log.info({ status }, message);
+    const title = status === 404 ? 'Not found' : status === 403 ? 'Not allowed' : status === 429 ? 'Slow down' : 'Something is wrong';
+    return kit.render(
+      request,
+      reply,
+      title,
+      html`<div class="panel"><h1>${title}</h1><p>${message}</p><p><a href="/dashboard">Back to the dashboard</a></p></div>`,
+      { status },
+    );
+  });
+
+  app.get(
+    '/dashboard/assets/:name',
+    { schema: { hide: true, params: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }, config: { public: true } },
+    async (request, reply) => {
+      const asset = assets.get((request.params as { name: string }).name);
+      if (!asset) throw new AppError('not_found', 'No such file');
+      return reply.header('cache-control', 'public, max-age=31536000, immutable').type(asset.type).send(asset.body);
+    },
+  );
+
+  await app.register(authRoutes, { kit });
+  await app.register(workspaceRoutes, { kit });
+  await app.register(keysRoutes, { kit });
+  await app.register(projectsPages, { kit });
+};

@@ -1,0 +1,219 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { EntryRow, ProjectRow } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import type { Workspace } from './access.js';
+import type { Kit } from './dashboard.plugin.js';
+import { html } from './html.js';
+import { renderMarkdown } from './markdown.js';
+import { csrfField, field, formErrors, when } from './views/layout.js';
+
+const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });
+const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
+const EntryParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
+const Notice = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
+
+const STATUS_ACTIONS = { published: 'Publish', draft: 'Unpublish', archived: 'Archive' } as const;
+
+export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
+  const { services, access } = kit;
+
+  const statusButtons = (entry: EntryRow, csrf: string, small = true) =>
+    (Object.keys(STATUS_ACTIONS) as (keyof typeof STATUS_ACTIONS)[])
+      .filter((s) => s !== entry.status)
+      .map(
+        (s) => html`<form class="inline" method="post" action="/dashboard/entries/${entry.id}/status">${csrfField({ csrf })}<input type="hidden" name="status" value="${s}">${
+          small ? '' : html`<input type="hidden" name="back" value="entry">`
+        }<button class="${small ? 'small ' : ''}${s === 'published' ? '' : 'secondary'}" type="submit">${STATUS_ACTIONS[s]}</button></form>`,
+      );
+
+  async function projectPage(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, error?: AppError, values?: { name: string; slug: string }) {
+    const csrf = kit.csrf(request);
+    const entries = await services.entries.listForProject(project.id);
+    return kit.render(
+      request,
+      reply,
+      project.name,
+      html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> /</div>
+<h1>${project.name}</h1>
+<p class="subtitle"><code>${project.slug}</code> · public changelog at <a href="/v1/changelog/${project.slug}">/v1/changelog/${project.slug}</a></p>
+<section class="panel" aria-labelledby="entries-h"><h2 id="entries-h">Entries</h2>
+${
+  entries.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Title</th><th scope="col" class="hide-sm">Type</th><th scope="col">Status</th><th scope="col" class="hide-sm">Created</th><th scope="col">Published</th>${ws.canManage ? html`<th scope="col">Review</th>` : ''}</tr></thead><tbody>
+  ${entries.map(
+    (e) => html`<tr><td>${ws.canManage ? html`<a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>` : (e.title ?? '(untitled)')}</td><td class="hide-sm">${e.entry_type}</td><td><span class="badge ${e.status}">${e.status}</span></td><td class="hide-sm">${when(e.created_at)}</td><td>${when(e.published_at)}</td>${
+      ws.canManage ? html`<td><div class="actions">${statusButtons(e, csrf)}</div></td>` : ''
+    }</tr>`,
+  )}
+</tbody></table></div>`
+    : html`<p class="empty">No entries yet. Entries appear here when they are generated or imported.</p>`
+}
+</section>
+${
+  ws.canManage
+    ? html`<div class="grid"><section class="panel" aria-labelledby="settings-h"><h2 id="settings-h">Settings</h2>
+  ${formErrors(error?.message, error?.details, ['name', 'slug'])}
+  <form class="stack" method="post" action="/dashboard/projects/${project.slug}">${csrfField({ csrf })}
+    ${field({ name: 'name', label: 'Name', value: values?.name ?? project.name, errors: error?.details, required: true })}
+    ${field({ name: 'slug', label: 'Slug', value: values?.slug ?? project.slug, errors: error?.details, required: true, hint: 'Changing it changes the public URL; old links stop working.' })}
+    <div><button type="submit">Save</button></div>
+  </form></section>
+<section class="panel danger-zone" aria-labelledby="delete-h"><h2 id="delete-h">Delete project</h2>
+  <p>Deletes the project and all its entries; API keys limited to it lose access to it.</p>
+  <a class="button secondary" href="/dashboard/projects/${project.slug}/delete">Delete this project…</a>
+</section></div>`
+    : ''
+}`,
+      { status: error ? error.status : 200 },
+    );
+  }
+
+  app.get('/dashboard/projects/:slug', { schema: { hide: true, params: SlugParams, querystring: Notice } }, async (request, reply) => {
+    const { project, ws } = await access.project(kit.user(request), request.params.slug);
+    return projectPage(request, reply, project, ws);
+  });
+
+  app.post(
+    '/dashboard/projects/:slug',
+    { schema: { hide: true, params: SlugParams, body: Type.Composite([Form, Type.Object({ name: Type.String({ maxLength: 300 }), slug: Type.String({ maxLength: 100 }) })]) } },
+    async (request, reply) => {
+      const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+      const values = { name: request.body.name, slug: request.body.slug.trim() };
+      try {
+        const updated = await services.projects.update(project.id, values);
+        return reply.redirect(`/dashboard/projects/${updated.slug}?notice=project-saved`, 303);
+      } catch (error) {
+        if (!(error instanceof AppError) || (error.code !== 'invalid_request' && error.code !== 'conflict')) throw error;
+        return projectPage(request, reply, project, ws, error, values);
+      }
+    },
+  );
+
+  const deletePage = (request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, wrong = false) =>
+    kit.render(
+      request,
+      reply,
+      `Delete ${project.name}`,
+      html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
+<section class="panel danger-zone"><h1>Delete ${project.name}?</h1>
+<p>This deletes the project, its commits and all its entries, and cannot be undone. API keys limited to selected projects lose access to it.</p>
+${wrong ? html`<div class="notice error" role="alert">The slug you typed does not match.</div>` : ''}
+<form class="stack" method="post" action="/dashboard/projects/${project.slug}/delete">${csrfField({ csrf: kit.csrf(request) })}
+  ${field({ name: 'confirm', label: `Type the slug “${project.slug}” to confirm`, required: true, autocomplete: 'off' })}
+  <div class="actions"><button class="danger" type="submit">Delete project</button><a href="/dashboard/projects/${project.slug}">Cancel</a></div>
+</form></section>`,
+      { status: wrong ? 400 : 200 },
+    );
+
+  app.get('/dashboard/projects/:slug/delete', { schema: { hide: true, params: SlugParams } }, async (request, reply) => {
+    const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+    return deletePage(request, reply, project, ws);
+  });
+
+  app.post(
+    '/dashboard/projects/:slug/delete',
+    { schema: { hide: true, params: SlugParams, body: Type.Composite([Form, Type.Object({ confirm: Type.String({ maxLength: 100 }) })]) } },
+    async (request, reply) => {
+      const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+      if (request.body.confirm.trim() !== project.slug) return deletePage(request, reply, project, ws, true);
+      await services.projects.delete(project.id);
+      return reply.redirect(`${ws.base}?notice=project-deleted`, 303);
+    },
+  );
+
+  /** The entry and its project, if the user may review it (its project's managers). */
+  async function reviewable(request: FastifyRequest, id: string) {
+    const entry = await services.entries.get(id);
+    const project = await services.projects.findById(entry.project_id);
+    if (!project) throw new AppError('not_found', 'Entry not found');
+    const { ws } = await access.project(kit.user(request), project.slug, true);
+    return { entry, ws, projectSlug: project.slug };
+  }
+
+  const entryPage = async (request: FastifyRequest, reply: FastifyReply, id: string, draft?: { title: string; content: string }, error?: AppError) => {
+    const { entry, ws, projectSlug } = await reviewable(request, id);
+    const csrf = kit.csrf(request);
+    const title = draft?.title ?? entry.title ?? '';
+    const content = draft?.content ?? entry.content ?? '';
+    return kit.render(
+      request,
+      reply,
+      `Edit ${entry.title ?? 'entry'}`,
+      html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${projectSlug}">${projectSlug}</a> /</div>
+<h1>${entry.title ?? '(untitled)'} <span class="badge ${entry.status}">${entry.status}</span></h1>
+<p class="subtitle">${entry.entry_type} entry · created ${when(entry.created_at)}${entry.published_at ? html` · published ${when(entry.published_at)}` : ''}</p>
+<div class="actions" style="margin-bottom:1.25rem">${statusButtons(entry, csrf, false)}</div>
+<div class="grid">
+<section class="panel" aria-labelledby="edit-h"><h2 id="edit-h">Edit</h2>
+  ${formErrors(error?.message, error?.details, ['title'])}
+  <form class="stack" method="post" action="/dashboard/entries/${entry.id}">${csrfField({ csrf })}
+    ${field({ name: 'title', label: 'Title', value: title, errors: error?.details })}
+    <div><label for="f-content">Content (Markdown)</label><textarea id="f-content" name="content">${content}</textarea></div>
+    <div class="actions"><button type="submit" name="intent" value="save">Save</button><button class="secondary" type="submit" name="intent" value="preview">Preview</button></div>
+  </form>
+</section>
+<section class="panel" aria-labelledby="preview-h"><h2 id="preview-h">Preview${draft ? ' (not saved yet)' : ''}</h2>
+  <div class="preview">${content.trim() ? renderMarkdown(content) : html`<p class="empty">No content.</p>`}</div>
+</section>
+</div>`,
+      { status: error ? error.status : 200 },
+    );
+  };
+
+  app.get('/dashboard/entries/:id', { schema: { hide: true, params: EntryParams, querystring: Notice } }, (request, reply) => entryPage(request, reply, request.params.id));
+
+  app.post(
+    '/dashboard/entries/:id',
+    {
+      schema: {
+        hide: true,
+        params: EntryParams,
+        body: Type.Composite([
+          Form,
+          Type.Object({
+            title: Type.String({ maxLength: 2000 }),
+            content: Type.String({ maxLength: 1_000_000 }),
+            intent: Type.Optional(Type.Union([Type.Literal('save'), Type.Literal('preview')])),
+          }),
+        ]),
+      },
+    },
+    async (request, reply) => {
+      const draft = { title: request.body.title, content: request.body.content.replace(/\r\n/g, '\n') };
+      if (request.body.intent === 'preview') return entryPage(request, reply, request.params.id, draft);
+      const { entry } = await reviewable(request, request.params.id);
+      try {
+        await services.entries.editText(entry.id, draft);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+        return entryPage(request, reply, entry.id, draft, error);
+      }
+      return reply.redirect(`/dashboard/entries/${entry.id}?notice=entry-saved`, 303);
+    },
+  );
+
+  app.post(
+    '/dashboard/entries/:id/status',
+    {
+      schema: {
+        hide: true,
+        params: EntryParams,
+        body: Type.Composite([Form, Type.Object({
+            status: Type.Union([Type.Literal('published'), Type.Literal('draft'), Type.Literal('archived')]),
+            back: Type.Optional(Type.Literal('entry')),
+          })]),
+      },
+    },
+    async (request, reply) => {
+      const { entry, projectSlug } = await reviewable(request, request.params.id);
+      const status = request.body.status;
+      if (status === 'published') await services.entries.publish(entry.id);
+      else if (status === 'draft') await services.entries.unpublish(entry.id);
+      else await services.entries.archive(entry.id);
+      const back = request.body.back === 'entry' ? `/dashboard/entries/${entry.id}` : `/dashboard/projects/${projectSlug}`;
+      return reply.redirect(`${back}?notice=entry-${status}`, 303);
+    },
+  );
+};

@@ -1,0 +1,142 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
+
+const SERVE = fileURLToPath(new URL('../../test/helpers/serve.ts', import.meta.url));
+
+interface Server {
+  child: ChildProcess;
+  base: string;
+}
+
+/** One real server process on the shared database; resolves once it listens. */
+function startProcess(databaseUrl: string): Promise<Server> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVE], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      DATABASE_POOL_MAX: '3',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      DEMO_SEED: 'false',
+      SIGNUP_OPEN: 'true',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 45_000);
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const match = /^\{"port":(\d+)\}$/.exec(line);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, base: `http://127.0.0.1:${match[1]}` });
+      }
+    });
+  });
+}
+
+async function stopProcess(server: Server | undefined): Promise<void> {
+  if (!server || server.child.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.child.once('exit', resolve));
+  server.child.kill('SIGTERM');
+  await exited;
+}
+
+/** A browser session against one process: cookies, the last CSRF token, no redirect following. */
+function browser(base: string) {
+  const cookies = new Map<string, string>();
+  let csrf = '';
+  async function request(path: string, form?: Record<string, string>) {
+    const res = await fetch(base + path, {
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams({ _csrf: csrf, ...form }).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
+      if (value) cookies.set(name, value);
+      else cookies.delete(name);
+    }
+    const body = await res.text();
+    csrf = /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? csrf;
+    return { status: res.status, body, location: res.headers.get('location') };
+  }
+  return { request };
+}
+
+const listProjects = async (base: string, secret: string) =>
+  fetch(`${base}/v1/projects`, { headers: { authorization: `Bearer ${secret}` } }).then(async (r) => ({ status: r.status, body: await r.text() }));
+
+// Two processes need a shared server database; the embedded one belongs to a single process.
+describe.runIf(usePostgres)('revocation across two server processes on one PostgreSQL', () => {
+  let database: TestDatabase;
+  let a: Server | undefined;
+  let b: Server | undefined;
+  let dashboard: ReturnType<typeof browser>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    [a, b] = await Promise.all([startProcess(database.url!), startProcess(database.url!)]);
+    dashboard = browser(a.base);
+    await dashboard.request('/dashboard/signup');
+    expect((await dashboard.request('/dashboard/signup', { name: 'Ada', email: 'ada@example.com', password: 'correct-horse-battery' })).status).toBe(303);
+    await dashboard.request('/dashboard/personal');
+    expect((await dashboard.request('/dashboard/personal/projects', { name: 'Shared', slug: 'shared' })).status).toBe(303);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all([stopProcess(a), stopProcess(b)]);
+    await database?.close();
+  });
+
+  async function createKey(name: string) {
+    await dashboard.request('/dashboard/personal/keys');
+    const page = await dashboard.request('/dashboard/personal/keys', { name, scope: 'all' });
+    const secret = /id="new-secret"[^>]*value="(clk_\w+)"/.exec(page.body)![1]!;
+    const id = /href="\/dashboard\/keys\/([0-9a-f-]{36})"/.exec(page.body)![1]!;
+    return { secret, id };
+  }
+
+  it('a key revoked through process A is refused by process B on the very next request', async () => {
+    const key = await createKey('revoke-me');
+    for (let i = 0; i < 3; i++) {
+      const ok = await listProjects(b!.base, key.secret);
+      expect(ok.status).toBe(200);
+      expect(ok.body).toContain('"slug":"shared"');
+    }
+    await dashboard.request(`/dashboard/keys/${key.id}`);
+    expect((await dashboard.request(`/dashboard/keys/${key.id}/revoke`, {})).status).toBe(303);
+    expect((await listProjects(b!.base, key.secret)).status).toBe(401);
+    expect((await listProjects(a!.base, key.secret)).status).toBe(401);
+  });
+
+  it('a key deleted through process A is refused by process B on the very next request', async () => {
+    const key = await createKey('delete-me');
+    expect((await listProjects(b!.base, key.secret)).status).toBe(200);
+    await dashboard.request(`/dashboard/keys/${key.id}`);
+    expect((await dashboard.request(`/dashboard/keys/${key.id}/delete`, {})).status).toBe(303);
+    expect((await listProjects(b!.base, key.secret)).status).toBe(401);
+  });
+
+  it('a key rotated through process A without grace: B refuses the old secret and accepts the new one at once', async () => {
+    const key = await createKey('rotate-me');
+    expect((await listProjects(b!.base, key.secret)).status).toBe(200);
+    await dashboard.request(`/dashboard/keys/${key.id}`);
+    const page = await dashboard.request(`/dashboard/keys/${key.id}/rotate`, { grace: '0' });
+    const fresh = /id="new-secret"[^>]*value="(clk_\w+)"/.exec(page.body)![1]!;
+    expect((await listProjects(b!.base, key.secret)).status).toBe(401);
+    expect((await listProjects(b!.base, fresh)).status).toBe(200);
+  });
+});

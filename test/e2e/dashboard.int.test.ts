@@ -1,0 +1,174 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { seedDemo } from '../../src/demo/seed.js';
+import { createServices, type Services } from '../../src/services.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+// Debian's chromium package (.ci/run installs it); playwright-core never downloads a browser.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
+const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
+
+describe.runIf(runE2e)('dashboard in headless Chromium', () => {
+  let database: TestDatabase;
+  let services: Services;
+  let app: FastifyInstance;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+
+  const shot = async (name: string) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+  };
+  const api = (secret: string) => fetch(`${base}/v1/projects`, { headers: { authorization: `Bearer ${secret}` } });
+  const secretOnPage = async () => {
+    const secret = await page.getByLabel('Secret').inputValue();
+    expect(secret).toMatch(/^clk_[0-9A-Za-z]{39}$/);
+    return secret;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = loadConfig({ NODE_ENV: 'test' });
+    services = createServices(database, config);
+    await seedDemo(services);
+    app = await buildApp({ config, database, services });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+    page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    page.on('dialog', (dialog) => void dialog.accept());
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await database?.close();
+  });
+
+  it('signs up, creates an org, a project and a scoped key, and rename/rotate/revoke/delete take effect at once', async () => {
+    await page.goto(`${base}/dashboard`);
+    await expect.poll(() => page.url()).toBe(`${base}/dashboard/signup`);
+    // Keyboard users reach the skip link first.
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada Lovelace');
+    await page.getByLabel('E-mail').fill('ada@example.com');
+    await page.getByLabel('Password').fill('correct-horse-battery');
+    await shot('signup');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(`${base}/dashboard?notice=welcome`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Hello, Ada Lovelace');
+
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Inc.');
+    await page.getByRole('textbox', { name: 'Slug', exact: true }).fill('acme');
+    await shot('overview');
+    await page.getByRole('button', { name: 'Create organization' }).click();
+    await page.waitForURL(`${base}/dashboard/orgs/acme?notice=org-created`);
+
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme App');
+    await page.getByRole('textbox', { name: 'Slug', exact: true }).fill('acme-app');
+    await page.getByRole('button', { name: 'Create project' }).click();
+    await page.waitForURL(`${base}/dashboard/projects/acme-app?notice=project-created`);
+    await services.entries.import('acme-app', [
+      { entry_type: 'weekly', status: 'published', title: 'Week of faster exports', content: '## Features\n\n- **api:** RSS export' },
+      { entry_type: 'commit', title: 'Fix pagination ties', content: 'Entries that share a publish time are ordered by id.' },
+    ]);
+    await page.reload();
+    await shot('project');
+
+    await page.getByRole('link', { name: 'Acme Inc.' }).click();
+    await page.getByRole('link', { name: 'Manage API keys →' }).click();
+    await page.waitForURL(`${base}/dashboard/orgs/acme/keys`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('website');
+    await page.getByLabel('Only the projects ticked below').check();
+    await page.getByLabel(/Acme App/).check();
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('heading', { name: 'Your new key “website”' }).waitFor();
+    const secret = await secretOnPage();
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await shot('key-created');
+
+    const listed = await api(secret);
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { projects: { slug: string }[] }).projects.map((p) => p.slug)).toEqual(['acme-app']);
+
+    // The secret is shown once: the key's own page and the list never show it.
+    await page.getByRole('link', { name: 'Done' }).click();
+    expect(await page.content()).not.toContain(secret);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('website-prod');
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByText('Key renamed.').waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('website-prod');
+    await shot('key');
+
+    await page.getByLabel('Keep the old secret working for').selectOption('0');
+    await page.getByRole('button', { name: 'Rotate key' }).click();
+    await page.getByRole('heading', { name: 'New secret for “website-prod”' }).waitFor();
+    const rotated = await secretOnPage();
+    expect(rotated).not.toBe(secret);
+    expect((await api(secret)).status).toBe(401);
+    expect((await api(rotated)).status).toBe(200);
+
+    await page.getByRole('link', { name: 'All keys' }).click();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('ci');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByRole('link', { name: 'All keys' }).click();
+    expect(await page.getByRole('row').count()).toBe(3);
+    await shot('keys');
+
+    await page.getByRole('link', { name: 'website-prod' }).click();
+    await page.getByRole('button', { name: 'Revoke key' }).click();
+    await page.getByText('Key revoked: it is refused from now on.').waitFor();
+    expect((await api(rotated)).status).toBe(401);
+
+    await page.getByRole('button', { name: 'Delete key' }).click();
+    await page.getByText('Key deleted.').waitFor();
+    expect(await page.getByRole('link', { name: 'website-prod' }).count()).toBe(0);
+    expect((await api(rotated)).status).toBe(401);
+  });
+
+  it('reviews an entry: Markdown preview, save and publish', async () => {
+    await page.goto(`${base}/dashboard/projects/acme-app`);
+    await page.getByRole('link', { name: 'Fix pagination ties' }).click();
+    await page.getByLabel('Content (Markdown)').fill('## Fixes\n\n- Ties are ordered by **id**\n\n<script>alert(1)</script>');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('heading', { name: 'Preview (not saved yet)' }).waitFor();
+    expect(await page.locator('.preview strong').textContent()).toBe('id');
+    expect(await page.locator('.preview').textContent()).toContain('<script>alert(1)</script>');
+    await shot('entry');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Entry saved.').waitFor();
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByText('Entry published.').waitFor();
+    const body = (await (await fetch(`${base}/v1/changelog/acme-app`)).json()) as { entries: { title: string }[] };
+    expect(body.entries.map((e) => e.title)).toContain('Fix pagination ties');
+  });
+
+  it('fits a phone screen', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${base}/dashboard/orgs/acme/keys`);
+    const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot('keys-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
+  });
+});
