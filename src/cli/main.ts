@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { parseContextRef } from '../context.js';
@@ -333,4 +334,9 @@ function reportError(error: unknown, json: boolean, io: CliIo): number {
   }
   io.stderr(json ? `${JSON.stringify(body)}\n` : `error: ${message}\n`);
   return 1;
+}
+
+// `tsx src/cli/main.ts …` (npm run dev) runs the CLI directly; bin/changelog.js imports it instead.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv);
 }
