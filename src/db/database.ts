@@ -20,6 +20,11 @@ export interface Database {
    * `exec` runs a multi-statement SQL script and returns the rows of its last statement.
    */
   withExclusiveSession<T>(fn: (exec: ScriptRunner) => Promise<T>): Promise<T>;
+  /**
+   * Runs raw SQL for libraries that bring their own (the pg-boss job queue). Without values the
+   * text may hold several statements. On the embedded database it waits its turn like any query.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   close(): Promise<void>;
 }
 
@@ -67,6 +72,11 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
           client.release();
         }
       },
+      async executeSql(text, values = []) {
+        const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+        const last = Array.isArray(result) ? result[result.length - 1] : result;
+        return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+      },
       async close() {
         await db.destroy();
       },
@@ -97,6 +107,13 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
           return (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[];
         }),
       );
+    },
+    async executeSql(text, values = []) {
+      return db.connection().execute(async () => {
+        if (values.length) return { rows: (await instance.query<Record<string, unknown>>(text, values)).rows };
+        const results = await instance.exec(text);
+        return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
+      });
     },
     async close() {
       await db.destroy();
