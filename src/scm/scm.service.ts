@@ -1,6 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { verify } from '@octokit/webhooks-methods';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
@@ -12,6 +11,7 @@ import { projectsRepository } from '../projects/projects.repository.js';
 import { visibilityOf } from '../projects/projects.service.js';
 import { missingGitHubConfig, type GitHubClient } from './github.client.js';
 import { branchNameProblem } from './names.js';
+import { isValidSignature } from './signature.js';
 import { scmRepository, type ContextOwner } from './scm.repository.js';
 
 export const SETUP_ACTIONS = ['install', 'update', 'request'] as const;
@@ -205,19 +205,14 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
     async handleWebhook(input: WebhookInput): Promise<WebhookResult> {
       const secret = config.github.webhookSecret;
       if (!secret) throw new AppError('unavailable', 'GitHub webhooks are not configured on this server: set GITHUB_WEBHOOK_SECRET');
-      const signature = input.signature;
-      const payloadText = input.rawBody.toString('utf8');
-      const valid =
-        typeof signature === 'string' &&
-        /^sha256=[0-9a-f]{64}$/.test(signature) &&
-        (await verify(secret, payloadText, signature).catch(() => false));
-      if (!valid) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
+      if (!(await isValidSignature(secret, input.rawBody, input.signature))) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
       if (!input.event || !input.deliveryId) {
         throw new AppError('invalid_request', 'X-GitHub-Event and X-GitHub-Delivery are required');
       }
       if (await scmRepository.deliverySeen(db, input.deliveryId)) {
         return { duplicate: true, event: input.event, outcome: 'already handled' };
       }
+      const payloadText = input.rawBody.toString('utf8');
       let payload: Record<string, unknown>;
       try {
         const json = input.contentType?.startsWith('application/x-www-form-urlencoded')
