@@ -79,3 +79,15 @@ ALTER TABLE commits
 
 ALTER TABLE commits ADD CONSTRAINT commits_repo_link_sha_key UNIQUE (repo_link_id, sha);
 CREATE INDEX commits_project_committed_idx ON commits (project_id, committed_at DESC) WHERE reachable;
+
+-- The signed `state` of the dashboard's "Connect GitHub" round trip: single use, short-lived, and
+-- bound to the context that started it.
+CREATE TABLE scm_install_states (
+  nonce        text PRIMARY KEY,
+  context_type text NOT NULL CHECK (context_type IN ('user', 'org')),
+  user_id      uuid REFERENCES users (id) ON DELETE CASCADE,
+  org_id       uuid REFERENCES organizations (id) ON DELETE CASCADE,
+  expires_at   timestamptz NOT NULL,
+  used_at      timestamptz,
+  created_at   timestamptz NOT NULL DEFAULT now()
+);

@@ -14,6 +14,7 @@ export interface DB {
   scm_installations: ScmInstallationsTable;
   repo_links: RepoLinksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  scm_install_states: ScmInstallStatesTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -193,6 +194,16 @@ export interface WebhookDeliveriesTable {
   action: string | null;
   outcome: string;
   received_at: CreatedAt;
+}
+
+export interface ScmInstallStatesTable {
+  nonce: string;
+  context_type: ContextType;
+  user_id: string | null;
+  org_id: string | null;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
 }
 
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;

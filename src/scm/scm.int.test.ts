@@ -293,6 +293,41 @@ describe('POST /v1/projects/{projectId}/repos', () => {
   });
 });
 
+describe('"Connect GitHub" from the dashboard', () => {
+  let aliceOwner: { type: 'user'; userId: string };
+  let bobOwner: { type: 'user'; userId: string };
+
+  beforeAll(async () => {
+    const users = await ctx.services.database.db.selectFrom('users').select('id').orderBy('created_at').limit(2).execute();
+    aliceOwner = { type: 'user', userId: users[0]!.id };
+    bobOwner = { type: 'user', userId: users[1]!.id };
+  });
+
+  const stateOf = (url: string) => new URL(url).searchParams.get('state')!;
+
+  it('sends people to the install page with a signed state that works once, for its context only', async () => {
+    const url = await ctx.services.scm.installUrl(aliceOwner);
+    expect(url).toMatch(/^https:\/\/github\.com\/apps\/changelog-test\/installations\/new\?state=[\w-]+\.[\w-]+$/);
+    const state = stateOf(url);
+    await expect(ctx.services.scm.completeInstall(bobOwner, { installationId: 101, setupAction: 'install', state })).rejects.toThrow(/expired or was already used/);
+    const done = await ctx.services.scm.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state });
+    expect(done).toMatchObject({ recorded: true, scmInstallationId: 101, setupAction: 'update' });
+    await expect(ctx.services.scm.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state })).rejects.toThrow(/already used/);
+    expect((await ctx.services.scm.listInstallations(aliceOwner)).map((i) => Number(i.scm_installation_id))).toEqual([101]);
+  });
+
+  it('refuses a tampered, forged or expired state', async () => {
+    const state = stateOf(await ctx.services.scm.installUrl(aliceOwner));
+    const [nonce, signature] = state.split('.') as [string, string];
+    const input = { installationId: 101, setupAction: 'update' as const };
+    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state: `${nonce}.${signature.slice(1)}x` })).rejects.toThrow(/expired/);
+    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state: `forged.${signature}` })).rejects.toThrow(/expired/);
+    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state: nonce })).rejects.toThrow(/expired/);
+    await ctx.services.database.db.updateTable('scm_install_states').set({ expires_at: new Date(Date.now() - 1000) }).where('nonce', '=', nonce).execute();
+    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state })).rejects.toThrow(/expired/);
+  });
+});
+
 describe('without GitHub configuration', () => {
   it('answers 503 naming what is missing, while the rest of the service runs', async () => {
     const config = loadConfig({ NODE_ENV: 'test' });

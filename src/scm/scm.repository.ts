@@ -171,6 +171,32 @@ export const scmRepository = {
     return db.selectFrom('repo_links').selectAll().where('status', 'in', ['pending', 'ingesting']).execute();
   },
 
+  async insertInstallState(db: Executor, nonce: string, owner: ContextOwner, expiresAt: Date): Promise<void> {
+    await db
+      .insertInto('scm_install_states')
+      .values({
+        nonce,
+        context_type: owner.type,
+        user_id: owner.type === 'user' ? owner.userId : null,
+        org_id: owner.type === 'org' ? owner.orgId : null,
+        expires_at: expiresAt,
+      })
+      .execute();
+  },
+
+  /** Marks the state used if it is unused, unexpired and the owner's; true when it was. One statement: no double use. */
+  async consumeInstallState(db: Executor, nonce: string, owner: ContextOwner): Promise<boolean> {
+    let query = db
+      .updateTable('scm_install_states')
+      .set({ used_at: new Date() })
+      .where('nonce', '=', nonce)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date());
+    query = owner.type === 'user' ? query.where('user_id', '=', owner.userId) : query.where('org_id', '=', owner.orgId);
+    const row = await query.returning('nonce').executeTakeFirst();
+    return row !== undefined;
+  },
+
   async deliverySeen(db: Executor, deliveryId: string): Promise<boolean> {
     const row = await db.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', '=', deliveryId).executeTakeFirst();
     return row !== undefined;

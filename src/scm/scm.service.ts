@@ -1,3 +1,4 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Config } from '../config.js';
@@ -40,6 +41,9 @@ export interface WebhookResult {
   outcome: string;
 }
 
+/** How long a "Connect GitHub" round trip may take. */
+export const INSTALL_STATE_TTL_MS = 30 * 60 * 1000;
+
 function ownerOf(principal: Principal): ContextOwner {
   if (principal.kind === 'identity') return { type: 'user', userId: principal.userId };
   return principal.context;
@@ -59,6 +63,13 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
     return deps.github;
   }
 
+  // The state key is derived from the app's private key: secret, and present whenever GitHub is configured.
+  const signState = (nonce: string) =>
+    createHmac('sha256', createHash('sha256').update(`install-state:${config.github.privateKey ?? ''}`).digest())
+      .update(nonce)
+      .digest('base64url');
+  const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
   const enqueueIngest = (linkId: string) => jobs.send('repo-ingest', { linkId }, { key: linkId });
 
   const dashboardUrl = (installationId: string | null) =>
@@ -72,8 +83,11 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
      * GitHub (asked with the app's JWT), never from the request.
      */
     async callback(principal: Principal, input: { installationId: number; setupAction: SetupAction }): Promise<CallbackResult> {
+      return service.recordInstallation(ownerOf(principal), input);
+    },
+
+    async recordInstallation(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction }): Promise<CallbackResult> {
       const github = requireGitHub();
-      const owner = ownerOf(principal);
       if (input.setupAction === 'request') {
         // An organization owner has yet to approve the installation: there is nothing to record.
         return { recorded: false, installation: null, scmInstallationId: input.installationId, setupAction: 'request', redirectUrl: dashboardUrl(null) };
@@ -100,8 +114,37 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       };
     },
 
-    async listInstallations(principal: Principal): Promise<ScmInstallationRow[]> {
-      return scmRepository.listInstallations(db, ownerOf(principal));
+    /** Installations of a context (the dashboard's settings page). */
+    async listInstallations(owner: ContextOwner): Promise<ScmInstallationRow[]> {
+      return scmRepository.listInstallations(db, owner);
+    },
+
+    /**
+     * Where the dashboard's "Connect GitHub" button sends the user: the app's install page with a
+     * signed, single-use `state` bound to the context (GitHub hands it back to the Setup URL).
+     */
+    async installUrl(owner: ContextOwner): Promise<string> {
+      requireGitHub();
+      if (!config.github.installUrl) throw new AppError('unavailable', 'Set GITHUB_APP_INSTALL_URL to offer "Connect GitHub"');
+      const nonce = randomBytes(24).toString('base64url');
+      await scmRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
+      const url = new URL(config.github.installUrl);
+      url.searchParams.set('state', `${nonce}.${signState(nonce)}`);
+      return url.toString();
+    },
+
+    /**
+     * The dashboard's Setup URL handler: checks the `state` (signature, not expired, not used, same
+     * context), uses it up, then records the installation like the API callback.
+     */
+    async completeInstall(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction; state: string }): Promise<CallbackResult> {
+      requireGitHub();
+      const [nonce, signature] = input.state.split('.');
+      const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
+      if (!signed || !(await scmRepository.consumeInstallState(db, nonce, owner))) {
+        throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
+      }
+      return service.recordInstallation(owner, input);
     },
 
     /**

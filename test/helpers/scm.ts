@@ -25,6 +25,7 @@ export async function createScmTestContext(): Promise<ScmTestContext> {
     GITHUB_API_URL: github.url,
     REPOS_DIR: reposDir,
     PUBLIC_URL,
+    GITHUB_APP_INSTALL_URL: 'https://github.com/apps/changelog-test/installations/new',
   };
   const ctx = await createTestContext(env);
   return {
