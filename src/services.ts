@@ -7,6 +7,7 @@ import { createOrgsService } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
+import { postgresLinkLock } from './ingest/link-lock.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
 import { createGitHubClient, type GitHubClient } from './scm/github.client.js';
 import { createScmService } from './scm/scm.service.js';
@@ -33,6 +34,10 @@ export function createServices(
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
       installationToken: github ? (id) => github.installationToken(id) : null,
+      // The advisory lock holds a pooled connection while the ingest uses another.
+      ...(database.kind === 'postgres' && (config.database.kind !== 'postgres' || config.database.poolMax >= 2)
+        ? { withLinkLock: postgresLinkLock(db) }
+        : {}),
     }),
     scm: createScmService({ db, config, github, jobs }),
   };

@@ -2,7 +2,10 @@ import { readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
 import { startWorker } from '../jobs/worker.js';
+import { createServices } from '../services.js';
+import { usePostgres } from '../../test/helpers/database.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { DATASET, DATASET_COMMITS, datasetRepoCopy, historyMap, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
@@ -162,6 +165,18 @@ describe('a crash in the middle of an ingest', () => {
       'the resumed ingest',
     );
     expect((await stats(link.id)).distinct).toBe(DATASET_COMMITS + 2);
+  });
+});
+
+describe('concurrent ingests of one link', () => {
+  it('run one after the other: every commit once, no failure', async () => {
+    const { link } = await newLink(origin);
+    // On PostgreSQL a second set of services stands for another process (the advisory lock
+    // serialises them); the embedded database has one process, whose ingests queue up in memory.
+    const other = usePostgres ? createServices(ctx.services.database, loadConfig({ NODE_ENV: 'test', REPOS_DIR: reposDir })) : ctx.services;
+    const results = await Promise.all([ctx.services.ingest.ingestLink(link.id), other.ingest.ingestLink(link.id)]);
+    expect(results.map((r) => r.added).sort((a, b) => a - b)).toEqual([0, DATASET_COMMITS + 2]);
+    expect(await stats(link.id)).toMatchObject({ total: DATASET_COMMITS + 2, distinct: DATASET_COMMITS + 2 });
   });
 });
 

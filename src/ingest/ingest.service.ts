@@ -43,6 +43,11 @@ export interface IngestDeps {
   reposDir: string;
   /** An installation token for a GitHub link's installation (null when GitHub is not configured). */
   installationToken: ((scmInstallationId: number) => Promise<string>) | null;
+  /**
+   * Runs `fn` while no other process ingests the same link (a PostgreSQL advisory lock); absent on
+   * the embedded database, which one process owns.
+   */
+  withLinkLock?: <T>(linkId: string, fn: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -62,7 +67,23 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     return { url: link.source_url, token: await deps.installationToken(Number(installation.scm_installation_id)) };
   }
 
+  // Ingests of one link in this process run one after the other (they share the mirror).
+  const running = new Map<string, Promise<unknown>>();
+
   async function ingestLink(linkId: string, options: IngestOptions = {}): Promise<IngestResult> {
+    const previous = running.get(linkId) ?? Promise.resolve();
+    const run = previous
+      .catch(() => {})
+      .then(() => (deps.withLinkLock ? deps.withLinkLock(linkId, () => ingestUnlocked(linkId, options)) : ingestUnlocked(linkId, options)));
+    running.set(linkId, run);
+    try {
+      return await run;
+    } finally {
+      if (running.get(linkId) === run) running.delete(linkId);
+    }
+  }
+
+  async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
     const link = await scmRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
     const skipped: IngestResult = { linkId, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
