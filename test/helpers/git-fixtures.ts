@@ -89,3 +89,7 @@ export function pushCommits(bareRepo: string, count: number, options: { branch?:
 export function revParse(bareRepo: string, ref: string): string {
   return git(bareRepo, 'rev-parse', ref);
 }
+
+export function commitCount(bareRepo: string, ref = 'main'): number {
+  return Number(git(bareRepo, 'rev-list', '--count', ref));
+}
