@@ -288,6 +288,8 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         if (!ref.startsWith('refs/heads/') || !owner || !repository?.name || !Number.isSafeInteger(installationId)) {
           return 'ignored: not a branch push of an installation';
         }
+        // The branch was deleted: keep what is stored; fetching it would only fail and retry.
+        if (payload.deleted === true) return 'ignored: branch deleted';
         const links = await scmRepository.findGithubLinks(db, installationId, owner, repository.name, ref.slice('refs/heads/'.length));
         const live = links.filter((link) => link.status !== 'suspended');
         for (const link of live) await enqueueIngest(link.id);

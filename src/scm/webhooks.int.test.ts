@@ -137,6 +137,7 @@ describe('POST /webhooks/github', () => {
     expect((await deliver('push', pushPayload('0'.repeat(40), 101, 'refs/heads/feature'))).json().outcome).toBe('ignored: no link tracks this branch');
     expect((await deliver('push', pushPayload('0'.repeat(40), 999))).json().outcome).toBe('ignored: no link tracks this branch');
     expect((await deliver('push', pushPayload('0'.repeat(40), 101, 'refs/tags/v1'))).json().outcome).toMatch(/^ignored/);
+    expect((await deliver('push', { ...pushPayload('0'.repeat(40)), deleted: true })).json().outcome).toBe('ignored: branch deleted');
     const issue = await deliver('issues', { action: 'opened', installation: { id: 101 } });
     expect(issue.statusCode).toBe(200);
     expect(issue.json()).toMatchObject({ ok: true, outcome: 'ignored: issues' });
