@@ -17,6 +17,8 @@ import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
 import { projectsRoutes } from './projects/projects.routes.js';
+import { scmRoutes } from './scm/scm.routes.js';
+import { webhookRoutes } from './scm/webhooks.routes.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppOptions {
@@ -119,6 +121,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
   await app.register(dashboardPlugin, { services, config });
+  await app.register(scmRoutes, { services, authenticate });
+  await app.register(webhookRoutes, { services });
+  // Stop the job queue before the database under it closes.
+  app.addHook('onClose', async () => services.jobs.stop());
 
   return app;
 }

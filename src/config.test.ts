@@ -63,4 +63,35 @@ describe('loadConfig', () => {
       gatewaySecret: secret,
     });
   });
+  it('reads the GitHub App settings, with PEM newlines written as \\n, and defaults the API to api.github.com', () => {
+    const pem = '-----BEGIN RSA PRIVATE KEY-----\\nMIIabc\\n-----END RSA PRIVATE KEY-----';
+    const config = loadConfig({ GITHUB_APP_ID: '42', GITHUB_APP_PRIVATE_KEY: pem, GITHUB_WEBHOOK_SECRET: 'w' });
+    expect(config.github).toEqual({
+      appId: 42,
+      privateKey: '-----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY-----',
+      webhookSecret: 'w',
+      apiUrl: 'https://api.github.com',
+      installUrl: null,
+    });
+    expect(loadConfig({}).github).toMatchObject({ appId: null, privateKey: null, webhookSecret: null });
+    expect(loadConfig({ DATA_DIR: '/srv/changelog' }).reposDir).toBe('/srv/changelog/repos');
+    expect(loadConfig({}).workerInProcess).toBe(true);
+    expect(loadConfig({ WORKER_IN_PROCESS: 'false' }).workerInProcess).toBe(false);
+  });
+
+  it('lists every GitHub setting problem at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        GITHUB_APP_ID: 'abc',
+        GITHUB_APP_PRIVATE_KEY: '-----BEGIN PUBLIC KEY-----\nx\n-----END PUBLIC KEY-----',
+        GITHUB_API_URL: 'ftp://github.example.com',
+        WORKER_IN_PROCESS: 'sometimes',
+      });
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY', 'GITHUB_API_URL', 'WORKER_IN_PROCESS']) expect(problems).toContain(name);
+  });
 });

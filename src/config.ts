@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 /** Every setting the service reads, parsed once at start-up. Documented in README.md and .env.example. */
@@ -20,6 +21,22 @@ export interface Config {
   readonly signupOpen: boolean;
   /** Dashboard: how long a sign-in lasts. */
   readonly sessionTtlHours: number;
+  readonly github: GitHubConfig;
+  /** Where the bare mirrors of linked repositories live. */
+  readonly reposDir: string;
+  /** `changelog serve` also runs the background worker (repository ingestion). */
+  readonly workerInProcess: boolean;
+}
+
+export interface GitHubConfig {
+  readonly appId: number | null;
+  /** PEM text (read from the file when GITHUB_APP_PRIVATE_KEY names one). */
+  readonly privateKey: string | null;
+  readonly webhookSecret: string | null;
+  /** REST API root: https://api.github.com, or https://HOST/api/v3 on GitHub Enterprise Server. */
+  readonly apiUrl: string;
+  /** Where "Connect GitHub" sends people to install the app (https://github.com/apps/NAME/installations/new). */
+  readonly installUrl: string | null;
 }
 
 export type DatabaseConfig =
@@ -89,6 +106,7 @@ export function loadConfig(env: Env = process.env): Config {
     problems.push(`PUBLIC_URL must be an absolute http(s) URL (got "${publicUrl}")`);
   }
 
+  const dataDir = resolve(read('DATA_DIR') ?? './data');
   let database: DatabaseConfig;
   const databaseUrl = read('DATABASE_URL');
   const readUrl = read('DATABASE_READ_URL') ?? null;
@@ -102,7 +120,7 @@ export function loadConfig(env: Env = process.env): Config {
     database = { kind: 'postgres', url: databaseUrl, readUrl, poolMax };
   } else {
     if (readUrl !== null) problems.push('DATABASE_READ_URL needs DATABASE_URL (a replica of the embedded database does not exist)');
-    database = { kind: 'pglite', dataDir: resolve(read('DATA_DIR') ?? './data') };
+    database = { kind: 'pglite', dataDir };
   }
 
   const identityEnabled = bool('IDENTITY_HEADER_ENABLED', false);
@@ -110,6 +128,44 @@ export function loadConfig(env: Env = process.env): Config {
   if (identityEnabled && (gatewaySecret === null || gatewaySecret.length < 32)) {
     problems.push('IDENTITY_GATEWAY_SECRET must be set to at least 32 characters when IDENTITY_HEADER_ENABLED is true');
   }
+
+  const appIdText = read('GITHUB_APP_ID');
+  let appId: number | null = null;
+  if (appIdText !== undefined) {
+    if (/^\d{1,15}$/.test(appIdText) && Number(appIdText) > 0) appId = Number(appIdText);
+    else problems.push(`GITHUB_APP_ID must be a positive integer (got "${appIdText}")`);
+  }
+  let privateKey = read('GITHUB_APP_PRIVATE_KEY') ?? null;
+  if (privateKey !== null) {
+    // A PEM pasted into one line of an .env file keeps its newlines as "\n".
+    privateKey = privateKey.replace(/\\n/g, '\n');
+    if (!privateKey.includes('-----BEGIN')) {
+      if (existsSync(privateKey)) privateKey = readFileSync(privateKey, 'utf8');
+      else problems.push('GITHUB_APP_PRIVATE_KEY must be a PEM private key or the path of a file holding one');
+    }
+    if (privateKey !== null && privateKey.includes('-----BEGIN') && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(privateKey)) {
+      problems.push('GITHUB_APP_PRIVATE_KEY must be a PEM private key');
+    }
+  }
+  const httpUrl = (name: string, fallback: string | null): string | null => {
+    const value = read(name) ?? fallback;
+    if (value === null) return null;
+    try {
+      const url = new URL(value);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
+      return url.toString().replace(/\/$/, '');
+    } catch {
+      problems.push(`${name} must be an absolute http(s) URL (got "${value}")`);
+      return fallback;
+    }
+  };
+  const github: GitHubConfig = {
+    appId,
+    privateKey,
+    webhookSecret: read('GITHUB_WEBHOOK_SECRET') ?? null,
+    apiUrl: httpUrl('GITHUB_API_URL', 'https://api.github.com') ?? 'https://api.github.com',
+    installUrl: httpUrl('GITHUB_APP_INSTALL_URL', null),
+  };
 
   const config: Config = {
     nodeEnv,
@@ -132,6 +188,9 @@ export function loadConfig(env: Env = process.env): Config {
     },
     signupOpen: bool('SIGNUP_OPEN', false),
     sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
+    github,
+    reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
+    workerInProcess: bool('WORKER_IN_PROCESS', true),
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

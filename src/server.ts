@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_SLUG, seedDemo } from './demo/seed.js';
+import { startWorker } from './jobs/worker.js';
 import { createServices } from './services.js';
 
 export interface StartOptions {
@@ -21,6 +22,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const seeded = config.demoSeed ? await seedDemo(services) : false;
     app = await buildApp({ config, database, services });
     await app.listen({ host: config.host, port: config.port });
+    if (config.workerInProcess) {
+      const { resumed } = await startWorker(services);
+      app.log.info({ resumed }, 'background worker running in this process');
+    }
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
     app.log.info(`Changelog service on ${config.publicUrl} (${where})`);
     if (seeded) {

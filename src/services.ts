@@ -1,5 +1,5 @@
 import { createAccountsService } from './auth/accounts.service.js';
-import type { Config } from './config.js';
+import { loadConfig, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createChangelogService } from './changelog/changelog.service.js';
 import { createEntriesService } from './entries/entries.service.js';
@@ -7,10 +7,21 @@ import { createKeysService } from './keys/keys.service.js';
 import { createOrgsService } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
+import { createIngestService } from './ingest/ingest.service.js';
+import { postgresLinkLock } from './ingest/link-lock.js';
+import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
+import { createGitHubClient, type GitHubClient } from './scm/github.client.js';
+import { createScmService } from './scm/scm.service.js';
 
 /** Every service, wired to one database. The HTTP app and the CLI both go through these. */
-export function createServices(database: Database, config?: Config) {
+export function createServices(
+  database: Database,
+  config: Config = loadConfig({}),
+  options: { github?: GitHubClient | null; jobs?: JobQueueOptions } = {},
+) {
   const db = database.db;
+  const github = options.github !== undefined ? options.github : createGitHubClient(config.github);
+  const jobs = createJobQueue(database, options.jobs);
   return {
     database,
     users: createUsersService(db),
@@ -19,7 +30,18 @@ export function createServices(database: Database, config?: Config) {
     keys: createKeysService(db),
     entries: createEntriesService(db),
     changelog: createChangelogService(database.readDb),
-    accounts: createAccountsService(db, { signupOpen: config?.signupOpen ?? false, sessionTtlHours: config?.sessionTtlHours ?? 336 }),
+    accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours }),
+    jobs,
+    github,
+    ingest: createIngestService(db, {
+      reposDir: config.reposDir,
+      installationToken: github ? (id) => github.installationToken(id) : null,
+      // The advisory lock holds a pooled connection while the ingest uses another.
+      ...(database.kind === 'postgres' && (config.database.kind !== 'postgres' || config.database.poolMax >= 2)
+        ? { withLinkLock: postgresLinkLock(db) }
+        : {}),
+    }),
+    scm: createScmService({ db, config, github, jobs }),
   };
 }
 

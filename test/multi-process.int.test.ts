@@ -32,7 +32,7 @@ describe.runIf(usePostgres)('two server processes on one PostgreSQL', () => {
     secret = key.secret;
     keyId = key.key.id;
     servers = await Promise.all([1, 2].map(() => startServerProcess({ DATABASE_URL: database.url! })));
-  }, 90_000);
+  }, 150_000);
 
   afterAll(async () => {
     await Promise.all(servers.map((s) => s.stop()));

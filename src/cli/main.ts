@@ -10,21 +10,25 @@ import { AppError } from '../http/errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
+import { registerScmCommands } from '../scm/scm.cli.js';
 
 export interface CliIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: Record<string, string | undefined>;
+  /** A terminal to draw progress bars on (absent when output is not a terminal). */
+  progress?: NodeJS.WriteStream;
 }
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
+  ...(process.stdout.isTTY && process.stderr.isTTY ? { progress: process.stderr } : {}),
 };
 
 /** What a command returns: the JSON object for `--json`, and the lines for people. */
-interface Output {
+export interface Output {
   json: Record<string, unknown>;
   text: string;
 }
@@ -91,7 +95,12 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     const database = await openDatabase(getConfig().database);
     try {
       if (options.migrate !== false) await migrate(database);
-      return await fn(createServices(database, getConfig()));
+      const services = createServices(database, getConfig());
+      try {
+        return await fn(services);
+      } finally {
+        await services.jobs.stop();
+      }
     } finally {
       await database.close();
     }
@@ -301,6 +310,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         ),
       );
   }
+
+  registerScmCommands({ program, command, run, withServices, getConfig, io });
 
   try {
     await program.parseAsync(argv);

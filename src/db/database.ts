@@ -28,6 +28,11 @@ export interface Database {
    * by themselves. Resolves to an unsubscribe function.
    */
   listen(channel: string, onMessage: (payload: string) => void, onStatus: (live: boolean) => void): Promise<() => Promise<void>>;
+  /**
+   * Runs raw SQL for libraries that bring their own (the pg-boss job queue). Without values the
+   * text may hold several statements. On the embedded database it waits its turn like any query.
+   */
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   close(): Promise<void>;
 }
 
@@ -88,6 +93,11 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         }
       },
       listen: (channel, onMessage, onStatus) => listenPostgres(config.url, channel, onMessage, onStatus),
+      async executeSql(text, values = []) {
+        const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+        const last = Array.isArray(result) ? result[result.length - 1] : result;
+        return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+      },
       async close() {
         if (readDb !== db) await readDb.destroy();
         await db.destroy();
@@ -126,6 +136,13 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       onStatus(true);
       // Closing the database first ends the subscription with it.
       return async () => (instance.closed ? undefined : unsubscribe());
+    },
+    async executeSql(text, values = []) {
+      return db.connection().execute(async () => {
+        if (values.length) return { rows: (await instance.query<Record<string, unknown>>(text, values)).rows };
+        const results = await instance.exec(text);
+        return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
+      });
     },
     async close() {
       await db.destroy();

@@ -14,6 +14,10 @@ export interface DB {
   sessions: SessionsTable;
   sign_in_failures: SignInFailuresTable;
   organization_invites: OrganizationInvitesTable;
+  scm_installations: ScmInstallationsTable;
+  repo_links: RepoLinksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  scm_install_states: ScmInstallStatesTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -74,6 +78,14 @@ export interface CommitsTable {
   committed_at: Timestamp;
   message: string;
   created_at: CreatedAt;
+  repo_link_id: string | null;
+  author_tz_offset: ColumnType<number, number | undefined, number>;
+  committer_tz_offset: ColumnType<number, number | undefined, number>;
+  changes: ColumnType<[string, string][], string | undefined, string>;
+  co_authors: ColumnType<{ name: string; email: string }[], string | undefined, string>;
+  pr_number: number | null;
+  tags: ColumnType<string[], string[] | undefined, string[]>;
+  reachable: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type EntryType = 'commit' | 'daily' | 'weekly' | 'monthly';
@@ -169,6 +181,65 @@ export interface OrganizationInvitesTable {
   used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   used_by: string | null;
 }
+export type InstallationStatus = 'active' | 'suspended' | 'deleted';
+
+export interface ScmInstallationsTable {
+  id: Generated<string>;
+  provider: ColumnType<'github', 'github' | undefined, never>;
+  scm_installation_id: ColumnType<string, number | string, never>;
+  context_type: ContextType;
+  user_id: string | null;
+  org_id: string | null;
+  account_login: string;
+  account_type: string;
+  setup_action: string;
+  status: ColumnType<InstallationStatus, InstallationStatus | undefined, InstallationStatus>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export type RepoLinkKind = 'github' | 'local';
+export type RepoLinkStatus = 'pending' | 'ingesting' | 'active' | 'error' | 'suspended';
+
+export interface RepoLinksTable {
+  id: Generated<string>;
+  project_id: string;
+  kind: RepoLinkKind;
+  installation_id: string | null;
+  repo_owner: string | null;
+  repo_name: string | null;
+  source_url: string;
+  source_key: string;
+  tracked_branch: string;
+  default_branch: string | null;
+  status: ColumnType<RepoLinkStatus, RepoLinkStatus | undefined, RepoLinkStatus>;
+  last_ingested_sha: string | null;
+  last_ingested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_error: string | null;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
+}
+
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  event: string;
+  action: string | null;
+  outcome: string;
+  received_at: CreatedAt;
+}
+
+export interface ScmInstallStatesTable {
+  nonce: string;
+  context_type: ContextType;
+  user_id: string | null;
+  org_id: string | null;
+  expires_at: ColumnType<Date, Date | string, Date | string>;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+export type ScmInstallationRow = Selectable<ScmInstallationsTable>;
+export type RepoLinkRow = Selectable<RepoLinksTable>;
 
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;

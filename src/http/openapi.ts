@@ -34,6 +34,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'health', description: 'Liveness' },
         { name: 'projects', description: 'Authenticated project listing' },
         { name: 'changelog', description: 'Public changelog reads' },
+        { name: 'scm', description: 'GitHub App installations and repository links' },
       ],
     },
     // Shared schemas keep their names ($id) as component names instead of def-0, def-1, ….

@@ -25,7 +25,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       if (match) resolve(Number(match[1]));
     });
     child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-    setTimeout(() => reject(new Error(`server did not start in 30 s: ${stderr}`)), 30_000).unref();
+    setTimeout(() => reject(new Error(`server did not start in 60 s: ${stderr}`)), 60_000).unref();
   });
   return {
     url: `http://127.0.0.1:${port}`,

@@ -1,0 +1,70 @@
+/** A person and the moment as git recorded them; `date` is ISO 8601 with the original UTC offset. */
+export interface Signature {
+  name: string;
+  email: string;
+  date: string;
+}
+
+export type ChangeStatus = 'A' | 'M' | 'D' | 'T' | string;
+
+/**
+ * One commit as ingestion produces it and the changelog generator consumes it. `changes` are
+ * against the first parent; `coAuthors` and `prNumber` are derived from the message.
+ */
+export interface CommitRecord {
+  sha: string;
+  parents: string[];
+  author: Signature;
+  committer: Signature;
+  message: string;
+  changes: [ChangeStatus, string][];
+  tags: string[];
+  coAuthors: { name: string; email: string }[];
+  prNumber: number | null;
+}
+
+const CO_AUTHOR = /^co-authored-by:[ \t]*(.+?)[ \t]*<([^<>\n]+)>[ \t]*$/gim;
+
+/** People named in `Co-authored-by: Name <email>` trailers, once each (by e-mail). */
+export function coAuthorsOf(message: string): { name: string; email: string }[] {
+  const seen = new Set<string>();
+  const result: { name: string; email: string }[] = [];
+  for (const match of message.matchAll(CO_AUTHOR)) {
+    const name = match[1]!.trim();
+    const email = match[2]!.trim();
+    if (seen.has(email.toLowerCase())) continue;
+    seen.add(email.toLowerCase());
+    result.push({ name, email });
+  }
+  return result;
+}
+
+/**
+ * The pull request a commit came from: GitHub's merge message ("Merge pull request #12 from …")
+ * or a squash title ending in "(#12)". Null when the message names none.
+ */
+export function prNumberOf(message: string): number | null {
+  const subject = message.split('\n', 1)[0]!.trim();
+  const merge = /^Merge pull request #(\d+) from /.exec(subject);
+  const squash = /\(#(\d+)\)$/.exec(subject);
+  const value = merge?.[1] ?? squash?.[1];
+  if (value === undefined) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n > 0 && n <= 2_147_483_647 ? n : null;
+}
+
+/** Minutes east of UTC in an ISO 8601 date ("…+05:30" → 330, "…Z" → 0). */
+export function offsetMinutes(isoDate: string): number {
+  const match = /([+-])(\d\d):?(\d\d)$/.exec(isoDate);
+  if (!match) return 0;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  return match[1] === '-' ? -minutes : minutes;
+}
+
+/** The instant `date` written in the UTC offset `offset` (minutes), as git's %aI would print it. */
+export function isoWithOffset(date: Date, offset: number): string {
+  const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 19);
+  const sign = offset < 0 ? '-' : '+';
+  const abs = Math.abs(offset);
+  return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
+}

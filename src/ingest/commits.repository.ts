@@ -1,0 +1,108 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { CommitRow } from '../db/schema.js';
+import { isoWithOffset, offsetMinutes, type CommitRecord } from './commit-record.js';
+
+export const commitsRepository = {
+  /**
+   * Stores a batch of commits in one statement (arrays unnested server-side: a handful of
+   * parameters whatever the batch size). Commits already stored for the link or the project are
+   * left alone, so a redelivery or a rerun after a crash stores nothing twice. Returns how many
+   * were new.
+   */
+  async insertBatch(db: Executor, projectId: string, linkId: string, commits: CommitRecord[]): Promise<number> {
+    if (commits.length === 0) return 0;
+    const col = <T>(fn: (c: CommitRecord) => T) => commits.map(fn);
+    const result = await sql<{ sha: string }>`
+      INSERT INTO commits (project_id, repo_link_id, sha, parent_shas, author_name, author_email, authored_at,
+        author_tz_offset, committer_name, committer_email, committed_at, committer_tz_offset, message, changes,
+        co_authors, pr_number, tags)
+      SELECT ${projectId}::uuid, ${linkId}::uuid, t.sha, string_to_array(t.parents, ' '), t.an, t.ae, t.ad, t.atz,
+        t.cn, t.ce, t.cd, t.ctz, t.message, t.changes, t.co_authors, t.pr,
+        ARRAY(SELECT jsonb_array_elements_text(t.tags))
+      FROM unnest(
+        ${col((c) => c.sha)}::text[], ${col((c) => c.parents.join(' '))}::text[],
+        ${col((c) => c.author.name)}::text[], ${col((c) => c.author.email)}::text[],
+        ${col((c) => c.author.date)}::timestamptz[], ${col((c) => offsetMinutes(c.author.date))}::smallint[],
+        ${col((c) => c.committer.name)}::text[], ${col((c) => c.committer.email)}::text[],
+        ${col((c) => c.committer.date)}::timestamptz[], ${col((c) => offsetMinutes(c.committer.date))}::smallint[],
+        ${col((c) => c.message)}::text[], ${col((c) => JSON.stringify(c.changes))}::jsonb[],
+        ${col((c) => JSON.stringify(c.coAuthors))}::jsonb[], ${col((c) => c.prNumber)}::integer[],
+        ${col((c) => JSON.stringify(c.tags))}::jsonb[]
+      ) AS t(sha, parents, an, ae, ad, atz, cn, ce, cd, ctz, message, changes, co_authors, pr, tags)
+      ON CONFLICT DO NOTHING
+      RETURNING sha`.execute(db);
+    return result.rows.length;
+  },
+
+  async reachableShas(db: Executor, linkId: string, reachable: boolean): Promise<string[]> {
+    const rows = await db
+      .selectFrom('commits')
+      .select('sha')
+      .where('repo_link_id', '=', linkId)
+      .where('reachable', '=', reachable)
+      .execute();
+    return rows.map((r) => r.sha);
+  },
+
+  async setReachable(db: Executor, linkId: string, shas: string[], reachable: boolean): Promise<void> {
+    for (let i = 0; i < shas.length; i += 5000) {
+      await db
+        .updateTable('commits')
+        .set({ reachable })
+        .where('repo_link_id', '=', linkId)
+        .where('sha', '=', sql<string>`ANY(${shas.slice(i, i + 5000)}::text[])`)
+        .execute();
+    }
+  },
+
+  /** Makes the stored tags of a link's commits match `tags` (tags move, appear and disappear). */
+  async syncTags(db: Executor, linkId: string, tags: Map<string, string[]>): Promise<void> {
+    const shas = [...tags.keys()];
+    await sql`
+      UPDATE commits SET tags = '{}'
+      WHERE repo_link_id = ${linkId} AND cardinality(tags) > 0 AND NOT (sha = ANY(${shas}::text[]))`.execute(db);
+    if (shas.length === 0) return;
+    await sql`
+      UPDATE commits c SET tags = ARRAY(SELECT jsonb_array_elements_text(t.tags))
+      FROM unnest(${shas}::text[], ${shas.map((s) => JSON.stringify(tags.get(s)))}::jsonb[]) AS t(sha, tags)
+      WHERE c.repo_link_id = ${linkId} AND c.sha = t.sha
+        AND c.tags IS DISTINCT FROM ARRAY(SELECT jsonb_array_elements_text(t.tags))`.execute(db);
+  },
+
+  async countForProject(db: Executor, projectId: string): Promise<{ total: number; reachable: number }> {
+    const row = await db
+      .selectFrom('commits')
+      .select([
+        sql<string>`count(*)`.as('total'),
+        sql<string>`count(*) FILTER (WHERE reachable)`.as('reachable'),
+      ])
+      .where('project_id', '=', projectId)
+      .executeTakeFirstOrThrow();
+    return { total: Number(row.total), reachable: Number(row.reachable) };
+  },
+
+  async listForLink(db: Executor, linkId: string): Promise<CommitRow[]> {
+    return db.selectFrom('commits').selectAll().where('repo_link_id', '=', linkId).orderBy('committed_at', 'desc').execute();
+  },
+};
+
+/** A stored commit in the shape the changelog generator reads. */
+export function toCommitRecord(row: CommitRow): CommitRecord & { reachable: boolean } {
+  return {
+    sha: row.sha,
+    parents: row.parent_shas,
+    author: { name: row.author_name, email: row.author_email, date: isoWithOffset(row.authored_at, row.author_tz_offset) },
+    committer: {
+      name: row.committer_name,
+      email: row.committer_email,
+      date: isoWithOffset(row.committed_at, row.committer_tz_offset),
+    },
+    message: row.message,
+    changes: row.changes,
+    tags: row.tags,
+    coAuthors: row.co_authors,
+    prNumber: row.pr_number,
+    reachable: row.reachable,
+  };
+}

@@ -1,0 +1,70 @@
+import { coAuthorsOf, prNumberOf, type CommitRecord } from './commit-record.js';
+import { streamGitTokens, type GitOptions } from './git.js';
+
+const RECORD = '\x1e';
+// Fields NUL-separated; a record separator marks each commit so the changed-path tokens that
+// follow it can be told apart from the next commit's header.
+const FORMAT = `--format=${RECORD}%H%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x00%cI%x00%B%x00`;
+const HEADER_FIELDS = 9;
+
+/**
+ * `git log` arguments that list commits with their changed paths against the first parent.
+ * Renames are off: detecting them needs file contents, which a blobless mirror does not have.
+ */
+export function gitLogArgs(range: string[]): string[] {
+  return ['log', '--no-renames', '--name-status', '-z', '--diff-merges=first-parent', '--no-abbrev', FORMAT, ...range, '--'];
+}
+
+/** Parses the token stream of `gitLogArgs` into commits, newest first as git lists them. */
+export async function* parseGitLog(tokens: AsyncIterable<string>, tagsBySha: Map<string, string[]> = new Map()): AsyncGenerator<CommitRecord> {
+  let current: CommitRecord | null = null;
+  let header: string[] | null = null;
+  let pendingStatus: string | null = null;
+
+  const finish = (fields: string[]): CommitRecord => {
+    const [sha, parents, an, ae, ad, cn, ce, cd, message] = fields as [string, string, string, string, string, string, string, string, string];
+    return {
+      sha,
+      parents: parents ? parents.split(' ') : [],
+      author: { name: an, email: ae, date: ad },
+      committer: { name: cn, email: ce, date: cd },
+      message,
+      changes: [],
+      tags: tagsBySha.get(sha) ?? [],
+      coAuthors: coAuthorsOf(message),
+      prNumber: prNumberOf(message),
+    };
+  };
+
+  for await (const raw of tokens) {
+    if (header) {
+      header.push(raw);
+      if (header.length === HEADER_FIELDS) {
+        current = finish(header);
+        header = null;
+      }
+      continue;
+    }
+    if (pendingStatus !== null) {
+      current?.changes.push([pendingStatus, raw]);
+      pendingStatus = null;
+      continue;
+    }
+    const token = raw.startsWith('\n') ? raw.slice(1) : raw;
+    if (token === '') continue;
+    if (token.startsWith(RECORD)) {
+      if (current) yield current;
+      current = null;
+      header = [token.slice(1)];
+      continue;
+    }
+    pendingStatus = token;
+  }
+  if (header) throw new Error('git log output ended inside a commit header');
+  if (current) yield current;
+}
+
+/** Streams the commits of `range` (e.g. `['main']` or `['old..main']`) from a git directory. */
+export function readCommits(gitDir: string, range: string[], tagsBySha?: Map<string, string[]>, options: GitOptions = {}) {
+  return parseGitLog(streamGitTokens(gitLogArgs(range), { ...options, gitDir }), tagsBySha);
+}

@@ -1,0 +1,119 @@
+import { spawn } from 'node:child_process';
+
+export class GitError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: number | null,
+    readonly stderr: string,
+  ) {
+    super(message);
+    this.name = 'GitError';
+  }
+}
+
+export interface GitOptions {
+  /** The repository (a bare mirror) to run in. */
+  gitDir?: string;
+  /**
+   * Settings for this invocation only, passed in the environment (GIT_CONFIG_COUNT…), so that a
+   * credential lands neither in a config file nor in the process list.
+   */
+  config?: Record<string, string>;
+}
+
+// No prompts for credentials, no pager, no locale-dependent output, no user or system config
+// that could change what we parse.
+const GIT_ENV = {
+  GIT_TERMINAL_PROMPT: '0',
+  GIT_PAGER: 'cat',
+  LC_ALL: 'C',
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_ASKPASS: 'echo',
+};
+
+function gitArgs(args: string[], options: GitOptions): string[] {
+  return options.gitDir ? ['--git-dir', options.gitDir, ...args] : args;
+}
+
+function gitEnv(options: GitOptions): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV };
+  const entries = Object.entries(options.config ?? {});
+  env.GIT_CONFIG_COUNT = String(entries.length);
+  entries.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/** Strips anything that looks like a credential from git's messages before they reach a log or a client. */
+export function redactGitOutput(text: string): string {
+  return text
+    .replace(/(https?:\/\/)[^/@\s]+@/g, '$1[redacted]@')
+    .replace(/(authorization:\s*\w+\s+)\S+/gi, '$1[redacted]')
+    .slice(0, 2000);
+}
+
+/** Runs git to completion and returns its stdout; a non-zero exit becomes a GitError with git's message. */
+export function runGit(args: string[], options: GitOptions = {}): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', gitArgs(args, options), {
+      env: gitEnv(options),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      else {
+        const stderr = redactGitOutput(Buffer.concat(err).toString('utf8').trim());
+        reject(new GitError(`git ${args[0]} failed: ${stderr || `exit code ${code}`}`, code, stderr));
+      }
+    });
+  });
+}
+
+/**
+ * Streams git's stdout as NUL-separated tokens (decoded as UTF-8), without holding the whole
+ * output: the caller's pace is the pace git is read at. Throws a GitError after the last token
+ * when git fails.
+ */
+export async function* streamGitTokens(args: string[], options: GitOptions = {}): AsyncGenerator<string> {
+  const child = spawn('git', gitArgs(args, options), {
+    env: gitEnv(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const err: Buffer[] = [];
+  child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  let rest: Buffer = Buffer.alloc(0);
+  try {
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
+      let buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      let start = 0;
+      let nul = buffer.indexOf(0, start);
+      while (nul !== -1) {
+        yield buffer.toString('utf8', start, nul);
+        start = nul + 1;
+        nul = buffer.indexOf(0, start);
+      }
+      buffer = buffer.subarray(start);
+      rest = Buffer.from(buffer);
+    }
+    if (rest.length) yield rest.toString('utf8');
+    const code = await exited;
+    if (code !== 0) {
+      const stderr = redactGitOutput(Buffer.concat(err).toString('utf8').trim());
+      throw new GitError(`git ${args[0]} failed: ${stderr || `exit code ${code}`}`, code, stderr);
+    }
+  } finally {
+    // The consumer stopped early (an error while storing): do not leave git running.
+    if (child.exitCode === null) child.kill();
+  }
+}

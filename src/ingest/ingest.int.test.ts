@@ -1,0 +1,192 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { startWorker } from '../jobs/worker.js';
+import { createServices } from '../services.js';
+import { usePostgres } from '../../test/helpers/database.js';
+import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, historyMap, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
+import { waitFor } from '../../test/helpers/scm.js';
+import { coAuthorsOf, prNumberOf } from './commit-record.js';
+import { commitsRepository, toCommitRecord } from './commits.repository.js';
+
+interface DatasetCommit {
+  sha: string;
+  parents: string[];
+  author: { name: string; email: string; date: string };
+  committer: { name: string; email: string; date: string };
+  message: string;
+  changes: [string, string][];
+  tags: string[];
+}
+
+let ctx: TestContext;
+let reposDir: string;
+let owner: { email: string };
+let origin: string;
+
+const newLink = async (source: string, branch = 'main') => {
+  const project = await buildProject(ctx.services, { type: 'user', email: owner.email });
+  const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source, branch });
+  return { project, link };
+};
+
+const stats = async (linkId: string) => {
+  const { rows } = await sql<{ total: string; distinct_shas: string; reachable: string }>`
+    SELECT count(*) AS total, count(DISTINCT sha) AS distinct_shas, count(*) FILTER (WHERE reachable) AS reachable
+    FROM commits WHERE repo_link_id = ${linkId}`.execute(ctx.services.database.db);
+  return { total: Number(rows[0]!.total), distinct: Number(rows[0]!.distinct_shas), reachable: Number(rows[0]!.reachable) };
+};
+
+beforeAll(async () => {
+  reposDir = tempDir('mirrors');
+  ctx = await createTestContext({ REPOS_DIR: reposDir });
+  owner = await buildUser(ctx.services);
+  origin = datasetRepoCopy();
+});
+
+afterAll(async () => {
+  await ctx?.close();
+  rmSync(reposDir, { recursive: true, force: true });
+});
+
+describe('backfill of the dataset repository', () => {
+  let linkId: string;
+  let projectId: string;
+
+  beforeAll(async () => {
+    const { project, link } = await newLink(origin);
+    linkId = link.id;
+    projectId = project.id;
+  });
+
+  it('stores every commit exactly once, with parents, people, dates, messages, changed paths, co-authors and tags', async () => {
+    const result = await ctx.services.ingest.ingestLink(linkId);
+    expect(result).toMatchObject({ status: 'active', added: DATASET_COMMITS, walked: DATASET_COMMITS, unreachable: 0 });
+    expect(await stats(linkId)).toEqual({ total: DATASET_COMMITS, distinct: DATASET_COMMITS, reachable: DATASET_COMMITS });
+
+    const dataset = gunzipSync(readFileSync(DATASET)).toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as DatasetCommit);
+    const map = historyMap(origin);
+    const stored = new Map((await commitsRepository.listForLink(ctx.services.database.db, linkId)).map((row) => [row.sha, toCommitRecord(row)]));
+    let withCoAuthors = 0;
+    let withTags = 0;
+    let withPr = 0;
+    for (const original of dataset) {
+      const commit = stored.get(map.get(original.sha)!);
+      expect(commit, original.sha).toBeDefined();
+      expect(commit!.parents).toEqual(original.parents.map((p) => map.get(p)));
+      expect(commit!.author).toEqual(original.author);
+      expect(commit!.committer).toEqual(original.committer);
+      expect(commit!.message).toBe(original.message);
+      expect([...commit!.changes].sort()).toEqual([...original.changes].sort());
+      expect([...commit!.tags].sort()).toEqual([...original.tags].sort());
+      expect(commit!.coAuthors).toEqual(coAuthorsOf(original.message));
+      expect(commit!.prNumber).toBe(prNumberOf(original.message));
+      if (commit!.coAuthors.length) withCoAuthors++;
+      if (commit!.tags.length) withTags++;
+      if (commit!.prNumber !== null) withPr++;
+    }
+    // The dataset has co-authored commits, 98 tags and squash-merged pull requests.
+    expect(withCoAuthors).toBeGreaterThan(50);
+    expect(withTags).toBe(98);
+    expect(withPr).toBeGreaterThan(500);
+    const link = await ctx.services.database.db.selectFrom('repo_links').selectAll().where('id', '=', linkId).executeTakeFirstOrThrow();
+    expect(link).toMatchObject({ status: 'active', last_ingested_sha: revParse(origin, 'main'), last_error: null });
+  });
+
+  it('stores nothing again when nothing changed', async () => {
+    const result = await ctx.services.ingest.ingestLink(linkId);
+    expect(result).toMatchObject({ added: 0, walked: 0 });
+    expect((await ctx.services.scm.commitCounts(projectId)).total).toBe(DATASET_COMMITS);
+  });
+
+  it('stores only the new commits of a push, with their co-authors', async () => {
+    const pushed = pushCommits(origin, 3);
+    const result = await ctx.services.ingest.ingestLink(linkId);
+    expect(result).toMatchObject({ added: 3, walked: 3, tip: pushed[0] });
+    const rows = await commitsRepository.listForLink(ctx.services.database.db, linkId);
+    const newest = toCommitRecord(rows.find((r) => r.sha === pushed[0])!);
+    expect(newest.coAuthors).toEqual([{ name: 'Pair Programmer', email: 'pair@example.com' }]);
+    expect(newest.changes).toEqual([['A', expect.stringMatching(/^pushed-.*\.txt$/)]]);
+    expect(await stats(linkId)).toMatchObject({ total: DATASET_COMMITS + 3, distinct: DATASET_COMMITS + 3 });
+  });
+
+  it('marks the commits a force-push dropped as unreachable, and stores the new ones', async () => {
+    const before = revParse(origin, 'main');
+    const dropped = [before, revParse(origin, 'main~1'), revParse(origin, 'main~2')];
+    pushCommits(origin, 2, { rewind: 3, message: (i) => `fix: rewritten ${i} (#9${i})` });
+    const result = await ctx.services.ingest.ingestLink(linkId);
+    expect(result).toMatchObject({ added: 2, unreachable: 3 });
+    expect(await stats(linkId)).toEqual({ total: DATASET_COMMITS + 5, distinct: DATASET_COMMITS + 5, reachable: DATASET_COMMITS + 2 });
+    const gone = await commitsRepository.reachableShas(ctx.services.database.db, linkId, false);
+    expect(gone.sort()).toEqual(dropped.sort());
+    const prs = (await commitsRepository.listForLink(ctx.services.database.db, linkId)).filter((r) => r.reachable && r.pr_number !== null);
+    expect(prs.map((r) => r.pr_number)).toEqual(expect.arrayContaining([90, 91]));
+  });
+});
+
+describe('a crash in the middle of an ingest', () => {
+  it('leaves whole commits only, and the next run finishes the job without duplicates', async () => {
+    const { link } = await newLink(origin);
+    await expect(
+      ctx.services.ingest.ingestLink(link.id, {
+        afterBatch: () => {
+          throw new Error('simulated crash after the first batch');
+        },
+      }),
+    ).rejects.toThrow('simulated crash');
+    const partial = await stats(link.id);
+    expect(partial.total).toBeGreaterThan(0);
+    expect(partial.total).toBeLessThan(DATASET_COMMITS);
+    const failed = await ctx.services.database.db.selectFrom('repo_links').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
+    expect(failed).toMatchObject({ status: 'error', last_ingested_sha: null, last_error: expect.stringContaining('simulated crash') });
+
+    const result = await ctx.services.ingest.ingestLink(link.id);
+    const total = DATASET_COMMITS + 2;
+    expect(result.added).toBe(total - partial.total);
+    expect(await stats(link.id)).toEqual({ total, distinct: total, reachable: total });
+  });
+
+  it('is resumed by the worker when a stopped process left it "ingesting"', async () => {
+    const { link } = await newLink(origin);
+    // What a process killed mid-ingest leaves behind: the status it set, and no finished ingest.
+    await ctx.services.database.db.updateTable('repo_links').set({ status: 'ingesting' }).where('id', '=', link.id).execute();
+    const { resumed } = await startWorker(ctx.services);
+    expect(resumed).toBeGreaterThanOrEqual(1);
+    await waitFor(
+      async () => {
+        const row = await ctx.services.database.db.selectFrom('repo_links').select('status').where('id', '=', link.id).executeTakeFirst();
+        return row?.status === 'active' ? true : undefined;
+      },
+      30_000,
+      'the resumed ingest',
+    );
+    expect((await stats(link.id)).distinct).toBe(DATASET_COMMITS + 2);
+  });
+});
+
+describe('concurrent ingests of one link', () => {
+  it('run one after the other: every commit once, no failure', async () => {
+    const { link } = await newLink(origin);
+    // On PostgreSQL a second set of services stands for another process (the advisory lock
+    // serialises them); the embedded database has one process, whose ingests queue up in memory.
+    const other = usePostgres ? createServices(ctx.services.database, loadConfig({ NODE_ENV: 'test', REPOS_DIR: reposDir })) : ctx.services;
+    const results = await Promise.all([ctx.services.ingest.ingestLink(link.id), other.ingest.ingestLink(link.id)]);
+    const expected = commitCount(origin);
+    expect(results.map((r) => r.added).sort((a, b) => a - b)).toEqual([0, expected]);
+    expect(await stats(link.id)).toMatchObject({ total: expected, distinct: expected });
+  });
+});
+
+describe('errors', () => {
+  it('records a missing branch on the link and fails the job so that it is retried', async () => {
+    const { link } = await newLink(origin, 'no-such-branch');
+    await expect(ctx.services.ingest.ingestLink(link.id)).rejects.toThrow(/no-such-branch|Remote branch/);
+    const row = await ctx.services.database.db.selectFrom('repo_links').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('error');
+    expect(row.last_error).toMatch(/no-such-branch/);
+  });
+});

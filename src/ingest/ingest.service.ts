@@ -1,0 +1,159 @@
+import { join } from 'node:path';
+import type { Db } from '../db/database.js';
+import type { RepoLinkRow } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { scmRepository } from '../scm/scm.repository.js';
+import type { CommitRecord } from './commit-record.js';
+import { commitsRepository } from './commits.repository.js';
+import { readCommits } from './git-log.js';
+import { countCommits, isAncestor, reachableShas, resolveRef, syncMirror, tagsByCommit, type GitSource } from './mirror.js';
+
+/** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
+const BATCH_SIZE = 1000;
+
+export interface IngestProgress {
+  /** Commits read from git so far in this run. */
+  done: number;
+  /** Commits this run walks (new since the last ingest, or the whole branch). */
+  total: number;
+}
+
+export interface IngestOptions {
+  onProgress?: (progress: IngestProgress) => void;
+  /**
+   * Called after each stored batch. Tests throw from it to stop an ingest half-way, like a
+   * crash between two batches would.
+   */
+  afterBatch?: (stored: number) => void;
+}
+
+export interface IngestResult {
+  linkId: string;
+  status: 'active' | 'skipped';
+  /** Commits stored by this run. */
+  added: number;
+  /** Commits walked by this run. */
+  walked: number;
+  /** Commits that a force-push made unreachable in this run. */
+  unreachable: number;
+  tip: string | null;
+}
+
+export interface IngestDeps {
+  reposDir: string;
+  /** An installation token for a GitHub link's installation (null when GitHub is not configured). */
+  installationToken: ((scmInstallationId: number) => Promise<string>) | null;
+  /**
+   * Runs `fn` while no other process ingests the same link (a PostgreSQL advisory lock); absent on
+   * the embedded database, which one process owns.
+   */
+  withLinkLock?: <T>(linkId: string, fn: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Brings a link's stored commits in line with its tracked branch: fetch into the mirror, store
+ * the commits not stored yet (in batches, each one statement, so a crash leaves whole commits
+ * only and the next run skips them), mark commits a force-push dropped as unreachable, and sync
+ * tags. The link's `last_ingested_sha` moves only after everything is stored.
+ */
+export function createIngestService(db: Db, deps: IngestDeps) {
+  const mirrorDir = (link: RepoLinkRow) => join(deps.reposDir, `${link.id}.git`);
+
+  async function sourceOf(link: RepoLinkRow): Promise<GitSource | null> {
+    if (link.kind === 'local') return { url: link.source_url };
+    const installation = link.installation_id ? await scmRepository.findInstallation(db, link.installation_id) : undefined;
+    if (!installation || installation.status !== 'active') return null;
+    if (!deps.installationToken) throw new AppError('unavailable', 'GitHub is not configured on this server');
+    return { url: link.source_url, token: await deps.installationToken(Number(installation.scm_installation_id)) };
+  }
+
+  // Ingests of one link in this process run one after the other (they share the mirror).
+  const running = new Map<string, Promise<unknown>>();
+
+  async function ingestLink(linkId: string, options: IngestOptions = {}): Promise<IngestResult> {
+    const previous = running.get(linkId) ?? Promise.resolve();
+    const run = previous
+      .catch(() => {})
+      .then(() => (deps.withLinkLock ? deps.withLinkLock(linkId, () => ingestUnlocked(linkId, options)) : ingestUnlocked(linkId, options)));
+    running.set(linkId, run);
+    try {
+      return await run;
+    } finally {
+      if (running.get(linkId) === run) running.delete(linkId);
+    }
+  }
+
+  async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
+    const link = await scmRepository.findLink(db, linkId);
+    if (!link) throw new AppError('not_found', 'Repository link not found');
+    const skipped: IngestResult = { linkId, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
+    if (link.status === 'suspended') return skipped;
+    const source = await sourceOf(link);
+    if (!source) {
+      await scmRepository.setLinkStatus(db, link.id, 'suspended');
+      return skipped;
+    }
+
+    await scmRepository.setLinkStatus(db, link.id, 'ingesting');
+    try {
+      const dir = mirrorDir(link);
+      await syncMirror(dir, source, link.tracked_branch);
+      const tip = await resolveRef(dir, `refs/heads/${link.tracked_branch}`);
+      const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
+      const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
+      const total = await countCommits(dir, range);
+      const tags = await tagsByCommit(dir);
+
+      let done = 0;
+      let added = 0;
+      let batch: CommitRecord[] = [];
+      // One batch is stored while git produces the next.
+      let inFlight: Promise<void> = Promise.resolve();
+      const flush = async (commits: CommitRecord[]) => {
+        await inFlight;
+        inFlight = (async () => {
+          added += await commitsRepository.insertBatch(db, link.project_id, link.id, commits);
+          options.afterBatch?.(added);
+        })();
+        // Surface a failure here rather than only at the end.
+        inFlight.catch(() => {});
+      };
+      options.onProgress?.({ done, total });
+      for await (const commit of readCommits(dir, range, tags)) {
+        batch.push(commit);
+        done++;
+        if (batch.length >= BATCH_SIZE) {
+          await flush(batch);
+          batch = [];
+          options.onProgress?.({ done, total });
+        }
+      }
+      await flush(batch);
+      await inFlight;
+      options.onProgress?.({ done, total });
+
+      let unreachable = 0;
+      if (!fastForward && link.last_ingested_sha !== null) {
+        // Not a fast-forward: the branch was rewritten. Commits no longer on it are marked, and
+        // commits back on it (a force-push undone) are live again.
+        const live = await reachableShas(dir, tip);
+        const gone = (await commitsRepository.reachableShas(db, link.id, true)).filter((sha) => !live.has(sha));
+        const back = (await commitsRepository.reachableShas(db, link.id, false)).filter((sha) => live.has(sha));
+        await commitsRepository.setReachable(db, link.id, gone, false);
+        await commitsRepository.setReachable(db, link.id, back, true);
+        unreachable = gone.length;
+      }
+      await commitsRepository.syncTags(db, link.id, tags);
+      await scmRepository.setLinkStatus(db, link.id, 'active', { lastIngestedSha: tip, lastError: null });
+      return { linkId, status: 'active', added, walked: done, unreachable, tip };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await scmRepository.setLinkStatus(db, link.id, 'error', { lastError: message.slice(0, 2000) }).catch(() => {});
+      throw error;
+    }
+  }
+
+  return { ingestLink, mirrorDir };
+}
+
+export type IngestService = ReturnType<typeof createIngestService>;

@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runGit, type GitOptions } from './git.js';
+
+/** Where to fetch from, and the credential for it (an installation token for GitHub). */
+export interface GitSource {
+  url: string;
+  /** Sent as HTTP basic auth `x-access-token:<token>`, GitHub's scheme for installation tokens. */
+  token?: string;
+}
+
+function sourceOptions(source: GitSource): GitOptions {
+  const config: Record<string, string> = {
+    // Lets a local (file://) source serve a blobless clone like GitHub does.
+    'uploadpack.allowFilter': 'true',
+  };
+  if (source.token) {
+    const basic = Buffer.from(`x-access-token:${source.token}`).toString('base64');
+    config['http.extraHeader'] = `Authorization: Basic ${basic}`;
+  }
+  return { config };
+}
+
+/** A local path becomes a file:// URL so git clones it through the transport (honouring the filter). */
+export function normaliseSourceUrl(url: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url) || /^[\w.-]+@[\w.-]+:/.test(url)) return url;
+  return `file://${url}`;
+}
+
+/**
+ * A bare, blobless partial clone of one repository: commits and trees, no file contents, which is
+ * all that commit history and changed paths need. Created atomically (clone into a temporary
+ * directory, then rename), so a crash never leaves a half-made mirror behind.
+ */
+export async function syncMirror(dir: string, source: GitSource, branch: string): Promise<void> {
+  const options = sourceOptions(source);
+  const url = normaliseSourceUrl(source.url);
+  if (!existsSync(join(dir, 'HEAD'))) {
+    await mkdir(dirname(dir), { recursive: true });
+    const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+    try {
+      await runGit(['clone', '--bare', '--quiet', '--filter=blob:none', '--no-tags', '--single-branch', '--branch', branch, url, tmp], options);
+      await rm(dir, { recursive: true, force: true });
+      await rename(tmp, dir);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+  }
+  // The URL is kept current (an installation token is never part of it) and the tracked branch
+  // is force-updated, so a force-push replaces our copy of the branch.
+  await runGit(['remote', 'set-url', 'origin', url], { gitDir: dir });
+  await runGit(
+    ['fetch', '--quiet', '--prune', '--no-tags', '--filter=blob:none', 'origin', `+refs/heads/${branch}:refs/heads/${branch}`, '+refs/tags/*:refs/tags/*'],
+    { ...options, gitDir: dir },
+  );
+}
+
+export async function resolveRef(dir: string, ref: string): Promise<string> {
+  return (await runGit(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], { gitDir: dir })).trim();
+}
+
+export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
+  try {
+    await runGit(['merge-base', '--is-ancestor', ancestor, descendant], { gitDir: dir });
+    return true;
+  } catch {
+    // Exit code 1 (not an ancestor) or an unknown commit (gone after a force-push and gc).
+    return false;
+  }
+}
+
+export async function countCommits(dir: string, range: string[]): Promise<number> {
+  return Number((await runGit(['rev-list', '--count', ...range, '--'], { gitDir: dir })).trim());
+}
+
+/** Every commit reachable from `tip`, streamed. */
+export async function reachableShas(dir: string, tip: string): Promise<Set<string>> {
+  const shas = new Set<string>();
+  const out = await runGit(['rev-list', tip, '--'], { gitDir: dir });
+  for (const line of out.split('\n')) if (line) shas.add(line);
+  return shas;
+}
+
+/** Tag names per commit they point at (annotated tags peeled to their commit). */
+export async function tagsByCommit(dir: string): Promise<Map<string, string[]>> {
+  const out = await runGit(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname:strip=2)', 'refs/tags'], { gitDir: dir });
+  const map = new Map<string, string[]>();
+  for (const line of out.split('\n')) {
+    const [object, peeled, name] = line.split(' ');
+    if (!object || name === undefined) continue;
+    const sha = peeled || object;
+    const list = map.get(sha) ?? [];
+    list.push(name);
+    map.set(sha, list);
+  }
+  for (const list of map.values()) list.sort();
+  return map;
+}

@@ -1,0 +1,85 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.js';
+import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
+import { DATASET_COMMITS, datasetRepoCopy, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
+
+let env: Record<string, string>;
+let scratch: string;
+let database: TestDatabase | undefined;
+let origin: string;
+
+/** Runs the CLI as a user would and returns its exit code and output. */
+async function cli(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['node', 'changelog', ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
+  return { code, stdout, stderr, json: () => JSON.parse(stdout) as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  scratch = tempDir('cli');
+  origin = datasetRepoCopy();
+  env = { NODE_ENV: 'test', REPOS_DIR: `${scratch}/repos`, DEMO_SEED: 'false' };
+  if (usePostgres) {
+    // The CLI opens its own connection; it gets a scratch database of its own.
+    database = await createTestDatabase();
+    env.DATABASE_URL = database.url!;
+  } else {
+    env.DATA_DIR = `${scratch}/data`;
+  }
+  expect((await cli('users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
+  expect((await cli('projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com')).code).toBe(0);
+});
+
+afterAll(async () => {
+  await database?.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('changelog repos and sync', () => {
+  it('links a local repository, and linking it again returns the same link', async () => {
+    const first = await cli('repos', 'link', '--project', 'cliff', '--path', origin, '--json');
+    expect(first.code).toBe(0);
+    expect(first.json()).toMatchObject({ kind: 'local', trackedBranch: 'main', status: 'pending', sourceUrl: origin, created: true });
+    const again = await cli('repos', 'link', '--project', 'cliff', '--path', origin, '--json');
+    expect(again.json()).toMatchObject({ id: first.json().id, created: false });
+  });
+
+  it('refuses an invalid branch, a missing directory and an unknown project', async () => {
+    const badBranch = await cli('repos', 'link', '--project', 'cliff', '--path', origin, '--branch', 'a..b', '--json');
+    expect(badBranch.code).toBe(1);
+    expect(JSON.parse(badBranch.stderr)).toMatchObject({ code: 'invalid_request' });
+    const missing = await cli('repos', 'link', '--project', 'cliff', '--path', `${scratch}/nothing-here`);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/No directory/);
+    const unknown = await cli('repos', 'link', '--project', 'nope', '--path', origin);
+    expect(unknown.code).toBe(1);
+  });
+
+  it('syncs now: every commit once, then only what is new', async () => {
+    const first = await cli('sync', '--project', 'cliff', '--json');
+    expect(first.code).toBe(0);
+    expect(first.json()).toMatchObject({ project: 'cliff', added: DATASET_COMMITS, commits: DATASET_COMMITS, unreachable: 0 });
+
+    const again = await cli('sync', '--project', 'cliff', '--json');
+    expect(again.json()).toMatchObject({ added: 0, commits: DATASET_COMMITS });
+
+    pushCommits(origin, 4);
+    const third = await cli('sync', '--project', 'cliff', '--json');
+    expect(third.json()).toMatchObject({ added: 4, commits: DATASET_COMMITS + 4 });
+
+    const text = await cli('sync', '--project', 'cliff');
+    expect(text.stdout).toMatch(/^cliff: 0 new commits \(1573 stored\)/);
+  });
+
+  it('lists links with their status and last ingested commit', async () => {
+    const list = await cli('repos', 'list', '--project', 'cliff', '--json');
+    expect(list.code).toBe(0);
+    const body = list.json() as { count: number; links: { status: string; lastIngestedSha: string; sourceUrl: string }[] };
+    expect(body.count).toBe(1);
+    expect(body.links[0]).toMatchObject({ status: 'active', lastIngestedSha: revParse(origin, 'main'), sourceUrl: origin });
+    const text = await cli('repos', 'list', '--project', 'cliff');
+    expect(text.stdout).toContain(`at ${revParse(origin, 'main').slice(0, 12)}`);
+  });
+});

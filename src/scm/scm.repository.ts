@@ -1,0 +1,214 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { InstallationStatus, ProjectRow, RepoLinkRow, RepoLinkStatus, ScmInstallationRow } from '../db/schema.js';
+import type { Visibility } from '../projects/projects.repository.js';
+
+export type ContextOwner = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
+
+export interface NewRepoLink {
+  project_id: string;
+  kind: 'github' | 'local';
+  installation_id: string | null;
+  repo_owner: string | null;
+  repo_name: string | null;
+  source_url: string;
+  source_key: string;
+  tracked_branch: string;
+  default_branch: string | null;
+}
+
+export const scmRepository = {
+  async findInstallationByScmId(db: Executor, scmInstallationId: number): Promise<ScmInstallationRow | undefined> {
+    return db.selectFrom('scm_installations').selectAll().where('scm_installation_id', '=', String(scmInstallationId)).executeTakeFirst();
+  },
+
+  async findInstallation(db: Executor, id: string): Promise<ScmInstallationRow | undefined> {
+    return db.selectFrom('scm_installations').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async insertInstallation(
+    db: Executor,
+    row: { scmInstallationId: number; owner: ContextOwner; accountLogin: string; accountType: string; setupAction: string },
+  ): Promise<ScmInstallationRow | undefined> {
+    return db
+      .insertInto('scm_installations')
+      .values({
+        scm_installation_id: row.scmInstallationId,
+        context_type: row.owner.type,
+        user_id: row.owner.type === 'user' ? row.owner.userId : null,
+        org_id: row.owner.type === 'org' ? row.owner.orgId : null,
+        account_login: row.accountLogin,
+        account_type: row.accountType,
+        setup_action: row.setupAction,
+      })
+      .onConflict((oc) => oc.column('scm_installation_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  async updateInstallation(
+    db: Executor,
+    id: string,
+    fields: { accountLogin?: string; accountType?: string; setupAction?: string; status?: InstallationStatus },
+  ): Promise<ScmInstallationRow> {
+    return db
+      .updateTable('scm_installations')
+      .set({
+        ...(fields.accountLogin !== undefined ? { account_login: fields.accountLogin } : {}),
+        ...(fields.accountType !== undefined ? { account_type: fields.accountType } : {}),
+        ...(fields.setupAction !== undefined ? { setup_action: fields.setupAction } : {}),
+        ...(fields.status !== undefined ? { status: fields.status } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
+  async listInstallations(db: Executor, owner: ContextOwner): Promise<ScmInstallationRow[]> {
+    const query = db.selectFrom('scm_installations').selectAll();
+    return (owner.type === 'user' ? query.where('user_id', '=', owner.userId) : query.where('org_id', '=', owner.orgId))
+      .orderBy('created_at')
+      .execute();
+  },
+
+  /** The project when `visibility` may see it (same rules as GET /v1/projects). */
+  async findVisibleProject(db: Executor, projectId: string, visibility: Visibility): Promise<ProjectRow | undefined> {
+    let query = db.selectFrom('projects as p').selectAll('p').where('p.id', '=', projectId);
+    query =
+      visibility.kind === 'user'
+        ? query.where('p.owner_type', '=', 'user').where('p.owner_user_id', '=', visibility.userId)
+        : query.where('p.owner_type', '=', 'org').where('p.owner_org_id', '=', visibility.orgId);
+    if (visibility.selected && visibility.apiKeyId) {
+      const keyId = visibility.apiKeyId;
+      query = query.where((eb) =>
+        eb.exists(
+          eb.selectFrom('api_key_projects as akp').select(sql`1`.as('one')).whereRef('akp.project_id', '=', 'p.id').where('akp.api_key_id', '=', keyId),
+        ),
+      );
+    }
+    return query.executeTakeFirst();
+  },
+
+  async findLink(db: Executor, id: string): Promise<RepoLinkRow | undefined> {
+    return db.selectFrom('repo_links').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async findLinkByKey(db: Executor, projectId: string, sourceKey: string, branch: string): Promise<RepoLinkRow | undefined> {
+    return db
+      .selectFrom('repo_links')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('source_key', '=', sourceKey)
+      .where('tracked_branch', '=', branch)
+      .executeTakeFirst();
+  },
+
+  /** Inserts the link, or returns the existing one for the same project, repository and branch. */
+  async insertLink(db: Executor, link: NewRepoLink): Promise<{ link: RepoLinkRow; created: boolean }> {
+    const inserted = await db
+      .insertInto('repo_links')
+      .values(link)
+      .onConflict((oc) => oc.columns(['project_id', 'source_key', 'tracked_branch']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { link: inserted, created: true };
+    const existing = await scmRepository.findLinkByKey(db, link.project_id, link.source_key, link.tracked_branch);
+    if (!existing) throw new Error('repo link vanished between insert and select');
+    return { link: existing, created: false };
+  },
+
+  async listLinks(db: Executor, projectId: string): Promise<RepoLinkRow[]> {
+    return db.selectFrom('repo_links').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
+  },
+
+  /** Links fed by a GitHub repository's branch through an active installation. */
+  async findGithubLinks(db: Executor, scmInstallationId: number, owner: string, name: string, branch: string): Promise<RepoLinkRow[]> {
+    return db
+      .selectFrom('repo_links as l')
+      .innerJoin('scm_installations as i', 'i.id', 'l.installation_id')
+      .selectAll('l')
+      .where('i.scm_installation_id', '=', String(scmInstallationId))
+      .where('i.status', '=', 'active')
+      .where(sql<boolean>`lower(l.repo_owner) = lower(${owner}) AND lower(l.repo_name) = lower(${name})`)
+      .where('l.tracked_branch', '=', branch)
+      .execute();
+  },
+
+  async linksOfInstallation(db: Executor, installationId: string): Promise<RepoLinkRow[]> {
+    return db.selectFrom('repo_links').selectAll().where('installation_id', '=', installationId).execute();
+  },
+
+  async setLinkStatus(
+    db: Executor,
+    id: string,
+    status: RepoLinkStatus,
+    fields: { lastIngestedSha?: string; lastError?: string | null } = {},
+  ): Promise<void> {
+    await db
+      .updateTable('repo_links')
+      .set({
+        status,
+        ...(fields.lastIngestedSha !== undefined ? { last_ingested_sha: fields.lastIngestedSha, last_ingested_at: new Date() } : {}),
+        ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
+        updated_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async setLinksStatusForInstallation(db: Executor, installationId: string, status: RepoLinkStatus): Promise<RepoLinkRow[]> {
+    return db
+      .updateTable('repo_links')
+      .set({ status, updated_at: new Date() })
+      .where('installation_id', '=', installationId)
+      .returningAll()
+      .execute();
+  },
+
+  /** Links whose last ingest did not finish (the process stopped) or never ran. */
+  async unfinishedLinks(db: Executor): Promise<RepoLinkRow[]> {
+    return db.selectFrom('repo_links').selectAll().where('status', 'in', ['pending', 'ingesting']).execute();
+  },
+
+  async insertInstallState(db: Executor, nonce: string, owner: ContextOwner, expiresAt: Date): Promise<void> {
+    await db
+      .insertInto('scm_install_states')
+      .values({
+        nonce,
+        context_type: owner.type,
+        user_id: owner.type === 'user' ? owner.userId : null,
+        org_id: owner.type === 'org' ? owner.orgId : null,
+        expires_at: expiresAt,
+      })
+      .execute();
+  },
+
+  /** Marks the state used if it is unused, unexpired and the owner's; true when it was. One statement: no double use. */
+  async consumeInstallState(db: Executor, nonce: string, owner: ContextOwner): Promise<boolean> {
+    let query = db
+      .updateTable('scm_install_states')
+      .set({ used_at: new Date() })
+      .where('nonce', '=', nonce)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date());
+    query = owner.type === 'user' ? query.where('user_id', '=', owner.userId) : query.where('org_id', '=', owner.orgId);
+    const row = await query.returning('nonce').executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async deliverySeen(db: Executor, deliveryId: string): Promise<boolean> {
+    const row = await db.selectFrom('webhook_deliveries').select('delivery_id').where('delivery_id', '=', deliveryId).executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async recordDelivery(db: Executor, delivery: { deliveryId: string; event: string; action: string | null; outcome: string }): Promise<boolean> {
+    const row = await db
+      .insertInto('webhook_deliveries')
+      .values({ delivery_id: delivery.deliveryId, event: delivery.event, action: delivery.action, outcome: delivery.outcome })
+      .onConflict((oc) => oc.column('delivery_id').doNothing())
+      .returning('delivery_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+};

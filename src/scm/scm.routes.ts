@@ -1,0 +1,195 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { RepoLinkRow } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import { DateTime, errorResponses, Nullable, Uuid } from '../http/schemas.js';
+import type { Authenticator } from '../keys/authenticate.js';
+import type { Principal } from '../keys/principal.js';
+import type { Services } from '../services.js';
+import { OWNER_PATTERN, REPO_NAME_PATTERN } from './names.js';
+import { SETUP_ACTIONS } from './scm.service.js';
+
+export const RepoLink = Type.Object(
+  {
+    id: Uuid,
+    projectId: Uuid,
+    kind: Type.Union([Type.Literal('github'), Type.Literal('local')], { description: 'github, or local (linked from the CLI).' }),
+    scmInstallationId: Nullable(Uuid),
+    repoOwner: Nullable(Type.String()),
+    repoName: Nullable(Type.String()),
+    trackedBranch: Type.String(),
+    defaultBranch: Nullable(Type.String({ description: "The repository's default branch on GitHub." })),
+    status: Type.Union(
+      ['pending', 'ingesting', 'active', 'error', 'suspended'].map((s) => Type.Literal(s)),
+      {
+        description:
+          'pending (backfill queued), ingesting, active (up to date with the last push), error (the last ingest ' +
+          'failed; it is retried with backoff; see lastError), suspended (the GitHub installation was suspended or removed).',
+      },
+    ),
+    lastIngestedSha: Nullable(Type.String({ description: 'Tip of the tracked branch at the last completed ingest.' })),
+    lastIngestedAt: Nullable(DateTime),
+    lastError: Nullable(Type.String()),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+  },
+  { $id: 'RepoLink' },
+);
+
+export const presentLink = (link: RepoLinkRow) => ({
+  id: link.id,
+  projectId: link.project_id,
+  kind: link.kind,
+  scmInstallationId: link.installation_id,
+  repoOwner: link.repo_owner,
+  repoName: link.repo_name,
+  trackedBranch: link.tracked_branch,
+  defaultBranch: link.default_branch,
+  status: link.status,
+  lastIngestedSha: link.last_ingested_sha,
+  lastIngestedAt: link.last_ingested_at,
+  lastError: link.last_error,
+  createdAt: link.created_at,
+  updatedAt: link.updated_at,
+});
+
+const LinkBody = Type.Object(
+  {
+    scmInstallationId: Type.String({
+      ...Uuid,
+      description: 'Our id of the GitHub installation (`installationId` of GET /v1/scm/callback).',
+    }),
+    repoOwner: Type.String({ pattern: OWNER_PATTERN, description: 'GitHub account: letters, digits, single hyphens, ≤ 39.' }),
+    repoName: Type.String({ pattern: REPO_NAME_PATTERN, description: 'Letters, digits, `.`, `_`, `-`; ≤ 100; not `.` or `..`.' }),
+    trackedBranch: Type.String({
+      default: 'main',
+      minLength: 1,
+      maxLength: 255,
+      description: 'A valid git branch name (the rules of `git check-ref-format --branch`).',
+    }),
+  },
+  { additionalProperties: false },
+);
+
+const CallbackQuery = Type.Object({
+  installation_id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description: "GitHub's installation id." }),
+  setup_action: Type.Union(
+    SETUP_ACTIONS.map((a) => Type.Literal(a)),
+    { default: 'install', description: 'As GitHub sends it: install, update or request (awaiting approval).' },
+  ),
+});
+
+const CallbackResponse = Type.Object({
+  installationId: Uuid,
+  scmInstallationId: Type.Integer(),
+  accountLogin: Type.String(),
+  accountType: Type.String({ description: 'User or Organization, as GitHub reports it.' }),
+  setupAction: Type.String(),
+  redirectUrl: Type.String({ description: 'Dashboard page to send the user to (built from PUBLIC_URL).' }),
+});
+
+const CallbackPending = Type.Object({
+  recorded: Type.Literal(false),
+  scmInstallationId: Type.Integer(),
+  setupAction: Type.Literal('request'),
+  message: Type.String(),
+  redirectUrl: Type.String(),
+});
+
+/** These routes take an API key as `Authorization: Bearer` only (not X-API-KEY, not a gateway identity). */
+async function requireApiKey(authenticate: Authenticator, request: Parameters<Authenticator>[0]): Promise<Principal> {
+  const principal = await authenticate(request, { allowApiKeyHeader: false });
+  if (principal.kind !== 'api_key') throw new AppError('unauthorized', 'Missing API key: send "Authorization: Bearer <API key>"');
+  return principal;
+}
+
+export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenticate: Authenticator }> = async (
+  app,
+  { services, authenticate },
+) => {
+  app.addSchema(RepoLink);
+
+  app.get(
+    '/v1/scm/callback',
+    {
+      schema: {
+        summary: 'Record a GitHub App installation (the app\'s setup URL lands here)',
+        description:
+          'Asks GitHub (with the app\'s JWT) for the installation and records it for the API key\'s context: one ' +
+          'record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same ' +
+          '`installationId`. The account login and type come from GitHub, never from the query. ' +
+          '`setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. ' +
+          'Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); ' +
+          '404 GitHub does not know the installation; 409 the installation is recorded for another context; ' +
+          '502 GitHub unreachable or erroring; 503 the GitHub App is not configured on this server.',
+        tags: ['scm'],
+        security: [{ bearerAuth: [] }],
+        querystring: CallbackQuery,
+        response: {
+          200: CallbackResponse,
+          202: CallbackPending,
+          ...errorResponses(400, 401, 404, 409, 500, 502, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireApiKey(authenticate, request);
+      const result = await services.scm.callback(principal, {
+        installationId: request.query.installation_id,
+        setupAction: request.query.setup_action,
+      });
+      reply.header('cache-control', 'no-store');
+      if (!result.recorded || !result.installation) {
+        return reply.status(202).send({
+          recorded: false as const,
+          scmInstallationId: result.scmInstallationId,
+          setupAction: 'request' as const,
+          message: 'The installation awaits approval by an owner of the GitHub account; nothing was recorded.',
+          redirectUrl: result.redirectUrl,
+        });
+      }
+      const installation = result.installation;
+      return {
+        installationId: installation.id,
+        scmInstallationId: Number(installation.scm_installation_id),
+        accountLogin: installation.account_login,
+        accountType: installation.account_type,
+        setupAction: installation.setup_action,
+        redirectUrl: result.redirectUrl,
+      };
+    },
+  );
+
+  app.post(
+    '/v1/projects/:projectId/repos',
+    {
+      schema: {
+        summary: 'Link a GitHub repository to a project',
+        description:
+          'The key must see the project and own the installation (same context); otherwise 404, revealing ' +
+          'nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an ' +
+          'installation token); otherwise 422. Linking the same repository and branch again returns the existing ' +
+          'link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). ' +
+          'Errors: 400 bad body (unknown fields, names, branch); 401 missing or invalid key (Bearer only); ' +
+          '404 project or installation not found; 422 repository unreachable or installation suspended; ' +
+          '502 GitHub unreachable or erroring; 503 the GitHub App is not configured.',
+        tags: ['scm'],
+        security: [{ bearerAuth: [] }],
+        params: Type.Object({ projectId: Uuid }),
+        body: LinkBody,
+        response: { 200: Type.Ref(RepoLink), ...errorResponses(400, 401, 404, 422, 500, 502, 503) },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requireApiKey(authenticate, request);
+      const { link } = await services.scm.linkGitHubRepo(principal, request.params.projectId.toLowerCase(), {
+        scmInstallationId: request.body.scmInstallationId.toLowerCase(),
+        repoOwner: request.body.repoOwner,
+        repoName: request.body.repoName,
+        trackedBranch: request.body.trackedBranch,
+      });
+      reply.header('cache-control', 'no-store');
+      return presentLink(link);
+    },
+  );
+};

@@ -1,0 +1,323 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Config } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
+import { commitsRepository } from '../ingest/commits.repository.js';
+import { AppError } from '../http/errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Principal } from '../keys/principal.js';
+import { projectsRepository } from '../projects/projects.repository.js';
+import { visibilityOf } from '../projects/projects.service.js';
+import { missingGitHubConfig, type GitHubClient } from './github.client.js';
+import { branchNameProblem } from './names.js';
+import { isValidSignature } from './signature.js';
+import { scmRepository, type ContextOwner } from './scm.repository.js';
+
+export const SETUP_ACTIONS = ['install', 'update', 'request'] as const;
+export type SetupAction = (typeof SETUP_ACTIONS)[number];
+
+export interface CallbackResult {
+  recorded: boolean;
+  installation: ScmInstallationRow | null;
+  scmInstallationId: number;
+  setupAction: SetupAction;
+  redirectUrl: string;
+}
+
+export interface WebhookInput {
+  event: string | undefined;
+  deliveryId: string | undefined;
+  signature: string | undefined;
+  /** The body exactly as received: the signature covers these bytes. */
+  rawBody: Buffer;
+  contentType: string | undefined;
+}
+
+export interface WebhookResult {
+  duplicate: boolean;
+  event: string;
+  outcome: string;
+}
+
+/** How long a "Connect GitHub" round trip may take. */
+export const INSTALL_STATE_TTL_MS = 30 * 60 * 1000;
+
+function ownerOf(principal: Principal): ContextOwner {
+  if (principal.kind === 'identity') return { type: 'user', userId: principal.userId };
+  return principal.context;
+}
+
+const sameOwner = (installation: ScmInstallationRow, owner: ContextOwner) =>
+  owner.type === 'user' ? installation.user_id === owner.userId : installation.org_id === owner.orgId;
+
+export function createScmService(deps: { db: Db; config: Config; github: GitHubClient | null; jobs: JobQueue }) {
+  const { db, config, jobs } = deps;
+
+  function requireGitHub(): GitHubClient {
+    const missing = missingGitHubConfig(config.github);
+    if (!deps.github || missing.length > 0) {
+      throw new AppError('unavailable', `GitHub integration is not configured on this server: set ${missing.join(' and ')}`);
+    }
+    return deps.github;
+  }
+
+  // The state key is derived from the app's private key: secret, and present whenever GitHub is configured.
+  const signState = (nonce: string) =>
+    createHmac('sha256', createHash('sha256').update(`install-state:${config.github.privateKey ?? ''}`).digest())
+      .update(nonce)
+      .digest('base64url');
+  const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+  const enqueueIngest = (linkId: string) => jobs.send('repo-ingest', { linkId }, { key: linkId });
+
+  const dashboardUrl = (installationId: string | null) =>
+    `${config.publicUrl}/dashboard/settings/github${installationId ? `?installation=${installationId}` : ''}`;
+
+  const service = {
+    enqueueIngest,
+
+    /**
+     * Records the installation GitHub sent the user back with. Account login and type come from
+     * GitHub (asked with the app's JWT), never from the request.
+     */
+    async callback(principal: Principal, input: { installationId: number; setupAction: SetupAction }): Promise<CallbackResult> {
+      return service.recordInstallation(ownerOf(principal), input);
+    },
+
+    async recordInstallation(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction }): Promise<CallbackResult> {
+      const github = requireGitHub();
+      if (input.setupAction === 'request') {
+        // An organization owner has yet to approve the installation: there is nothing to record.
+        return { recorded: false, installation: null, scmInstallationId: input.installationId, setupAction: 'request', redirectUrl: dashboardUrl(null) };
+      }
+      const remote = await github.getInstallation(input.installationId);
+      if (!remote) throw new AppError('not_found', `GitHub has no installation ${input.installationId} of this app`);
+
+      const installation = await db.transaction().execute(async (tx) => {
+        const fields = { accountLogin: remote.accountLogin, accountType: remote.accountType, setupAction: input.setupAction };
+        const inserted = await scmRepository.insertInstallation(tx, { scmInstallationId: input.installationId, owner, ...fields });
+        if (inserted) return inserted;
+        const existing = await scmRepository.findInstallationByScmId(tx, input.installationId);
+        if (!existing || !sameOwner(existing, owner)) {
+          throw new AppError('conflict', `Installation ${input.installationId} is already connected to another account`);
+        }
+        return scmRepository.updateInstallation(tx, existing.id, { ...fields, status: 'active' });
+      });
+      return {
+        recorded: true,
+        installation,
+        scmInstallationId: input.installationId,
+        setupAction: input.setupAction,
+        redirectUrl: dashboardUrl(installation.id),
+      };
+    },
+
+    /** Installations of a context (the dashboard's settings page). */
+    async listInstallations(owner: ContextOwner): Promise<ScmInstallationRow[]> {
+      return scmRepository.listInstallations(db, owner);
+    },
+
+    /**
+     * Where the dashboard's "Connect GitHub" button sends the user: the app's install page with a
+     * signed, single-use `state` bound to the context (GitHub hands it back to the Setup URL).
+     */
+    async installUrl(owner: ContextOwner): Promise<string> {
+      requireGitHub();
+      if (!config.github.installUrl) throw new AppError('unavailable', 'Set GITHUB_APP_INSTALL_URL to offer "Connect GitHub"');
+      const nonce = randomBytes(24).toString('base64url');
+      await scmRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
+      const url = new URL(config.github.installUrl);
+      url.searchParams.set('state', `${nonce}.${signState(nonce)}`);
+      return url.toString();
+    },
+
+    /**
+     * The dashboard's Setup URL handler: checks the `state` (signature, not expired, not used, same
+     * context), uses it up, then records the installation like the API callback.
+     */
+    async completeInstall(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction; state: string }): Promise<CallbackResult> {
+      requireGitHub();
+      const [nonce, signature] = input.state.split('.');
+      const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
+      if (!signed || !(await scmRepository.consumeInstallState(db, nonce, owner))) {
+        throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
+      }
+      return service.recordInstallation(owner, input);
+    },
+
+    /**
+     * Links a GitHub repository the installation can reach to a project the key may see, and
+     * queues its backfill. Linking the same repository and branch again returns the same link.
+     */
+    async linkGitHubRepo(
+      principal: Principal,
+      projectId: string,
+      input: { scmInstallationId: string; repoOwner: string; repoName: string; trackedBranch: string },
+    ): Promise<{ link: RepoLinkRow; created: boolean }> {
+      const github = requireGitHub();
+      const problem = branchNameProblem(input.trackedBranch);
+      if (problem) {
+        throw new AppError('invalid_request', `Invalid trackedBranch: ${problem}`, [{ in: 'body', parameter: 'trackedBranch', message: problem }]);
+      }
+      const project = await scmRepository.findVisibleProject(db, projectId, visibilityOf(principal));
+      if (!project) throw new AppError('not_found', 'Project not found');
+      const installation = await scmRepository.findInstallation(db, input.scmInstallationId);
+      if (!installation || !sameOwner(installation, ownerOf(principal)) || installation.status === 'deleted') {
+        throw new AppError('not_found', 'Installation not found');
+      }
+      if (installation.status !== 'active') {
+        throw new AppError('unprocessable', `The GitHub installation for ${installation.account_login} is suspended`);
+      }
+      const sourceKey = `github:${input.repoOwner}/${input.repoName}`.toLowerCase();
+      const existing = await scmRepository.findLinkByKey(db, project.id, sourceKey, input.trackedBranch);
+      if (existing) return { link: existing, created: false };
+
+      const repo = await github.getRepository(Number(installation.scm_installation_id), input.repoOwner, input.repoName);
+      if (!repo) {
+        throw new AppError(
+          'unprocessable',
+          `The GitHub installation for ${installation.account_login} cannot reach ${input.repoOwner}/${input.repoName}: ` +
+            'check the name and that the app was granted access to this repository',
+        );
+      }
+      const result = await scmRepository.insertLink(db, {
+        project_id: project.id,
+        kind: 'github',
+        installation_id: installation.id,
+        repo_owner: repo.owner,
+        repo_name: repo.name,
+        source_url: repo.cloneUrl,
+        source_key: sourceKey,
+        tracked_branch: input.trackedBranch,
+        default_branch: repo.defaultBranch,
+      });
+      if (result.created) await enqueueIngest(result.link.id);
+      return result;
+    },
+
+    /** Links a repository the server reaches directly (a local path or any git URL), for self-hosting. */
+    async linkLocalRepo(input: { projectSlug: string; source: string; branch: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
+      const problem = branchNameProblem(input.branch);
+      if (problem) throw new AppError('invalid_request', `Invalid branch: ${problem}`, [{ parameter: 'branch', message: problem }]);
+      const project = await projectsRepository.findBySlug(db, input.projectSlug);
+      if (!project) throw new AppError('not_found', `No project with slug ${input.projectSlug}`);
+      let source = input.source.trim();
+      const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:/.test(source);
+      if (!isUrl) {
+        source = resolve(source);
+        if (!existsSync(source) || !statSync(source).isDirectory()) {
+          throw new AppError('invalid_request', `No directory at ${source}`, [{ parameter: 'path', message: 'must be a git repository directory or a git URL' }]);
+        }
+      }
+      return scmRepository.insertLink(db, {
+        project_id: project.id,
+        kind: 'local',
+        installation_id: null,
+        repo_owner: null,
+        repo_name: null,
+        source_url: source,
+        source_key: `local:${source}`,
+        tracked_branch: input.branch,
+        default_branch: null,
+      });
+    },
+
+    async listLinks(projectSlug: string) {
+      const project = await projectsRepository.findBySlug(db, projectSlug);
+      if (!project) throw new AppError('not_found', `No project with slug ${projectSlug}`);
+      return { project, links: await scmRepository.listLinks(db, project.id) };
+    },
+
+    async commitCounts(projectId: string) {
+      return commitsRepository.countForProject(db, projectId);
+    },
+
+    /** Re-queues links whose ingest never finished (the process stopped half-way). */
+    async resumeUnfinished(): Promise<number> {
+      const links = await scmRepository.unfinishedLinks(db);
+      for (const link of links) await enqueueIngest(link.id);
+      return links.length;
+    },
+
+    /**
+     * Handles one GitHub webhook delivery: the signature is checked over the raw bytes before
+     * anything is parsed, a delivery is handled once, and the work itself is queued.
+     */
+    async handleWebhook(input: WebhookInput): Promise<WebhookResult> {
+      const secret = config.github.webhookSecret;
+      if (!secret) throw new AppError('unavailable', 'GitHub webhooks are not configured on this server: set GITHUB_WEBHOOK_SECRET');
+      if (!(await isValidSignature(secret, input.rawBody, input.signature))) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
+      if (!input.event || !input.deliveryId) {
+        throw new AppError('invalid_request', 'X-GitHub-Event and X-GitHub-Delivery are required');
+      }
+      if (await scmRepository.deliverySeen(db, input.deliveryId)) {
+        return { duplicate: true, event: input.event, outcome: 'already handled' };
+      }
+      const payloadText = input.rawBody.toString('utf8');
+      let payload: Record<string, unknown>;
+      try {
+        const json = input.contentType?.startsWith('application/x-www-form-urlencoded')
+          ? (new URLSearchParams(payloadText).get('payload') ?? '')
+          : payloadText;
+        payload = JSON.parse(json) as Record<string, unknown>;
+        if (payload === null || typeof payload !== 'object') throw new Error('not an object');
+      } catch {
+        throw new AppError('invalid_request', 'The webhook body is not a JSON object');
+      }
+
+      const outcome = await service.applyEvent(input.event, payload);
+      // Recorded after the work is queued: a crash in between means GitHub's redelivery queues it
+      // again, which is harmless (ingestion is idempotent), rather than losing the push.
+      const fresh = await scmRepository.recordDelivery(db, {
+        deliveryId: input.deliveryId,
+        event: input.event,
+        action: typeof payload.action === 'string' ? payload.action : null,
+        outcome,
+      });
+      return { duplicate: !fresh, event: input.event, outcome };
+    },
+
+    async applyEvent(event: string, payload: Record<string, unknown>): Promise<string> {
+      const installationId = Number((payload.installation as { id?: unknown } | undefined)?.id);
+      if (event === 'push') {
+        const ref = typeof payload.ref === 'string' ? payload.ref : '';
+        const repository = payload.repository as { name?: string; owner?: { login?: string; name?: string } } | undefined;
+        const owner = repository?.owner?.login ?? repository?.owner?.name;
+        if (!ref.startsWith('refs/heads/') || !owner || !repository?.name || !Number.isSafeInteger(installationId)) {
+          return 'ignored: not a branch push of an installation';
+        }
+        // The branch was deleted: keep what is stored; fetching it would only fail and retry.
+        if (payload.deleted === true) return 'ignored: branch deleted';
+        const links = await scmRepository.findGithubLinks(db, installationId, owner, repository.name, ref.slice('refs/heads/'.length));
+        const live = links.filter((link) => link.status !== 'suspended');
+        for (const link of live) await enqueueIngest(link.id);
+        return live.length ? `queued ingest of ${live.length} link(s)` : 'ignored: no link tracks this branch';
+      }
+      if (event === 'installation' && Number.isSafeInteger(installationId)) {
+        const action = String(payload.action);
+        const installation = await scmRepository.findInstallationByScmId(db, installationId);
+        if (!installation) return 'ignored: unknown installation';
+        if (action === 'deleted' || action === 'suspend') {
+          await db.transaction().execute(async (tx) => {
+            await scmRepository.updateInstallation(tx, installation.id, { status: action === 'deleted' ? 'deleted' : 'suspended' });
+            await scmRepository.setLinksStatusForInstallation(tx, installation.id, 'suspended');
+          });
+          return `installation ${action === 'deleted' ? 'deleted' : 'suspended'}: ingest stopped`;
+        }
+        if (action === 'unsuspend') {
+          await scmRepository.updateInstallation(db, installation.id, { status: 'active' });
+          const links = await scmRepository.setLinksStatusForInstallation(db, installation.id, 'pending');
+          for (const link of links) await enqueueIngest(link.id);
+          return 'installation unsuspended: ingest resumed';
+        }
+        return `ignored: installation ${action}`;
+      }
+      return `ignored: ${event}`;
+    },
+  };
+  return service;
+}
+
+export type ScmService = ReturnType<typeof createScmService>;

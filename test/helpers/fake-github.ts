@@ -1,0 +1,165 @@
+import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRepo {
+  owner: string;
+  name: string;
+  /** Where git clones it from: a local bare repository. */
+  cloneUrl: string;
+  defaultBranch?: string;
+}
+
+export interface FakeInstallation {
+  id: number;
+  account: { login: string; type: 'User' | 'Organization' };
+  repos: FakeRepo[];
+  suspended?: boolean;
+}
+
+/** An RSA key pair for a test GitHub App. */
+export function appKeyPair(): { privateKey: string; publicKey: KeyObject } {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return { privateKey: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(), publicKey };
+}
+
+const b64url = (text: string) => Buffer.from(text, 'base64url');
+
+/**
+ * A local stand-in for the GitHub REST endpoints the service uses, speaking GitHub's protocol:
+ * app routes need an RS256 JWT signed by the app's key (verified with its public key), other
+ * routes an installation token it issued; lists paginate with a Link header.
+ */
+export async function startFakeGitHub(options: { appId: number; publicKey: KeyObject; perPage?: number }) {
+  const installations = new Map<number, FakeInstallation>();
+  const tokens = new Map<string, number>();
+  const requests: { method: string; path: string; status: number }[] = [];
+  let failWith: number | null = null;
+
+  const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    res.end(JSON.stringify(body));
+    return status;
+  };
+
+  /** Null when the request carries a valid app JWT, else the reason. */
+  const jwtProblem = (req: IncomingMessage): string | null => {
+    const match = /^bearer (.+)$/i.exec(req.headers.authorization ?? '');
+    if (!match) return 'missing bearer JWT';
+    const parts = match[1]!.split('.');
+    if (parts.length !== 3) return 'malformed JWT';
+    const [h, p, s] = parts as [string, string, string];
+    const header = JSON.parse(b64url(h).toString()) as { alg?: string };
+    if (header.alg !== 'RS256') return 'JWT must be RS256';
+    if (!verify('sha256', Buffer.from(`${h}.${p}`), options.publicKey, b64url(s))) return 'bad JWT signature';
+    const claims = JSON.parse(b64url(p).toString()) as { iss?: unknown; iat?: number; exp?: number };
+    const now = Math.floor(Date.now() / 1000);
+    if (String(claims.iss) !== String(options.appId)) return 'JWT issuer is not the app';
+    if (typeof claims.exp !== 'number' || claims.exp <= now || claims.exp - (claims.iat ?? 0) > 600) return 'JWT expired or too long-lived';
+    if (typeof claims.iat !== 'number' || claims.iat > now + 60) return 'JWT issued in the future';
+    return null;
+  };
+
+  const installationOf = (req: IncomingMessage): FakeInstallation | undefined => {
+    const match = /^(?:token|bearer) (ghs_\w+)$/i.exec(req.headers.authorization ?? '');
+    const id = match ? tokens.get(match[1]!) : undefined;
+    return id === undefined ? undefined : installations.get(id);
+  };
+
+  const repoJson = (repo: FakeRepo) => ({
+    id: Math.abs([...`${repo.owner}/${repo.name}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7)),
+    name: repo.name,
+    full_name: `${repo.owner}/${repo.name}`,
+    owner: { login: repo.owner },
+    private: true,
+    clone_url: repo.cloneUrl,
+    default_branch: repo.defaultBranch ?? 'main',
+  });
+
+  const handle = (req: IncomingMessage, res: ServerResponse): number => {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const notFound = () => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+    if (failWith !== null) return send(res, failWith, { message: 'Server Error' });
+
+    let m = /^\/app\/installations\/(\d+)(\/access_tokens)?$/.exec(url.pathname);
+    if (m) {
+      const problem = jwtProblem(req);
+      if (problem) return send(res, 401, { message: problem });
+      const installation = installations.get(Number(m[1]));
+      if (!installation) return notFound();
+      if (!m[2] && req.method === 'GET') {
+        return send(res, 200, {
+          id: installation.id,
+          account: { login: installation.account.login, type: installation.account.type, id: installation.id * 10 },
+          target_type: installation.account.type,
+          app_id: options.appId,
+          suspended_at: installation.suspended ? new Date().toISOString() : null,
+        });
+      }
+      if (m[2] && req.method === 'POST') {
+        if (installation.suspended) return send(res, 403, { message: 'This installation has been suspended' });
+        const token = `ghs_${randomBytes(18).toString('hex')}`;
+        tokens.set(token, installation.id);
+        return send(res, 201, {
+          token,
+          expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+          permissions: { contents: 'read', metadata: 'read' },
+          repository_selection: 'selected',
+        });
+      }
+      return notFound();
+    }
+
+    if (url.pathname.startsWith('/repos/') || url.pathname === '/installation/repositories') {
+      const installation = installationOf(req);
+      if (!installation) return send(res, 401, { message: 'Bad credentials' });
+      m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
+      if (m && req.method === 'GET') {
+        const repo = installation.repos.find((r) => r.owner.toLowerCase() === m![1]!.toLowerCase() && r.name.toLowerCase() === m![2]!.toLowerCase());
+        return repo ? send(res, 200, repoJson(repo)) : notFound();
+      }
+      if (url.pathname === '/installation/repositories' && req.method === 'GET') {
+        const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), options.perPage ?? 100);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const all = installation.repos;
+        const slice = all.slice((page - 1) * perPage, page * perPage);
+        const headers: Record<string, string> = {};
+        if (page * perPage < all.length) {
+          const next = new URL(url.pathname, baseUrl);
+          next.searchParams.set('per_page', String(perPage));
+          next.searchParams.set('page', String(page + 1));
+          headers.link = `<${next.toString()}>; rel="next"`;
+        }
+        return send(res, 200, { total_count: all.length, repository_selection: 'selected', repositories: slice.map(repoJson) }, headers);
+      }
+    }
+    return notFound();
+  };
+
+  const server = createServer((req, res) => {
+    // Drain the body (token requests carry one) before answering.
+    req.resume();
+    req.on('end', () => {
+      const status = handle(req, res);
+      requests.push({ method: req.method ?? '', path: req.url ?? '', status });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url: baseUrl,
+    requests,
+    addInstallation(installation: FakeInstallation) {
+      installations.set(installation.id, installation);
+    },
+    installation: (id: number) => installations.get(id),
+    /** Every request answers with this status until set back to null (GitHub having an outage). */
+    failWith(status: number | null) {
+      failWith = status;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type FakeGitHub = Awaited<ReturnType<typeof startFakeGitHub>>;

@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** Git-ignored scratch space for fixtures and test mirrors. */
+export const TMP_ROOT = join(ROOT, 'tmp');
+const SHARED = process.env.SHARED_DIR ?? resolve(ROOT, '../shared');
+export const DATASET = join(SHARED, 'datasets/git-cliff-history.jsonl.gz');
+export const HISTORY_TO_GIT = join(SHARED, 'tools/history-to-git.mjs');
+export const DATASET_COMMITS = 1569;
+
+export function tempDir(prefix: string): string {
+  mkdirSync(TMP_ROOT, { recursive: true });
+  return mkdtempSync(join(TMP_ROOT, `${prefix}-`));
+}
+
+/**
+ * A bare repository built from a dataset with the shared tool, built once and cached under tmp/
+ * (test files running in parallel build it at most a few times; the rename makes it atomic).
+ */
+export function cachedDatasetRepo(dataset = DATASET, name = 'git-cliff'): string {
+  const cached = join(TMP_ROOT, 'fixtures', `${name}.git`);
+  if (existsSync(join(cached, 'history-map.tsv'))) return cached;
+  mkdirSync(join(TMP_ROOT, 'fixtures'), { recursive: true });
+  const building = `${cached}.build-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  execFileSync('node', [HISTORY_TO_GIT, dataset, building, '--bare'], { stdio: 'ignore' });
+  try {
+    renameSync(building, cached);
+  } catch {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return cached;
+}
+
+/** A private copy of the dataset repository that a test may push to. */
+export function datasetRepoCopy(): string {
+  const dir = join(tempDir('origin'), 'git-cliff.git');
+  cpSync(cachedDatasetRepo(), dir, { recursive: true });
+  return dir;
+}
+
+/** Original dataset sha → sha in the built repository. */
+export function historyMap(bareRepo: string): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const line of readFileSync(join(bareRepo, 'history-map.tsv'), 'utf8').split('\n')) {
+    const [from, to] = line.split('\t');
+    if (from && to) map.set(from, to);
+  }
+  return map;
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'Test Author',
+      GIT_AUTHOR_EMAIL: 'author@example.com',
+      GIT_COMMITTER_NAME: 'Test Committer',
+      GIT_COMMITTER_EMAIL: 'committer@example.com',
+    },
+  }).trim();
+
+/**
+ * Adds `count` commits on top of `branch` in a bare repository (through a scratch clone and a
+ * push, as a developer would), optionally after dropping `rewind` commits with a force-push.
+ * Returns the new commits' shas, newest first.
+ */
+export function pushCommits(bareRepo: string, count: number, options: { branch?: string; rewind?: number; message?: (i: number) => string } = {}): string[] {
+  const branch = options.branch ?? 'main';
+  const work = join(tempDir('work'), 'clone');
+  git(TMP_ROOT, 'clone', '--quiet', '--branch', branch, bareRepo, work);
+  if (options.rewind) git(work, 'reset', '--quiet', '--hard', `HEAD~${options.rewind}`);
+  for (let i = 0; i < count; i++) {
+    writeFileSync(join(work, `pushed-${Date.now()}-${i}.txt`), `change ${i}\n`);
+    git(work, 'add', '-A');
+    git(work, 'commit', '--quiet', '-m', options.message?.(i) ?? `feat: pushed change ${i}\n\nCo-authored-by: Pair Programmer <pair@example.com>`);
+  }
+  git(work, 'push', '--quiet', ...(options.rewind ? ['--force'] : []), 'origin', `HEAD:refs/heads/${branch}`);
+  const shas = git(work, 'rev-list', `-${count}`, 'HEAD').split('\n');
+  rmSync(resolve(work, '..'), { recursive: true, force: true });
+  return shas;
+}
+
+export function revParse(bareRepo: string, ref: string): string {
+  return git(bareRepo, 'rev-parse', ref);
+}
+
+export function commitCount(bareRepo: string, ref = 'main'): number {
+  return Number(git(bareRepo, 'rev-list', '--count', ref));
+}

@@ -1,0 +1,53 @@
+import { rmSync } from 'node:fs';
+import { createTestContext, type TestContext } from './context.js';
+import { appKeyPair, startFakeGitHub, type FakeGitHub } from './fake-github.js';
+import { tempDir } from './git-fixtures.js';
+
+export const APP_ID = 4242;
+export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
+export const PUBLIC_URL = 'https://changelog.example.com';
+
+export interface ScmTestContext extends TestContext {
+  github: FakeGitHub;
+  env: Record<string, string>;
+  reposDir: string;
+}
+
+/** A fresh database, a fake GitHub on a loopback port, and the app configured as that GitHub's App. */
+export async function createScmTestContext(): Promise<ScmTestContext> {
+  const { privateKey, publicKey } = appKeyPair();
+  const github = await startFakeGitHub({ appId: APP_ID, publicKey, perPage: 2 });
+  const reposDir = tempDir('mirrors');
+  const env = {
+    GITHUB_APP_ID: String(APP_ID),
+    GITHUB_APP_PRIVATE_KEY: privateKey,
+    GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    GITHUB_API_URL: github.url,
+    REPOS_DIR: reposDir,
+    PUBLIC_URL,
+    GITHUB_APP_INSTALL_URL: 'https://github.com/apps/changelog-test/installations/new',
+  };
+  const ctx = await createTestContext(env);
+  return {
+    ...ctx,
+    github,
+    env,
+    reposDir,
+    async close() {
+      await ctx.close();
+      await github.close();
+      rmSync(reposDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `check` until it returns a value that is not undefined, or fails after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
