@@ -7,7 +7,8 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Git-ignored scratch space for fixtures and test mirrors. */
 export const TMP_ROOT = join(ROOT, 'tmp');
 const SHARED = process.env.SHARED_DIR ?? resolve(ROOT, '../shared');
-export const DATASET = join(SHARED, 'datasets/git-cliff-history.jsonl.gz');
+export const DATASETS_DIR = join(SHARED, 'datasets');
+export const DATASET = join(DATASETS_DIR, 'git-cliff-history.jsonl.gz');
 export const HISTORY_TO_GIT = join(SHARED, 'tools/history-to-git.mjs');
 export const DATASET_COMMITS = 1569;
 
