@@ -36,11 +36,15 @@ export function cachedDatasetRepo(dataset = DATASET, name = 'git-cliff'): string
   return cached;
 }
 
-/** A private copy of the dataset repository that a test may push to. */
+/** A private copy of the dataset repository that a test may push to; `removeRepoCopy` deletes it. */
 export function datasetRepoCopy(): string {
   const dir = join(tempDir('origin'), 'git-cliff.git');
   cpSync(cachedDatasetRepo(), dir, { recursive: true });
   return dir;
+}
+
+export function removeRepoCopy(copy: string): void {
+  rmSync(resolve(copy, '..'), { recursive: true, force: true });
 }
 
 /** Original dataset sha → sha in the built repository. */
