@@ -8,7 +8,7 @@ import { createServices } from '../services.js';
 import { usePostgres } from '../../test/helpers/database.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
-import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, historyMap, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
+import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, historyMap, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { coAuthorsOf, prNumberOf } from './commit-record.js';
 import { commitsRepository, toCommitRecord } from './commits.repository.js';
@@ -50,6 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ctx?.close();
+  if (origin) removeRepoCopy(origin);
   rmSync(reposDir, { recursive: true, force: true });
 });
 

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
 import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
-import { DATASET_COMMITS, datasetRepoCopy, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
+import { DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
 
 let env: Record<string, string>;
 let scratch: string;
@@ -34,6 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await database?.close();
+  if (origin) removeRepoCopy(origin);
   rmSync(scratch, { recursive: true, force: true });
 });
 

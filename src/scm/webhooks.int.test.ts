@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../jobs/worker.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
-import { DATASET_COMMITS, datasetRepoCopy, pushCommits, revParse } from '../../test/helpers/git-fixtures.js';
+import { DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, pushCommits, revParse } from '../../test/helpers/git-fixtures.js';
 import { createScmTestContext, waitFor, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
 
 let ctx: ScmTestContext;
@@ -72,7 +72,10 @@ beforeAll(async () => {
   linkId = res.json().id;
 });
 
-afterAll(async () => ctx?.close());
+afterAll(async () => {
+  await ctx?.close();
+  if (origin) removeRepoCopy(origin);
+});
 
 describe('backfill through GitHub', () => {
   it('clones through an installation token and stores the whole branch once', async () => {

@@ -7,7 +7,8 @@ const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Git-ignored scratch space for fixtures and test mirrors. */
 export const TMP_ROOT = join(ROOT, 'tmp');
 const SHARED = process.env.SHARED_DIR ?? resolve(ROOT, '../shared');
-export const DATASET = join(SHARED, 'datasets/git-cliff-history.jsonl.gz');
+export const DATASETS_DIR = join(SHARED, 'datasets');
+export const DATASET = join(DATASETS_DIR, 'git-cliff-history.jsonl.gz');
 export const HISTORY_TO_GIT = join(SHARED, 'tools/history-to-git.mjs');
 export const DATASET_COMMITS = 1569;
 
@@ -35,11 +36,15 @@ export function cachedDatasetRepo(dataset = DATASET, name = 'git-cliff'): string
   return cached;
 }
 
-/** A private copy of the dataset repository that a test may push to. */
+/** A private copy of the dataset repository that a test may push to; `removeRepoCopy` deletes it. */
 export function datasetRepoCopy(): string {
   const dir = join(tempDir('origin'), 'git-cliff.git');
   cpSync(cachedDatasetRepo(), dir, { recursive: true });
   return dir;
+}
+
+export function removeRepoCopy(copy: string): void {
+  rmSync(resolve(copy, '..'), { recursive: true, force: true });
 }
 
 /** Original dataset sha → sha in the built repository. */
