@@ -8,8 +8,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
 import { healthRoutes } from './health/health.routes.js';
+import { readyRoutes } from './health/ready.routes.js';
 import { registerErrorHandling } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerHardening } from './http/plugins/index.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
@@ -60,7 +62,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: config.hardening.bodyLimitBytes,
+    // X-Forwarded-For is believed only from proxies the operator named.
+    trustProxy: config.hardening.trustedProxies.length ? [...config.hardening.trustedProxies] : false,
     ajv: {
       customOptions: {
         // Every offending parameter is reported, not just the first one.
@@ -77,12 +81,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  await registerHardening(app, { config, database });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);
   await app.register(etag);
 
   const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
   await app.register(healthRoutes, { config });
+  await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs });
   await app.register(projectsRoutes, { services, authenticate });
   await app.register(changelogRoutes, { services, config });
 

@@ -13,13 +13,14 @@ export interface StartOptions {
 
 /** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeoutMs: config.hardening.databaseTimeoutMs });
   let app: FastifyInstance | undefined;
   try {
     if (options.migrate) await migrate(database);
     const services = createServices(database, config);
     const seeded = config.demoSeed ? await seedDemo(services) : false;
     app = await buildApp({ config, database, services });
+    applyTimeouts(app, config);
     await app.listen({ host: config.host, port: config.port });
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
     app.log.info(`Changelog service on ${config.publicUrl} (${where})`);
@@ -42,4 +43,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
     await database.close();
   });
   return server;
+}
+
+/**
+ * Slow clients cannot hold sockets forever: headers must arrive within HEADERS_TIMEOUT_MS and the
+ * whole request within REQUEST_TIMEOUT_MS (Node answers 408 and closes); idle keep-alive sockets close
+ * after KEEP_ALIVE_TIMEOUT_MS, longer than a typical balancer's idle timeout (60 s) so it closes first.
+ */
+export function applyTimeouts(app: FastifyInstance, config: Config): void {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.hardening;
+  app.server.requestTimeout = requestTimeoutMs;
+  app.server.headersTimeout = Math.min(headersTimeoutMs, requestTimeoutMs);
+  app.server.keepAliveTimeout = keepAliveTimeoutMs;
 }

@@ -20,6 +20,8 @@ export interface Database {
    * `exec` runs a multi-statement SQL script and returns the rows of its last statement.
    */
   withExclusiveSession<T>(fn: (exec: ScriptRunner) => Promise<T>): Promise<T>;
+  /** Null on the embedded database, which has no pool. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -27,12 +29,25 @@ export type ScriptRunner = (sqlText: string) => Promise<Record<string, unknown>[
 
 /** Arbitrary constant that names the migration lock among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_146_520_431;
+const MIGRATION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export interface OpenOptions {
   /** Called for every statement the query builder runs; tests count statements with it. */
   onQuery?: (event: LogEvent) => void;
   /** Existing PGlite instance (tests clone a migrated template into one). */
   pglite?: PGlite;
+  /**
+   * Longest wait for a pooled connection, and for any one statement of the query builder, before it
+   * fails (and a request is answered 503) instead of hanging on an unreachable server.
+   */
+  timeoutMs?: number;
+}
+
+/** Connection counts of the pool (PostgreSQL only), for /metrics. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
@@ -41,7 +56,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     const pool = new pg.Pool({
       connectionString: config.url,
       max: config.poolMax,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: options.timeoutMs ?? 5_000,
+      ...(options.timeoutMs ? { query_timeout: options.timeoutMs } : {}),
       application_name: 'changelog-service',
     });
     // An idle client that loses its server (restart, failover) must not crash the process.
@@ -53,10 +69,17 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       async withExclusiveSession(fn) {
         const client = await pool.connect();
         try {
-          await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          await client.query({
+            text: 'SELECT pg_advisory_lock($1)',
+            values: [MIGRATION_LOCK_KEY],
+            query_timeout: MIGRATION_TIMEOUT_MS,
+          } as pg.QueryConfig);
           try {
             return await fn(async (sqlText) => {
-              const result = (await client.query(sqlText)) as pg.QueryResult | pg.QueryResult[];
+              // Migrations may legitimately run longer than a request's statement timeout.
+              const result = (await client.query({ text: sqlText, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as
+                | pg.QueryResult
+                | pg.QueryResult[];
               const last = Array.isArray(result) ? result[result.length - 1] : result;
               return (last?.rows ?? []) as Record<string, unknown>[];
             });
@@ -67,6 +90,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
           client.release();
         }
       },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         await db.destroy();
       },
@@ -98,6 +122,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         }),
       );
     },
+    poolStats: () => null,
     async close() {
       await db.destroy();
       if (!instance.closed) await instance.close();

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { redactKeys } from '../keys/key-format.js';
 
 /** The closed list of error codes and the HTTP status each one is answered with. */
@@ -103,6 +104,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       body = { error: error.message, code: STATUS_CODE[status] ?? 'invalid_request' };
+    } else if (isDatabaseUnavailable(error)) {
+      // Fail fast and say so: the client may retry, and the process stays up until the database returns.
+      status = 503;
+      request.log.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'database unavailable');
+      reply.header('retry-after', 5);
+      body = { error: 'Service temporarily unavailable', code: 'unavailable' };
     } else {
       status = error.statusCode === 503 ? 503 : 500;
       request.log.error({ err: error }, 'request failed');
