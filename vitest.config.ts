@@ -4,6 +4,8 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL when TEST_DATABASE_URL names a server (each test file gets its own scratch database).
 const integration = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+// Tests of PostgreSQL-only behaviour (a server going away, pools, processes sharing one database).
+const postgresOnly = ['src/**/*.pg.int.test.ts', 'test/**/*.pg.int.test.ts'];
 
 export default defineConfig({
   test: {
@@ -13,7 +15,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true as const, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
-      { extends: true as const, test: { name: 'pglite', include: integration, env: { TEST_DB: 'pglite' } } },
+      { extends: true as const, test: { name: 'pglite', include: integration, exclude: postgresOnly, env: { TEST_DB: 'pglite' } } },
       ...(onPostgres
         ? [{ extends: true as const, test: { name: 'postgres', include: integration, env: { TEST_DB: 'postgres' } } }]
         : []),

@@ -59,9 +59,15 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       connectionTimeoutMillis: options.timeoutMs ?? 5_000,
       ...(options.timeoutMs ? { query_timeout: options.timeoutMs } : {}),
       application_name: 'changelog-service',
+      // Notices a server that vanished without closing (a cut network) on idle connections too.
+      keepAlive: true,
     });
     // An idle client that loses its server (restart, failover) must not crash the process.
     pool.on('error', () => {});
+    // The pool listens for errors only on idle clients; a client whose connection drops while checked
+    // out would emit an unhandled 'error' and end the process. Its query fails on its own, and the
+    // pool discards the broken client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     return {
       kind: 'postgres',
