@@ -9,7 +9,7 @@ import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
 import { healthRoutes } from './health/health.routes.js';
 import { readyRoutes } from './health/ready.routes.js';
-import { registerErrorHandling } from './http/errors.js';
+import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerHardening } from './http/plugins/index.js';
 import { sharedSchemas } from './http/schemas.js';
@@ -63,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
     bodyLimit: config.hardening.bodyLimitBytes,
+    frameworkErrors: renderFrameworkError,
     // X-Forwarded-For is believed only from proxies the operator named.
     trustProxy: config.hardening.trustedProxies.length ? [...config.hardening.trustedProxies] : false,
     ajv: {

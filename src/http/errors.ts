@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { redactKeys } from '../keys/key-format.js';
 
@@ -131,4 +131,25 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .header('cache-control', 'no-store')
       .send({ error: error.message, code: error.code });
   });
+}
+
+/**
+ * Errors the router raises before any hook runs (a malformed percent-encoding, a path parameter over
+ * the router's length limit). Fastify would answer them with its own body (414 for a long parameter,
+ * echoing the raw path); they are invalid requests like any other, so they get our 400 shape.
+ */
+export function renderFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'Invalid request: a path parameter is too long'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'Invalid request: the path is not a valid URL (bad percent-encoding)'
+        : 'Invalid request';
+  request.log.info({ code: error.code }, message);
+  void reply
+    .status(400)
+    .header('x-request-id', request.id)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({ error: message, code: 'invalid_request' });
 }

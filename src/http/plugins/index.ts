@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import { registerFiniteNumberGuard } from '../finite-numbers.js';
 import { registerCors } from './cors.js';
 import { registerHelmet } from './helmet.js';
 import { registerMetrics } from './metrics.js';
@@ -17,4 +18,5 @@ export async function registerHardening(app: FastifyInstance, deps: { config: Co
   await registerHelmet(app);
   await registerCors(app);
   await registerMetrics(app, deps);
+  registerFiniteNumberGuard(app);
 }
