@@ -6,6 +6,8 @@ const integration = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 // Tests of PostgreSQL-only behaviour (a server going away, pools, processes sharing one database).
 const postgresOnly = ['src/**/*.pg.int.test.ts', 'test/**/*.pg.int.test.ts'];
+// Tests of the embedded database itself (its files, backup and restore), whatever TEST_DB says.
+const pgliteOnly = ['src/**/*.pglite.int.test.ts', 'test/**/*.pglite.int.test.ts'];
 
 export default defineConfig({
   test: {
@@ -17,7 +19,7 @@ export default defineConfig({
       { extends: true as const, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
       { extends: true as const, test: { name: 'pglite', include: integration, exclude: postgresOnly, env: { TEST_DB: 'pglite' } } },
       ...(onPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include: integration, env: { TEST_DB: 'postgres' } } }]
+        ? [{ extends: true as const, test: { name: 'postgres', include: integration, exclude: pgliteOnly, env: { TEST_DB: 'postgres' } } }]
         : []),
     ],
   },
