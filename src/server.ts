@@ -55,4 +55,6 @@ export function applyTimeouts(app: FastifyInstance, config: Config): void {
   app.server.requestTimeout = requestTimeoutMs;
   app.server.headersTimeout = Math.min(headersTimeoutMs, requestTimeoutMs);
   app.server.keepAliveTimeout = keepAliveTimeoutMs;
+  // Node enforces the two timeouts on this sweep (every 30 s by default), so sweep often enough for them to mean something.
+  app.server.connectionsCheckingInterval = Math.max(250, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
 }

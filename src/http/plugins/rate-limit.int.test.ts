@@ -149,3 +149,15 @@ describe('rate limits on Redis across processes', () => {
     }
   });
 });
+
+describe('rate limits when Redis is unreachable', () => {
+  it('let requests through instead of taking the API down with the cache', async () => {
+    // Nothing listens on port 1: every store call fails at once.
+    const app = await appWith({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PUBLIC_MAX: '1', RATE_LIMIT_AUTH_FAILURES_MAX: '1' });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await get(app, `/v1/changelog/${slug}`, '10.6.0.1')).statusCode);
+    statuses.push((await get(app, '/v1/projects', '10.6.0.1', { authorization: `Bearer ${secretA}` })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200]);
+  });
+});
+
