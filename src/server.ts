@@ -56,5 +56,6 @@ export function applyTimeouts(app: FastifyInstance, config: Config): void {
   app.server.headersTimeout = Math.min(headersTimeoutMs, requestTimeoutMs);
   app.server.keepAliveTimeout = keepAliveTimeoutMs;
   // Node enforces the two timeouts on this sweep (every 30 s by default), so sweep often enough for them to mean something.
-  app.server.connectionsCheckingInterval = Math.max(250, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
+  // Settable until listen (Node reads it when the server starts listening); missing from @types/node.
+  (app.server as typeof app.server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(250, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
 }
