@@ -98,7 +98,9 @@ describe.each([
     // Even a right key from that address is refused until the window passes: guessing cannot be confirmed.
     const blocked = await get(app, '/v1/projects', attacker, { authorization: `Bearer ${secretA}` });
     expect(blocked.statusCode).toBe(429);
+    expect(blocked.json().code).toBe('rate_limited');
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(blocked.headers['ratelimit-limit']).toBeDefined();
 
     // Everyone else is served as before, on authenticated and public routes.
     const [victim, reader] = await Promise.all([

@@ -64,7 +64,8 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     max: limits.authFailuresMax,
     timeWindow: limits.windowMs,
   });
-  app.addHook('onRequest', async (request, reply) => {
+  // preParsing: after every onRequest hook, so the per-key limiter has set its RateLimit-* headers.
+  app.addHook('preParsing', async (request, reply) => {
     if (!isAuthenticatedRoute(request.routeOptions)) return;
     const state = await failures(request, { increment: false });
     if (!state.isAllowed && state.remaining === 0 && state.ttlInSeconds > 0) {
