@@ -4,6 +4,10 @@ import { defineConfig } from 'vitest/config';
 // PostgreSQL when TEST_DATABASE_URL names a server (each test file gets its own scratch database).
 const integration = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
+// Tests of PostgreSQL-only behaviour (a server going away, pools, processes sharing one database).
+const postgresOnly = ['src/**/*.pg.int.test.ts', 'test/**/*.pg.int.test.ts'];
+// Tests of the embedded database itself (its files, backup and restore), whatever TEST_DB says.
+const pgliteOnly = ['src/**/*.pglite.int.test.ts', 'test/**/*.pglite.int.test.ts'];
 
 export default defineConfig({
   test: {
@@ -13,9 +17,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true as const, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
-      { extends: true as const, test: { name: 'pglite', include: integration, env: { TEST_DB: 'pglite' } } },
+      { extends: true as const, test: { name: 'pglite', include: integration, exclude: postgresOnly, env: { TEST_DB: 'pglite' } } },
       ...(onPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include: integration, env: { TEST_DB: 'postgres' } } }]
+        ? [{ extends: true as const, test: { name: 'postgres', include: integration, exclude: pgliteOnly, env: { TEST_DB: 'postgres' } } }]
         : []),
     ],
   },

@@ -1,7 +1,7 @@
 import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { connectChangeFeed } from './cache/change-feed.js';
 import { ResponseCache } from './cache/response-cache.js';
@@ -11,8 +11,10 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
 import { healthRoutes } from './health/health.routes.js';
-import { AppError, registerErrorHandling } from './http/errors.js';
+import { readyRoutes } from './health/ready.routes.js';
+import { AppError, registerErrorHandling, renderFrameworkError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerHardening } from './http/plugins/index.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
@@ -65,7 +67,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: config.hardening.bodyLimitBytes,
+    frameworkErrors: renderFrameworkError,
+    // X-Forwarded-For is believed only from proxies the operator named.
+    trustProxy: config.hardening.trustedProxies.length ? [...config.hardening.trustedProxies] : false,
     ajv: {
       customOptions: {
         // Every offending parameter is reported, not just the first one.
@@ -78,17 +83,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     // Path parameters past 200 characters cannot be valid; refused before routing.
     routerOptions: { maxParamLength: 200 },
-    // Fastify's own early failures (malformed URL encoding, over-long parameters) in our error format.
-    frameworkErrors: (error, _request, reply) => {
-      (reply as unknown as FastifyReply)
-        .status(400)
-        .header('cache-control', 'no-store')
-        .send({
-          error: 'Invalid request: malformed path',
-          code: 'invalid_request',
-          details: [{ in: 'params', message: error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'is too long' : 'is malformed' }],
-        });
-    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
@@ -106,6 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     if (details.length) throw new AppError('invalid_request', `Invalid request: ${details.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, details);
   });
+  await registerHardening(app, { config, database });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);
   await app.register(etag);
@@ -118,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
   await app.register(healthRoutes, { config });
+  await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs });
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
   await app.register(dashboardPlugin, { services, config });

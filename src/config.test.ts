@@ -95,3 +95,47 @@ describe('loadConfig', () => {
     for (const name of ['GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY', 'GITHUB_API_URL', 'WORKER_IN_PROCESS']) expect(problems).toContain(name);
   });
 });
+
+describe('loadConfig: operations settings', () => {
+  it('defaults to in-process rate limits, no trusted proxy and no /metrics', () => {
+    const { hardening } = loadConfig({});
+    expect(hardening.trustedProxies).toEqual([]);
+    expect(hardening.rateLimit).toMatchObject({ enabled: true, redisUrl: null, publicMax: 300, authenticatedMax: 600 });
+    expect(hardening.metricsToken).toBeNull();
+    expect(hardening.underPressure.maxEventLoopUtilization).toBe(0);
+  });
+
+  it('reads proxies, Redis, limits and the metrics token', () => {
+    const { hardening } = loadConfig({
+      TRUSTED_PROXIES: '10.0.0.0/8, 192.168.1.1 ,::1',
+      REDIS_URL: 'redis://cache:6379',
+      RATE_LIMIT_PUBLIC_MAX: '5',
+      METRICS_TOKEN: 't'.repeat(16),
+      UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION: '95',
+    });
+    expect(hardening.trustedProxies).toEqual(['10.0.0.0/8', '192.168.1.1', '::1']);
+    expect(hardening.rateLimit.redisUrl).toBe('redis://cache:6379');
+    expect(hardening.rateLimit.publicMax).toBe(5);
+    expect(hardening.metricsToken).toBe('t'.repeat(16));
+    expect(hardening.underPressure.maxEventLoopUtilization).toBeCloseTo(0.95);
+  });
+
+  it('names every bad operations setting at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        TRUSTED_PROXIES: 'proxy.example',
+        REDIS_URL: 'http://cache',
+        METRICS_TOKEN: 'short',
+        RATE_LIMIT_PUBLIC_MAX: '0',
+        DATABASE_TIMEOUT_MS: 'soon',
+      });
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['TRUSTED_PROXIES', 'REDIS_URL', 'METRICS_TOKEN', 'RATE_LIMIT_PUBLIC_MAX', 'DATABASE_TIMEOUT_MS']) {
+      expect(problems).toContain(name);
+    }
+  });
+});

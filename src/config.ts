@@ -26,6 +26,7 @@ export interface Config {
   readonly reposDir: string;
   /** `changelog serve` also runs the background worker (repository ingestion). */
   readonly workerInProcess: boolean;
+  readonly hardening: HardeningConfig;
 }
 
 export interface GitHubConfig {
@@ -37,6 +38,37 @@ export interface GitHubConfig {
   readonly apiUrl: string;
   /** Where "Connect GitHub" sends people to install the app (https://github.com/apps/NAME/installations/new). */
   readonly installUrl: string | null;
+}
+
+/** Abuse limits, fault handling and observability (see README, "Operations"). */
+export interface HardeningConfig {
+  /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty = use the socket address. */
+  readonly trustedProxies: readonly string[];
+  readonly rateLimit: {
+    readonly enabled: boolean;
+    readonly windowMs: number;
+    /** Requests per window per client address on public routes. */
+    readonly publicMax: number;
+    /** Requests per window per API key on authenticated routes. */
+    readonly authenticatedMax: number;
+    /** Failed authentications per window per client address before it is refused outright. */
+    readonly authFailuresMax: number;
+    readonly redisUrl: string | null;
+    readonly redisPrefix: string;
+  };
+  readonly bodyLimitBytes: number;
+  readonly requestTimeoutMs: number;
+  readonly headersTimeoutMs: number;
+  readonly keepAliveTimeoutMs: number;
+  /** Longest wait for a database connection or statement before a request is answered 503. */
+  readonly databaseTimeoutMs: number;
+  readonly underPressure: {
+    readonly maxEventLoopDelayMs: number;
+    readonly maxEventLoopUtilization: number;
+    readonly retryAfterSeconds: number;
+  };
+  /** Bearer token that unlocks GET /metrics; null = no /metrics route. */
+  readonly metricsToken: string | null;
 }
 
 export type DatabaseConfig =
@@ -166,6 +198,41 @@ export function loadConfig(env: Env = process.env): Config {
     apiUrl: httpUrl('GITHUB_API_URL', 'https://api.github.com') ?? 'https://api.github.com',
     installUrl: httpUrl('GITHUB_APP_INSTALL_URL', null),
   };
+  const trustedProxies = (read('TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const proxy of trustedProxies) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(proxy)) {
+      problems.push(`TRUSTED_PROXIES must list IP addresses or CIDR ranges, comma-separated (got "${proxy}")`);
+    }
+  }
+  const redisUrl = read('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
+  const metricsToken = read('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
+
+  const hardening: HardeningConfig = {
+    trustedProxies,
+    rateLimit: {
+      enabled: bool('RATE_LIMIT_ENABLED', true),
+      windowMs: integer('RATE_LIMIT_WINDOW_MS', 60_000, 1_000, 86_400_000),
+      publicMax: integer('RATE_LIMIT_PUBLIC_MAX', 300, 1, 1_000_000),
+      authenticatedMax: integer('RATE_LIMIT_AUTHENTICATED_MAX', 600, 1, 1_000_000),
+      authFailuresMax: integer('RATE_LIMIT_AUTH_FAILURES_MAX', 20, 1, 1_000_000),
+      redisUrl,
+      redisPrefix: read('RATE_LIMIT_REDIS_PREFIX') ?? 'changelog-rl:',
+    },
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', 1024 * 1024, 1024, 100 * 1024 * 1024),
+    requestTimeoutMs: integer('REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
+    headersTimeoutMs: integer('HEADERS_TIMEOUT_MS', 10_000, 1_000, 600_000),
+    keepAliveTimeoutMs: integer('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1_000, 600_000),
+    databaseTimeoutMs: integer('DATABASE_TIMEOUT_MS', 5_000, 100, 600_000),
+    underPressure: {
+      maxEventLoopDelayMs: integer('UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS', 1_000, 0, 60_000),
+      maxEventLoopUtilization: eluPercent / 100,
+      retryAfterSeconds: integer('UNDER_PRESSURE_RETRY_AFTER_SECONDS', 10, 1, 3_600),
+    },
+    metricsToken,
+  };
 
   const config: Config = {
     nodeEnv,
@@ -191,6 +258,7 @@ export function loadConfig(env: Env = process.env): Config {
     github,
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
     workerInProcess: bool('WORKER_IN_PROCESS', true),
+    hardening,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

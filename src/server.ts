@@ -14,13 +14,14 @@ export interface StartOptions {
 
 /** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, { timeoutMs: config.hardening.databaseTimeoutMs });
   let app: FastifyInstance | undefined;
   try {
     if (options.migrate) await migrate(database);
     const services = createServices(database, config);
     const seeded = config.demoSeed ? await seedDemo(services) : false;
     app = await buildApp({ config, database, services });
+    applyTimeouts(app, config);
     await app.listen({ host: config.host, port: config.port });
     if (config.workerInProcess) {
       const { resumed } = await startWorker(services);
@@ -47,4 +48,19 @@ export async function startServer(config: Config, options: StartOptions): Promis
     await database.close();
   });
   return server;
+}
+
+/**
+ * Slow clients cannot hold sockets forever: headers must arrive within HEADERS_TIMEOUT_MS and the
+ * whole request within REQUEST_TIMEOUT_MS (Node answers 408 and closes); idle keep-alive sockets close
+ * after KEEP_ALIVE_TIMEOUT_MS, longer than a typical balancer's idle timeout (60 s) so it closes first.
+ */
+export function applyTimeouts(app: FastifyInstance, config: Config): void {
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs } = config.hardening;
+  app.server.requestTimeout = requestTimeoutMs;
+  app.server.headersTimeout = Math.min(headersTimeoutMs, requestTimeoutMs);
+  app.server.keepAliveTimeout = keepAliveTimeoutMs;
+  // Node enforces the two timeouts on this sweep (every 30 s by default), so sweep often enough for them to mean something.
+  // Settable until listen (Node reads it when the server starts listening); missing from @types/node.
+  (app.server as typeof app.server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = Math.max(250, Math.min(1_000, Math.floor(headersTimeoutMs / 4)));
 }

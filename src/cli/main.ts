@@ -8,6 +8,7 @@ import { migrate } from '../db/migrate.js';
 import type { EntryRow, OrganizationRow, ProjectRow, UserRow } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { KeyView } from '../keys/keys.service.js';
+import { backupEmbedded, restoreEmbedded } from '../ops/backup.js';
 import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
 import { registerScmCommands } from '../scm/scm.cli.js';
@@ -312,6 +313,26 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
 
   registerScmCommands({ program, command, run, withServices, getConfig, io });
+
+  command(program, 'backup', 'write the embedded database to a file (stop the server first; PostgreSQL: pg_dump)')
+    .requiredOption('--out <file>', 'archive to write (gzip\'d tar)')
+    .action(
+      run(async (opts: { out: string }) => {
+        const result = await backupEmbedded(getConfig(), opts.out);
+        return { json: result, text: `Backed up ${result.dataDir} to ${result.file} (${result.bytes} bytes)` };
+      }),
+    );
+
+  command(program, 'restore', 'replace the embedded database with a backup (refuses a non-empty one without --force)')
+    .argument('<file>', 'archive written by `changelog backup`')
+    .option('--force', 'replace an existing database (it is kept aside, renamed)')
+    .action(
+      run(async (file: string, opts: { force?: boolean }) => {
+        const result = await restoreEmbedded(getConfig(), file, { force: Boolean(opts.force) });
+        const kept = result.previous ? `; the previous database is kept in ${result.previous}` : '';
+        return { json: result, text: `Restored ${file} into ${result.dataDir} (schema version ${result.schemaVersion})${kept}` };
+      }),
+    );
 
   try {
     await program.parseAsync(argv);

@@ -33,6 +33,8 @@ export interface Database {
    * text may hold several statements. On the embedded database it waits its turn like any query.
    */
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+  /** Null on the embedded database, which has no pool. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -40,12 +42,25 @@ export type ScriptRunner = (sqlText: string) => Promise<Record<string, unknown>[
 
 /** Arbitrary constant that names the migration lock among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_146_520_431;
+const MIGRATION_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 export interface OpenOptions {
   /** Called for every statement the query builder runs; tests count statements with it. */
   onQuery?: (event: LogEvent) => void;
   /** Existing PGlite instance (tests clone a migrated template into one). */
   pglite?: PGlite;
+  /**
+   * Longest wait for a pooled connection, and for any one statement of the query builder, before it
+   * fails (and a request is answered 503) instead of hanging on an unreachable server.
+   */
+  timeoutMs?: number;
+}
+
+/** Connection counts of the pool (PostgreSQL only), for /metrics. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
@@ -54,11 +69,18 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     const pool = new pg.Pool({
       connectionString: config.url,
       max: config.poolMax,
-      connectionTimeoutMillis: 5_000,
+      connectionTimeoutMillis: options.timeoutMs ?? 5_000,
+      ...(options.timeoutMs ? { query_timeout: options.timeoutMs } : {}),
       application_name: 'changelog-service',
+      // Notices a server that vanished without closing (a cut network) on idle connections too.
+      keepAlive: true,
     });
     // An idle client that loses its server (restart, failover) must not crash the process.
     pool.on('error', () => {});
+    // The pool listens for errors only on idle clients; a client whose connection drops while checked
+    // out would emit an unhandled 'error' and end the process. Its query fails on its own, and the
+    // pool discards the broken client when it comes back.
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     let readDb = db;
     if (config.readUrl) {
@@ -78,10 +100,17 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       async withExclusiveSession(fn) {
         const client = await pool.connect();
         try {
-          await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+          await client.query({
+            text: 'SELECT pg_advisory_lock($1)',
+            values: [MIGRATION_LOCK_KEY],
+            query_timeout: MIGRATION_TIMEOUT_MS,
+          } as pg.QueryConfig);
           try {
             return await fn(async (sqlText) => {
-              const result = (await client.query(sqlText)) as pg.QueryResult | pg.QueryResult[];
+              // Migrations may legitimately run longer than a request's statement timeout.
+              const result = (await client.query({ text: sqlText, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as
+                | pg.QueryResult
+                | pg.QueryResult[];
               const last = Array.isArray(result) ? result[result.length - 1] : result;
               return (last?.rows ?? []) as Record<string, unknown>[];
             });
@@ -98,6 +127,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         const last = Array.isArray(result) ? result[result.length - 1] : result;
         return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
       },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       async close() {
         if (readDb !== db) await readDb.destroy();
         await db.destroy();
@@ -144,6 +174,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         return { rows: (results[results.length - 1]?.rows ?? []) as Record<string, unknown>[] };
       });
     },
+    poolStats: () => null,
     async close() {
       await db.destroy();
       if (!instance.closed) await instance.close();

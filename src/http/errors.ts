@@ -1,4 +1,5 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
 import { redactKeys } from '../keys/key-format.js';
 
 /** The closed list of error codes and the HTTP status each one is answered with. */
@@ -103,6 +104,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       body = { error: error.message, code: STATUS_CODE[status] ?? 'invalid_request' };
+    } else if (isDatabaseUnavailable(error)) {
+      // Fail fast and say so: the client may retry, and the process stays up until the database returns.
+      status = 503;
+      request.log.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'database unavailable');
+      reply.header('retry-after', 5);
+      body = { error: 'Service temporarily unavailable', code: 'unavailable' };
     } else {
       status = error.statusCode === 503 ? 503 : 500;
       request.log.error({ err: error }, 'request failed');
@@ -124,4 +131,25 @@ export function registerErrorHandling(app: FastifyInstance): void {
       .header('cache-control', 'no-store')
       .send({ error: error.message, code: error.code });
   });
+}
+
+/**
+ * Errors the router raises before any hook runs (a malformed percent-encoding, a path parameter over
+ * the router's length limit). Fastify would answer them with its own body (414 for a long parameter,
+ * echoing the raw path); they are invalid requests like any other, so they get our 400 shape.
+ */
+export function renderFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? 'Invalid request: a path parameter is too long'
+      : error.code === 'FST_ERR_BAD_URL'
+        ? 'Invalid request: the path is not a valid URL (bad percent-encoding)'
+        : 'Invalid request';
+  request.log.info({ code: error.code }, message);
+  void reply
+    .status(400)
+    .header('x-request-id', request.id)
+    .header('cache-control', 'no-store')
+    .type('application/json; charset=utf-8')
+    .send({ error: message, code: 'invalid_request' });
 }

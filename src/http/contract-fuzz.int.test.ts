@@ -1,0 +1,236 @@
+import AjvModule from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import fc from 'fast-check';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { generateKey } from '../keys/key-format.js';
+import { createServices, type Services } from '../services.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
+
+/**
+ * Property-based tests over every operation of /openapi.json: requests are generated from the
+ * document's own parameters (valid, boundary and hostile values, duplicated parameters, absurd
+ * headers), and every answer must be a non-5xx that the document describes, with the database
+ * unchanged whenever the answer is a 4xx.
+ */
+
+const Ajv = AjvModule.default;
+const addFormats = addFormatsModule.default;
+const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+
+interface Parameter {
+  in: 'query' | 'path' | 'header';
+  name: string;
+  schema: { type?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number; pattern?: string; format?: string };
+}
+interface Operation {
+  parameters?: Parameter[];
+  security?: unknown[];
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+}
+
+let database: TestDatabase;
+let services: Services;
+let app: FastifyInstance;
+let doc: { paths: Record<string, Record<string, Operation>>; components: unknown };
+let ajv: InstanceType<typeof Ajv>;
+let slug: string;
+let entryId: string;
+let secret: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'false' });
+  services = createServices(database, config);
+  app = await buildApp({ config, database, services });
+  await app.ready();
+  const user = await buildUser(services);
+  const project = await buildProject(services, { type: 'user', email: user.email });
+  slug = project.slug;
+  const ids = await insertEntries(services, project.id, [
+    { status: 'published', published_at: new Date(), title: 'Hello', generated_json: JSON.stringify(generatedJson('Hello')) },
+    { status: 'draft', title: 'Draft' },
+  ]);
+  entryId = ids[0]!;
+  secret = (await services.keys.create({ name: 'fuzz', context: { type: 'user', email: user.email } })).secret;
+
+  doc = (await app.inject({ url: '/openapi.json' })).json();
+  ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  ajv.addSchema({ $id: 'openapi', components: doc.components, paths: doc.paths });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await database?.close();
+});
+
+/** Rows of every table (minus `last_used_at`, which a successful call may write later, by design). */
+async function fingerprint(): Promise<string> {
+  const columns = await sql<{ table_name: string; column_name: string }>`
+    SELECT table_name, column_name FROM information_schema.columns
+    WHERE table_schema = 'public' AND column_name <> 'last_used_at' ORDER BY table_name, ordinal_position`.execute(database.db);
+  const byTable = new Map<string, string[]>();
+  for (const { table_name, column_name } of columns.rows) byTable.set(table_name, [...(byTable.get(table_name) ?? []), column_name]);
+  const parts: string[] = [];
+  for (const [table, cols] of byTable) {
+    const list = cols.map((c) => `coalesce("${c}"::text, '∅')`).join(` || '|' || `);
+    const result = await sql<{ h: string | null }>`SELECT md5(string_agg(${sql.raw(list)}, ',' ORDER BY ${sql.raw(list)})) AS h FROM ${sql.table(table)}`.execute(database.db);
+    parts.push(`${table}:${result.rows[0]?.h ?? 'empty'}`);
+  }
+  return parts.join(';');
+}
+
+const HOSTILE_STRINGS = [
+  '', ' ', 'NaN', '1e309', '-1e309', 'Infinity', '-0', '0x10', '1.5', '007', ' 1', '1 ', '+1', '١٢', 'null', 'undefined',
+  'true', '[]', '{}', '%', '%00', '%2F', '../..', '\u0000', '\u202e', '😀'.repeat(50), 'é'.repeat(300), '<script>alert(1)</script>',
+  "'; DROP TABLE projects; --", 'a'.repeat(10_000), '9'.repeat(400), '-2147483649', '9007199254740993', '__proto__', 'constructor',
+];
+
+/** Values for one parameter: mostly valid ones for its schema, plus boundaries and hostile strings. */
+function valueFor(parameter: Parameter): fc.Arbitrary<string> {
+  const s = parameter.schema;
+  const known: string[] = [];
+  const valid: fc.Arbitrary<string>[] = [];
+  if (s.type === 'integer') {
+    const min = s.minimum ?? -1_000_000;
+    const max = s.maximum ?? 1_000_000;
+    valid.push(fc.integer({ min, max }).map(String));
+    known.push(String(min), String(max), String(min - 1), String(max + 1), `${min}.0`, `${max}e0`);
+  } else if (s.format === 'uuid') {
+    valid.push(fc.uuid().map(String), fc.constant(entryId), fc.constant(entryId.toUpperCase()));
+  } else if (s.pattern) {
+    valid.push(fc.stringMatching(new RegExp(s.pattern)).filter((v) => v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? 1e9)));
+    if (parameter.name === 'slug') valid.push(fc.constant(slug));
+    if (s.maxLength) known.push('a'.repeat(s.maxLength), 'a'.repeat(s.maxLength + 1));
+    if (s.minLength) known.push('a'.repeat(s.minLength - 1));
+  } else {
+    valid.push(fc.string(), fc.string({ unit: 'grapheme', maxLength: 40 }));
+  }
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.oneof(...valid) },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_STRINGS, ...known) },
+    { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
+  );
+}
+
+/** Header values must be visible ASCII to travel at all; anything else is percent-encoded first. */
+const headerSafe = (value: string) => (/^[\t\x20-\x7e]*$/.test(value) ? value : encodeURIComponent(value));
+
+const authorization = () =>
+  fc.oneof(
+    fc.constant(undefined),
+    fc.constant(`Bearer ${secret}`),
+    fc.constant(`bearer  ${secret}  `),
+    fc.constant(`Bearer ${generateKey()}`),
+    fc.constant(`Basic ${Buffer.from('a:b').toString('base64')}`),
+    fc.constantFrom(...HOSTILE_STRINGS).map((v) => `Bearer ${headerSafe(v)}`),
+    fc.string({ maxLength: 200 }).map(headerSafe),
+    fc.constant(`Bearer ${'k'.repeat(8_000)}`),
+  );
+
+interface GeneratedRequest {
+  url: string;
+  headers: Record<string, string | string[]>;
+}
+
+function requestsFor(path: string, operation: Operation): fc.Arbitrary<GeneratedRequest> {
+  const parameters = operation.parameters ?? [];
+  const pathParams = parameters.filter((p) => p.in === 'path');
+  const queryParams = parameters.filter((p) => p.in === 'query');
+  const headerParams = parameters.filter((p) => p.in === 'header');
+
+  const pathValues = fc.tuple(...pathParams.map(valueFor));
+  // Each query parameter: absent, once, or several times (an array where a scalar is expected).
+  const queryValues = fc.tuple(
+    ...queryParams.map((p) =>
+      fc.oneof(fc.constant<string[]>([]), valueFor(p).map((v) => [v]), fc.array(valueFor(p), { minLength: 2, maxLength: 3 })),
+    ),
+  );
+  const extraQuery = fc.array(fc.tuple(fc.constantFrom('x', 'limit[]', 'offset[0]', '__proto__', 'a'.repeat(300), ''), fc.string()), {
+    maxLength: 2,
+  });
+  const headerValues = fc.tuple(...headerParams.map((p) => fc.option(valueFor(p).map(headerSafe), { nil: undefined })));
+  const misc = fc.record({
+    authorization: operation.security ? authorization() : fc.option(fc.string({ maxLength: 50 }).map(headerSafe), { nil: undefined }),
+    apiKey: fc.option(fc.oneof(fc.constant(secret), fc.string({ maxLength: 60 }).map(headerSafe)), { nil: undefined }),
+    ifNoneMatch: fc.option(fc.oneof(fc.constant('*'), fc.string({ maxLength: 60 }).map(headerSafe)), { nil: undefined }),
+    accept: fc.option(fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml', ''), { nil: undefined }),
+    long: fc.option(fc.constant('x'.repeat(16_000)), { nil: undefined }),
+  });
+
+  return fc.tuple(pathValues, queryValues, extraQuery, headerValues, misc).map(([pv, qv, extra, hv, m]) => {
+    let url = path;
+    pathParams.forEach((p, i) => (url = url.replace(`{${p.name}}`, encodeURIComponent(pv[i]!))));
+    const pairs: string[] = [];
+    queryParams.forEach((p, i) => qv[i]!.forEach((v) => pairs.push(`${p.name}=${encodeURIComponent(v)}`)));
+    extra.forEach(([k, v]) => pairs.push(`${encodeURIComponent(k)}=${encodeURIComponent(v)}`));
+    if (pairs.length) url += `?${pairs.join('&')}`;
+    const headers: Record<string, string | string[]> = {};
+    headerParams.forEach((p, i) => {
+      if (hv[i] !== undefined) headers[p.name] = hv[i]!;
+    });
+    if (m.authorization !== undefined) headers.authorization = m.authorization;
+    if (m.apiKey !== undefined) headers['x-api-key'] = m.apiKey;
+    if (m.ifNoneMatch !== undefined) headers['if-none-match'] = m.ifNoneMatch;
+    if (m.accept !== undefined) headers.accept = m.accept;
+    if (m.long !== undefined) headers['x-long-header'] = m.long;
+    return { url, headers };
+  });
+}
+
+const pointer = (...segments: string[]) => segments.map((s) => s.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
+
+describe('every contract operation, fuzzed from /openapi.json', () => {
+  it('covers every operation the document lists', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${path}`));
+    expect(operations).toEqual(
+      expect.arrayContaining(['GET /health', 'GET /v1/projects', 'GET /v1/changelog/{slug}', 'GET /v1/changelog/{slug}/entries/{id}']),
+    );
+  });
+
+  it('never answers 5xx, always as documented, and changes nothing on a 4xx', async () => {
+    const seen = new Map<string, Set<number>>();
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const statuses = new Set<number>();
+        seen.set(`${method.toUpperCase()} ${path}`, statuses);
+        await fc.assert(
+          fc.asyncProperty(requestsFor(path, operation), async (request) => {
+            const before = await fingerprint();
+            const res = await app.inject({ method: method.toUpperCase() as 'GET', url: request.url, headers: request.headers });
+            statuses.add(res.statusCode);
+            expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(500);
+            if (res.statusCode === 304) {
+              expect(request.headers['if-none-match']).toBeDefined();
+              return;
+            }
+            const documented = operation.responses[String(res.statusCode)];
+            expect(documented, `status ${res.statusCode} is not documented for ${method} ${path}: ${res.body.slice(0, 200)}`).toBeDefined();
+            expect(res.headers['content-type']).toMatch(/^application\/json/);
+            const validate = ajv.getSchema(
+              `openapi#/${pointer('paths', path, method, 'responses', String(res.statusCode), 'content', 'application/json', 'schema')}`,
+            );
+            const body = res.json();
+            expect(validate!(body), JSON.stringify(validate!.errors)).toBe(true);
+            if (res.statusCode >= 400) {
+              expect(body.error).not.toMatch(/\n\s+at /);
+              expect(await fingerprint()).toBe(before);
+            }
+          }),
+          { numRuns: RUNS },
+        );
+      }
+    }
+    // The generators reach both sides of every operation: some success and some refusal.
+    for (const [operation, statuses] of seen) {
+      if (operation === 'GET /health') continue;
+      expect([...statuses].some((s) => s < 300), operation).toBe(true);
+      expect([...statuses].some((s) => s >= 400), operation).toBe(true);
+    }
+  }, 30_000 + RUNS * 500);
+});

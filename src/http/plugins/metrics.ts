@@ -1,0 +1,61 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/database.js';
+import { AppError } from '../errors.js';
+
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/**
+ * GET /metrics in the Prometheus text format: request counts and latency per route and status, the
+ * database pool, and the process's own figures. It exists only when METRICS_TOKEN is set, and then
+ * answers only `Authorization: Bearer <METRICS_TOKEN>` (one port to deploy; the scraper holds the
+ * token). Routes are labelled by their pattern (`/v1/changelog/:slug`), never by the raw URL, so
+ * the number of series stays bounded whatever clients send.
+ */
+export async function registerMetrics(app: FastifyInstance, deps: { config: Config; database: Database }): Promise<void> {
+  const token = deps.config.hardening.metricsToken;
+  if (token === null) return;
+
+  // One registry per app instance (not prom-client's global one): tests build many apps per process.
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const labelNames = ['method', 'route', 'status'] as const;
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered', labelNames, registers: [registry] });
+  const duration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time to answer HTTP requests',
+    labelNames,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const pool = new Gauge({
+    name: 'db_pool_connections',
+    help: 'PostgreSQL pool connections by state (total, idle, waiting clients); absent on the embedded database',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = deps.database.poolStats();
+      if (!stats) return;
+      for (const [state, value] of Object.entries(stats)) this.set({ state }, value);
+    },
+  });
+  void pool;
+
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    requests.inc(labels);
+    duration.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  const expected = digest(token);
+  app.get('/metrics', { schema: { hide: true }, config: { internal: true } }, async (request, reply) => {
+    const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
+      throw new AppError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"');
+    }
+    reply.header('cache-control', 'no-store').type(registry.contentType);
+    return registry.metrics();
+  });
+}

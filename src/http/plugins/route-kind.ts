@@ -1,0 +1,26 @@
+import type { FastifyRequest, RouteOptions } from 'fastify';
+
+type RouteLike = Pick<RouteOptions, 'schema'> | FastifyRequest['routeOptions'];
+
+/**
+ * A route is authenticated when its schema declares a security requirement: the same fact the OpenAPI
+ * document publishes, so rate limits and CORS follow the contract without a second list of routes.
+ */
+export function isAuthenticatedRoute(route: RouteLike | undefined): boolean {
+  const security = (route?.schema as { security?: unknown[] } | undefined)?.security;
+  return Array.isArray(security) && security.length > 0;
+}
+
+/** The API key a request presents (Bearer or X-API-KEY), whether or not it is valid. */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+  const authorization = first(request.headers.authorization);
+  const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+  const header = first(request.headers['x-api-key'])?.trim();
+  return bearer ?? (header || undefined);
+}
+
+/** Operator routes (`config: { internal: true }`: /ready, /metrics) are for probes and scrapers, not browsers. */
+export function isInternal(config: unknown): boolean {
+  return (config as { internal?: unknown } | undefined)?.internal === true;
+}

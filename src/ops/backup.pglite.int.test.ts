@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.js';
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'changelog-backup-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(env: Record<string, string>, ...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['node', 'changelog', ...args, '--json'], {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+    env: { NODE_ENV: 'test', DEMO_SEED: 'false', ...env },
+  });
+  return { code, out: stdout ? JSON.parse(stdout) : undefined, err: stderr ? JSON.parse(stderr) : undefined };
+}
+
+describe('changelog backup / restore (embedded database)', () => {
+  it('round-trips the data, refuses to overwrite without --force, and keeps the replaced database aside', async () => {
+    const source = { DATA_DIR: join(dir, 'source') };
+    expect((await cli(source, 'users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
+    expect((await cli(source, 'projects', 'create', '--name', 'Acme', '--slug', 'acme', '--owner', 'user:ada@example.com')).code).toBe(0);
+    const archive = join(dir, 'backup.tar.gz');
+    const backup = await cli(source, 'backup', '--out', archive);
+    expect(backup.code).toBe(0);
+    expect(backup.out.bytes).toBeGreaterThan(1000);
+
+    // Into an empty place: restored, and the data is there.
+    const target = { DATA_DIR: join(dir, 'target') };
+    const restored = await cli(target, 'restore', archive);
+    expect(restored.code).toBe(0);
+    expect(restored.out).toMatchObject({ schemaVersion: expect.any(Number), previous: null });
+    const keys = await cli(target, 'keys', 'create', '--name', 'k', '--context', 'user:ada@example.com', '--projects', 'acme');
+    expect(keys.code).toBe(0);
+    expect(keys.out.projects).toEqual(['acme']);
+
+    // Over a database: refused, and nothing changes.
+    const refused = await cli(target, 'restore', archive);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toMatchObject({ code: 'conflict', error: expect.stringContaining('--force') });
+    expect((await cli(target, 'keys', 'list')).out.count).toBe(1);
+
+    // With --force: replaced by the backup (which has no key), the old one renamed aside.
+    const forced = await cli(target, 'restore', archive, '--force');
+    expect(forced.code).toBe(0);
+    expect(existsSync(forced.out.previous)).toBe(true);
+    expect((await cli(target, 'keys', 'list')).out.count).toBe(0);
+    expect((await cli({ DATA_DIR: forced.out.previous }, 'keys', 'list')).out.count).toBe(1);
+  });
+
+  it('refuses a file that is not a backup, leaving the database alone', async () => {
+    const bogus = join(dir, 'bogus.tar.gz');
+    writeFileSync(bogus, 'not an archive');
+    const target = { DATA_DIR: join(dir, 'untouched') };
+    const result = await cli(target, 'restore', bogus);
+    expect(result.code).toBe(1);
+    expect(result.err.code).toBe('invalid_request');
+    expect(existsSync(join(dir, 'untouched', 'PG_VERSION'))).toBe(false);
+  });
+});
