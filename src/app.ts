@@ -12,7 +12,7 @@ import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
 import { healthRoutes } from './health/health.routes.js';
 import { readyRoutes } from './health/ready.routes.js';
-import { AppError, registerErrorHandling, renderFrameworkError } from './http/errors.js';
+import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerHardening } from './http/plugins/index.js';
 import { sharedSchemas } from './http/schemas.js';
@@ -81,25 +81,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         useDefaults: true,
       },
     },
-    // Path parameters past 200 characters cannot be valid; refused before routing.
-    routerOptions: { maxParamLength: 200 },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
-  // Ajv coerces "1e400" to Infinity and then skips minimum/maximum for non-finite numbers; such a
-  // value must be refused here rather than reach SQL.
-  app.addHook('preHandler', async (request) => {
-    const details = [];
-    for (const [part, values] of [['querystring', request.query], ['params', request.params]] as const) {
-      for (const [name, value] of Object.entries((values ?? {}) as Record<string, unknown>)) {
-        if (typeof value === 'number' && !Number.isFinite(value)) details.push({ in: part, parameter: name, message: 'must be a finite integer' });
-      }
-    }
-    if (details.length) throw new AppError('invalid_request', `Invalid request: ${details.map((d) => `${d.parameter} ${d.message}`).join('; ')}`, details);
-  });
   await registerHardening(app, { config, database });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);

@@ -1,7 +1,7 @@
+import { testConfig } from '../../test/helpers/config.js';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { createServices, type Services } from '../services.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
@@ -19,7 +19,7 @@ let secret: string;
 
 beforeAll(async () => {
   database = await createTestDatabase({ onQuery: (event) => captured.push(event.query as CompiledQuery) });
-  const config = loadConfig({ NODE_ENV: 'test', RESPONSE_CACHE: 'false' });
+  const config = testConfig({ RESPONSE_CACHE: 'false' });
   services = createServices(database, config);
   app = await buildApp({ config, database, services });
   const user = await buildUser(services);

@@ -1,10 +1,10 @@
+import { testConfig } from '../../test/helpers/config.js';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { DashboardClient, secretOn, type PageResponse } from '../../test/helpers/dashboard-client.js';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { hashKey } from '../keys/key-format.js';
 import { createServices, type Services } from '../services.js';
 
@@ -16,7 +16,7 @@ const people: Record<'alice' | 'bob' | 'carol' | 'dave', DashboardClient> = {} a
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', SIGNUP_OPEN: 'true' });
+  const config = testConfig({ LOG_LEVEL: 'trace', SIGNUP_OPEN: 'true' });
   services = createServices(database, config);
   const logStream = new Writable({
     write(chunk, _encoding, done) {
@@ -109,7 +109,7 @@ describe('session cookie', () => {
   });
 
   it('is Secure when the public URL is https', async () => {
-    const config = loadConfig({ NODE_ENV: 'test', PUBLIC_URL: 'https://changelog.example.com', SIGNUP_OPEN: 'true' });
+    const config = testConfig({ PUBLIC_URL: 'https://changelog.example.com', SIGNUP_OPEN: 'true' });
     const secureApp = await buildApp({ config, database, services: createServices(database, config) });
     try {
       const res = await new DashboardClient(secureApp).signIn('dave@example.com');

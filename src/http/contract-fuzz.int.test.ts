@@ -204,7 +204,10 @@ describe('every contract operation, fuzzed from /openapi.json', () => {
             const before = await fingerprint();
             const res = await app.inject({ method: method.toUpperCase() as 'GET', url: request.url, headers: request.headers });
             statuses.add(res.statusCode);
-            expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(500);
+            // The one 5xx allowed is a documented 503 for an integration this server has not configured
+            // (GitHub): a deliberate answer, not a failure.
+            const unconfigured = res.statusCode === 503 && '503' in (operation.responses ?? {}) && res.json().code === 'unavailable';
+            if (!unconfigured) expect(res.statusCode, res.body.slice(0, 300)).toBeLessThan(500);
             if (res.statusCode === 304) {
               expect(request.headers['if-none-match']).toBeDefined();
               return;
@@ -229,7 +232,9 @@ describe('every contract operation, fuzzed from /openapi.json', () => {
     // The generators reach both sides of every operation: some success and some refusal.
     for (const [operation, statuses] of seen) {
       if (operation === 'GET /health') continue;
-      expect([...statuses].some((s) => s < 300), operation).toBe(true);
+      // Success on the GitHub operations needs a GitHub App (tested against the fake in src/scm/).
+      const needsGitHub = operation === 'GET /v1/scm/callback' || operation === 'POST /v1/projects/{projectId}/repos';
+      if (!needsGitHub) expect([...statuses].some((s) => s < 300), operation).toBe(true);
       expect([...statuses].some((s) => s >= 400), operation).toBe(true);
     }
   }, 30_000 + RUNS * 500);

@@ -1,7 +1,7 @@
+import { testConfig } from '../../test/helpers/config.js';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { createServices } from '../services.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
@@ -21,7 +21,7 @@ beforeAll(async () => {
       done();
     },
   });
-  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace' });
+  const config = testConfig({ LOG_LEVEL: 'trace' });
   const services = createServices(database, config);
   app = await buildApp({ config, database, services, logStream });
   const user = await buildUser(services);

@@ -1,8 +1,8 @@
+import { testConfig } from '../../test/helpers/config.js';
 import net from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { applyTimeouts } from '../server.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 
@@ -12,7 +12,7 @@ let port: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' });
+  const config = testConfig({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' });
   app = await buildApp({ config, database });
   applyTimeouts(app, config);
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,8 +1,8 @@
+import { testConfig } from '../../test/helpers/config.js';
 import { readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
 import { startWorker } from '../jobs/worker.js';
 import { createServices } from '../services.js';
 import { usePostgres } from '../../test/helpers/database.js';
@@ -174,7 +174,7 @@ describe('concurrent ingests of one link', () => {
     const { link } = await newLink(origin);
     // On PostgreSQL a second set of services stands for another process (the advisory lock
     // serialises them); the embedded database has one process, whose ingests queue up in memory.
-    const other = usePostgres ? createServices(ctx.services.database, loadConfig({ NODE_ENV: 'test', REPOS_DIR: reposDir })) : ctx.services;
+    const other = usePostgres ? createServices(ctx.services.database, testConfig({ REPOS_DIR: reposDir })) : ctx.services;
     const results = await Promise.all([ctx.services.ingest.ingestLink(link.id), other.ingest.ingestLink(link.id)]);
     const expected = commitCount(origin);
     expect(results.map((r) => r.added).sort((a, b) => a - b)).toEqual([0, expected]);

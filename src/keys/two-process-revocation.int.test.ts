@@ -24,6 +24,7 @@ function startProcess(databaseUrl: string): Promise<Server> {
       LOG_LEVEL: 'silent',
       DEMO_SEED: 'false',
       SIGNUP_OPEN: 'true',
+      RATE_LIMIT_ENABLED: 'false',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,3 +1,4 @@
+import { testConfig } from '../../test/helpers/config.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -5,7 +6,6 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildOrg, buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import type { NewEntry } from '../db/schema.js';
 import { generateKey } from '../keys/key-format.js';
 import { createServices, type Services } from '../services.js';
@@ -639,7 +639,7 @@ describe('GET /v1/projects: statements per request', () => {
         if (counting && event.level === 'query') statements.push(event.query.sql);
       },
     });
-    const config = loadConfig({ NODE_ENV: 'test' });
+    const config = testConfig();
     services = createServices(database, config);
     app = await buildApp({ config, database, services });
     await app.ready();

@@ -1,7 +1,7 @@
+import { testConfig } from '../../test/helpers/config.js';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { createServices } from '../services.js';
 import { buildOrg, buildProject, buildUser } from '../../test/helpers/factories.js';
 import { cachedDatasetRepo } from '../../test/helpers/git-fixtures.js';
@@ -154,7 +154,7 @@ describe('GET /v1/scm/callback', () => {
   });
 
   it('answers 502 when GitHub is unreachable', async () => {
-    const config = loadConfig({ ...ctx.env, NODE_ENV: 'test', GITHUB_API_URL: 'http://127.0.0.1:9' });
+    const config = testConfig({ ...ctx.env, GITHUB_API_URL: 'http://127.0.0.1:9' });
     const app = await buildApp({ config, database: ctx.database, services: createServices(ctx.database, config) });
     try {
       const res = await app.inject({ method: 'GET', url: '/v1/scm/callback?installation_id=303', headers: { authorization: `Bearer ${aliceKey}` } });
@@ -330,7 +330,7 @@ describe('"Connect GitHub" from the dashboard', () => {
 
 describe('without GitHub configuration', () => {
   it('answers 503 naming what is missing, while the rest of the service runs', async () => {
-    const config = loadConfig({ NODE_ENV: 'test' });
+    const config = testConfig();
     const app = await buildApp({ config, database: ctx.database, services: createServices(ctx.database, config) });
     try {
       const cb = await app.inject({ method: 'GET', url: '/v1/scm/callback?installation_id=101', headers: { authorization: `Bearer ${aliceKey}` } });

@@ -1,10 +1,10 @@
+import { testConfig } from '../helpers/config.js';
 import { existsSync, mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { seedDemo } from '../../src/demo/seed.js';
 import { createServices, type Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -35,7 +35,7 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    const config = loadConfig({ NODE_ENV: 'test' });
+    const config = testConfig();
     services = createServices(database, config);
     await seedDemo(services);
     app = await buildApp({ config, database, services });

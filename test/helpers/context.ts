@@ -1,6 +1,6 @@
+import { testConfig } from './config.js';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
 import { createServices, type Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 
@@ -14,7 +14,7 @@ export interface TestContext {
 /** A fresh database and an app on it, for one test file. */
 export async function createTestContext(env: Record<string, string> = {}): Promise<TestContext> {
   const database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  const config = testConfig({ ...env });
   const services = createServices(database, config);
   const app = await buildApp({ config, database, services });
   await app.ready();

@@ -12,7 +12,7 @@ export interface ServerProcess {
 /** Starts `startServer` in a child process (through tsx) and resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_SEED: 'false', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_SEED: 'false', RATE_LIMIT_ENABLED: 'false', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';

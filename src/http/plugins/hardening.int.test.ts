@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 async function appWith(env: Record<string, string>, beforeReady?: (app: FastifyInstance) => void): Promise<FastifyInstance> {
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'true', ...env });
   const built = await buildApp({ config, database, services: createServices(database, config) });
   beforeReady?.(built);
   await built.ready();

@@ -33,7 +33,7 @@ afterAll(async () => {
 });
 
 async function appWith(env: Record<string, string>): Promise<FastifyInstance> {
-  const config = loadConfig({ NODE_ENV: 'test', ...env });
+  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'true', ...env });
   const app = await buildApp({ config, database, services: createServices(database, config) });
   await app.ready();
   apps.push(app);
