@@ -144,8 +144,8 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
       section = free.section;
       rule = free.rule;
     }
-    if (section === 'breaking') breaking = true;
   }
+  if (section === 'breaking') breaking = true;
   if (reverts && section !== 'revert' && /^revert\b/i.test(subject)) section = 'revert';
   if (breaking) section = 'breaking';
 
@@ -177,7 +177,7 @@ function readReverts(message: string, subject: string, type: string | undefined,
 
 /** First letter capitalised, whitespace collapsed, a trailing period dropped; `(#123)` stays. */
 export function cleanTitle(text: string): string {
-  let title = text.replace(/\s+/g, ' ').trim();
+  let title = text.replace(CI_MARKERS, ' ').replace(SKIP_MARKER, ' ').replace(/\s+/g, ' ').trim();
   title = title.replace(/\.(\s*\(#\d+\))?$/, '$1');
   return title.charAt(0).toUpperCase() + title.slice(1);
 }

@@ -51,7 +51,7 @@ export function parsePathRule(text: string): PathRule {
   const glob = (at >= 0 ? text.slice(0, at) : text).trim();
   const component = (at >= 0 ? text.slice(at + 1) : '').trim();
   if (!glob) throw new Error(`Path rule "${text}" has no glob`);
-  if (!component && !glob.includes('*')) throw new Error(`Path rule "${text}" names no component and has no * to take one from`);
+  if (!component && !/(^|[^*])\*([^*]|$)/.test(glob)) throw new Error(`Path rule "${text}" names no component and has no * to take one from`);
   return { glob, component };
 }
 

@@ -6,6 +6,7 @@
 import type { GeneratedJson } from './types.js';
 
 // C0/C1 controls (newlines and tabs become spaces first) and bidirectional overrides.
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const SPECIAL = /[\\`*_[\]<>&|~]/g;
 const CODE_SPAN = /(`+)(?!`)(.+?)(?<!`)\1(?!`)/g;
