@@ -29,6 +29,11 @@ export interface GenerateOptions {
   types?: readonly GeneratedEntryType[];
   /** Only entries touched by these commits: their commit entries and the rollups of their periods. */
   touched?: readonly string[];
+  /**
+   * Version labels from the whole history. Incremental runs pass only some periods' commits, whose
+   * ancestry is incomplete; storage then builds the index from all stored commits and tags.
+   */
+  versions?: VersionIndex;
 }
 
 /** One commit after classification, with what the entries need. */
@@ -92,7 +97,7 @@ function* allPaths(commits: readonly CommitRecord[]): Iterable<string> {
 export function generate(commits: readonly CommitRecord[], settings: GenerationSettings, options: GenerateOptions = {}): GenerationResult {
   const types = options.types ?? settings.entryTypes;
   const prepared = prepareCommits(commits, settings).sort((a, b) => a.at - b.at || cmp(a.record.sha, b.record.sha));
-  const versions = buildVersionIndex(commits);
+  const versions = options.versions ?? buildVersionIndex(commits);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
   const touched = options.touched ? new Set(options.touched) : null;
 
