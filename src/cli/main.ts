@@ -6,6 +6,7 @@ import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import type { EntryRow, OrganizationRow, ProjectRow, UserRow } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { preview } from '../generation/preview.js';
 import type { KeyView } from '../keys/keys.service.js';
 import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
@@ -298,6 +299,38 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         ),
       );
   }
+
+  command(program, 'preview', 'print the changelog a local git repository would get, storing nothing')
+    .requiredOption('--path <dir>', 'a git checkout (or bare repository)')
+    .addOption(new Option('--type <type>', 'entry type').choices(['commit', 'daily', 'weekly', 'monthly']).default('weekly'))
+    .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']).default('md'))
+    .option('--timezone <tz>', 'IANA time zone of daily/weekly/monthly windows', 'UTC')
+    .option('--rev <rev>', 'branch, tag or commit to read', 'HEAD')
+    .option('--since <date>', 'only commits from this ISO 8601 date on')
+    .option('--limit <n>', 'only the newest N entries')
+    .option('--exclude-authors <list>', 'skip commits by these e-mails, names or * patterns (comma-separated)')
+    .option('--path-rule <rule...>', 'GLOB=COMPONENT, e.g. "packages/*/**=$1" (default: detected monorepo layout)')
+    .option('--all-sections', 'also show build, test and maintenance sections')
+    .action(
+      async (opts: {
+        path: string; type: string; format: string; timezone: string; rev: string; since?: string; limit?: string;
+        excludeAuthors?: string; pathRule?: string[]; allSections?: boolean; json?: boolean;
+      }) => {
+        const result = await preview({
+          path: opts.path,
+          type: opts.type,
+          format: opts.json ? 'json' : opts.format,
+          timeZone: opts.timezone,
+          rev: opts.rev,
+          since: opts.since ? parseDate(opts.since, '--since') : undefined,
+          limit: opts.limit ? parseInteger(opts.limit, '--limit') : undefined,
+          excludeAuthors: splitList(opts.excludeAuthors),
+          pathRules: opts.pathRule,
+          allSections: opts.allSections,
+        });
+        io.stdout(opts.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
+      },
+    );
 
   const wantsJson = argv.includes('--json');
   try {
