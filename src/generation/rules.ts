@@ -142,11 +142,11 @@ const VERBS: ReadonlyArray<[RegExp, SectionKey | 'ambiguous']> = [
   [/^(optimi[sz]e[sd]?|optimi[sz]ing|speed(s|ed)? up|make .*\bfaster\b|improve[sd]? (the )?(performance|speed)|perf)\b/i, 'performance'],
   [/^(bump(s|ed)?|upgrade[sd]?|downgrade[sd]?|pin(s|ned)?)\b/i, 'dependencies'],
   [/^(document(s|ed)?|docs?)\b/i, 'documentation'],
-  [/^(add(s|ed|ing)?|implement(s|ed)?|introduce[sd]?|support(s|ed)?|allow(s|ed)?|enable[sd]?|create[sd]?|provide[sd]?|expose[sd]?|new|initial|improve[sd]?|enhance[sd]?|extend(s|ed)?|teach|let)\b/i, 'feature'],
+  [/^(add(s|ed|ing)?|implement(s|ed)?|introduce[sd]?|support(s|ed)?|allow(s|ed)?|enable[sd]?|create[sd]?|provide[sd]?|expose[sd]?|new|improve[sd]?|enhance[sd]?|extend(s|ed)?|teach|let)\b/i, 'feature'],
   [/^(fix(es|ed|ing)?|bugfix|hotfix|resolve[sd]?|correct(s|ed)?|prevent(s|ed)?|avoid(s|ed)?|repair(s|ed)?|patch(es|ed)?|handle[sd]?|workaround|work around|don'?t|do not|doesn'?t|stop(s|ped)?|preserve[sd]?|keep(s)?|ignore[sd]?|respect(s|ed)?|restore[sd]?|guard|ensure[sd]?|properly|tweak(s|ed)?)\b/i, 'fix'],
   [/^(refactor(s|ed|ing)?|rename[sd]?|move[sd]?|extract(s|ed)?|simplif(y|ies|ied)|clean(s|ed)?(\s*up)?|cleanup|restructure[sd]?|reorgani[sz]e[sd]?|split(s)?|rewr(ite|ote|itten)|reduce[sd]?|replace[sd]?|use[sd]?|switch(es|ed)?|convert(s|ed)?|migrate[sd]?|unify|dedupe|consolidate[sd]?|inline[sd]?|tidy)\b/i, 'refactor'],
   [/^(test(s|ed)?|regenerate[sd]? snapshots?)\b/i, 'test'],
-  [/^(release[sd]?|prepare (for )?release|v?\d+\.\d+\.\d+$|version\b|run\b|format(ted)?\s+(the\s+)?(code|codebase|files|everything)|lint|bump version|git blame ignore|minor|wip|merge)\b/i, 'chore'],
+  [/^(initial commit|release[sd]?|prepare (for )?release|v?\d+\.\d+\.\d+$|version\b|run\b|format(ted)?\s+(the\s+)?(code|codebase|files|everything)|lint|bump version|git blame ignore|minor|wip|merge)\b/i, 'chore'],
   [/^(update[sd]?|change[sd]?|remove[sd]?|delete[sd]?|drop(s|ped)?|make|set|tweak|adjust)\b/i, 'ambiguous'],
 ];
 
