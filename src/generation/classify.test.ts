@@ -103,6 +103,23 @@ describe('unconventional styles', () => {
     expect(section(message)).toBe(expected);
   });
 
+  it('takes a clear verb\'s topic only from the words right after it', () => {
+    expect(section('Stop mutating `doc.parts` when printing fill')).toBe('fix');
+    expect(section('Preserve parentheses for JSDoc type casts')).toBe('fix');
+    expect(section('Fix crash when the readme option is set in a long config')).toBe('fix');
+    expect(section('Fix readme links')).toBe('documentation');
+    expect(section('Update the logic that prints changelog entries')).toBe('documentation'); // ambiguous verb: whole subject
+  });
+
+  it('reads [Area] prefixes as the scope and classifies the rest', () => {
+    expect(classify('[JSX] Fix whitespace around comments')).toMatchObject({ scope: 'JSX', section: 'fix', title: 'Fix whitespace around comments' });
+    expect(classify('[WIP] experiments')).toMatchObject({ section: 'chore', scope: null });
+  });
+
+  it('recognises dependency updates written with code spans', () => {
+    expect(section('Update `@prettier/cli` to `1.0.5` (#15739)')).toBe('dependencies');
+  });
+
   it('uses the changed paths when the words do not say (docs-only, tests-only, CI-only)', () => {
     expect(section('Tweak wording', [['M', 'docs/options.md']])).toBe('documentation');
     expect(section('Change things', [['M', 'tests/format/jsfmt.spec.js'], ['A', 'tests/format/__snapshots__/a.snap']])).toBe('test');

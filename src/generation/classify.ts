@@ -119,8 +119,10 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     const bracket = BRACKET_TAG.exec(rest);
     let tagSection: SectionKey | undefined;
     if (bracket) {
+      // `[fix] …` is a legacy tag; `[JSX] …` names an area, which becomes the scope.
       tagSection = TYPE_SECTIONS[bracket[1]!.toLowerCase()];
-      if (tagSection) rest = rest.slice(bracket[0].length);
+      if (!tagSection) scope = bracket[1]!;
+      rest = rest.slice(bracket[0].length);
     }
     const legacy = /^([A-Za-z]+)\s*:\s*(\S.*)$/.exec(rest);
     if (!tagSection && legacy && TYPE_SECTIONS[legacy[1]!.toLowerCase()]) {

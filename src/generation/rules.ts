@@ -44,6 +44,8 @@ export const TYPE_SECTIONS: Readonly<Record<string, SectionKey>> = {
   style: 'chore',
   release: 'chore',
   misc: 'chore',
+  wip: 'chore',
+  imgbot: 'chore',
   revert: 'revert',
   breaking: 'breaking',
 };
@@ -95,7 +97,7 @@ const DEPENDENCY_TITLES = [
   /^update\s+\S+\s+(monorepo|packages?)\b/i,
   /^update\s+(all\s+)?(non-major|major|minor|patch)\s+dependencies\b/i,
   /^lock\s*file\s+maintenance\b/i,
-  /^(update|upgrade|bump)\s+(@?[\w./-]+)\s+to\s+v?\d+(\.[\dx]+)*\b/i,
+  /^(update|upgrade|bump)\s+`?(@?[\w./-]+)`?\s+(dependency\s+)?to\s+`?v?\d+(\.[\dx]+)*\b/i,
   /^\[snyk\]/i,
   /^(upgrade|downgrade|pin)\s+\S/i,
 ];
@@ -107,7 +109,7 @@ export function isDependencyTitle(text: string): boolean {
 type Topic = 'documentation' | 'test' | 'build' | 'dependencies';
 
 const TOPIC_WORDS: ReadonlyArray<[RegExp, Topic]> = [
-  [/\b(readme|docs?|documentation|changelog|contributing|typos?|jsdoc|license|\w+\.md)\b/i, 'documentation'],
+  [/\b(readme|docs|documentation|changelog|changelog_unreleased|contributing|typos?|license|blog( post)?|\w+\.md)\b/i, 'documentation'],
   [/\b(tests?|snapshots?|jsfmt\.spec|specs?|fixtures?|test cases?)\b/i, 'test'],
   [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline)\b/i, 'build'],
   [/\b(dependency|dependencies|deps|lockfile|yarn\.lock|package-lock(\.json)?)\b/i, 'dependencies'],
@@ -142,12 +144,14 @@ const VERBS: ReadonlyArray<[RegExp, SectionKey | 'ambiguous']> = [
   [/^(optimi[sz]e[sd]?|optimi[sz]ing|speed(s|ed)? up|make .*\bfaster\b|improve[sd]? (the )?(performance|speed)|perf)\b/i, 'performance'],
   [/^(bump(s|ed)?|upgrade[sd]?|downgrade[sd]?|pin(s|ned)?)\b/i, 'dependencies'],
   [/^(document(s|ed)?|docs?)\b/i, 'documentation'],
-  [/^(add(s|ed|ing)?|implement(s|ed)?|introduce[sd]?|support(s|ed)?|allow(s|ed)?|enable[sd]?|create[sd]?|provide[sd]?|expose[sd]?|new|improve[sd]?|enhance[sd]?|extend(s|ed)?|teach|let)\b/i, 'feature'],
-  [/^(fix(es|ed|ing)?|bugfix|hotfix|resolve[sd]?|correct(s|ed)?|prevent(s|ed)?|avoid(s|ed)?|repair(s|ed)?|patch(es|ed)?|handle[sd]?|workaround|work around|don'?t|do not|doesn'?t|stop(s|ped)?|preserve[sd]?|keep(s)?|ignore[sd]?|respect(s|ed)?|restore[sd]?|guard|ensure[sd]?|properly|tweak(s|ed)?)\b/i, 'fix'],
-  [/^(refactor(s|ed|ing)?|rename[sd]?|move[sd]?|extract(s|ed)?|simplif(y|ies|ied)|clean(s|ed)?(\s*up)?|cleanup|restructure[sd]?|reorgani[sz]e[sd]?|split(s)?|rewr(ite|ote|itten)|reduce[sd]?|replace[sd]?|use[sd]?|switch(es|ed)?|convert(s|ed)?|migrate[sd]?|unify|dedupe|consolidate[sd]?|inline[sd]?|tidy)\b/i, 'refactor'],
+  [/^(add(s|ed|ing)?|implement(s|ed)?|introduce[sd]?|support(s|ed)?|allow(s|ed)?|enable[sd]?|create[sd]?|provide[sd]?|expose[sd]?|new|improve[sd]?|enhance[sd]?|extend(s|ed)?|teach|let|show|better|nicer|initial (support|implementation)|recogni[sz]e[sd]?|accept(s|ed)?|ability|auto(matically)?)\b/i, 'feature'],
+  [/^(fix(es|ed|ing)?|bugfix|hotfix|resolve[sd]?|correct(s|ed)?|prevent(s|ed)?|avoid(s|ed)?|repair(s|ed)?|patch(es|ed)?|handle[sd]?|workaround|work around|don'?t|do not|doesn'?t|stop(s|ped)?|preserve[sd]?|keep(s)?|ignore[sd]?|respect(s|ed)?|restore[sd]?|guard|ensure[sd]?|properly|correctly|consistently|always|never|only|tweak(s|ed)?|skip(s|ped)?|exclude[sd]?|validate[sd]?|throw(s)?|escape[sd]?|normali[sz]e[sd]?|stabili[sz]e[sd]?|treat(s|ed)?|consistent|proper|disallow(s|ed)?|stricter|require[sd]?)\b/i, 'fix'],
+  [/^(refactor(s|ed|ing)?|rename[sd]?|move[sd]?|extract(s|ed)?|simplif(y|ies|ied)|clean(s|ed)?(\s*up)?|cleanup|restructure[sd]?|reorgani[sz]e[sd]?|split(s)?|rewr(ite|ote|itten)|reduce[sd]?|replace[sd]?|use[sd]?|switch(es|ed)?|convert(s|ed)?|migrate[sd]?|unify|dedupe|dry|consolidate[sd]?|inline[sd]?|tidy|reuse[sd]?|get rid of)\b/i, 'refactor'],
   [/^(test(s|ed)?|regenerate[sd]? snapshots?)\b/i, 'test'],
-  [/^(initial commit|release[sd]?|prepare (for )?release|v?\d+\.\d+\.\d+$|version\b|run\b|format(ted)?\s+(the\s+)?(code|codebase|files|everything)|lint|bump version|git blame ignore|minor|wip|merge)\b/i, 'chore'],
-  [/^(update[sd]?|change[sd]?|remove[sd]?|delete[sd]?|drop(s|ped)?|make|set|tweak|adjust)\b/i, 'ambiguous'],
+  [/^(initial commit|release[sd]?|prepare (for )?release|v?\d+\.\d+\.\d+$|version\b|run\b|format(ted)?\s+(the\s+)?(code|codebase|files|everything)|lint|linting|forbid|enforce[sd]?|categori[sz]e[sd]?|bump version|git blame ignore|minor|wip|merge|\[wip\]|\[imgbot\])\b/i, 'chore'],
+  [/^(bundle[sd]?|minif(y|ies|ied))\b/i, 'build'],
+  [/^(mention(s|ed)?|spell ?check(ing)?)\b/i, 'documentation'],
+  [/^(update[sd]?|change[sd]?|remove[sd]?|delete[sd]?|drop(s|ped)?|make|set|tweak|adjust|disable[sd]?|include[sd]?|regenerate[sd]?|apply|turn|try)\b/i, 'ambiguous'],
 ];
 
 /** Ambiguous verbs (`Update`, `Remove`, `Change`) lean on what they talk about, then default to maintenance. */
@@ -174,7 +178,11 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
     if (!re.test(text)) continue;
     if (verbSection === 'ambiguous' || verbSection === 'feature' || verbSection === 'fix' || verbSection === 'refactor') {
       // "Add tests", "Fix readme", "Update snapshots": the object of the verb decides.
-      const topic = topicOf(text.replace(re, '')) ?? byPath;
+      // Clear verbs take their topic only from the words right after them ("Fix readme", not
+      // "Fix a crash when the readme option is set"); ambiguous ones from the whole subject.
+      const object = text.replace(re, '').trim();
+      const near = verbSection === 'ambiguous' ? object : object.split(/\s+/).slice(0, 3).join(' ');
+      const topic = topicOf(near) ?? byPath;
       if (topic && !(topic === 'dependencies' && verbSection !== 'ambiguous')) return { section: topic, rule: `verb+topic` };
       if (verbSection === 'ambiguous') return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
     }
