@@ -302,7 +302,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   command(program, 'preview', 'print the changelog a local git repository would get, storing nothing')
     .requiredOption('--path <dir>', 'a git checkout (or bare repository)')
-    .addOption(new Option('--type <type>', 'entry type').choices(['commit', 'daily', 'weekly', 'monthly']).default('weekly'))
+    .option('--type <type>', 'entry type: commit, daily, weekly or monthly (several: comma-separated)', 'weekly')
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']).default('md'))
     .option('--timezone <tz>', 'IANA time zone of daily/weekly/monthly windows', 'UTC')
     .option('--rev <rev>', 'branch, tag or commit to read', 'HEAD')

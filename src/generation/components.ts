@@ -12,13 +12,19 @@ export interface ComponentMatcher {
 }
 
 export function compilePathRules(rules: readonly PathRule[]): ComponentMatcher {
-  const compiled = rules.map((rule) => ({ rule, re: picomatch.makeRe(rule.glob, { capture: true, dot: true }) }));
+  // The literal start of a glob (`packages/` of `packages/*/**`) rules most paths out without the regex.
+  const compiled = rules.map((rule) => ({
+    rule,
+    prefix: /^[^*?[\]{}()!+@]*/.exec(rule.glob)![0],
+    re: picomatch.makeRe(rule.glob, { capture: true, dot: true }),
+  }));
   const cache = new Map<string, string | null>();
   const componentOfPath = (path: string): string | null => {
     let hit = cache.get(path);
     if (hit !== undefined) return hit;
     hit = null;
-    for (const { rule, re } of compiled) {
+    for (const { rule, prefix, re } of compiled) {
+      if (!path.startsWith(prefix)) continue;
       const m = re.exec(path);
       if (!m) continue;
       // `$1`, `$2`… are the glob's captures; an empty component means the first capture.
@@ -56,6 +62,8 @@ export function parsePathRule(text: string): PathRule {
 }
 
 const MONOREPO_ROOTS = ['packages', 'apps', 'libs', 'crates', 'services', 'plugins', 'extensions', 'modules'];
+// Folders that hold a manifest for tooling, tests or a website rather than being a product component.
+const NOT_COMPONENTS = new Set(['src', 'lib', 'test', 'tests', 'bin', 'scripts', 'script', 'tools', 'docs', 'doc', 'website', 'site', 'examples', 'example', 'fixtures', 'vendor', 'vendors', 'benchmark', 'benchmarks', 'bench', 'dist', 'build', 'node_modules', 'e2e', 'integration', 'playground']);
 const MANIFEST = /^([^/]+)\/(package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|pom\.xml|build\.gradle(\.kts)?|composer\.json|mix\.exs)$/;
 
 /**
@@ -77,8 +85,9 @@ export function detectPathRules(paths: Iterable<string>): PathRule[] {
         set.add(path.slice(slash + 1, next));
       }
     }
+    if (path.indexOf('/', slash + 1) !== -1) continue; // manifests one level down only
     const manifest = MANIFEST.exec(path);
-    if (manifest && !MONOREPO_ROOTS.includes(manifest[1]!)) manifestDirs.add(manifest[1]!);
+    if (manifest && !MONOREPO_ROOTS.includes(top) && !NOT_COMPONENTS.has(top.toLowerCase()) && !top.startsWith('.')) manifestDirs.add(top);
   }
   const rules: PathRule[] = [];
   for (const root of MONOREPO_ROOTS) {

@@ -78,7 +78,7 @@ export function prepareCommits(commits: readonly CommitRecord[], settings: Gener
     });
     const pathComponents = matcher.componentsOf(record.changes);
     const scope = classified.scope?.toLowerCase() ?? null;
-    const components = [...new Set([...(scope ? [scope] : []), ...pathComponents])].sort();
+    const components = scope && !pathComponents.includes(scope) ? [scope, ...pathComponents].sort() : pathComponents;
     return {
       record,
       classified,
@@ -165,6 +165,7 @@ export function touchedPeriods(commits: readonly CommitRecord[], types: readonly
  * (`This reverts commit …`, `Refs:`), else by its subject (SHAs change when history is rewritten).
  */
 export function cancelReverts(commits: readonly PreparedCommit[]): { kept: PreparedCommit[]; cancelled: number } {
+  if (!commits.some((c) => c.classified.reverts)) return { kept: [...commits], cancelled: 0 };
   const gone = new Set<PreparedCommit>();
   let cancelled = 0;
   for (let i = 0; i < commits.length; i++) {
@@ -175,8 +176,7 @@ export function cancelReverts(commits: readonly PreparedCommit[]): { kept: Prepa
     for (let j = i - 1; j >= 0 && !match; j--) {
       const candidate = commits[j]!;
       if (gone.has(candidate)) continue;
-      const sha = candidate.record.sha.toLowerCase();
-      if (target.shas.some((s) => sha.startsWith(s))) match = candidate;
+      if (target.shas.some((s) => candidate.record.sha.startsWith(s))) match = candidate;
     }
     for (let j = i - 1; j >= 0 && !match && target.subject; j--) {
       const candidate = commits[j]!;
@@ -214,6 +214,7 @@ function commitEntry(p: PreparedCommit, settings: GenerationSettings, versions: 
     commit_shas: [p.record.sha],
     period_start: null,
     period_end: null,
+    fingerprint: '',
   });
 }
 
@@ -241,6 +242,7 @@ function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[]
     commit_shas: commits.map((p) => p.record.sha),
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
+    fingerprint: '',
   });
 }
 
@@ -287,10 +289,32 @@ export function periodTitle(type: RollupType, period: Period): string {
   return `Week ${week.year}-W${String(week.week).padStart(2, '0')} (${range})`;
 }
 
-function finish(entry: Omit<GeneratedEntry, 'fingerprint'>): GeneratedEntry {
-  const { key: _key, ...rest } = entry;
-  const fingerprint = createHash('sha256').update(JSON.stringify(rest)).digest('hex').slice(0, 32);
-  return { ...entry, fingerprint };
+/**
+ * The fingerprint covers everything stored except the key. `content` is rendered from the
+ * sections, components and attribution, so hashing it stands for them; the headline is added
+ * because it is the one part of generated_json that content does not show in full.
+ */
+function finish(entry: GeneratedEntry): GeneratedEntry {
+  const hash = createHash('sha256');
+  for (const part of [
+    entry.entry_type,
+    entry.title,
+    entry.content,
+    JSON.stringify(entry.generated_json.headline_items),
+    JSON.stringify(entry.generated_json.sections.map((s) => [s.section_type_key, s.label, s.items.length])),
+    entry.version_label ?? '',
+    entry.team_attribution ?? '',
+    entry.component_tags.join(','),
+    entry.commit_sha ?? '',
+    entry.commit_shas.join(','),
+    entry.period_start ?? '',
+    entry.period_end ?? '',
+  ]) {
+    hash.update(part);
+    hash.update('\u0000');
+  }
+  entry.fingerprint = hash.digest('hex').slice(0, 32);
+  return entry;
 }
 
 function cmp(a: string, b: string): number {

@@ -144,7 +144,7 @@ describe('changelog preview', () => {
     expect(notRepo).toBe(1);
     expect(JSON.parse(errors)).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/is not a git repository/) });
     const bad = await run('--type', 'hourly');
-    expect(bad.code).toBe(2);
+    expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/hourly/);
     const tz = await run('--timezone', 'Nowhere/Land', '--json');
     expect(tz.code).toBe(1);

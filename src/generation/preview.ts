@@ -29,9 +29,12 @@ export interface PreviewResult {
 }
 
 export async function preview(options: PreviewOptions): Promise<PreviewResult> {
-  const type = (options.type ?? 'weekly') as GeneratedEntryType;
-  if (!GENERATED_ENTRY_TYPES.includes(type)) {
-    throw new AppError('invalid_request', `--type must be one of ${GENERATED_ENTRY_TYPES.join(', ')} (got "${options.type}")`);
+  // One type, or several separated by commas (the benchmark generates all four at once).
+  const types = (options.type ?? 'weekly').split(',').map((t) => t.trim()) as GeneratedEntryType[];
+  for (const type of types) {
+    if (!GENERATED_ENTRY_TYPES.includes(type)) {
+      throw new AppError('invalid_request', `--type must be one of ${GENERATED_ENTRY_TYPES.join(', ')} (got "${type}")`);
+    }
   }
   const format = options.format ?? 'md';
   if (format !== 'md' && format !== 'json') throw new AppError('invalid_request', `--format must be md or json (got "${format}")`);
@@ -47,7 +50,7 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
   let settings;
   try {
     settings = resolveSettings({
-      entryTypes: [type],
+      entryTypes: types,
       timeZone: options.timeZone,
       excludeAuthors: options.excludeAuthors,
       pathRules: options.pathRules,
@@ -67,13 +70,13 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
 
   const json = {
     repository: dir,
-    entry_type: type,
+    entry_types: types,
     time_zone: settings.timeZone,
     count: entries.length,
     entries: entries.map(present),
     stats: presentStats(result.stats),
   };
-  const text = format === 'json' ? JSON.stringify(json, null, 2) : renderPreview(entries, result.stats, type);
+  const text = format === 'json' ? JSON.stringify(json, null, 2) : renderPreview(entries, result.stats, types.join('/'));
   return { json, text };
 }
 
@@ -97,7 +100,7 @@ function presentStats(stats: GenerationStats) {
   return { commits: stats.commits, skipped: stats.skipped, by_section: stats.bySection };
 }
 
-function renderPreview(entries: GeneratedEntry[], stats: GenerationStats, type: GeneratedEntryType): string {
+function renderPreview(entries: GeneratedEntry[], stats: GenerationStats, type: string): string {
   if (!entries.length) return `No ${type} entries: none of the ${stats.commits} commits is in a visible section.`;
   return entries
     .map((e) => {

@@ -21,7 +21,20 @@ export function plainText(text: string): string {
  * literally by every CommonMark renderer, HTML included); all other Markdown and HTML syntax is
  * backslash-escaped.
  */
+const escapeCache = new Map<string, string>();
+
 export function escapeMarkdown(text: string): string {
+  // A commit's title is rendered in its commit entry and in three rollups: escape it once.
+  let escaped = escapeCache.get(text);
+  if (escaped === undefined) {
+    escaped = escapeUncached(text);
+    if (escapeCache.size > 50_000) escapeCache.clear();
+    escapeCache.set(text, escaped);
+  }
+  return escaped;
+}
+
+function escapeUncached(text: string): string {
   const clean = plainText(text);
   let out = '';
   let last = 0;

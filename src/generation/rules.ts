@@ -173,7 +173,8 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
   if (/\b(security|vulnerabilit(y|ies)|cve-\d{4}-\d+|xss|csrf|injection)\b/i.test(text)) return { section: 'security', rule: 'security-words' };
   if (/\bdeprecat(e|es|ed|ion)\b/i.test(text)) return { section: 'deprecation', rule: 'deprecation-words' };
 
-  const byPath = pathTopic(changes);
+  let byPathCache: Topic | null | undefined;
+  const byPath = () => (byPathCache === undefined ? (byPathCache = pathTopic(changes)) : byPathCache);
   for (const [re, verbSection] of VERBS) {
     if (!re.test(text)) continue;
     if (verbSection === 'ambiguous' || verbSection === 'feature' || verbSection === 'fix' || verbSection === 'refactor') {
@@ -182,12 +183,13 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
       // "Fix a crash when the readme option is set"); ambiguous ones from the whole subject.
       const object = text.replace(re, '').trim();
       const near = verbSection === 'ambiguous' ? object : object.split(/\s+/).slice(0, 3).join(' ');
-      const topic = topicOf(near) ?? byPath;
+      const topic = topicOf(near) ?? byPath();
       if (topic && !(topic === 'dependencies' && verbSection !== 'ambiguous')) return { section: topic, rule: `verb+topic` };
       if (verbSection === 'ambiguous') return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
     }
     return { section: verbSection, rule: 'verb' };
   }
-  if (byPath) return { section: byPath, rule: 'paths' };
+  const topic = byPath();
+  if (topic) return { section: topic, rule: 'paths' };
   return { section: 'other', rule: 'none' };
 }

@@ -68,9 +68,19 @@ export function buildVersionIndex(commits: readonly CommitRecord[]): VersionInde
   return {
     labelOf: (sha) => label.get(sha) ?? null,
     highestIn(start, end) {
+      // Releases are sorted by time: find the first one in the window, then walk to its end.
+      const from = start.getTime();
+      const to = end.getTime();
+      let lo = 0;
+      let hi = releases.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (releases[mid]!.at < from) lo = mid + 1;
+        else hi = mid;
+      }
       let best: ReleaseTag | null = null;
-      for (const r of releases) {
-        if (r.at < start.getTime() || r.at >= end.getTime()) continue;
+      for (let i = lo; i < releases.length && releases[i]!.at < to; i++) {
+        const r = releases[i]!;
         if (!best || semver.compare(r.version, best.version) > 0) best = r;
       }
       return best?.tag ?? null;
