@@ -247,13 +247,16 @@ function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[]
 }
 
 function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
+  const bySection = new Map<SectionKey, Section['items']>();
+  for (const p of commits) {
+    let items = bySection.get(p.classified.section);
+    if (!items) bySection.set(p.classified.section, (items = []));
+    items.push({ text: p.classified.title, component: p.component });
+  }
   const sections: Section[] = [];
   for (const s of settings.sections) {
-    if (!s.visible) continue;
-    const items = commits
-      .filter((p) => p.classified.section === s.key)
-      .map((p) => ({ text: p.classified.title, component: p.component }));
-    if (items.length) sections.push({ section_type_key: s.key, label: s.label, items });
+    const items = s.visible ? bySection.get(s.key) : undefined;
+    if (items) sections.push({ section_type_key: s.key, label: s.label, items });
   }
   return sections;
 }

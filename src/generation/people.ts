@@ -8,17 +8,9 @@ export interface Author {
 const BOT_NAMES = /(\[bot\]$|^(dependabot|dependabot-preview|renovate|renovate-bot|greenkeeper|snyk-bot|github-actions|imgbot|allcontributors|semantic-release-bot|mergify|pre-commit-ci|codecov)(\b|$))/i;
 const BOT_EMAILS = /(\[bot\]@|^(bot|noreply)@|@(renovateapp\.com|dependabot\.com|greenkeeper\.io)$)/i;
 
-// Attribution asks about the same person objects once per entry they appear in: remember the answer.
-const botCache = new WeakMap<Author, boolean>();
-
 export function isBot(person: Author): boolean {
-  let bot = botCache.get(person);
-  if (bot === undefined) {
-    const name = person.name.trim();
-    bot = BOT_NAMES.test(name) || BOT_EMAILS.test(person.email.trim()) || /\bbot$/i.test(name);
-    botCache.set(person, bot);
-  }
-  return bot;
+  const name = person.name.trim();
+  return BOT_NAMES.test(name) || BOT_EMAILS.test(person.email.trim()) || /\bbot$/i.test(name);
 }
 
 const CO_AUTHOR = /^co-authored-by:\s*(.+?)\s*<([^>]*)>\s*$/gim;

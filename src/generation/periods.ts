@@ -115,19 +115,21 @@ function periodEndDate(start: LocalDate, type: RollupType): LocalDate {
   return start.month === 12 ? { year: start.year + 1, month: 1, day: 1 } : { year: start.year, month: start.month + 1, day: 1 };
 }
 
-const periodCache = new Map<string, Period>();
+const periodCache = new Map<string, Map<number, Period>>();
 
 /** The window of the given type that contains an instant. */
 export function periodOf(instant: Date | number, type: RollupType, timeZone: string): Period {
   const t = typeof instant === 'number' ? instant : instant.getTime();
   // Periods are immutable and few: cache them per zone, type and local day.
   const localDay = Math.floor((t + zoneOffset(t, timeZone)) / 86_400_000);
-  const cacheKey = `${timeZone}|${type}|${localDay}`;
-  let period = periodCache.get(cacheKey);
+  const zoneKey = `${timeZone}|${type}`;
+  let byDay = periodCache.get(zoneKey);
+  if (!byDay) periodCache.set(zoneKey, (byDay = new Map()));
+  let period = byDay.get(localDay);
   if (!period) {
     period = periodFromLocalStart(periodStartDate(localDate(t, timeZone), type), type, timeZone);
-    if (periodCache.size > 100_000) periodCache.clear();
-    periodCache.set(cacheKey, period);
+    if (byDay.size > 100_000) byDay.clear();
+    byDay.set(localDay, period);
   }
   return period;
 }

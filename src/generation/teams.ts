@@ -87,6 +87,12 @@ export function createTeamResolver(mappings: readonly TeamMapping[], codeowners:
  * commits first (ties by name), bots left out.
  */
 export function attribute(commits: ReadonlyArray<{ commit: ClassifiedCommit; teams: readonly string[] }>): string | null {
+  if (commits.length === 1) {
+    // One commit (every commit entry): no counting needed.
+    const { commit, teams } = commits[0]!;
+    if (teams.length) return formatNames(teams);
+    return formatNames(humans(commit).map((p) => p.name));
+  }
   const teamCounts = new Map<string, number>();
   for (const { teams } of commits) for (const t of teams) teamCounts.set(t, (teamCounts.get(t) ?? 0) + 1);
   if (teamCounts.size) return formatNames(rank(teamCounts));
@@ -94,13 +100,9 @@ export function attribute(commits: ReadonlyArray<{ commit: ClassifiedCommit; tea
   const counts = new Map<string, number>();
   const names = new Map<string, string>();
   for (const { commit } of commits) {
-    const seen = new Set<string>();
-    for (const person of [commit.author, ...commit.coAuthors] as Author[]) {
-      if (isBot(person) || !person.name.trim()) continue;
+    for (const person of humans(commit)) {
       const key = personKey(person);
-      if (seen.has(key)) continue;
-      seen.add(key);
-      if (!names.has(key)) names.set(key, person.name.trim());
+      if (!names.has(key)) names.set(key, person.name);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
@@ -110,6 +112,19 @@ export function attribute(commits: ReadonlyArray<{ commit: ClassifiedCommit; tea
     byName.set(name, (byName.get(name) ?? 0) + n);
   }
   return formatNames(rank(byName));
+}
+
+/** The commit's author and co-authors who are people (not bots), each once, names trimmed. */
+function humans(commit: ClassifiedCommit): Author[] {
+  const out: Author[] = [];
+  if (!commit.byBot && commit.author.name.trim()) out.push({ name: commit.author.name.trim(), email: commit.author.email });
+  for (const person of commit.coAuthors) {
+    if (isBot(person) || !person.name.trim()) continue;
+    const key = personKey(person);
+    if (out.some((p) => personKey(p) === key)) continue;
+    out.push({ name: person.name.trim(), email: person.email });
+  }
+  return out;
 }
 
 function rank(counts: Map<string, number>): string[] {
