@@ -112,6 +112,14 @@ describe('rollups', () => {
     expect(generate([feat, revert], all, { types: ['weekly'] }).entries).toEqual([]);
   });
 
+  it('lists a change picked onto two branches once, keeping both SHAs', () => {
+    const a = buildCommit({ message: 'Fix comment placement (#19621)', date: '2024-01-08T10:00:00Z' });
+    const b = buildCommit({ message: 'Fix comment placement (#19621)', date: '2024-01-09T10:00:00Z' });
+    const week = generate([a, b], all, { types: ['weekly'] }).entries[0]!;
+    expect(week.generated_json.sections).toEqual([{ section_type_key: 'fix', label: 'Bug fixes', items: [{ text: 'Fix comment placement (#19621)', component: null }] }]);
+    expect(week.commit_shas).toEqual([a.sha, b.sha]);
+  });
+
   it('does not count a merge commit next to the branch commits it brings in', () => {
     const base = buildCommit({ message: 'feat: base', date: '2024-01-08T10:00:00Z' });
     const branch = buildCommit({ parents: [base.sha], message: 'feat(logs): set up logging', date: '2024-01-08T11:00:00Z' });

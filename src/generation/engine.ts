@@ -248,7 +248,12 @@ function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[]
 
 function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
   const bySection = new Map<SectionKey, Section['items']>();
+  // The same change picked onto two branches (or re-landed) is one line for a reader.
+  const seen = new Set<string>();
   for (const p of commits) {
+    const dedupeKey = `${p.classified.section}\u0000${p.component ?? ''}\u0000${p.classified.title}`;
+    if (seen.has(dedupeKey)) continue;
+    seen.add(dedupeKey);
     let items = bySection.get(p.classified.section);
     if (!items) bySection.set(p.classified.section, (items = []));
     items.push({ text: p.classified.title, component: p.component });
