@@ -20,6 +20,8 @@ export function compilePathRules(rules: readonly PathRule[]): ComponentMatcher {
   }));
   const cache = new Map<string, string | null>();
   const componentOfPath = (path: string): string | null => {
+    // Most paths match no rule's literal prefix: answer those without touching the cache.
+    if (!compiled.some((c) => path.startsWith(c.prefix))) return null;
     let hit = cache.get(path);
     if (hit !== undefined) return hit;
     hit = null;
@@ -41,6 +43,7 @@ export function compilePathRules(rules: readonly PathRule[]): ComponentMatcher {
   return {
     rules,
     componentsOf(changes) {
+      if (!compiled.length) return [];
       const out = new Set<string>();
       for (const [, path] of changes) {
         const c = componentOfPath(path);

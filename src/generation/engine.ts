@@ -303,8 +303,7 @@ export function periodTitle(type: RollupType, period: Period): string {
  * because it is the one part of generated_json that content does not show in full.
  */
 function finish(entry: GeneratedEntry): GeneratedEntry {
-  const hash = createHash('sha256');
-  for (const part of [
+  const parts = [
     entry.entry_type,
     entry.title,
     entry.content,
@@ -317,11 +316,8 @@ function finish(entry: GeneratedEntry): GeneratedEntry {
     entry.commit_shas.join(','),
     entry.period_start ?? '',
     entry.period_end ?? '',
-  ]) {
-    hash.update(part);
-    hash.update('\u0000');
-  }
-  entry.fingerprint = hash.digest('hex').slice(0, 32);
+  ];
+  entry.fingerprint = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
   return entry;
 }
 
