@@ -19,6 +19,8 @@ describe('Conventional Commits', () => {
     ['test: a', 'test'],
     ['chore: a', 'chore'],
     ['style: a', 'chore'],
+    ['workflow: a', 'build'],
+    ['dx: a', 'feature'],
     ['revert: a', 'revert'],
     ['security: a', 'security'],
     ['deprecate: a', 'deprecation'],
@@ -153,6 +155,7 @@ describe('unconventional styles', () => {
     expect(classify('Lock file maintenance', renovate).section).toBe('dependencies');
     expect(classify('Pin dependencies', renovate).section).toBe('dependencies');
     expect(classify('Update actions/checkout action to v4', renovate).section).toBe('dependencies');
+    expect(classify('chore(deps): update dependency postcss to v8.5.23 [security] (#15209)', renovate).section).toBe('security');
   });
 
   it('reads Revert "…" commits and what they revert', () => {

@@ -141,6 +141,8 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     }
   }
   if (section === 'breaking') breaking = true;
+  // Renovate marks updates that fix a vulnerability: they belong with security fixes.
+  if (section === 'dependencies' && /\[security\]/i.test(subject)) section = 'security';
   if (reverts && section !== 'revert' && /^revert\b/i.test(subject)) section = 'revert';
   if (breaking) section = 'breaking';
 
