@@ -77,6 +77,11 @@ describe('reading a repository with git', () => {
     expect(codeowners).toContain('@acme/docs');
   });
 
+  it('refuses a revision that git would take for an option', async () => {
+    await expect(readRepository(dir, { rev: '--output=/tmp/owned' })).rejects.toThrow(/is not a revision/);
+    await expect(readRepository(dir, { rev: 'main' })).resolves.toMatchObject({ commits: expect.any(Array) });
+  });
+
   it('reads from a date on', async () => {
     const { commits } = await readRepository(dir, { since: new Date('2024-01-11T00:00:00Z') });
     expect(commits.map((c) => c.sha).sort()).toEqual([shas.docs, shas.merge, shas.topic].sort());

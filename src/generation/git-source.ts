@@ -60,14 +60,21 @@ export async function readTags(dir: string): Promise<Map<string, string[]>> {
   return byCommit;
 }
 
+/** A revision must not be read as an option (`--output=…` would make git write a file). */
+function checkRev(rev: string): string {
+  if (!rev || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`"${rev}" is not a revision`);
+  return rev;
+}
+
 /** Streams the commits reachable from `rev`, newest first, with their changed paths. */
 export async function* streamCommits(dir: string, options: ReadOptions = {}): AsyncGenerator<CommitRecord> {
+  const rev = checkRev(options.rev ?? 'HEAD');
   const tags = await readTags(dir);
   const args = [
     '-C', dir, '-c', 'core.quotePath=false', 'log', '--no-color', '--no-renames', '--name-status',
     '--diff-merges=first-parent', `--format=${FORMAT}`,
     ...(options.since ? [`--since=${options.since.toISOString()}`] : []),
-    options.rev ?? 'HEAD', '--',
+    rev, '--',
   ];
   const child = spawn('git', args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
@@ -139,6 +146,7 @@ function unquote(path: string): string {
 
 /** The CODEOWNERS file at `rev`, from one of the places GitHub and GitLab look, if there is one. */
 export async function readCodeowners(dir: string, rev = 'HEAD'): Promise<string | null> {
+  checkRev(rev);
   for (const path of ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS']) {
     try {
       return await git(dir, ['show', `${rev}:${path}`]);
