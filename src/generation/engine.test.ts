@@ -165,6 +165,13 @@ describe('settings', () => {
     expect(result.stats.skipped).toEqual({ marker: 1, 'excluded-author': 1 });
   });
 
+  it('keeps a publishing policy per entry type, manual unless set', () => {
+    expect(resolveSettings().publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual' });
+    expect(resolveSettings({ publish: 'auto' }).publish).toEqual({ commit: 'auto', daily: 'auto', weekly: 'auto', monthly: 'auto' });
+    expect(resolveSettings({ publish: { commit: 'auto' } }).publish).toMatchObject({ commit: 'auto', weekly: 'manual' });
+    expect(() => resolveSettings({ publish: { weekly: 'sometimes', yearly: 'auto' } })).toThrow(/sometimes.*yearly|yearly.*sometimes/);
+  });
+
   it('lists every problem in invalid settings', () => {
     try {
       resolveSettings({ entryTypes: ['hourly'], timeZone: 'Mars/Olympus', sections: [{ key: 'fun' }], pathRules: ['src/**'] });

@@ -27,6 +27,8 @@ export interface SettingsInput {
   codeowners?: string | null;
   pullRequestUrl?: string | null;
   headlineLimit?: number;
+  /** One policy for every type, or one per type (types left out stay `manual`). */
+  publish?: string | Partial<Record<string, string>>;
 }
 
 export class SettingsError extends Error {
@@ -83,6 +85,14 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
   if (input.pullRequestUrl && !/^https?:\/\/[^\s]+\{number\}/.test(input.pullRequestUrl)) {
     problems.push('pull request URL must be an http(s) URL containing {number}');
   }
+  const publish = { commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual' } as GenerationSettings['publish'];
+  const policies: Array<[string, string | undefined]> =
+    typeof input.publish === 'string' ? GENERATED_ENTRY_TYPES.map((t) => [t, input.publish as string]) : Object.entries(input.publish ?? {});
+  for (const [type, policy] of policies) {
+    if (!(GENERATED_ENTRY_TYPES as readonly string[]).includes(type)) problems.push(`publish policy for unknown entry type "${type}"`);
+    else if (policy !== 'manual' && policy !== 'auto') problems.push(`publish policy must be manual or auto (got "${policy}" for ${type})`);
+    else publish[type as GeneratedEntryType] = policy;
+  }
   if (problems.length) throw new SettingsError(problems);
   return {
     entryTypes: [...new Set(entryTypes)],
@@ -95,5 +105,6 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     codeowners: input.codeowners ?? null,
     pullRequestUrl: input.pullRequestUrl ?? null,
     headlineLimit,
+    publish,
   };
 }

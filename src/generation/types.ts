@@ -87,7 +87,7 @@ export interface TeamMapping {
 /** Everything a project can configure about generation; `resolveSettings` fills the defaults. */
 export interface GenerationSettings {
   entryTypes: GeneratedEntryType[];
-  /** In display order; sections not listed are appended in the default order, visible. */
+  /** In display order; sections not listed follow in the default order with their default visibility. */
   sections: SectionSetting[];
   /** IANA time zone for daily/weekly/monthly windows. */
   timeZone: string;
@@ -103,7 +103,14 @@ export interface GenerationSettings {
   pullRequestUrl: string | null;
   /** How many headline items a rollup gets at most. */
   headlineLimit: number;
+  /**
+   * Publishing policy per entry type, applied by storage (the engine does not publish): `manual`
+   * entries are drafts awaiting review, `auto` ones are published as generated.
+   */
+  publish: Record<GeneratedEntryType, PublishPolicy>;
 }
+
+export type PublishPolicy = 'manual' | 'auto';
 
 export interface HeadlineItem {
   section_type_key: string;
