@@ -19,6 +19,8 @@ export class GitError extends Error {
 }
 
 export interface ReadOptions {
+  /** Tags already read (readRepository reads them alongside other work). */
+  tags?: Map<string, string[]>;
   /** Revision to walk (a branch, a tag, HEAD). */
   rev?: string;
   /** Only commits committed at or after this date. */
@@ -69,7 +71,7 @@ function checkRev(rev: string): string {
 /** Streams the commits reachable from `rev`, newest first, with their changed paths. */
 export async function* streamCommits(dir: string, options: ReadOptions = {}): AsyncGenerator<CommitRecord> {
   const rev = checkRev(options.rev ?? 'HEAD');
-  const tags = await readTags(dir);
+  const tags = options.tags ?? (await readTags(dir));
   const args = [
     '-C', dir, '-c', 'core.quotePath=false', 'log', '--no-color', '--no-renames', '--name-status',
     '--diff-merges=first-parent', `--format=${FORMAT}`,
@@ -145,16 +147,20 @@ function unquote(path: string): string {
 }
 
 /** The CODEOWNERS file at `rev`, from one of the places GitHub and GitLab look, if there is one. */
+const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'];
+
 export async function readCodeowners(dir: string, rev = 'HEAD'): Promise<string | null> {
   checkRev(rev);
-  for (const path of ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS']) {
-    try {
-      return await git(dir, ['show', `${rev}:${path}`]);
-    } catch {
-      // not at this location
-    }
+  // One listing finds which of the usual places has the file (GitHub's order), one read fetches it.
+  let listed: string;
+  try {
+    listed = await git(dir, ['ls-tree', '--name-only', rev, '--', ...CODEOWNERS_PATHS]);
+  } catch {
+    return null; // an empty repository has no tree yet
   }
-  return null;
+  const present = new Set(listed.split('\n'));
+  const path = CODEOWNERS_PATHS.find((p) => present.has(p));
+  return path ? git(dir, ['show', `${rev}:${path}`]) : null;
 }
 
 export interface LocalRepository {
@@ -165,8 +171,11 @@ export interface LocalRepository {
 /** The whole history of `rev`, oldest first, and the repository's CODEOWNERS. */
 export async function readRepository(dir: string, options: ReadOptions = {}): Promise<LocalRepository> {
   await assertRepository(dir);
+  const codeowners = readCodeowners(dir, options.rev);
+  codeowners.catch(() => {}); // awaited below; do not let a failure go unhandled meanwhile
+  const tags = await readTags(dir);
   const commits: CommitRecord[] = [];
-  for await (const c of streamCommits(dir, options)) commits.push(c);
+  for await (const c of streamCommits(dir, { ...options, tags })) commits.push(c);
   commits.reverse();
-  return { commits, codeowners: await readCodeowners(dir, options.rev) };
+  return { commits, codeowners: await codeowners };
 }
