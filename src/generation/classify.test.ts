@@ -202,6 +202,15 @@ describe('skipping, merges and squashes', () => {
     expect(merge).toMatchObject({ skip: null, section: 'feature', scope: 'logs', title: 'Set up logging', pr: 4 });
   });
 
+  it('keeps the footers of a pull request merged without its branch', () => {
+    const merge = classify('Merge pull request #9 from o/x\n\nfeat: new config\n\nBREAKING CHANGE: old keys are gone', { parents: ['a', 'b'] }, { mergedCommitsPresent: false });
+    expect(merge).toMatchObject({ section: 'breaking', breaking: true, breakingDescription: 'old keys are gone', pr: 9, title: 'New config' });
+  });
+
+  it('skips a commit with an empty message rather than listing a blank line', () => {
+    expect(classify('\n\n').skip).toBe('empty');
+  });
+
   it('classifies a squash merge by its title, not its body lines', () => {
     const c = classify('fix(parser): handle BOM (#88)\n\n* feat: add bom option\n* docs: mention it\n* chore: lint');
     expect(c).toMatchObject({ section: 'fix', title: 'Handle BOM (#88)', pr: 88 });

@@ -69,11 +69,12 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     // first body line ("Merge pull request #4 from x/y" + "feat: the PR title").
     const mergePr = MERGE_PR.exec(subject);
     if (mergePr) pr = Number(mergePr[1]);
-    if (MERGE_ANY.test(subject) && parsed.body) {
-      const prTitle = parsed.body.split('\n').find((l) => l.trim())?.trim();
-      if (prTitle) {
-        footerSource = parseMessage(`${prTitle}\n\n${parsed.body.split('\n').slice(1).join('\n')}`);
-        subject = prTitle;
+    if (MERGE_ANY.test(subject)) {
+      // Everything after the merge line, footers included, is the pull request's own message.
+      const prMessage = commit.message.replace(/\r\n?/g, '\n').trim().split('\n').slice(1).join('\n').trim();
+      if (prMessage) {
+        footerSource = parseMessage(prMessage);
+        subject = footerSource.subject;
       }
     }
   }
