@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { buildCommit } from '../../test/helpers/commits.js';
+import { ChangelogEntry, entrySchemas } from '../entries/entry.schemas.js';
+import { compileValidator } from '../http/validator.js';
 import { generate, touchedPeriods } from './engine.js';
 import { resolveSettings, SettingsError } from './settings.js';
 import type { CommitRecord, GeneratedEntry } from './types.js';
@@ -188,6 +191,37 @@ describe('settings', () => {
     expect(generate([c, other], resolveSettings({ entryTypes: ['commit'] })).entries.map((e) => e.component_tags)).toEqual([['compiler', 'runtime'], ['runtime']]);
     const ruled = resolveSettings({ entryTypes: ['commit'], pathRules: ['packages/runtime/**=core'] });
     expect(generate([c, other], ruled).entries.map((e) => e.component_tags)).toEqual([['core'], ['core']]);
+  });
+});
+
+describe('the contract', () => {
+  it('produces entries that are valid ChangelogEntry objects once storage adds its fields', () => {
+    const validate = compileValidator(ChangelogEntry, entrySchemas.filter((s) => s !== ChangelogEntry));
+    const now = new Date().toISOString();
+    const { entries } = generate(history(), all);
+    expect(new Set(entries.map((e) => e.entry_type))).toEqual(new Set(['commit', 'daily', 'weekly', 'monthly']));
+    for (const e of entries) {
+      const stored = {
+        id: randomUUID(),
+        project_id: randomUUID(),
+        entry_type: e.entry_type,
+        status: 'draft',
+        title: e.title,
+        content: e.content,
+        generated_json: e.generated_json,
+        version_label: e.version_label,
+        team_attribution: e.team_attribution,
+        component_tags: e.component_tags,
+        commit_id: e.commit_sha ? randomUUID() : null,
+        commit_shas: e.commit_shas,
+        period_start: e.period_start,
+        period_end: e.period_end,
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      expect(validate(stored), e.key).toEqual({ ok: true, value: stored });
+    }
   });
 });
 
