@@ -15,12 +15,9 @@ export function datasetFile(name: Dataset): string {
   return join(SHARED, 'datasets', `${name}.jsonl.gz`);
 }
 
-export function datasetAvailable(name: Dataset): boolean {
-  return existsSync(datasetFile(name)) && existsSync(join(SHARED, 'tools', 'history-to-git.mjs'));
-}
-
 /** Path of the dataset's repository, building it first when it is not cached yet. */
 export function ensureDatasetRepo(name: Dataset): string {
+  if (!existsSync(datasetFile(name))) throw new Error(`${datasetFile(name)} is missing: set SHARED_DIR to the shared folder`);
   const target = join(CACHE, name);
   if (existsSync(join(target, '.complete'))) return target;
   mkdirSync(CACHE, { recursive: true });

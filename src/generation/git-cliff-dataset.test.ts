@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { datasetAvailable, datasetFile, ensureDatasetRepo } from '../../scripts/dataset-repo.js';
+import { datasetFile, ensureDatasetRepo } from '../../scripts/dataset-repo.js';
 import { generate, type GenerationResult } from './engine.js';
 import { readRepository } from './git-source.js';
 import { resolveSettings } from './settings.js';
@@ -25,28 +25,28 @@ let full: GenerationResult;
 let byDefault: GenerationResult;
 let codeowners: string | null;
 
-beforeAll(async () => {
-  const dir = ensureDatasetRepo('git-cliff-history');
-  const repo = await readRepository(dir);
-  codeowners = repo.codeowners;
-  // history-to-git gives commits new SHAs; map them back so that "This reverts commit <sha>"
-  // and the fixture's SHAs mean what they meant upstream.
-  const toOriginal = new Map(
-    readFileSync(`${dir}/.history-map.tsv`, 'utf8').trim().split('\n').map((line) => line.split('\t').reverse() as [string, string]),
-  );
-  commits = repo.commits.map((c) => ({ ...c, sha: toOriginal.get(c.sha)!, parents: c.parents.map((p) => toOriginal.get(p)!) }));
-  original = new Map(
-    gunzipSync(readFileSync(datasetFile('git-cliff-history'))).toString('utf8').trim().split('\n').map((l) => {
-      const c = JSON.parse(l) as CommitRecord;
-      return [c.sha, c];
-    }),
-  );
-  const everything = SECTION_KEYS.map((key) => ({ key, visible: true }));
-  full = generate(commits, resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, codeowners: repo.codeowners }));
-  byDefault = generate(commits, resolveSettings({ entryTypes: ['weekly'], codeowners: repo.codeowners }));
-}, 120_000);
+describe('git-cliff history', () => {
+  beforeAll(async () => {
+    const dir = ensureDatasetRepo('git-cliff-history');
+    const repo = await readRepository(dir);
+    codeowners = repo.codeowners;
+    // history-to-git gives commits new SHAs; map them back so that "This reverts commit <sha>"
+    // and the fixture's SHAs mean what they meant upstream.
+    const toOriginal = new Map(
+      readFileSync(`${dir}/.history-map.tsv`, 'utf8').trim().split('\n').map((line) => line.split('\t').reverse() as [string, string]),
+    );
+    commits = repo.commits.map((c) => ({ ...c, sha: toOriginal.get(c.sha)!, parents: c.parents.map((p) => toOriginal.get(p)!) }));
+    original = new Map(
+      gunzipSync(readFileSync(datasetFile('git-cliff-history'))).toString('utf8').trim().split('\n').map((l) => {
+        const c = JSON.parse(l) as CommitRecord;
+        return [c.sha, c];
+      }),
+    );
+    const everything = SECTION_KEYS.map((key) => ({ key, visible: true }));
+    full = generate(commits, resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, codeowners: repo.codeowners }));
+    byDefault = generate(commits, resolveSettings({ entryTypes: ['weekly'], codeowners: repo.codeowners }));
+  }, 120_000);
 
-describe.runIf(datasetAvailable('git-cliff-history'))('git-cliff history', () => {
   it('reads back from git exactly the commits the dataset holds', () => {
     expect(commits).toHaveLength(original.size);
     for (const c of commits) expect(c).toEqual(original.get(c.sha));
