@@ -3,7 +3,7 @@
  * history-to-git tool) once, cached under .cache/datasets/, for tests and benchmarks.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const SHARED = process.env.SHARED_DIR ?? '/work/shared';
@@ -25,8 +25,7 @@ export function ensureDatasetRepo(name: Dataset): string {
   const scratch = `${target}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
   execFileSync(process.execPath, [join(SHARED, 'tools', 'history-to-git.mjs'), datasetFile(name), scratch], { stdio: 'ignore' });
-  execFileSync('git', ['-C', scratch, 'config', 'user.email', 'cache@example.invalid']);
-  execFileSync('touch', [join(scratch, '.complete')]);
+  writeFileSync(join(scratch, '.complete'), '');
   try {
     renameSync(scratch, target);
   } catch (error) {
