@@ -7,6 +7,7 @@ import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import type { EntryRow, OrganizationRow, ProjectRow, UserRow } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { preview } from '../generation/preview.js';
 import type { KeyView } from '../keys/keys.service.js';
 import { backupEmbedded, restoreEmbedded } from '../ops/backup.js';
 import { createServices, type Services } from '../services.js';
@@ -332,6 +333,38 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         const kept = result.previous ? `; the previous database is kept in ${result.previous}` : '';
         return { json: result, text: `Restored ${file} into ${result.dataDir} (schema version ${result.schemaVersion})${kept}` };
       }),
+    );
+
+  command(program, 'preview', 'print the changelog a local git repository would get, storing nothing')
+    .requiredOption('--path <dir>', 'a git checkout (or bare repository)')
+    .option('--type <type>', 'entry type: commit, daily, weekly or monthly (several: comma-separated)', 'weekly')
+    .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']).default('md'))
+    .option('--timezone <tz>', 'IANA time zone of daily/weekly/monthly windows', 'UTC')
+    .option('--rev <rev>', 'branch, tag or commit to read', 'HEAD')
+    .option('--since <date>', 'only commits from this ISO 8601 date on')
+    .option('--limit <n>', 'only the newest N entries')
+    .option('--exclude-authors <list>', 'skip commits by these e-mails, names or * patterns (comma-separated)')
+    .option('--path-rule <rule...>', 'GLOB=COMPONENT, e.g. "packages/*/**=$1" (default: detected monorepo layout)')
+    .option('--all-sections', 'also show build, test and maintenance sections')
+    .action(
+      async (opts: {
+        path: string; type: string; format: string; timezone: string; rev: string; since?: string; limit?: string;
+        excludeAuthors?: string; pathRule?: string[]; allSections?: boolean; json?: boolean;
+      }) => {
+        const result = await preview({
+          path: opts.path,
+          type: opts.type,
+          format: opts.json ? 'json' : opts.format,
+          timeZone: opts.timezone,
+          rev: opts.rev,
+          since: opts.since ? parseDate(opts.since, '--since') : undefined,
+          limit: opts.limit ? parseInteger(opts.limit, '--limit') : undefined,
+          excludeAuthors: splitList(opts.excludeAuthors),
+          pathRules: opts.pathRule,
+          allSections: opts.allSections,
+        });
+        io.stdout(opts.json ? `${JSON.stringify(result.json)}\n` : `${result.text}\n`);
+      },
     );
 
   try {

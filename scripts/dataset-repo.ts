@@ -1,0 +1,36 @@
+/**
+ * Turns a shared commit-history dataset into a real git repository (with the shared
+ * history-to-git tool) once, cached under .cache/datasets/, for tests and benchmarks.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const SHARED = process.env.SHARED_DIR ?? '/work/shared';
+const CACHE = resolve(import.meta.dirname, '..', '.cache', 'datasets');
+
+export type Dataset = 'git-cliff-history' | 'prettier-history' | 'vue-core-history';
+
+export function datasetFile(name: Dataset): string {
+  return join(SHARED, 'datasets', `${name}.jsonl.gz`);
+}
+
+/** Path of the dataset's repository, building it first when it is not cached yet. */
+export function ensureDatasetRepo(name: Dataset): string {
+  if (!existsSync(datasetFile(name))) throw new Error(`${datasetFile(name)} is missing: set SHARED_DIR to the shared folder`);
+  const target = join(CACHE, name);
+  if (existsSync(join(target, '.complete'))) return target;
+  mkdirSync(CACHE, { recursive: true });
+  // Build beside the target and rename: test files running in parallel never see half a repository.
+  const scratch = `${target}.tmp-${process.pid}`;
+  rmSync(scratch, { recursive: true, force: true });
+  execFileSync(process.execPath, [join(SHARED, 'tools', 'history-to-git.mjs'), datasetFile(name), scratch], { stdio: 'ignore' });
+  writeFileSync(join(scratch, '.complete'), '');
+  try {
+    renameSync(scratch, target);
+  } catch (error) {
+    rmSync(scratch, { recursive: true, force: true });
+    if (!existsSync(join(target, '.complete'))) throw error;
+  }
+  return target;
+}

@@ -1,0 +1,231 @@
+import { describe, expect, it } from 'vitest';
+import { buildCommit } from '../../test/helpers/commits.js';
+import { classifyCommit } from './classify.js';
+import type { Change } from './types.js';
+
+const classify = (message: string, extra: Parameters<typeof buildCommit>[0] = {}, options = {}) =>
+  classifyCommit(buildCommit({ message, ...extra }), options);
+const section = (message: string, changes?: Change[]) => classify(message, changes ? { changes } : {}).section;
+
+describe('Conventional Commits', () => {
+  it.each([
+    ['feat: a', 'feature'],
+    ['fix: a', 'fix'],
+    ['perf: a', 'performance'],
+    ['docs: a', 'documentation'],
+    ['refactor: a', 'refactor'],
+    ['build: a', 'build'],
+    ['ci: a', 'build'],
+    ['test: a', 'test'],
+    ['chore: a', 'chore'],
+    ['style: a', 'chore'],
+    ['workflow: a', 'build'],
+    ['dx: a', 'feature'],
+    ['revert: a', 'revert'],
+    ['security: a', 'security'],
+    ['deprecate: a', 'deprecation'],
+    ['deps: a', 'dependencies'],
+  ])('%s → %s', (message, expected) => {
+    expect(section(message)).toBe(expected);
+  });
+
+  it('compares types case-insensitively', () => {
+    expect(section('FEAT: shout')).toBe('feature');
+    expect(section('Fix(Parser): capital')).toBe('fix');
+  });
+
+  it('removes the prefix, capitalises, keeps the PR suffix and reads the PR number', () => {
+    const c = classify('feat(api): add pagination to lists (#123)');
+    expect(c).toMatchObject({ title: 'Add pagination to lists (#123)', scope: 'api', pr: 123, section: 'feature', rule: 'conventional:feat' });
+  });
+
+  it('puts breaking changes (! or footer) in the breaking section and flags them', () => {
+    expect(classify('feat!: drop node 18')).toMatchObject({ section: 'breaking', breaking: true });
+    expect(classify('refactor(core)!: rename')).toMatchObject({ section: 'breaking', breaking: true, scope: 'core' });
+    expect(classify('fix: x\n\nBREAKING CHANGE: config moved')).toMatchObject({ section: 'breaking', breaking: true, breakingDescription: 'config moved' });
+  });
+
+  it('sends maintenance types scoped to dependencies to the dependencies section', () => {
+    expect(section('chore(deps): bump serde from 1.0.1 to 1.0.2')).toBe('dependencies');
+    expect(section('Build(deps-dev): Bump rollup from 2.16.1 to 2.17.1 (#8598)')).toBe('dependencies');
+    expect(section('feat(deps): support a new plugin API')).toBe('feature');
+  });
+
+  it('treats an unknown type as an area prefix and classifies the rest', () => {
+    expect(classify('TypeScript: fix parens around satisfies (#9)')).toMatchObject({ section: 'fix', scope: 'TypeScript', title: 'Fix parens around satisfies (#9)' });
+    expect(classify('Playground: add support for rangeStart')).toMatchObject({ section: 'feature', scope: 'Playground' });
+  });
+});
+
+describe('unconventional styles', () => {
+  it.each([
+    ['Fix: crash on empty file', 'fix'],
+    ['Update: make rule configurable', 'feature'],
+    ['New: add no-foo rule', 'feature'],
+    ['Breaking: drop old API', 'breaking'],
+    ['Docs: clarify install', 'documentation'],
+    ['Upgrade: espree to 9', 'dependencies'],
+    ['Chore: tidy scripts', 'chore'],
+    ['Fix:no space after the colon', 'fix'],
+    ['[BUGFIX] Handle nulls', 'fix'],
+  ])('legacy tag %s → %s', (message, expected) => {
+    expect(section(message)).toBe(expected);
+  });
+
+  it('strips a legacy tag from the title', () => {
+    expect(classify('Fix: crash on empty file').title).toBe('Crash on empty file');
+    expect(classify('Breaking: drop old API')).toMatchObject({ breaking: true, title: 'Drop old API' });
+  });
+
+  it.each([
+    ['Add ability to call as API', 'feature'],
+    ['Implement range formatting', 'feature'],
+    ['Support TypeScript 5.4 syntax', 'feature'],
+    ['Improve error messages', 'feature'],
+    ['Fix crash with empty objects', 'fix'],
+    ['Fixed a typo in the README', 'documentation'],
+    ['Prevent breaking inside template literals', 'fix'],
+    ["Don't print parens around arrow bodies", 'fix'],
+    ['Remove unused helper', 'chore'],
+    ['Bump babylon to 7.0.0-beta.8 (#1118)', 'dependencies'],
+    ['Upgrade to Jest 19 (#762)', 'dependencies'],
+    ['Deprecate the --foo flag', 'deprecation'],
+    ['Optimize the printer loop', 'performance'],
+    ['Speed up glob expansion', 'performance'],
+    ['Refactor traversal (#442)', 'refactor'],
+    ['Rename quotes option', 'refactor'],
+    ['Update snapshots', 'test'],
+    ['Add tests for decorators', 'test'],
+    ['Update README.md', 'documentation'],
+    ['Document the API', 'documentation'],
+    ['Update travis config', 'build'],
+    ['Release 1.13.5', 'chore'],
+    ['Fix XSS in the playground share link', 'security'],
+  ])('leading verb: %s → %s', (message, expected) => {
+    expect(section(message)).toBe(expected);
+  });
+
+  it('takes a clear verb\'s topic only from the words right after it', () => {
+    expect(section('Stop mutating `doc.parts` when printing fill')).toBe('fix');
+    expect(section('Preserve parentheses for JSDoc type casts')).toBe('fix');
+    expect(section('Fix crash when the readme option is set in a long config')).toBe('fix');
+    expect(section('Fix readme links')).toBe('documentation');
+    expect(section('Update the logic that prints changelog entries')).toBe('documentation'); // ambiguous verb: whole subject
+  });
+
+  it('reads [Area] prefixes as the scope and classifies the rest', () => {
+    expect(classify('[JSX] Fix whitespace around comments')).toMatchObject({ scope: 'JSX', section: 'fix', title: 'Fix whitespace around comments' });
+    expect(classify('[WIP] experiments')).toMatchObject({ section: 'chore', scope: null });
+  });
+
+  it('recognises dependency updates written with code spans', () => {
+    expect(section('Update `@prettier/cli` to `1.0.5` (#15739)')).toBe('dependencies');
+  });
+
+  it('uses the changed paths when the words do not say (docs-only, tests-only, CI-only)', () => {
+    expect(section('Tweak wording', [['M', 'docs/options.md']])).toBe('documentation');
+    expect(section('Change things', [['M', 'tests/format/jsfmt.spec.js'], ['A', 'tests/format/__snapshots__/a.snap']])).toBe('test');
+    expect(section('Something', [['M', '.github/workflows/ci.yml']])).toBe('build');
+    expect(section('Something else', [['M', 'src/a.ts'], ['M', 'docs/a.md']])).toBe('other');
+  });
+
+  it.each([
+    ['✨ add dark mode', 'feature', 'Add dark mode'],
+    [':bug: fix login redirect', 'fix', 'Fix login redirect'],
+    ['🐛 Fix login redirect', 'fix', 'Fix login redirect'],
+    ['⚡️ faster startup', 'performance', 'Faster startup'],
+    ['📝 update docs', 'documentation', 'Update docs'],
+    ['⬆️ upgrade react', 'dependencies', 'Upgrade react'],
+    ['💥 remove v1 endpoints', 'breaking', 'Remove v1 endpoints'],
+    [':lock: patch token leak', 'security', 'Patch token leak'],
+    ['♻️ split the parser', 'refactor', 'Split the parser'],
+    ['✅ cover edge cases', 'test', 'Cover edge cases'],
+    ['⏪ revert the cache', 'revert', 'Revert the cache'],
+  ])('gitmoji %s → %s', (message, expected, title) => {
+    expect(classify(message)).toMatchObject({ section: expected, title, rule: 'gitmoji' });
+  });
+
+  it('sends Dependabot and Renovate titles to dependencies', () => {
+    const bot = { name: 'dependabot[bot]', email: '49699333+dependabot[bot]@users.noreply.github.com' };
+    expect(classify('Bump lodash from 4.17.20 to 4.17.21', bot)).toMatchObject({ section: 'dependencies', byBot: true });
+    expect(classify('Bump the minor group across 1 directory with 4 updates (#1357)', bot).section).toBe('dependencies');
+    const renovate = { name: 'renovate[bot]', email: 'bot@renovateapp.com' };
+    expect(classify('Update dependency eslint to v8.57.0', renovate).section).toBe('dependencies');
+    expect(classify('Update babel monorepo to v7.24.0 (#123)', renovate).section).toBe('dependencies');
+    expect(classify('Lock file maintenance', renovate).section).toBe('dependencies');
+    expect(classify('Pin dependencies', renovate).section).toBe('dependencies');
+    expect(classify('Update actions/checkout action to v4', renovate).section).toBe('dependencies');
+    expect(classify('chore(deps): update dependency postcss to v8.5.23 [security] (#15209)', renovate).section).toBe('security');
+  });
+
+  it('reads Revert "…" commits and what they revert', () => {
+    const c = classify('Revert "feat: add cache" (#77)\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.');
+    expect(c).toMatchObject({ section: 'revert', pr: 77, reverts: { shas: ['0123456789abcdef0123456789abcdef01234567'], subject: 'feat: add cache' } });
+    expect(classify('revert: feat: add cache\n\nRefs: 0123abc')).toMatchObject({ section: 'revert', reverts: { shas: ['0123abc'], subject: 'feat: add cache' } });
+  });
+
+  it('sends what no rule recognises to other, never dropping it', () => {
+    expect(classify('Bootstrapped!')).toMatchObject({ section: 'other', skip: null, title: 'Bootstrapped!' });
+  });
+});
+
+describe('skipping, merges and squashes', () => {
+  it('skips [skip changelog]-style markers anywhere in the message', () => {
+    for (const marker of ['[skip changelog]', '[changelog skip]', '[no changelog]', '[skip-changelog]', '[SKIP CHANGELOG]']) {
+      expect(classify(`fix: x ${marker}`).skip).toBe('marker');
+      expect(classify(`fix: x\n\nbody ${marker}`).skip).toBe('marker');
+    }
+    expect(classify('fix: x [skip ci]')).toMatchObject({ skip: null, title: 'X' });
+  });
+
+  it('skips excluded authors by e-mail, name or pattern, case-insensitively', () => {
+    const author = { name: 'Release Robot', email: 'release@corp.example' };
+    expect(classify('chore: release', author, { excludeAuthors: ['RELEASE@corp.example'] }).skip).toBe('excluded-author');
+    expect(classify('chore: release', author, { excludeAuthors: ['release robot'] }).skip).toBe('excluded-author');
+    expect(classify('chore: release', author, { excludeAuthors: ['*@corp.example'] }).skip).toBe('excluded-author');
+    expect(classify('chore: release', author, { excludeAuthors: ['someone@else.example'] }).skip).toBeNull();
+  });
+
+  it('keeps bot commits unless bots are excluded', () => {
+    const bot = { name: 'renovate[bot]', email: '29139614+renovate[bot]@users.noreply.github.com' };
+    expect(classify('Update dependency a to v2', bot).skip).toBeNull();
+    expect(classify('Update dependency a to v2', bot, { excludeBots: true }).skip).toBe('bot');
+  });
+
+  it('skips a merge commit whose branch commits are in the history', () => {
+    const merge = classify('Merge pull request #4 from o/feat/x\n\nfeat(logs): set up logging', { parents: ['a', 'b'] }, { mergedCommitsPresent: true });
+    expect(merge.skip).toBe('merge');
+  });
+
+  it('lets a merge whose branch is not in the history stand for its pull request', () => {
+    const merge = classify('Merge pull request #4 from o/feat/x\n\nfeat(logs): set up logging', { parents: ['a', 'b'] }, { mergedCommitsPresent: false });
+    expect(merge).toMatchObject({ skip: null, section: 'feature', scope: 'logs', title: 'Set up logging', pr: 4 });
+  });
+
+  it('keeps the footers of a pull request merged without its branch', () => {
+    const merge = classify('Merge pull request #9 from o/x\n\nfeat: new config\n\nBREAKING CHANGE: old keys are gone', { parents: ['a', 'b'] }, { mergedCommitsPresent: false });
+    expect(merge).toMatchObject({ section: 'breaking', breaking: true, breakingDescription: 'old keys are gone', pr: 9, title: 'New config' });
+  });
+
+  it('skips a commit with an empty message rather than listing a blank line', () => {
+    expect(classify('\n\n').skip).toBe('empty');
+  });
+
+  it('classifies a squash merge by its title, not its body lines', () => {
+    const c = classify('fix(parser): handle BOM (#88)\n\n* feat: add bom option\n* docs: mention it\n* chore: lint');
+    expect(c).toMatchObject({ section: 'fix', title: 'Handle BOM (#88)', pr: 88 });
+  });
+
+  it('reads co-authors from Co-authored-by trailers', () => {
+    const c = classify('feat: pair work\n\nCo-authored-by: Grace Hopper <grace@example.com>\nco-authored-by: Alan Turing <alan@example.com>');
+    expect(c.coAuthors).toEqual([
+      { name: 'Grace Hopper', email: 'grace@example.com' },
+      { name: 'Alan Turing', email: 'alan@example.com' },
+    ]);
+  });
+
+  it('takes the last PR reference of a subject as the PR number', () => {
+    expect(classify('feat(git): support x (#804) (#1121)').pr).toBe(1121);
+    expect(classify('chore(pull): merge #177').pr).toBe(177);
+  });
+});

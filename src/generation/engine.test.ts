@@ -1,0 +1,257 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { buildCommit } from '../../test/helpers/commits.js';
+import { ChangelogEntry, entrySchemas } from '../entries/entry.schemas.js';
+import { compileValidator } from '../http/validator.js';
+import { generate, touchedPeriods } from './engine.js';
+import { resolveSettings, SettingsError } from './settings.js';
+import type { CommitRecord, GeneratedEntry } from './types.js';
+
+const all = resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'] });
+const byKey = (entries: GeneratedEntry[]) => new Map(entries.map((e) => [e.key, e]));
+
+function history(): CommitRecord[] {
+  const a = buildCommit({ message: 'feat(api): add pagination (#10)', date: '2024-01-08T09:00:00Z', name: 'Al', email: 'al@x.io', changes: [['M', 'packages/api/src/list.ts']] });
+  const b = buildCommit({ parents: [a.sha], message: 'fix: crash on empty list', date: '2024-01-09T09:00:00Z', name: 'Bea', email: 'bea@x.io', changes: [['M', 'packages/web/src/a.ts']] });
+  const c = buildCommit({ parents: [b.sha], message: 'feat!: drop v1 endpoints\n\nBREAKING CHANGE: clients must use /v2', date: '2024-01-10T09:00:00Z', name: 'Al', email: 'al@x.io', tags: ['v2.0.0'] });
+  const d = buildCommit({ parents: [c.sha], message: 'chore: tidy', date: '2024-01-11T09:00:00Z', name: 'Cy', email: 'cy@x.io' });
+  const e = buildCommit({ parents: [d.sha], message: 'docs: explain v2', date: '2024-01-16T09:00:00Z', name: 'Di', email: 'di@x.io', changes: [['M', 'packages/api/README.md'], ['M', 'packages/web/README.md']] });
+  return [a, b, c, d, e];
+}
+
+describe('commit entries', () => {
+  it('makes one entry per commit in a visible section, with the contract fields', () => {
+    const commits = history();
+    const { entries } = generate(commits, all, { types: ['commit'] });
+    expect(entries.map((e) => e.title)).toEqual(['Add pagination (#10)', 'Crash on empty list', 'Drop v1 endpoints', 'Explain v2']); // chore is hidden by default
+    const first = entries[0]!;
+    expect(first).toMatchObject({
+      key: `commit:${commits[0]!.sha}`,
+      entry_type: 'commit',
+      commit_sha: commits[0]!.sha,
+      commit_shas: [commits[0]!.sha],
+      component_tags: ['api'],
+      team_attribution: 'Al',
+      version_label: 'v2.0.0',
+      period_start: null,
+      period_end: null,
+    });
+    expect(first.generated_json).toEqual({
+      title: 'Add pagination (#10)',
+      headline_items: [{ section_type_key: 'feature', title: 'Add pagination (#10)', body: null }],
+      sections: [{ section_type_key: 'feature', label: 'Features', items: [{ text: 'Add pagination (#10)', component: 'api' }] }],
+      component_tags: ['api'],
+      team_attribution: 'Al',
+    });
+    expect(first.content).toBe('### Features\n\n- **api:** Add pagination (#10)\n\n_By Al_\n');
+    expect(entries[3]).toMatchObject({ version_label: null, component_tags: ['api', 'web'] });
+    expect(entries[3]!.generated_json.sections[0]!.items[0]!.component).toBeNull(); // two packages: no single component
+  });
+
+  it('flags breaking changes first in the headline, with the footer text as body', () => {
+    const { entries } = generate(history(), all, { types: ['weekly'] });
+    const week = entries.find((e) => e.key === 'weekly:2024-01-08')!;
+    expect(week.generated_json.headline_items).toEqual([
+      { section_type_key: 'breaking', title: 'Drop v1 endpoints', body: 'clients must use /v2' },
+      { section_type_key: 'feature', title: 'Add pagination (#10)', body: null },
+    ]);
+    expect(week.generated_json.sections.map((s) => s.section_type_key)).toEqual(['breaking', 'feature', 'fix']);
+  });
+});
+
+describe('rollups', () => {
+  it('makes one rollup per period with visible commits, [start, end) and all their SHAs', () => {
+    const commits = history();
+    const { entries } = generate(commits, all, { types: ['daily', 'weekly', 'monthly'] });
+    const keys = byKey(entries);
+    expect([...keys.keys()].sort()).toEqual([
+      'daily:2024-01-08', 'daily:2024-01-09', 'daily:2024-01-10', 'daily:2024-01-16',
+      'monthly:2024-01-01', 'weekly:2024-01-08', 'weekly:2024-01-15',
+    ]); // 2024-01-11 has only a hidden chore: no daily entry
+    const week = keys.get('weekly:2024-01-08')!;
+    expect(week).toMatchObject({
+      entry_type: 'weekly',
+      title: 'Week 2024-W02 (8–14 January 2024)',
+      period_start: '2024-01-08T00:00:00.000Z',
+      period_end: '2024-01-15T00:00:00.000Z',
+      version_label: 'v2.0.0',
+      team_attribution: 'Al and Bea',
+      component_tags: ['api', 'web'],
+      commit_sha: null,
+    });
+    expect(week.commit_shas).toEqual(commits.slice(0, 3).map((c) => c.sha));
+    expect(keys.get('monthly:2024-01-01')!.title).toBe('January 2024');
+    expect(keys.get('daily:2024-01-16')).toMatchObject({ title: '16 January 2024', version_label: null });
+  });
+
+  it('uses the project time zone: 23:30 in UTC-5 counts for that local day and week', () => {
+    const late = buildCommit({ message: 'fix: late night', date: '2024-01-14T23:30:00-05:00' }); // Monday 04:30 UTC
+    const ny = resolveSettings({ entryTypes: ['daily', 'weekly'], timeZone: 'America/New_York' });
+    const keys = [...byKey(generate([late], ny).entries).keys()].sort();
+    expect(keys).toEqual(['daily:2024-01-14', 'weekly:2024-01-08']);
+    const utc = [...byKey(generate([late], resolveSettings({ entryTypes: ['daily', 'weekly'] })).entries).keys()].sort();
+    expect(utc).toEqual(['daily:2024-01-15', 'weekly:2024-01-15']);
+    const day = generate([late], ny).entries.find((e) => e.entry_type === 'daily')!;
+    expect([day.period_start, day.period_end]).toEqual(['2024-01-14T05:00:00.000Z', '2024-01-15T05:00:00.000Z']);
+  });
+
+  it('cancels a revert and the commit it reverts inside one period, but not across periods', () => {
+    const feat = buildCommit({ message: 'feat: add cache', date: '2024-01-08T10:00:00Z' });
+    const other = buildCommit({ parents: [feat.sha], message: 'fix: keep me', date: '2024-01-09T10:00:00Z' });
+    const revert = buildCommit({ parents: [other.sha], message: `Revert "feat: add cache"\n\nThis reverts commit ${feat.sha}.`, date: '2024-01-10T10:00:00Z' });
+    const result = generate([feat, other, revert], all, { types: ['daily', 'weekly'] });
+    const week = byKey(result.entries).get('weekly:2024-01-08')!;
+    expect(week.commit_shas).toEqual([other.sha]);
+    expect(week.generated_json.sections.map((s) => s.section_type_key)).toEqual(['fix']);
+    expect(result.stats.cancelledReverts.weekly).toBe(1);
+    // Different days: each daily rollup keeps its commit.
+    const days = result.entries.filter((e) => e.entry_type === 'daily').map((e) => e.commit_shas[0]);
+    expect(days).toEqual([feat.sha, other.sha, revert.sha]);
+  });
+
+  it('matches a revert by subject when the SHA it names is unknown (rewritten history)', () => {
+    const feat = buildCommit({ message: 'Add dark mode (#5)', date: '2024-01-08T10:00:00Z' });
+    const revert = buildCommit({ parents: [feat.sha], message: 'Revert "Add dark mode (#5)"\n\nThis reverts commit 1234567.', date: '2024-01-08T11:00:00Z' });
+    expect(generate([feat, revert], all, { types: ['weekly'] }).entries).toEqual([]);
+  });
+
+  it('lists a change picked onto two branches once, keeping both SHAs', () => {
+    const a = buildCommit({ message: 'Fix comment placement (#19621)', date: '2024-01-08T10:00:00Z' });
+    const b = buildCommit({ message: 'Fix comment placement (#19621)', date: '2024-01-09T10:00:00Z' });
+    const week = generate([a, b], all, { types: ['weekly'] }).entries[0]!;
+    expect(week.generated_json.sections).toEqual([{ section_type_key: 'fix', label: 'Bug fixes', items: [{ text: 'Fix comment placement (#19621)', component: null }] }]);
+    expect(week.commit_shas).toEqual([a.sha, b.sha]);
+  });
+
+  it('does not count a merge commit next to the branch commits it brings in', () => {
+    const base = buildCommit({ message: 'feat: base', date: '2024-01-08T10:00:00Z' });
+    const branch = buildCommit({ parents: [base.sha], message: 'feat(logs): set up logging', date: '2024-01-08T11:00:00Z' });
+    const merge = buildCommit({ parents: [base.sha, branch.sha], message: 'Merge pull request #4 from o/logs\n\nfeat(logs): set up logging', date: '2024-01-08T12:00:00Z' });
+    const result = generate([base, branch, merge], all, { types: ['commit', 'weekly'] });
+    expect(result.entries.filter((e) => e.entry_type === 'commit').map((e) => e.commit_sha)).toEqual([base.sha, branch.sha]);
+    expect(result.entries.find((e) => e.entry_type === 'weekly')!.commit_shas).toEqual([base.sha, branch.sha]);
+    expect(result.stats.skipped).toEqual({ merge: 1 });
+  });
+});
+
+describe('settings', () => {
+  it('orders, relabels and hides sections as the project says', () => {
+    const settings = resolveSettings({
+      entryTypes: ['weekly'],
+      sections: [
+        { key: 'fix', label: 'Fixed' },
+        { key: 'feature', label: 'New' },
+        { key: 'breaking', visible: false },
+      ],
+    });
+    const week = generate(history(), settings).entries.find((e) => e.key === 'weekly:2024-01-08')!;
+    expect(week.generated_json.sections.map((s) => [s.section_type_key, s.label])).toEqual([
+      ['fix', 'Fixed'],
+      ['feature', 'New'],
+    ]);
+  });
+
+  it('generates commit and weekly entries by default', () => {
+    const types = new Set(generate(history(), resolveSettings()).entries.map((e) => e.entry_type));
+    expect([...types].sort()).toEqual(['commit', 'weekly']);
+  });
+
+  it('skips excluded authors and [skip changelog] commits everywhere', () => {
+    const commits = [
+      buildCommit({ message: 'feat: kept', date: '2024-01-08T10:00:00Z' }),
+      buildCommit({ message: 'feat: internal [skip changelog]', date: '2024-01-08T11:00:00Z' }),
+      buildCommit({ message: 'feat: by the release robot', date: '2024-01-08T12:00:00Z', name: 'Release Robot', email: 'robot@corp.example' }),
+    ];
+    const result = generate(commits, resolveSettings({ entryTypes: ['commit', 'weekly'], excludeAuthors: ['robot@corp.example'] }));
+    expect(result.entries.map((e) => e.title)).toEqual(['Kept', 'Week 2024-W02 (8–14 January 2024)']);
+    expect(result.entries[1]!.commit_shas).toEqual([commits[0]!.sha]);
+    expect(result.stats.skipped).toEqual({ marker: 1, 'excluded-author': 1 });
+  });
+
+  it('keeps a publishing policy per entry type, manual unless set', () => {
+    expect(resolveSettings().publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual' });
+    expect(resolveSettings({ publish: 'auto' }).publish).toEqual({ commit: 'auto', daily: 'auto', weekly: 'auto', monthly: 'auto' });
+    expect(resolveSettings({ publish: { commit: 'auto' } }).publish).toMatchObject({ commit: 'auto', weekly: 'manual' });
+    expect(() => resolveSettings({ publish: { weekly: 'sometimes', yearly: 'auto' } })).toThrow(/sometimes.*yearly|yearly.*sometimes/);
+  });
+
+  it('lists every problem in invalid settings', () => {
+    try {
+      resolveSettings({ entryTypes: ['hourly'], timeZone: 'Mars/Olympus', sections: [{ key: 'fun' }], pathRules: ['src/**'] });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(SettingsError);
+      expect((error as SettingsError).problems).toHaveLength(4);
+    }
+  });
+
+  it('uses path rules and detects packages/* when there are none', () => {
+    const c = buildCommit({ message: 'fix: x', changes: [['M', 'packages/runtime/a.ts'], ['M', 'packages/compiler/b.ts']] });
+    const other = buildCommit({ message: 'fix: y', changes: [['M', 'packages/runtime/c.ts']] });
+    expect(generate([c, other], resolveSettings({ entryTypes: ['commit'] })).entries.map((e) => e.component_tags)).toEqual([['compiler', 'runtime'], ['runtime']]);
+    const ruled = resolveSettings({ entryTypes: ['commit'], pathRules: ['packages/runtime/**=core'] });
+    expect(generate([c, other], ruled).entries.map((e) => e.component_tags)).toEqual([['core'], ['core']]);
+  });
+});
+
+describe('the contract', () => {
+  it('produces entries that are valid ChangelogEntry objects once storage adds its fields', () => {
+    const validate = compileValidator(ChangelogEntry, entrySchemas.filter((s) => s !== ChangelogEntry));
+    const now = new Date().toISOString();
+    const { entries } = generate(history(), all);
+    expect(new Set(entries.map((e) => e.entry_type))).toEqual(new Set(['commit', 'daily', 'weekly', 'monthly']));
+    for (const e of entries) {
+      const stored = {
+        id: randomUUID(),
+        project_id: randomUUID(),
+        entry_type: e.entry_type,
+        status: 'draft',
+        title: e.title,
+        content: e.content,
+        generated_json: e.generated_json,
+        version_label: e.version_label,
+        team_attribution: e.team_attribution,
+        component_tags: e.component_tags,
+        commit_id: e.commit_sha ? randomUUID() : null,
+        commit_shas: e.commit_shas,
+        period_start: e.period_start,
+        period_end: e.period_end,
+        published_at: null,
+        created_at: now,
+        updated_at: now,
+      };
+      expect(validate(stored), e.key).toEqual({ ok: true, value: stored });
+    }
+  });
+});
+
+describe('idempotency and incremental generation', () => {
+  it('produces identical entries, keys and fingerprints on every run', () => {
+    const commits = history();
+    const first = generate(commits, all);
+    const second = generate(structuredClone(commits).reverse(), all);
+    expect(second.entries.map((e) => [e.key, e.fingerprint]).sort()).toEqual(first.entries.map((e) => [e.key, e.fingerprint]).sort());
+    expect(byKey(second.entries)).toEqual(byKey(first.entries));
+  });
+
+  it('regenerates only the periods touched by new commits, equal to a full run there', () => {
+    const commits = history();
+    const late = buildCommit({ parents: [commits[4]!.sha], message: 'feat: late addition', date: '2024-01-17T09:00:00Z' });
+    const full = byKey(generate([...commits, late], all).entries);
+    const periods = touchedPeriods([late], all.entryTypes, all.timeZone);
+    expect(periods.map((p) => p.key)).toEqual(['monthly:2024-01-01', 'weekly:2024-01-15', 'daily:2024-01-17']);
+    const inPeriods = [...commits, late].filter((c) => periods.some((p) => Date.parse(c.committer.date) >= p.start.getTime() && Date.parse(c.committer.date) < p.end.getTime()));
+    const partial = generate(inPeriods, all, { touched: [late.sha] });
+    expect(partial.entries.map((e) => e.key).sort()).toEqual(['commit:' + late.sha, 'daily:2024-01-17', 'monthly:2024-01-01', 'weekly:2024-01-15']);
+    for (const e of partial.entries) expect(e).toEqual(full.get(e.key));
+  });
+
+  it('changes a fingerprint when, and only when, the entry changes', () => {
+    const commits = history();
+    const before = byKey(generate(commits, all).entries);
+    const edited = commits.map((c, i) => (i === 1 ? { ...c, message: 'fix: crash on an empty list' } : c));
+    const after = byKey(generate(edited, all).entries);
+    expect(after.get('weekly:2024-01-08')!.fingerprint).not.toBe(before.get('weekly:2024-01-08')!.fingerprint);
+    expect(after.get('weekly:2024-01-15')!.fingerprint).toBe(before.get('weekly:2024-01-15')!.fingerprint);
+  });
+});

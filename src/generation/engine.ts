@@ -1,0 +1,326 @@
+/**
+ * The generation engine: commits + settings → changelog entries. Pure and deterministic: the same
+ * input gives the same entries, keys and fingerprints, so storing the result twice changes nothing.
+ * Incremental use: pass `touched` (the new commits' SHAs) and the commits of the periods they fall
+ * in (`touchedPeriods`); only those entries are produced.
+ */
+import { createHash } from 'node:crypto';
+import { classifyCommit, type ClassifiedCommit } from './classify.js';
+import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
+import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
+import { renderMarkdown } from './render.js';
+import { attribute, createTeamResolver } from './teams.js';
+import {
+  SECTION_KEYS,
+  type CommitRecord,
+  type GeneratedEntry,
+  type GeneratedEntryType,
+  type GeneratedJson,
+  type GenerationSettings,
+  type HeadlineItem,
+  type RollupType,
+  type Section,
+  type SectionKey,
+} from './types.js';
+import { buildVersionIndex, type VersionIndex } from './versions.js';
+
+export interface GenerateOptions {
+  /** Entry types to produce; default: the settings' entry types. */
+  types?: readonly GeneratedEntryType[];
+  /** Only entries touched by these commits: their commit entries and the rollups of their periods. */
+  touched?: readonly string[];
+  /**
+   * Version labels from the whole history. Incremental runs pass only some periods' commits, whose
+   * ancestry is incomplete; storage then builds the index from all stored commits and tags.
+   */
+  versions?: VersionIndex;
+}
+
+/** One commit after classification, with what the entries need. */
+export interface PreparedCommit {
+  record: CommitRecord;
+  classified: ClassifiedCommit;
+  at: number;
+  components: string[];
+  /** The item's component: the scope, else the only path component. */
+  component: string | null;
+  teams: string[];
+}
+
+export interface GenerationStats {
+  commits: number;
+  skipped: Record<string, number>;
+  bySection: Record<SectionKey, number>;
+  /** Revert pairs cancelled inside rollup periods (counted per rollup type). */
+  cancelledReverts: Record<RollupType, number>;
+  entries: Record<GeneratedEntryType, number>;
+}
+
+export interface GenerationResult {
+  entries: GeneratedEntry[];
+  commits: PreparedCommit[];
+  stats: GenerationStats;
+}
+
+const ROLLUPS: readonly RollupType[] = ['daily', 'weekly', 'monthly'];
+
+export function prepareCommits(commits: readonly CommitRecord[], settings: GenerationSettings): PreparedCommit[] {
+  const shas = new Set(commits.map((c) => c.sha));
+  const matcher: ComponentMatcher = compilePathRules(
+    settings.pathRules.length ? settings.pathRules : detectPathRules(allPaths(commits)),
+  );
+  const teams = createTeamResolver(settings.teams, settings.codeowners);
+  return commits.map((record) => {
+    const classified = classifyCommit(record, {
+      excludeAuthors: settings.excludeAuthors,
+      excludeBots: settings.excludeBots,
+      mergedCommitsPresent: record.parents.slice(1).some((p) => shas.has(p)),
+    });
+    const pathComponents = matcher.componentsOf(record.changes);
+    const scope = classified.scope?.toLowerCase() ?? null;
+    const components = scope && !pathComponents.includes(scope) ? [scope, ...pathComponents].sort() : pathComponents;
+    return {
+      record,
+      classified,
+      at: Date.parse(record.committer.date),
+      components,
+      component: scope ?? (pathComponents.length === 1 ? pathComponents[0]! : null),
+      teams: teams.teamsOf(classified, record.changes),
+    };
+  });
+}
+
+function* allPaths(commits: readonly CommitRecord[]): Iterable<string> {
+  for (const c of commits) for (const [, path] of c.changes) yield path;
+}
+
+export function generate(commits: readonly CommitRecord[], settings: GenerationSettings, options: GenerateOptions = {}): GenerationResult {
+  const types = options.types ?? settings.entryTypes;
+  const prepared = prepareCommits(commits, settings).sort((a, b) => a.at - b.at || cmp(a.record.sha, b.record.sha));
+  const versions = options.versions ?? buildVersionIndex(commits);
+  const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
+  const touched = options.touched ? new Set(options.touched) : null;
+
+  const stats: GenerationStats = {
+    commits: prepared.length,
+    skipped: {},
+    bySection: Object.fromEntries(SECTION_KEYS.map((k) => [k, 0])) as Record<SectionKey, number>,
+    cancelledReverts: { daily: 0, weekly: 0, monthly: 0 },
+    entries: { commit: 0, daily: 0, weekly: 0, monthly: 0 },
+  };
+  const counted: PreparedCommit[] = [];
+  for (const p of prepared) {
+    if (p.classified.skip) stats.skipped[p.classified.skip] = (stats.skipped[p.classified.skip] ?? 0) + 1;
+    else {
+      stats.bySection[p.classified.section]++;
+      counted.push(p);
+    }
+  }
+
+  const entries: GeneratedEntry[] = [];
+  if (types.includes('commit')) {
+    for (const p of counted) {
+      if (!visible.has(p.classified.section)) continue;
+      if (touched && !touched.has(p.record.sha)) continue;
+      entries.push(commitEntry(p, settings, versions));
+    }
+  }
+  for (const type of ROLLUPS) {
+    if (!types.includes(type)) continue;
+    const groups = new Map<string, { period: Period; commits: PreparedCommit[] }>();
+    for (const p of counted) {
+      const period = periodOf(p.at, type, settings.timeZone);
+      let group = groups.get(period.key);
+      if (!group) groups.set(period.key, (group = { period, commits: [] }));
+      group.commits.push(p);
+    }
+    for (const { period, commits: inPeriod } of groups.values()) {
+      if (touched && !inPeriod.some((p) => touched.has(p.record.sha))) continue;
+      const { kept, cancelled } = cancelReverts(inPeriod);
+      stats.cancelledReverts[type] += cancelled;
+      const shown = kept.filter((p) => visible.has(p.classified.section));
+      if (!shown.length) continue;
+      entries.push(rollupEntry(type, period, shown, settings, versions));
+    }
+  }
+  for (const e of entries) stats.entries[e.entry_type]++;
+  return { entries, commits: prepared, stats };
+}
+
+/** The rollup periods the given commits fall in: storage loads each period's commits and regenerates it. */
+export function touchedPeriods(commits: readonly CommitRecord[], types: readonly GeneratedEntryType[], timeZone: string): Period[] {
+  const out = new Map<string, Period>();
+  for (const c of commits) {
+    for (const type of ROLLUPS) {
+      if (!types.includes(type)) continue;
+      const period = periodOf(Date.parse(c.committer.date), type, timeZone);
+      out.set(period.key, period);
+    }
+  }
+  return [...out.values()].sort((a, b) => a.start.getTime() - b.start.getTime() || cmp(a.key, b.key));
+}
+
+/**
+ * A revert and the commit it reverts, both in the period, cancel out. The target is found by SHA
+ * (`This reverts commit …`, `Refs:`), else by its subject (SHAs change when history is rewritten).
+ */
+export function cancelReverts(commits: readonly PreparedCommit[]): { kept: PreparedCommit[]; cancelled: number } {
+  if (!commits.some((c) => c.classified.reverts)) return { kept: [...commits], cancelled: 0 };
+  const gone = new Set<PreparedCommit>();
+  let cancelled = 0;
+  for (let i = 0; i < commits.length; i++) {
+    const revert = commits[i]!;
+    const target = revert.classified.reverts;
+    if (!target || gone.has(revert)) continue;
+    let match: PreparedCommit | undefined;
+    for (let j = i - 1; j >= 0 && !match; j--) {
+      const candidate = commits[j]!;
+      if (gone.has(candidate)) continue;
+      if (target.shas.some((s) => candidate.record.sha.startsWith(s))) match = candidate;
+    }
+    for (let j = i - 1; j >= 0 && !match && target.subject; j--) {
+      const candidate = commits[j]!;
+      if (!gone.has(candidate) && candidate.classified.subject === target.subject) match = candidate;
+    }
+    if (match) {
+      gone.add(match);
+      gone.add(revert);
+      cancelled++;
+    }
+  }
+  return { kept: commits.filter((c) => !gone.has(c)), cancelled };
+}
+
+function commitEntry(p: PreparedCommit, settings: GenerationSettings, versions: VersionIndex): GeneratedEntry {
+  const c = p.classified;
+  const teamAttribution = attribute([{ commit: c, teams: p.teams }]);
+  const json: GeneratedJson = {
+    title: c.title,
+    headline_items: headlineItems([p], settings.headlineLimit),
+    sections: buildSections([p], settings),
+    component_tags: p.components,
+    team_attribution: teamAttribution,
+  };
+  return finish({
+    key: `commit:${p.record.sha}`,
+    entry_type: 'commit',
+    title: c.title,
+    content: renderMarkdown(json, settings),
+    generated_json: json,
+    version_label: versions.labelOf(p.record.sha),
+    team_attribution: teamAttribution,
+    component_tags: p.components,
+    commit_sha: p.record.sha,
+    commit_shas: [p.record.sha],
+    period_start: null,
+    period_end: null,
+    fingerprint: '',
+  });
+}
+
+function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[], settings: GenerationSettings, versions: VersionIndex): GeneratedEntry {
+  const tags = [...new Set(commits.flatMap((p) => p.components))].sort();
+  const teamAttribution = attribute(commits.map((p) => ({ commit: p.classified, teams: p.teams })));
+  const title = periodTitle(type, period);
+  const json: GeneratedJson = {
+    title,
+    headline_items: headlineItems(commits, settings.headlineLimit),
+    sections: buildSections(commits, settings),
+    component_tags: tags,
+    team_attribution: teamAttribution,
+  };
+  return finish({
+    key: period.key,
+    entry_type: type,
+    title,
+    content: renderMarkdown(json, settings),
+    generated_json: json,
+    version_label: versions.highestIn(period.start, period.end),
+    team_attribution: teamAttribution,
+    component_tags: tags,
+    commit_sha: null,
+    commit_shas: commits.map((p) => p.record.sha),
+    period_start: period.start.toISOString(),
+    period_end: period.end.toISOString(),
+    fingerprint: '',
+  });
+}
+
+function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
+  const bySection = new Map<SectionKey, Section['items']>();
+  // The same change picked onto two branches (or re-landed) is one line for a reader.
+  const seen = new Set<string>();
+  for (const p of commits) {
+    const dedupeKey = `${p.classified.section}\u0000${p.component ?? ''}\u0000${p.classified.title}`;
+    if (seen.has(dedupeKey)) continue;
+    seen.add(dedupeKey);
+    let items = bySection.get(p.classified.section);
+    if (!items) bySection.set(p.classified.section, (items = []));
+    items.push({ text: p.classified.title, component: p.component });
+  }
+  const sections: Section[] = [];
+  for (const s of settings.sections) {
+    const items = s.visible ? bySection.get(s.key) : undefined;
+    if (items) sections.push({ section_type_key: s.key, label: s.label, items });
+  }
+  return sections;
+}
+
+/** The few most important items: breaking changes first, then features. */
+function headlineItems(commits: readonly PreparedCommit[], limit: number): HeadlineItem[] {
+  const out: HeadlineItem[] = [];
+  for (const key of ['breaking', 'feature'] as const) {
+    for (const p of commits) {
+      if (out.length >= limit) return out;
+      if (p.classified.section !== key) continue;
+      out.push({ section_type_key: key, title: p.classified.title, body: key === 'breaking' ? p.classified.breakingDescription : null });
+    }
+  }
+  return out;
+}
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+export function periodTitle(type: RollupType, period: Period): string {
+  const start = parseLocalDate(period.localStart);
+  if (type === 'monthly') return `${MONTHS[start.month - 1]} ${start.year}`;
+  if (type === 'daily') return `${start.day} ${MONTHS[start.month - 1]} ${start.year}`;
+  const last = new Date(Date.UTC(start.year, start.month - 1, start.day + 6));
+  const end = { year: last.getUTCFullYear(), month: last.getUTCMonth() + 1, day: last.getUTCDate() };
+  const week = isoWeek(start);
+  const range =
+    start.month === end.month
+      ? `${start.day}–${end.day} ${MONTHS[end.month - 1]} ${end.year}`
+      : start.year === end.year
+        ? `${start.day} ${MONTHS[start.month - 1]} – ${end.day} ${MONTHS[end.month - 1]} ${end.year}`
+        : `${start.day} ${MONTHS[start.month - 1]} ${start.year} – ${end.day} ${MONTHS[end.month - 1]} ${end.year}`;
+  return `Week ${week.year}-W${String(week.week).padStart(2, '0')} (${range})`;
+}
+
+/**
+ * The fingerprint covers everything stored except the key. `content` is rendered from the
+ * sections, components and attribution, so hashing it stands for them; the headline is added
+ * because it is the one part of generated_json that content does not show in full.
+ */
+function finish(entry: GeneratedEntry): GeneratedEntry {
+  const parts = [
+    entry.entry_type,
+    entry.title,
+    entry.content,
+    JSON.stringify(entry.generated_json.headline_items),
+    JSON.stringify(entry.generated_json.sections.map((s) => [s.section_type_key, s.label, s.items.length])),
+    entry.version_label ?? '',
+    entry.team_attribution ?? '',
+    entry.component_tags.join(','),
+    entry.commit_sha ?? '',
+    entry.commit_shas.join(','),
+    entry.period_start ?? '',
+    entry.period_end ?? '',
+  ];
+  entry.fingerprint = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  return entry;
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,132 @@
+// The git-cliff history (Conventional Commits, squash merges, merge commits, 98 tags) made into a
+// real repository with the shared history-to-git tool, read back with git, and generated in full.
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { datasetFile, ensureDatasetRepo } from '../../scripts/dataset-repo.js';
+import { generate, type GenerationResult } from './engine.js';
+import { readRepository } from './git-source.js';
+import { resolveSettings } from './settings.js';
+import { SECTION_KEYS, type CommitRecord, type GeneratedEntry } from './types.js';
+import { tagVersion } from './versions.js';
+import fixture from './fixtures/git-cliff-weekly.json' with { type: 'json' };
+
+// The test's own reading of Conventional Commits, independent of the engine's parser.
+const HEADER = /^([A-Za-z]+)(?:\(([^()]*)\))?(!)?: \S/;
+const SECTION_OF_TYPE: Record<string, string> = {
+  feat: 'feature', fix: 'fix', perf: 'performance', docs: 'documentation', doc: 'documentation', refactor: 'refactor',
+  build: 'build', ci: 'build', test: 'test', chore: 'chore', style: 'chore', revert: 'revert',
+};
+const DEPENDENCY_SCOPES = ['deps', 'dep', 'deps-dev', 'dev-deps', 'dependencies'];
+
+let commits: CommitRecord[];
+let original: Map<string, CommitRecord>;
+let full: GenerationResult;
+let byDefault: GenerationResult;
+let codeowners: string | null;
+
+describe('git-cliff history', () => {
+  beforeAll(async () => {
+    const dir = ensureDatasetRepo('git-cliff-history');
+    const repo = await readRepository(dir);
+    codeowners = repo.codeowners;
+    // history-to-git gives commits new SHAs; map them back so that "This reverts commit <sha>"
+    // and the fixture's SHAs mean what they meant upstream.
+    const toOriginal = new Map(
+      readFileSync(`${dir}/.history-map.tsv`, 'utf8').trim().split('\n').map((line) => line.split('\t').reverse() as [string, string]),
+    );
+    commits = repo.commits.map((c) => ({ ...c, sha: toOriginal.get(c.sha)!, parents: c.parents.map((p) => toOriginal.get(p)!) }));
+    original = new Map(
+      gunzipSync(readFileSync(datasetFile('git-cliff-history'))).toString('utf8').trim().split('\n').map((l) => {
+        const c = JSON.parse(l) as CommitRecord;
+        return [c.sha, c];
+      }),
+    );
+    const everything = SECTION_KEYS.map((key) => ({ key, visible: true }));
+    full = generate(commits, resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, codeowners: repo.codeowners }));
+    byDefault = generate(commits, resolveSettings({ entryTypes: ['weekly'], codeowners: repo.codeowners }));
+  }, 120_000);
+
+  it('reads back from git exactly the commits the dataset holds', () => {
+    expect(commits).toHaveLength(original.size);
+    for (const c of commits) expect(c).toEqual(original.get(c.sha));
+  });
+
+  it('puts every conventional commit in the section its type implies', () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (const p of full.commits) {
+      if (p.classified.skip) continue;
+      const m = HEADER.exec(p.classified.subject);
+      if (!m) continue;
+      const type = m[1]!.toLowerCase();
+      let expected = SECTION_OF_TYPE[type];
+      if (!expected) continue;
+      if (['chore', 'build', 'ci', 'fix'].includes(type) && DEPENDENCY_SCOPES.includes((m[2] ?? '').toLowerCase())) expected = 'dependencies';
+      if (m[3] || /^BREAKING[ -]CHANGE: /m.test(p.record.message)) expected = 'breaking';
+      checked++;
+      if (p.classified.section !== expected) wrong.push(`${p.classified.subject} → ${p.classified.section}, expected ${expected}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(checked).toBe(1521); // every non-merge commit but the handful that are not conventional
+  });
+
+  it('flags breaking changes and puts them first', () => {
+    const breaking = full.commits.filter((p) => !p.classified.skip && /^\w+(\([^)]*\))?!: /.test(p.classified.subject));
+    expect(breaking.length).toBeGreaterThanOrEqual(20);
+    for (const p of breaking) expect(p.classified).toMatchObject({ breaking: true, section: 'breaking' });
+    const week = full.entries.find((e) => e.key === 'weekly:2022-04-04')!;
+    expect(week.generated_json.headline_items[0]).toMatchObject({ section_type_key: 'breaking', title: 'Prefix environment variables with `GIT_CLIFF_` (#76)' });
+  });
+
+  it('counts no merge commit and no commit twice', () => {
+    const merges = new Set(commits.filter((c) => c.parents.length > 1).map((c) => c.sha));
+    expect(merges.size).toBe(41);
+    for (const type of ['daily', 'weekly', 'monthly'] as const) {
+      const shas = full.entries.filter((e) => e.entry_type === type).flatMap((e) => e.commit_shas);
+      expect(new Set(shas).size, type).toBe(shas.length);
+      expect(shas.filter((s) => merges.has(s)), type).toEqual([]);
+      // Every other commit is in exactly one rollup, except revert pairs cancelled in their period.
+      expect(shas.length, type).toBe(commits.length - merges.size - 2 * full.stats.cancelledReverts[type]);
+    }
+    const commitEntries = full.entries.filter((e) => e.entry_type === 'commit');
+    expect(commitEntries).toHaveLength(commits.length - merges.size);
+  });
+
+  it('turns tags into version labels', () => {
+    const commitEntry = new Map(full.entries.filter((e) => e.entry_type === 'commit').map((e) => [e.commit_sha, e]));
+    const tagged = commits.filter((c) => c.tags.some((t) => tagVersion(t)));
+    expect(tagged.length).toBeGreaterThanOrEqual(90);
+    for (const c of tagged) expect(commitEntry.get(c.sha)!.version_label).toBe(c.tags[0]);
+    // A commit between v1.1.2 and the next release carries the next release's tag.
+    const after = commitEntry.get(findSha('fix(config): set max of `limit_commits`'))!;
+    expect(after.version_label).toBe('v1.2.0');
+    // Each weekly rollup carries the highest tag created in its week, and only such weeks carry one.
+    const weekly = full.entries.filter((e) => e.entry_type === 'weekly');
+    for (const e of weekly) {
+      const inWeek = tagged.filter((c) => Date.parse(c.committer.date) >= Date.parse(e.period_start!) && Date.parse(c.committer.date) < Date.parse(e.period_end!));
+      expect(e.version_label === null, e.key).toBe(inWeek.length === 0);
+    }
+    expect(weekly.find((e) => e.key === 'weekly:2021-06-28')?.version_label).toBe('v0.1.0-rc.21');
+  });
+
+  it('produces the hand-checked weekly rollups', () => {
+    const actual = fixture.map((expected) => strip(byDefault.entries.find((e) => e.key === expected.key)));
+    expect(actual).toEqual(fixture);
+  });
+
+  it('is deterministic: a second run gives the same entries', () => {
+    const again = generate(structuredClone(commits), resolveSettings({ entryTypes: ['weekly'], codeowners }));
+    expect(again.entries.map((e) => e.fingerprint)).toEqual(byDefault.entries.map((e) => e.fingerprint));
+  });
+});
+
+function findSha(subjectStart: string): string {
+  return commits.find((c) => c.message.startsWith(subjectStart))!.sha;
+}
+
+function strip(entry: GeneratedEntry | undefined) {
+  if (!entry) return undefined;
+  const { fingerprint: _f, commit_sha: _c, ...rest } = entry;
+  return rest;
+}

@@ -1,0 +1,112 @@
+/**
+ * `changelog preview`: what generation would produce for a local checkout, stored nowhere.
+ * The same reader and engine as the service, so a newcomer sees exactly what a project would get.
+ */
+import { resolve } from 'node:path';
+import { AppError } from '../http/errors.js';
+import { generate, type GenerationStats } from './engine.js';
+import { GitError, readRepository } from './git-source.js';
+import { SettingsError, resolveSettings } from './settings.js';
+import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GeneratedEntryType } from './types.js';
+
+export interface PreviewOptions {
+  path: string;
+  type?: string;
+  format?: string;
+  timeZone?: string;
+  rev?: string;
+  since?: Date;
+  limit?: number;
+  excludeAuthors?: string[];
+  pathRules?: string[];
+  /** Also show the sections a public changelog hides by default (build, tests, maintenance). */
+  allSections?: boolean;
+}
+
+export interface PreviewResult {
+  json: Record<string, unknown>;
+  text: string;
+}
+
+export async function preview(options: PreviewOptions): Promise<PreviewResult> {
+  // One type, or several separated by commas (the benchmark generates all four at once).
+  const types = (options.type ?? 'weekly').split(',').map((t) => t.trim()) as GeneratedEntryType[];
+  for (const type of types) {
+    if (!GENERATED_ENTRY_TYPES.includes(type)) {
+      throw new AppError('invalid_request', `--type must be one of ${GENERATED_ENTRY_TYPES.join(', ')} (got "${type}")`);
+    }
+  }
+  const format = options.format ?? 'md';
+  if (format !== 'md' && format !== 'json') throw new AppError('invalid_request', `--format must be md or json (got "${format}")`);
+
+  const dir = resolve(options.path);
+  let repo;
+  try {
+    repo = await readRepository(dir, { rev: options.rev, since: options.since });
+  } catch (error) {
+    if (error instanceof GitError) throw new AppError('invalid_request', `Cannot read ${dir}: ${error.message}`);
+    throw error;
+  }
+  let settings;
+  try {
+    settings = resolveSettings({
+      entryTypes: types,
+      timeZone: options.timeZone,
+      excludeAuthors: options.excludeAuthors,
+      pathRules: options.pathRules,
+      codeowners: repo.codeowners,
+      sections: options.allSections ? SECTION_KEYS.map((key) => ({ key, visible: true })) : undefined,
+    });
+  } catch (error) {
+    if (error instanceof SettingsError) {
+      throw new AppError('invalid_request', 'Invalid preview options', error.problems.map((message) => ({ message })));
+    }
+    throw error;
+  }
+  const result = generate(repo.commits, settings);
+  // Newest first, as a changelog reads.
+  let entries = [...result.entries].reverse();
+  if (options.limit !== undefined) entries = entries.slice(0, options.limit);
+
+  const json = {
+    repository: dir,
+    entry_types: types,
+    time_zone: settings.timeZone,
+    count: entries.length,
+    entries: entries.map(present),
+    stats: presentStats(result.stats),
+  };
+  const text = format === 'json' ? JSON.stringify(json, null, 2) : renderPreview(entries, result.stats, types.join('/'));
+  return { json, text };
+}
+
+function present(e: GeneratedEntry) {
+  return {
+    key: e.key,
+    entry_type: e.entry_type,
+    title: e.title,
+    content: e.content,
+    generated_json: e.generated_json,
+    version_label: e.version_label,
+    team_attribution: e.team_attribution,
+    component_tags: e.component_tags,
+    commit_shas: e.commit_shas,
+    period_start: e.period_start,
+    period_end: e.period_end,
+  };
+}
+
+function presentStats(stats: GenerationStats) {
+  return { commits: stats.commits, skipped: stats.skipped, by_section: stats.bySection };
+}
+
+function renderPreview(entries: GeneratedEntry[], stats: GenerationStats, type: string): string {
+  if (!entries.length) return `No ${type} entries: none of the ${stats.commits} commits is in a visible section.`;
+  return entries
+    .map((e) => {
+      const meta = [e.version_label, e.entry_type === 'commit' ? e.commit_sha?.slice(0, 12) : null].filter(Boolean).join(' · ');
+      return `## ${e.title}${meta ? ` (${meta})` : ''}\n\n${e.content}`;
+    })
+    .join('\n')
+    .trimEnd();
+}

@@ -1,0 +1,79 @@
+/**
+ * GeneratedJson → Markdown, deterministically. Commit text is untrusted: control and bidi characters
+ * are stripped, and everything outside code spans is escaped so that no HTML, link, image or
+ * emphasis trick in a commit message reaches a consumer's page.
+ */
+import type { GeneratedJson } from './types.js';
+
+// C0/C1 controls (newlines and tabs become spaces first) and bidirectional overrides.
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+const SPECIAL = /[\\`*_[\]<>&|~]/g;
+const CODE_SPAN = /(`+)(?!`)(.+?)(?<!`)\1(?!`)/g;
+
+/** One line of plain text: whitespace runs collapsed, controls removed. */
+export function plainText(text: string): string {
+  return text.replace(/[\t\n\r\f\v]+/g, ' ').replace(CONTROL, '').replace(/ {2,}/g, ' ').trim();
+}
+
+/**
+ * Escapes untrusted text for inline Markdown. Balanced code spans are kept (their content is shown
+ * literally by every CommonMark renderer, HTML included); all other Markdown and HTML syntax is
+ * backslash-escaped.
+ */
+const escapeCache = new Map<string, string>();
+
+export function escapeMarkdown(text: string): string {
+  // A commit's title is rendered in its commit entry and in three rollups: escape it once.
+  let escaped = escapeCache.get(text);
+  if (escaped === undefined) {
+    escaped = escapeUncached(text);
+    if (escapeCache.size > 50_000) escapeCache.clear();
+    escapeCache.set(text, escaped);
+  }
+  return escaped;
+}
+
+function escapeUncached(text: string): string {
+  const clean = plainText(text);
+  let out = '';
+  let last = 0;
+  for (const m of clean.matchAll(CODE_SPAN)) {
+    out += clean.slice(last, m.index).replace(SPECIAL, '\\$&');
+    out += m[0];
+    last = m.index + m[0].length;
+  }
+  return out + clean.slice(last).replace(SPECIAL, '\\$&');
+}
+
+export interface RenderOptions {
+  /** `https://github.com/o/r/pull/{number}`: turns a trailing `(#123)` into a link. */
+  pullRequestUrl?: string | null;
+}
+
+function linkPullRequest(escaped: string, options: RenderOptions): string {
+  const template = options.pullRequestUrl;
+  if (!template) return escaped;
+  return escaped.replace(/\(#(\d+)\)((?: \(#\d+\))*)$/, (whole, _n: string) =>
+    whole.replace(/#(\d+)/g, (_m, n: string) => `[#${n}](${template.replace('{number}', n)})`),
+  );
+}
+
+/** The Markdown body of an entry (its title is a separate field, so it is not repeated here). */
+export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {}): string {
+  const blocks: string[] = [];
+  const breakingBodies = new Map<string, string>();
+  for (const h of json.headline_items) if (h.section_type_key === 'breaking' && h.body) breakingBodies.set(h.title, h.body);
+  for (const section of json.sections) {
+    const lines = [`### ${escapeMarkdown(section.label)}`, ''];
+    for (const item of section.items) {
+      const component = item.component ? `**${escapeMarkdown(item.component)}:** ` : '';
+      lines.push(`- ${component}${linkPullRequest(escapeMarkdown(item.text), options)}`);
+      const body = section.section_type_key === 'breaking' ? breakingBodies.get(item.text) : undefined;
+      if (body) lines.push(`  ${escapeMarkdown(body)}`);
+    }
+    blocks.push(lines.join('\n'));
+  }
+  if (json.team_attribution) blocks.push(`_By ${escapeMarkdown(json.team_attribution)}_`);
+  return blocks.length ? `${blocks.join('\n\n')}\n` : '';
+}

@@ -1,0 +1,110 @@
+/** Generation settings: defaults, and validation of what a project (or the CLI) asks for. */
+import { isValidTimeZone } from './periods.js';
+import { parsePathRule } from './components.js';
+import {
+  DEFAULT_SECTION_LABELS,
+  GENERATED_ENTRY_TYPES,
+  SECTION_KEYS,
+  type GeneratedEntryType,
+  type GenerationSettings,
+  type PathRule,
+  type SectionKey,
+  type SectionSetting,
+  type TeamMapping,
+} from './types.js';
+
+/** Sections a public changelog leaves out unless the project turns them on. */
+export const HIDDEN_BY_DEFAULT: ReadonlySet<SectionKey> = new Set(['build', 'test', 'chore']);
+
+export interface SettingsInput {
+  entryTypes?: readonly string[];
+  sections?: ReadonlyArray<{ key: string; label?: string; visible?: boolean }>;
+  timeZone?: string;
+  excludeAuthors?: readonly string[];
+  excludeBots?: boolean;
+  pathRules?: ReadonlyArray<PathRule | string>;
+  teams?: readonly TeamMapping[];
+  codeowners?: string | null;
+  pullRequestUrl?: string | null;
+  headlineLimit?: number;
+  /** One policy for every type, or one per type (types left out stay `manual`). */
+  publish?: string | Partial<Record<string, string>>;
+}
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('; '));
+    this.name = 'SettingsError';
+  }
+}
+
+export function defaultSections(): SectionSetting[] {
+  return SECTION_KEYS.map((key) => ({ key, label: DEFAULT_SECTION_LABELS[key], visible: !HIDDEN_BY_DEFAULT.has(key) }));
+}
+
+/** Fills defaults and checks every field, reporting all problems at once. */
+export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
+  const problems: string[] = [];
+  const entryTypes = (input.entryTypes ?? ['commit', 'weekly']).filter((t): t is GeneratedEntryType => {
+    const ok = (GENERATED_ENTRY_TYPES as readonly string[]).includes(t);
+    if (!ok) problems.push(`unknown entry type "${t}" (expected ${GENERATED_ENTRY_TYPES.join(', ')})`);
+    return ok;
+  });
+
+  const sections: SectionSetting[] = [];
+  const seen = new Set<string>();
+  for (const s of input.sections ?? []) {
+    if (!(SECTION_KEYS as readonly string[]).includes(s.key)) {
+      problems.push(`unknown section "${s.key}" (expected ${SECTION_KEYS.join(', ')})`);
+      continue;
+    }
+    if (seen.has(s.key)) {
+      problems.push(`section "${s.key}" is listed twice`);
+      continue;
+    }
+    seen.add(s.key);
+    const key = s.key as SectionKey;
+    sections.push({ key, label: s.label?.trim() || DEFAULT_SECTION_LABELS[key], visible: s.visible ?? true });
+  }
+  // Sections the project did not list keep their default place after the listed ones.
+  for (const d of defaultSections()) if (!seen.has(d.key)) sections.push(d);
+
+  const timeZone = input.timeZone ?? 'UTC';
+  if (!isValidTimeZone(timeZone)) problems.push(`unknown time zone "${timeZone}" (expected an IANA name such as Europe/Berlin)`);
+
+  const pathRules: PathRule[] = [];
+  for (const r of input.pathRules ?? []) {
+    try {
+      pathRules.push(typeof r === 'string' ? parsePathRule(r) : r);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  }
+  const headlineLimit = input.headlineLimit ?? 5;
+  if (!Number.isInteger(headlineLimit) || headlineLimit < 0) problems.push('headline limit must be a whole number ≥ 0');
+  if (input.pullRequestUrl && !/^https?:\/\/[^\s]+\{number\}/.test(input.pullRequestUrl)) {
+    problems.push('pull request URL must be an http(s) URL containing {number}');
+  }
+  const publish = { commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual' } as GenerationSettings['publish'];
+  const policies: Array<[string, string | undefined]> =
+    typeof input.publish === 'string' ? GENERATED_ENTRY_TYPES.map((t) => [t, input.publish as string]) : Object.entries(input.publish ?? {});
+  for (const [type, policy] of policies) {
+    if (!(GENERATED_ENTRY_TYPES as readonly string[]).includes(type)) problems.push(`publish policy for unknown entry type "${type}"`);
+    else if (policy !== 'manual' && policy !== 'auto') problems.push(`publish policy must be manual or auto (got "${policy}" for ${type})`);
+    else publish[type as GeneratedEntryType] = policy;
+  }
+  if (problems.length) throw new SettingsError(problems);
+  return {
+    entryTypes: [...new Set(entryTypes)],
+    sections,
+    timeZone,
+    excludeAuthors: [...(input.excludeAuthors ?? [])],
+    excludeBots: input.excludeBots ?? false,
+    pathRules,
+    teams: [...(input.teams ?? [])],
+    codeowners: input.codeowners ?? null,
+    pullRequestUrl: input.pullRequestUrl ?? null,
+    headlineLimit,
+    publish,
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * Who a change is from: teams from the project's mapping (paths or authors → team), else from a
+ * CODEOWNERS file, else the human authors and co-authors ("A, B and N others"). Bots never count.
+ */
+import picomatch from 'picomatch';
+import type { ClassifiedCommit } from './classify.js';
+import { formatNames, isBot, matchesAuthor, personKey, type Author } from './people.js';
+import type { Change, TeamMapping } from './types.js';
+
+interface OwnerRule {
+  match: (path: string) => boolean;
+  owners: string[];
+}
+
+const OWNER = /^(@[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?|[^@\s]+@[^@\s]+\.[^@\s]+)$/;
+
+/** Parses CODEOWNERS (GitHub/GitLab syntax): the last matching pattern wins; owners without `@`. */
+export function parseCodeowners(text: string): OwnerRule[] {
+  const rules: OwnerRule[] = [];
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+    if (!line || line.startsWith('[') || line.startsWith('^[')) continue; // GitLab sections
+    const [pattern, ...rest] = line.split(/\s+/);
+    if (!pattern) continue;
+    const owners = rest.filter((o) => OWNER.test(o)).map((o) => o.replace(/^@/, ''));
+    rules.push({ match: codeownersMatcher(pattern), owners });
+  }
+  return rules;
+}
+
+function codeownersMatcher(pattern: string): (path: string) => boolean {
+  let p = pattern;
+  const anchored = p.startsWith('/') || p.slice(0, -1).includes('/');
+  p = p.replace(/^\//, '');
+  if (p.endsWith('/')) p += '**';
+  const glob = anchored ? p : `**/${p}`;
+  const globs = p.endsWith('**') ? [glob] : [glob, `${glob}/**`];
+  return picomatch(globs, { dot: true });
+}
+
+export interface TeamResolver {
+  /** Teams of one commit (sorted); empty when neither the mapping nor CODEOWNERS names one. */
+  teamsOf(commit: ClassifiedCommit, changes: readonly Change[]): string[];
+}
+
+export function createTeamResolver(mappings: readonly TeamMapping[], codeowners: string | null): TeamResolver {
+  const mapped = mappings.map((m) => ({
+    team: m.team,
+    authors: m.authors ?? [],
+    paths: m.paths?.length ? picomatch(m.paths, { dot: true }) : null,
+  }));
+  const ownerRules = codeowners ? parseCodeowners(codeowners) : [];
+  const ownersCache = new Map<string, string[]>();
+  const ownersOf = (path: string): string[] => {
+    let hit = ownersCache.get(path);
+    if (!hit) {
+      hit = [];
+      for (let i = ownerRules.length - 1; i >= 0; i--) {
+        if (ownerRules[i]!.match(path)) {
+          hit = ownerRules[i]!.owners;
+          break;
+        }
+      }
+      ownersCache.set(path, hit);
+    }
+    return hit;
+  };
+  return {
+    teamsOf(commit, changes) {
+      const teams = new Set<string>();
+      const people = [commit.author, ...commit.coAuthors];
+      for (const m of mapped) {
+        if (people.some((p) => matchesAuthor(p, m.authors)) || (m.paths && changes.some(([, path]) => m.paths!(path)))) {
+          teams.add(m.team);
+        }
+      }
+      if (!teams.size && ownerRules.length) {
+        for (const [, path] of changes) for (const owner of ownersOf(path)) teams.add(owner);
+      }
+      return [...teams].sort();
+    },
+  };
+}
+
+/**
+ * Attribution for a set of commits: their teams when any has one, otherwise the people, most
+ * commits first (ties by name), bots left out.
+ */
+export function attribute(commits: ReadonlyArray<{ commit: ClassifiedCommit; teams: readonly string[] }>): string | null {
+  if (commits.length === 1) {
+    // One commit (every commit entry): no counting needed.
+    const { commit, teams } = commits[0]!;
+    if (teams.length) return formatNames(teams);
+    return formatNames(humans(commit).map((p) => p.name));
+  }
+  const teamCounts = new Map<string, number>();
+  for (const { teams } of commits) for (const t of teams) teamCounts.set(t, (teamCounts.get(t) ?? 0) + 1);
+  if (teamCounts.size) return formatNames(rank(teamCounts));
+
+  const counts = new Map<string, number>();
+  const names = new Map<string, string>();
+  for (const { commit } of commits) {
+    for (const person of humans(commit)) {
+      const key = personKey(person);
+      if (!names.has(key)) names.set(key, person.name);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+    }
+  }
+  const byName = new Map<string, number>();
+  for (const [key, n] of counts) {
+    const name = names.get(key)!;
+    byName.set(name, (byName.get(name) ?? 0) + n);
+  }
+  return formatNames(rank(byName));
+}
+
+/** The commit's author and co-authors who are people (not bots), each once, names trimmed. */
+function humans(commit: ClassifiedCommit): Author[] {
+  const out: Author[] = [];
+  if (!commit.byBot && commit.author.name.trim()) out.push({ name: commit.author.name.trim(), email: commit.author.email });
+  for (const person of commit.coAuthors) {
+    if (isBot(person) || !person.name.trim()) continue;
+    const key = personKey(person);
+    if (out.some((p) => personKey(p) === key)) continue;
+    out.push({ name: person.name.trim(), email: person.email });
+  }
+  return out;
+}
+
+function rank(counts: Map<string, number>): string[] {
+  return [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([name]) => name);
+}

@@ -1,0 +1,161 @@
+/**
+ * Shapes shared by the generation engine. `CommitRecord` is what ingestion stores per commit and what
+ * `git-source.ts` reads from a local repository; the engine is a pure function of commits + settings.
+ */
+
+export interface Person {
+  name: string;
+  email: string;
+  /** ISO 8601 with offset. */
+  date: string;
+}
+
+/** `[status, path]` against the first parent: A, M or D (other letters are kept as given). */
+export type Change = [status: string, path: string];
+
+export interface CommitRecord {
+  sha: string;
+  parents: string[];
+  author: Person;
+  committer: Person;
+  /** Full message: subject, body and trailers. */
+  message: string;
+  changes: Change[];
+  /** Tag names pointing at this commit. */
+  tags: string[];
+}
+
+export const SECTION_KEYS = [
+  'breaking',
+  'feature',
+  'fix',
+  'performance',
+  'security',
+  'deprecation',
+  'documentation',
+  'refactor',
+  'dependencies',
+  'build',
+  'test',
+  'chore',
+  'revert',
+  'other',
+] as const;
+
+export type SectionKey = (typeof SECTION_KEYS)[number];
+
+export const DEFAULT_SECTION_LABELS: Record<SectionKey, string> = {
+  breaking: 'Breaking changes',
+  feature: 'Features',
+  fix: 'Bug fixes',
+  performance: 'Performance',
+  security: 'Security',
+  deprecation: 'Deprecations',
+  documentation: 'Documentation',
+  refactor: 'Refactoring',
+  dependencies: 'Dependencies',
+  build: 'Build and CI',
+  test: 'Tests',
+  chore: 'Maintenance',
+  revert: 'Reverts',
+  other: 'Other',
+};
+
+export const GENERATED_ENTRY_TYPES = ['commit', 'daily', 'weekly', 'monthly'] as const;
+export type GeneratedEntryType = (typeof GENERATED_ENTRY_TYPES)[number];
+export type RollupType = Exclude<GeneratedEntryType, 'commit'>;
+
+export interface SectionSetting {
+  key: SectionKey;
+  label: string;
+  visible: boolean;
+}
+
+/** A glob over repository paths and the component it names; `$1`… refer to the glob's `*` captures. */
+export interface PathRule {
+  glob: string;
+  component: string;
+}
+
+/** A team and what makes a commit theirs: paths it touches (globs) or its authors (e-mail or name). */
+export interface TeamMapping {
+  team: string;
+  paths?: string[];
+  authors?: string[];
+}
+
+/** Everything a project can configure about generation; `resolveSettings` fills the defaults. */
+export interface GenerationSettings {
+  entryTypes: GeneratedEntryType[];
+  /** In display order; sections not listed follow in the default order with their default visibility. */
+  sections: SectionSetting[];
+  /** IANA time zone for daily/weekly/monthly windows. */
+  timeZone: string;
+  /** Authors to skip (e-mail, name, or a `*` pattern, case-insensitive). */
+  excludeAuthors: string[];
+  /** Skip commits by bots entirely (by default they are kept: Dependabot fills `dependencies`). */
+  excludeBots: boolean;
+  pathRules: PathRule[];
+  teams: TeamMapping[];
+  /** CODEOWNERS text found in the repository, if any. */
+  codeowners: string | null;
+  /** Turns a PR number into a link in Markdown, e.g. `https://github.com/o/r/pull/{number}`. */
+  pullRequestUrl: string | null;
+  /** How many headline items a rollup gets at most. */
+  headlineLimit: number;
+  /**
+   * Publishing policy per entry type, applied by storage (the engine does not publish): `manual`
+   * entries are drafts awaiting review, `auto` ones are published as generated.
+   */
+  publish: Record<GeneratedEntryType, PublishPolicy>;
+}
+
+export type PublishPolicy = 'manual' | 'auto';
+
+export interface HeadlineItem {
+  section_type_key: string;
+  title: string;
+  body: string | null;
+}
+
+export interface SectionItem {
+  text: string;
+  component: string | null;
+}
+
+export interface Section {
+  section_type_key: string;
+  label: string;
+  items: SectionItem[];
+}
+
+/** The contract's GeneratedJson. */
+export interface GeneratedJson {
+  title: string;
+  headline_items: HeadlineItem[];
+  sections: Section[];
+  component_tags: string[];
+  team_attribution: string | null;
+}
+
+/** One entry as the engine produces it: the contract's ChangelogEntry fields it owns, plus a key. */
+export interface GeneratedEntry {
+  /** Stable identity for upserts: `commit:<sha>` or `<type>:<local period start date>`. */
+  key: string;
+  entry_type: GeneratedEntryType;
+  title: string;
+  content: string;
+  generated_json: GeneratedJson;
+  version_label: string | null;
+  team_attribution: string | null;
+  component_tags: string[];
+  /** The commit an entry of type `commit` is about (storage maps it to `commit_id`). */
+  commit_sha: string | null;
+  commit_shas: string[];
+  /** Inclusive, ISO 8601 UTC; null for commit entries. */
+  period_start: string | null;
+  /** Exclusive, ISO 8601 UTC; null for commit entries. */
+  period_end: string | null;
+  /** Hash of everything above except the key: storage updates an entry only when it changes. */
+  fingerprint: string;
+}
