@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { httpSession } from '../../test/helpers/http-session.js';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,33 +51,6 @@ async function stopProcess(server: Server | undefined): Promise<void> {
   await exited;
 }
 
-/** A browser session against one process: cookies, the last CSRF token, no redirect following. */
-function browser(base: string) {
-  const cookies = new Map<string, string>();
-  let csrf = '';
-  async function request(path: string, form?: Record<string, string>) {
-    const res = await fetch(base + path, {
-      method: form ? 'POST' : 'GET',
-      redirect: 'manual',
-      headers: {
-        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(form ? { body: new URLSearchParams({ _csrf: csrf, ...form }).toString() } : {}),
-    });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      const [name, value] = [pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1)];
-      if (value) cookies.set(name, value);
-      else cookies.delete(name);
-    }
-    const body = await res.text();
-    csrf = /name="_csrf" value="([^"]+)"/.exec(body)?.[1] ?? csrf;
-    return { status: res.status, body, location: res.headers.get('location') };
-  }
-  return { request };
-}
-
 const listProjects = async (base: string, secret: string) =>
   fetch(`${base}/v1/projects`, { headers: { authorization: `Bearer ${secret}` } }).then(async (r) => ({ status: r.status, body: await r.text() }));
 
@@ -85,12 +59,12 @@ describe.runIf(usePostgres)('revocation across two server processes on one Postg
   let database: TestDatabase;
   let a: Server | undefined;
   let b: Server | undefined;
-  let dashboard: ReturnType<typeof browser>;
+  let dashboard: ReturnType<typeof httpSession>;
 
   beforeAll(async () => {
     database = await createTestDatabase();
     [a, b] = await Promise.all([startProcess(database.url!), startProcess(database.url!)]);
-    dashboard = browser(a.base);
+    dashboard = httpSession(a.base);
     await dashboard.request('/dashboard/signup');
     expect((await dashboard.request('/dashboard/signup', { name: 'Ada', email: 'ada@example.com', password: 'correct-horse-battery' })).status).toBe(303);
     await dashboard.request('/dashboard/personal');
