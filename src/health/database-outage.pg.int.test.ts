@@ -1,8 +1,8 @@
+import { testConfig } from '../../test/helpers/config.js';
 import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { createServices } from '../services.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
@@ -27,7 +27,7 @@ beforeAll(async () => {
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
   proxied = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 4 }, { timeoutMs: TIMEOUT_MS });
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), RATE_LIMIT_ENABLED: 'false' });
+  const config = testConfig({ DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) });
   app = await buildApp({ config, database: proxied, services: createServices(proxied, config) });
   await app.ready();
 });

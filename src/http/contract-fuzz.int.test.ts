@@ -1,3 +1,4 @@
+import { testConfig } from '../../test/helpers/config.js';
 import AjvModule from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
@@ -5,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
-import { loadConfig } from '../config.js';
 import { generateKey } from '../keys/key-format.js';
 import { createServices, type Services } from '../services.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
@@ -44,7 +44,7 @@ let secret: string;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'false' });
+  const config = testConfig();
   services = createServices(database, config);
   app = await buildApp({ config, database, services });
   await app.ready();

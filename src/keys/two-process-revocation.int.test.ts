@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { TEST_ENV } from '../../test/helpers/config.js';
 import { httpSession } from '../../test/helpers/http-session.js';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,6 @@ function startProcess(databaseUrl: string): Promise<Server> {
   const child = spawn(process.execPath, ['--import', 'tsx', SERVE], {
     env: {
       ...process.env,
-      NODE_ENV: 'test',
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_MAX: '3',
       HOST: '127.0.0.1',
@@ -25,7 +25,7 @@ function startProcess(databaseUrl: string): Promise<Server> {
       LOG_LEVEL: 'silent',
       DEMO_SEED: 'false',
       SIGNUP_OPEN: 'true',
-      RATE_LIMIT_ENABLED: 'false',
+      ...TEST_ENV,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

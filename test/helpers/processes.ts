@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_ENV } from './config.js';
 
 const SCRIPT = fileURLToPath(new URL('./server-process.ts', import.meta.url));
 
@@ -12,7 +13,7 @@ export interface ServerProcess {
 /** Starts `startServer` in a child process (through tsx) and resolves once it listens. */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT], {
-    env: { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'warn', DEMO_SEED: 'false', RATE_LIMIT_ENABLED: 'false', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'warn', DEMO_SEED: 'false', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
