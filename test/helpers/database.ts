@@ -24,7 +24,9 @@ export async function createTestDatabase(options: { onQuery?: (event: LogEvent) 
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `changelog_test_${randomBytes(6).toString('hex')}`;
+  // Named after the run's own database, so a run cleans up its leftovers and nobody else's.
+  const base = new URL(adminUrl).pathname.slice(1).replace(/[^a-z0-9_]/gi, '').slice(0, 40) || 'changelog';
+  const name = `${base}_t_${randomBytes(6).toString('hex')}`.toLowerCase();
   await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
