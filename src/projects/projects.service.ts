@@ -20,15 +20,21 @@ export function visibilityOf(principal: Principal): Visibility {
     : { kind: 'org', orgId: principal.context.orgId, apiKeyId: principal.keyId, selected };
 }
 
+/** The trimmed name, once name and slug pass the same rules on creation and on edit. */
+function validNameAndSlug(input: { name: string; slug: string }): string {
+  const problem = slugProblem(input.slug);
+  const name = input.name.trim();
+  const details = [];
+  if (problem) details.push({ parameter: 'slug', message: problem });
+  if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
+  if (details.length) throw new AppError('invalid_request', 'Invalid project', details);
+  return name;
+}
+
 export function createProjectsService(db: Db, readDb: Db = db) {
   return {
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
-      const problem = slugProblem(input.slug);
-      const name = input.name.trim();
-      const details = [];
-      if (problem) details.push({ parameter: 'slug', message: problem });
-      if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
-      if (details.length) throw new AppError('invalid_request', 'Invalid project', details);
+      const name = validNameAndSlug(input);
       return db.transaction().execute(async (tx) => {
         const owner = 'email' in input.owner || 'slug' in input.owner ? await resolveContext(tx, input.owner) : input.owner;
         try {
@@ -59,12 +65,7 @@ export function createProjectsService(db: Db, readDb: Db = db) {
 
     /** Renames and/or re-slugs a project, with the same rules as creation. */
     async update(id: string, input: { name: string; slug: string }): Promise<ProjectRow> {
-      const problem = slugProblem(input.slug);
-      const name = input.name.trim();
-      const details = [];
-      if (problem) details.push({ parameter: 'slug', message: problem });
-      if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
-      if (details.length) throw new AppError('invalid_request', 'Invalid project', details);
+      const name = validNameAndSlug(input);
       try {
         const updated = await projectsRepository.update(db, id, { name, slug: input.slug });
         if (!updated) throw new AppError('not_found', 'Project not found');
