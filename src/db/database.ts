@@ -212,7 +212,7 @@ async function listenPostgres(
   };
 
   const connect = async () => {
-    const current = new pg.Client({ connectionString: url, application_name: 'changelog-service-listener' });
+    const current = new pg.Client({ connectionString: url, application_name: 'changelog-service-listener', keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     client = current;
     current.on('notification', (message) => {
       if (message.channel === channel) onMessage(message.payload ?? '');

@@ -27,7 +27,9 @@ beforeAll(async () => {
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
   proxied = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 4 }, { timeoutMs: TIMEOUT_MS });
-  const config = testConfig({ DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) });
+  // Requests must reach the database here: a cached page is (rightly) served through an outage as long
+  // as the change feed's connection survives, which says nothing about the 503 path.
+  const config = testConfig({ DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), RESPONSE_CACHE: 'false' });
   app = await buildApp({ config, database: proxied, services: createServices(proxied, config) });
   await app.ready();
 });
