@@ -22,9 +22,25 @@ export interface JobQueue {
   /** Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff. */
   work<N extends JobName>(name: N, handler: (data: JobPayloads[N]) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Jobs per queue in each unfinished or failed state, read from the queue's own tables (so a web-only
+   * process sees the worker's backlog too); null when the queue's tables do not exist yet.
+   */
+  counts(): Promise<QueueCount[] | null>;
+  /** Job attempts that threw in this process since it started, per queue. */
+  failures(): Record<JobName, number>;
+  /** Whether this process works the queue: `none` when it runs no worker (WORKER_IN_PROCESS=false, tests, the CLI). */
+  workerStatus(): { status: 'none' | 'running' } | { status: 'failing'; reason: string };
 }
 
-const QUEUES: JobName[] = ['repo-ingest'];
+export const QUEUE_STATES = ['created', 'retry', 'active', 'failed'] as const;
+export interface QueueCount {
+  queue: JobName;
+  state: (typeof QUEUE_STATES)[number];
+  count: number;
+}
+
+export const QUEUES: JobName[] = ['repo-ingest'];
 
 /**
  * pg-boss on the service's own database. On PostgreSQL it shares the pool; on the embedded
@@ -41,6 +57,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
   const workers = new Map<JobName, string>();
   let started: Promise<void> | null = null;
   let stopped = false;
+  let startFailure = false;
+  const failures = Object.fromEntries(QUEUES.map((name) => [name, 0])) as Record<JobName, number>;
   boss.on('error', () => {
     // Failed maintenance runs are retried by pg-boss on its next interval; a failed job is
     // recorded on the job itself.
@@ -71,15 +89,49 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
     },
 
     async work(name, handler) {
-      await ensureStarted();
+      await ensureStarted().catch((error: unknown) => {
+        startFailure = true;
+        throw error;
+      });
       const id = await boss.work<JobPayloads[typeof name]>(
         name,
         { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
         async ([job]) => {
-          if (job) await handler(job.data);
+          if (!job) return;
+          try {
+            await handler(job.data);
+          } catch (error) {
+            failures[name]++;
+            throw error;
+          }
         },
       );
       workers.set(name, id);
+    },
+
+    async counts() {
+      let rows: Record<string, unknown>[];
+      try {
+        ({ rows } = await database.executeSql(
+          `SELECT name, state::text AS state, count(*)::int AS n FROM pgboss.job WHERE state::text = ANY($1) GROUP BY name, state`,
+          [[...QUEUE_STATES]],
+        ));
+      } catch {
+        // No pgboss schema yet: nothing was ever queued on this database.
+        return null;
+      }
+      return QUEUES.flatMap((queue) =>
+        QUEUE_STATES.map((state) => ({ queue, state, count: Number(rows.find((r) => r.name === queue && r.state === state)?.n ?? 0) })),
+      );
+    },
+
+    failures: () => ({ ...failures }),
+
+    workerStatus() {
+      if (workers.size === 0 && !startFailure) return { status: 'none' };
+      if (stopped) return { status: 'failing', reason: 'the job queue is stopping' };
+      if (startFailure) return { status: 'failing', reason: 'the job queue did not start' };
+      return { status: 'running' };
     },
 
     async stop() {

@@ -184,6 +184,16 @@ export const scmRepository = {
       .execute();
   },
 
+  /** Per live link: its project, repository, branch and when it last ingested successfully (for /metrics). */
+  async ingestTimes(db: Executor) {
+    return db
+      .selectFrom('repo_links as l')
+      .innerJoin('projects as p', 'p.id', 'l.project_id')
+      .select(['p.slug as project', 'l.kind', 'l.repo_owner', 'l.repo_name', 'l.source_key', 'l.tracked_branch', 'l.last_ingested_at', 'l.created_at'])
+      .where('l.status', '!=', 'suspended')
+      .execute();
+  },
+
   /** Whose unused, unexpired state this is (the dashboard's Setup URL learns the context from it). */
   async findPendingInstallState(db: Executor, nonce: string): Promise<ContextOwner | undefined> {
     const row = await db

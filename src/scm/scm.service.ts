@@ -153,6 +153,20 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       return owner;
     },
 
+    /**
+     * Seconds since each live link last ingested successfully (since it was linked, when it never has):
+     * how far behind its repository the stored history may be.
+     */
+    async ingestLag(now = new Date()): Promise<{ project: string; repo: string; branch: string; seconds: number }[]> {
+      const rows = await scmRepository.ingestTimes(db);
+      return rows.map((row) => ({
+        project: row.project,
+        repo: row.kind === 'github' ? `${row.repo_owner}/${row.repo_name}` : row.source_key.replace(/^local:/, ''),
+        branch: row.tracked_branch,
+        seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000),
+      }));
+    },
+
     async linksOfInstallations(installationIds: string[]) {
       return scmRepository.linksOfInstallations(db, installationIds);
     },
