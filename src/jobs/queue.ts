@@ -19,8 +19,12 @@ export interface JobQueueOptions {
 export interface JobQueue {
   /** Queues a job. Jobs with the same key collapse: at most one waits while one runs. */
   send<N extends JobName>(name: N, data: JobPayloads[N], options: { key: string }): Promise<void>;
-  /** Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff. */
-  work<N extends JobName>(name: N, handler: (data: JobPayloads[N]) => Promise<void>): Promise<void>;
+  /**
+   * Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff.
+   * `stopping` is aborted when `stop` begins: a long handler ends after its current step and throws,
+   * so the job is retried (by the next process) rather than cut off mid-step.
+   */
+  work<N extends JobName>(name: N, handler: (data: JobPayloads[N], stopping: AbortSignal) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
   /**
    * Jobs per queue in each unfinished or failed state, read from the queue's own tables (so a web-only
@@ -58,6 +62,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
   let started: Promise<void> | null = null;
   let stopped = false;
   let startFailure = false;
+  const stopping = new AbortController();
   const failures = Object.fromEntries(QUEUES.map((name) => [name, 0])) as Record<JobName, number>;
   boss.on('error', () => {
     // Failed maintenance runs are retried by pg-boss on its next interval; a failed job is
@@ -99,9 +104,9 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
         async ([job]) => {
           if (!job) return;
           try {
-            await handler(job.data);
+            await handler(job.data, stopping.signal);
           } catch (error) {
-            failures[name]++;
+            if (!stopping.signal.aborted) failures[name]++;
             throw error;
           }
         },
@@ -137,6 +142,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
     async stop() {
       if (stopped || !started) return;
       stopped = true;
+      stopping.abort();
       await started.catch(() => {});
       // Waits for running jobs so that the database is not closed under them.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
