@@ -19,10 +19,13 @@ let app: FastifyInstance;
 let reposDir: string;
 let sourceDir: string;
 let goodLinkId: string;
+const scratch: string[] = [];
 
 /** A small non-bare repository with a few commits on main. */
 function smallRepo(): string {
-  const dir = join(tempDir('observability'), 'repo');
+  const parent = tempDir('observability');
+  scratch.push(parent);
+  const dir = join(parent, 'repo');
   execFileSync('git', ['init', '--quiet', '--initial-branch=main', dir]);
   for (let i = 0; i < 3; i++) {
     writeFileSync(join(dir, `f${i}.txt`), `change ${i}\n`);
@@ -64,7 +67,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await database?.close();
-  rmSync(reposDir, { recursive: true, force: true });
+  for (const dir of [reposDir, ...scratch]) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('job queue observability', () => {
