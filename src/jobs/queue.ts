@@ -46,6 +46,9 @@ export interface QueueCount {
 
 export const QUEUES: JobName[] = ['repo-ingest'];
 
+/** unique_violation, duplicate_object/table/schema/function, deadlock_detected, serialization_failure. */
+const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '40P01', '40001']);
+
 /**
  * pg-boss on the service's own database. On PostgreSQL it shares the pool; on the embedded
  * database (PGlite) the very same pg-boss runs through `executeSql`, which waits its turn on
@@ -53,35 +56,56 @@ export const QUEUES: JobName[] = ['repo-ingest'];
  * restart on both.
  */
 export function createJobQueue(database: Database, options: JobQueueOptions = {}): JobQueue {
-  const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
-    schedule: false,
-    supervise: true,
-  });
+  const newBoss = () => {
+    const instance = new PgBoss({
+      db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+      schedule: false,
+      supervise: true,
+    });
+    instance.on('error', () => {
+      // Failed maintenance runs are retried by pg-boss on its next interval; a failed job is
+      // recorded on the job itself.
+    });
+    return instance;
+  };
+  let boss = newBoss();
   const workers = new Map<JobName, string>();
   let started: Promise<void> | null = null;
   let stopped = false;
   let startFailure = false;
   const stopping = new AbortController();
   const failures = Object.fromEntries(QUEUES.map((name) => [name, 0])) as Record<JobName, number>;
-  boss.on('error', () => {
-    // Failed maintenance runs are retried by pg-boss on its next interval; a failed job is
-    // recorded on the job itself.
-  });
 
   const ensureStarted = () =>
     (started ??= (async () => {
-      await boss.start();
-      for (const name of QUEUES) {
-        await boss.createQueue(name, {
-          name,
-          // One job per key waits while one runs: a burst of pushes means one more fetch, not many.
-          policy: 'stately',
-          retryLimit: options.retryLimit ?? 6,
-          retryDelay: options.retryDelaySeconds ?? 5,
-          retryBackoff: true,
-          expireInSeconds: 3600,
-        });
+      const startOnce = async () => {
+        await boss.start();
+        for (const name of QUEUES) {
+          await boss.createQueue(name, {
+            name,
+            // One job per key waits while one runs: a burst of pushes means one more fetch, not many.
+            policy: 'stately',
+            retryLimit: options.retryLimit ?? 6,
+            retryDelay: options.retryDelaySeconds ?? 5,
+            retryBackoff: true,
+            expireInSeconds: 3600,
+          });
+        }
+      };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await startOnce();
+          return;
+        } catch (error) {
+          // Processes starting together on a fresh database race to install pg-boss's schema and
+          // queues (its advisory lock does not refresh the catalog): the losers see a duplicate
+          // object or a deadlock. The winner's work is there now; a fresh instance (a failed one
+          // cannot start again) finds it installed.
+          if (attempt >= 5 || !RETRYABLE_START.has(String((error as { code?: unknown }).code))) throw error;
+          await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
+          boss = newBoss();
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+        }
       }
     })());
 
