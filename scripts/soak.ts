@@ -20,4 +20,4 @@ const updated = /## Soak\n[\s\S]*?(?=\n## |$)/.test(current)
 writeFileSync(file, updated);
 
 const lost = Object.values(report.visibilityMs).reduce((n, v) => n + v.timeouts, 0);
-process.exitCode = report.fiveXx > 0 || report.transportErrors > 0 || lost > 0 ? 1 : 0;
+process.exitCode = report.fiveXx > 0 || report.transportErrors > 0 || lost > 0 || report.webhooks.unexpected > 0 ? 1 : 0;

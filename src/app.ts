@@ -87,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
-  await registerHardening(app, { config, database });
+  await registerHardening(app, { config, database, services });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);
   await app.register(etag);
@@ -100,7 +100,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
   await app.register(healthRoutes, { config });
-  await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs });
+  await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs, jobs: services.jobs });
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
   await app.register(dashboardPlugin, { services, config });

@@ -22,11 +22,12 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const seeded = config.demoSeed ? await seedDemo(services) : false;
     app = await buildApp({ config, database, services });
     applyTimeouts(app, config);
-    await app.listen({ host: config.host, port: config.port });
+    // The worker starts before listening so that /ready, once reachable, can vouch for it.
     if (config.workerInProcess) {
       const { resumed } = await startWorker(services);
       app.log.info({ resumed }, 'background worker running in this process');
     }
+    await app.listen({ host: config.host, port: config.port });
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
     app.log.info(`Changelog service on ${config.publicUrl} (${where})`);
     if (seeded) {

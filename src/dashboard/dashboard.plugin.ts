@@ -15,6 +15,7 @@ import { authRoutes } from './auth.routes.js';
 import { workspaceRoutes } from './workspace.routes.js';
 import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
+import { githubRoutes } from './github.routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,6 +59,8 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'left-org': { kind: 'ok', text: 'You have left the organization.' },
   'invite-cancelled': { kind: 'ok', text: 'Invitation cancelled.' },
   joined: { kind: 'ok', text: 'You have joined the organization.' },
+  'github-connected': { kind: 'ok', text: 'GitHub connected: the installation is listed below.' },
+  'github-requested': { kind: 'warn', text: 'GitHub asked an organization owner to approve the installation; it appears here once approved.' },
 };
 
 export interface RenderOptions {
@@ -239,4 +242,5 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(workspaceRoutes, { kit });
   await app.register(keysRoutes, { kit });
   await app.register(projectsPages, { kit });
+  await app.register(githubRoutes, { kit });
 };

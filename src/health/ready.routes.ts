@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { loadMigrations } from '../db/migrate.js';
+import type { JobQueue } from '../jobs/queue.js';
 
 type Check = { status: 'ok' } | { status: 'failing'; reason: string };
 
@@ -15,11 +16,12 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * Readiness: the database answers and its schema is at the version of this build's migrations.
+ * Readiness: the database answers, its schema is at the version of this build's migrations, and,
+ * when this process works the job queue (WORKER_IN_PROCESS), the queue is running.
  * Kept out of /openapi.json (an operator endpoint, not part of the client contract) and always
  * answered quickly: 200 when ready, 503 naming each failing check otherwise.
  */
-export const readyRoutes: FastifyPluginAsync<{ database: Database; timeoutMs: number }> = async (app, { database, timeoutMs }) => {
+export const readyRoutes: FastifyPluginAsync<{ database: Database; timeoutMs: number; jobs?: JobQueue }> = async (app, { database, timeoutMs, jobs }) => {
   const expected = loadMigrations().map((m) => m.version);
 
   async function checkDatabase(log: FastifyBaseLogger): Promise<{ database: Check; migrations: Check }> {
@@ -42,7 +44,10 @@ export const readyRoutes: FastifyPluginAsync<{ database: Database; timeoutMs: nu
   }
 
   app.get('/ready', { schema: { hide: true }, config: { internal: true } }, async (request, reply) => {
-    const checks = await checkDatabase(request.log);
+    const checks: Record<string, Check> = await checkDatabase(request.log);
+    const worker = jobs?.workerStatus();
+    if (worker?.status === 'running') checks.jobQueue = { status: 'ok' };
+    else if (worker?.status === 'failing') checks.jobQueue = { status: 'failing', reason: worker.reason };
     const ready = Object.values(checks).every((c) => c.status === 'ok');
     reply.status(ready ? 200 : 503).header('cache-control', 'no-store');
     if (!ready) reply.header('retry-after', 5);

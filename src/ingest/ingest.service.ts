@@ -11,6 +11,13 @@ import { countCommits, isAncestor, reachableShas, resolveRef, syncMirror, tagsBy
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
 
+/** An ingest stopped between two batches because the process is shutting down. */
+export class IngestInterrupted extends Error {
+  constructor(readonly stored: number) {
+    super(`ingest interrupted by shutdown after ${stored} new commits; it resumes at the next start`);
+  }
+}
+
 export interface IngestProgress {
   /** Commits read from git so far in this run. */
   done: number;
@@ -25,6 +32,11 @@ export interface IngestOptions {
    * crash between two batches would.
    */
   afterBatch?: (stored: number) => void;
+  /**
+   * Aborted when the process is shutting down: the ingest ends after the batch being stored and
+   * throws `IngestInterrupted`, leaving the link "ingesting" so the next start resumes it.
+   */
+  signal?: AbortSignal;
 }
 
 export interface IngestResult {
@@ -126,6 +138,10 @@ export function createIngestService(db: Db, deps: IngestDeps) {
           await flush(batch);
           batch = [];
           options.onProgress?.({ done, total });
+          if (options.signal?.aborted) {
+            await inFlight;
+            throw new IngestInterrupted(added);
+          }
         }
       }
       await flush(batch);
@@ -147,6 +163,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       await scmRepository.setLinkStatus(db, link.id, 'active', { lastIngestedSha: tip, lastError: null });
       return { linkId, status: 'active', added, walked: done, unreachable, tip };
     } catch (error) {
+      // Still "ingesting": resumeUnfinished() queues it again when a process starts.
+      if (error instanceof IngestInterrupted) throw error;
       const message = error instanceof Error ? error.message : String(error);
       await scmRepository.setLinkStatus(db, link.id, 'error', { lastError: message.slice(0, 2000) }).catch(() => {});
       throw error;

@@ -19,12 +19,35 @@ export interface JobQueueOptions {
 export interface JobQueue {
   /** Queues a job. Jobs with the same key collapse: at most one waits while one runs. */
   send<N extends JobName>(name: N, data: JobPayloads[N], options: { key: string }): Promise<void>;
-  /** Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff. */
-  work<N extends JobName>(name: N, handler: (data: JobPayloads[N]) => Promise<void>): Promise<void>;
+  /**
+   * Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff.
+   * `stopping` is aborted when `stop` begins: a long handler ends after its current step and throws,
+   * so the job is retried (by the next process) rather than cut off mid-step.
+   */
+  work<N extends JobName>(name: N, handler: (data: JobPayloads[N], stopping: AbortSignal) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
+  /**
+   * Jobs per queue in each unfinished or failed state, read from the queue's own tables (so a web-only
+   * process sees the worker's backlog too); null when the queue's tables do not exist yet.
+   */
+  counts(): Promise<QueueCount[] | null>;
+  /** Job attempts that threw in this process since it started, per queue. */
+  failures(): Record<JobName, number>;
+  /** Whether this process works the queue: `none` when it runs no worker (WORKER_IN_PROCESS=false, tests, the CLI). */
+  workerStatus(): { status: 'none' | 'running' } | { status: 'failing'; reason: string };
 }
 
-const QUEUES: JobName[] = ['repo-ingest'];
+export const QUEUE_STATES = ['created', 'retry', 'active', 'failed'] as const;
+export interface QueueCount {
+  queue: JobName;
+  state: (typeof QUEUE_STATES)[number];
+  count: number;
+}
+
+export const QUEUES: JobName[] = ['repo-ingest'];
+
+/** unique_violation, duplicate_object/table/schema/function, deadlock_detected, serialization_failure. */
+const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '40P01', '40001']);
 
 /**
  * pg-boss on the service's own database. On PostgreSQL it shares the pool; on the embedded
@@ -33,32 +56,56 @@ const QUEUES: JobName[] = ['repo-ingest'];
  * restart on both.
  */
 export function createJobQueue(database: Database, options: JobQueueOptions = {}): JobQueue {
-  const boss = new PgBoss({
-    db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
-    schedule: false,
-    supervise: true,
-  });
+  const newBoss = () => {
+    const instance = new PgBoss({
+      db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+      schedule: false,
+      supervise: true,
+    });
+    instance.on('error', () => {
+      // Failed maintenance runs are retried by pg-boss on its next interval; a failed job is
+      // recorded on the job itself.
+    });
+    return instance;
+  };
+  let boss = newBoss();
   const workers = new Map<JobName, string>();
   let started: Promise<void> | null = null;
   let stopped = false;
-  boss.on('error', () => {
-    // Failed maintenance runs are retried by pg-boss on its next interval; a failed job is
-    // recorded on the job itself.
-  });
+  let startFailure = false;
+  const stopping = new AbortController();
+  const failures = Object.fromEntries(QUEUES.map((name) => [name, 0])) as Record<JobName, number>;
 
   const ensureStarted = () =>
     (started ??= (async () => {
-      await boss.start();
-      for (const name of QUEUES) {
-        await boss.createQueue(name, {
-          name,
-          // One job per key waits while one runs: a burst of pushes means one more fetch, not many.
-          policy: 'stately',
-          retryLimit: options.retryLimit ?? 6,
-          retryDelay: options.retryDelaySeconds ?? 5,
-          retryBackoff: true,
-          expireInSeconds: 3600,
-        });
+      const startOnce = async () => {
+        await boss.start();
+        for (const name of QUEUES) {
+          await boss.createQueue(name, {
+            name,
+            // One job per key waits while one runs: a burst of pushes means one more fetch, not many.
+            policy: 'stately',
+            retryLimit: options.retryLimit ?? 6,
+            retryDelay: options.retryDelaySeconds ?? 5,
+            retryBackoff: true,
+            expireInSeconds: 3600,
+          });
+        }
+      };
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await startOnce();
+          return;
+        } catch (error) {
+          // Processes starting together on a fresh database race to install pg-boss's schema and
+          // queues (its advisory lock does not refresh the catalog): the losers see a duplicate
+          // object or a deadlock. The winner's work is there now; a fresh instance (a failed one
+          // cannot start again) finds it installed.
+          if (attempt >= 5 || !RETRYABLE_START.has(String((error as { code?: unknown }).code))) throw error;
+          await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
+          boss = newBoss();
+          await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
+        }
       }
     })());
 
@@ -71,20 +118,55 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
     },
 
     async work(name, handler) {
-      await ensureStarted();
+      await ensureStarted().catch((error: unknown) => {
+        startFailure = true;
+        throw error;
+      });
       const id = await boss.work<JobPayloads[typeof name]>(
         name,
         { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
         async ([job]) => {
-          if (job) await handler(job.data);
+          if (!job) return;
+          try {
+            await handler(job.data, stopping.signal);
+          } catch (error) {
+            if (!stopping.signal.aborted) failures[name]++;
+            throw error;
+          }
         },
       );
       workers.set(name, id);
     },
 
+    async counts() {
+      let rows: Record<string, unknown>[];
+      try {
+        ({ rows } = await database.executeSql(
+          `SELECT name, state::text AS state, count(*)::int AS n FROM pgboss.job WHERE state::text = ANY($1) GROUP BY name, state`,
+          [[...QUEUE_STATES]],
+        ));
+      } catch {
+        // No pgboss schema yet: nothing was ever queued on this database.
+        return null;
+      }
+      return QUEUES.flatMap((queue) =>
+        QUEUE_STATES.map((state) => ({ queue, state, count: Number(rows.find((r) => r.name === queue && r.state === state)?.n ?? 0) })),
+      );
+    },
+
+    failures: () => ({ ...failures }),
+
+    workerStatus() {
+      if (workers.size === 0 && !startFailure) return { status: 'none' };
+      if (stopped) return { status: 'failing', reason: 'the job queue is stopping' };
+      if (startFailure) return { status: 'failing', reason: 'the job queue did not start' };
+      return { status: 'running' };
+    },
+
     async stop() {
       if (stopped || !started) return;
       stopped = true;
+      stopping.abort();
       await started.catch(() => {});
       // Waits for running jobs so that the database is not closed under them.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });

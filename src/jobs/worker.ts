@@ -6,9 +6,9 @@ import type { Services } from '../services.js';
  * queue when it fails. Links whose ingest a stopped process left unfinished are queued again.
  */
 export async function startWorker(services: Services): Promise<{ resumed: number }> {
-  await services.jobs.work('repo-ingest', async ({ linkId }) => {
+  await services.jobs.work('repo-ingest', async ({ linkId }, stopping) => {
     try {
-      await services.ingest.ingestLink(linkId);
+      await services.ingest.ingestLink(linkId, { signal: stopping });
     } catch (error) {
       // The link was deleted meanwhile: nothing left to do, and retrying will not change that.
       if (error instanceof AppError && error.code === 'not_found') return;

@@ -15,5 +15,9 @@ describe('soak (short)', () => {
       expect(report.visibilityMs[kind].count, kind).toBeGreaterThan(0);
       expect(report.visibilityMs[kind].timeouts, kind).toBe(0);
     }
+    // Signed webhook deliveries are part of the mix: each acknowledged, each redelivery recognised.
+    expect(report.webhooks.acknowledged).toBeGreaterThan(0);
+    expect(report.webhooks.redelivered).toBeGreaterThan(0);
+    expect(report.webhooks.unexpected).toBe(0);
   }, 90_000);
 });

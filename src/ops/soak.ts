@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -28,7 +28,15 @@ export interface SoakReport {
   latencyMs: Record<'public' | 'authenticated', { p50: number; p99: number; max: number }>;
   /** Longest time from a change being committed to the server answering accordingly, per change kind. */
   visibilityMs: Record<'publish' | 'unpublish' | 'revoke', { count: number; max: number; timeouts: number }>;
+  /**
+   * Signed GitHub webhook deliveries (pushes to a repository nobody linked): `acknowledged` answered 2xx,
+   * `redelivered` repeats of a delivery id answered 2xx as duplicates, `unexpected` anything else.
+   */
+  webhooks: { sent: number; acknowledged: number; redelivered: number; unexpected: number };
 }
+
+/** The webhook secret of the soak's server: deliveries are signed with it like GitHub signs them. */
+const SOAK_WEBHOOK_SECRET = randomBytes(16).toString('hex');
 
 const VISIBILITY_TIMEOUT_MS = 15_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -84,6 +92,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         PORT: String(port),
         DATABASE_URL: url.toString(),
         DEMO_SEED: 'false',
+        GITHUB_WEBHOOK_SECRET: SOAK_WEBHOOK_SECRET,
         // One client address sends everything: limits high enough to measure the service, not the limiter.
         RATE_LIMIT_PUBLIC_MAX: '1000000',
         RATE_LIMIT_AUTHENTICATED_MAX: '1000000',
@@ -109,6 +118,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         unpublish: { count: 0, max: 0, timeouts: 0 },
         revoke: { count: 0, max: 0, timeouts: 0 },
       },
+      webhooks: { sent: 0, acknowledged: 0, redelivered: 0, unexpected: 0 },
     };
     const request = async (path: string, headers: Record<string, string> = {}): Promise<Response | undefined> => {
       report.requests++;
@@ -182,7 +192,51 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       }
     };
 
+    /** GitHub's side: signed push deliveries, now and then the same delivery again (GitHub redelivers). */
+    const webhooker = async () => {
+      let last: { id: string; body: string } | undefined;
+      while (running()) {
+        const redeliver = last !== undefined && Math.random() < 0.2;
+        const delivery = redeliver
+          ? last!
+          : {
+              id: randomUUID(),
+              body: JSON.stringify({
+                ref: 'refs/heads/main',
+                after: randomBytes(20).toString('hex'),
+                repository: { name: 'not-linked', owner: { login: 'soak' } },
+                installation: { id: 1 },
+              }),
+            };
+        last = delivery;
+        report.requests++;
+        report.webhooks.sent++;
+        try {
+          const res = await fetch(`${base}/webhooks/github`, {
+            method: 'POST',
+            body: delivery.body,
+            headers: {
+              'content-type': 'application/json',
+              'x-github-event': 'push',
+              'x-github-delivery': delivery.id,
+              'x-hub-signature-256': `sha256=${createHmac('sha256', SOAK_WEBHOOK_SECRET).update(delivery.body).digest('hex')}`,
+            },
+          });
+          const answer = (await res.json().catch(() => ({}))) as { duplicate?: boolean };
+          report.byStatus[res.status] = (report.byStatus[res.status] ?? 0) + 1;
+          if (res.status >= 500) report.fiveXx++;
+          if (res.ok && redeliver && answer.duplicate === true) report.webhooks.redelivered++;
+          else if (res.ok && !redeliver) report.webhooks.acknowledged++;
+          else report.webhooks.unexpected++;
+        } catch {
+          report.transportErrors++;
+        }
+        await sleep(20);
+      }
+    };
+
     await Promise.all([
+      webhooker(),
       ...Array.from({ length: readers }, publicReader),
       ...Array.from({ length: Math.max(1, Math.floor(readers / 2)) }, authReader),
       publisher(),
@@ -260,5 +314,6 @@ export function formatSoakReport(report: SoakReport): string {
     }),
     `5xx: ${report.fiveXx}; transport errors: ${report.transportErrors}`,
     `visibility — ${visibility('publish')}; ${visibility('unpublish')}; ${visibility('revoke')}`,
+    `webhooks (signed pushes): ${report.webhooks.sent} sent, ${report.webhooks.acknowledged} acknowledged, ${report.webhooks.redelivered} redeliveries recognised, ${report.webhooks.unexpected} unexpected answers`,
   ].join('\n');
 }

@@ -184,6 +184,41 @@ export const scmRepository = {
       .execute();
   },
 
+  /** Per live link: its project, repository, branch and when it last ingested successfully (for /metrics). */
+  async ingestTimes(db: Executor) {
+    return db
+      .selectFrom('repo_links as l')
+      .innerJoin('projects as p', 'p.id', 'l.project_id')
+      .select(['p.slug as project', 'l.kind', 'l.repo_owner', 'l.repo_name', 'l.source_key', 'l.tracked_branch', 'l.last_ingested_at', 'l.created_at'])
+      .where('l.status', '!=', 'suspended')
+      .execute();
+  },
+
+  /** Whose unused, unexpired state this is (the dashboard's Setup URL learns the context from it). */
+  async findPendingInstallState(db: Executor, nonce: string): Promise<ContextOwner | undefined> {
+    const row = await db
+      .selectFrom('scm_install_states')
+      .select(['context_type', 'user_id', 'org_id'])
+      .where('nonce', '=', nonce)
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return row.context_type === 'user' ? { type: 'user', userId: row.user_id! } : { type: 'org', orgId: row.org_id! };
+  },
+
+  /** The repositories linked through these installations, with their project's slug (the settings page). */
+  async linksOfInstallations(db: Executor, installationIds: string[]) {
+    if (installationIds.length === 0) return [];
+    return db
+      .selectFrom('repo_links as l')
+      .innerJoin('projects as p', 'p.id', 'l.project_id')
+      .select(['l.installation_id', 'l.repo_owner', 'l.repo_name', 'l.tracked_branch', 'l.status', 'p.slug as project_slug'])
+      .where('l.installation_id', 'in', installationIds)
+      .orderBy('l.created_at')
+      .execute();
+  },
+
   /** Marks the state used if it is unused, unexpired and the owner's; true when it was. One statement: no double use. */
   async consumeInstallState(db: Executor, nonce: string, owner: ContextOwner): Promise<boolean> {
     let query = db

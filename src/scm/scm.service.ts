@@ -133,6 +133,44 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       return url.toString();
     },
 
+    /** What the server lacks to offer "Connect GitHub", or null when it can. */
+    connectProblem(): string | null {
+      const missing = missingGitHubConfig(config.github);
+      if (!deps.github || missing.length > 0) return `GitHub integration is not configured on this server: set ${missing.join(' and ') || 'GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY'}`;
+      if (!config.github.installUrl) return 'Set GITHUB_APP_INSTALL_URL (your GitHub App\'s public page + /installations/new) to offer "Connect GitHub"';
+      return null;
+    },
+
+    /**
+     * The context a signed, unused, unexpired `state` was issued for; the caller still checks the
+     * user may act for it, and `completeInstall` uses the state up.
+     */
+    async installStateOwner(state: string): Promise<ContextOwner> {
+      const [nonce, signature] = state.split('.');
+      const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
+      const owner = signed ? await scmRepository.findPendingInstallState(db, nonce) : undefined;
+      if (!owner) throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
+      return owner;
+    },
+
+    /**
+     * Seconds since each live link last ingested successfully (since it was linked, when it never has):
+     * how far behind its repository the stored history may be.
+     */
+    async ingestLag(now = new Date()): Promise<{ project: string; repo: string; branch: string; seconds: number }[]> {
+      const rows = await scmRepository.ingestTimes(db);
+      return rows.map((row) => ({
+        project: row.project,
+        repo: row.kind === 'github' ? `${row.repo_owner}/${row.repo_name}` : row.source_key.replace(/^local:/, ''),
+        branch: row.tracked_branch,
+        seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000),
+      }));
+    },
+
+    async linksOfInstallations(installationIds: string[]) {
+      return scmRepository.linksOfInstallations(db, installationIds);
+    },
+
     /**
      * The dashboard's Setup URL handler: checks the `state` (signature, not expired, not used, same
      * context), uses it up, then records the installation like the API callback.

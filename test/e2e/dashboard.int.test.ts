@@ -163,6 +163,16 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
     expect(body.entries.map((e) => e.title)).toContain('Fix pagination ties');
   });
 
+  it('reaches the GitHub settings from the navigation, which say what to configure on this server', async () => {
+    await page.goto(`${base}/dashboard`);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'GitHub' }).click();
+    await page.waitForURL(`${base}/dashboard/settings/github`);
+    await page.getByRole('heading', { name: 'Acme Inc.' }).waitFor();
+    expect(await page.getByRole('status').textContent()).toContain('GITHUB_APP_ID');
+    expect(await page.getByRole('button', { name: /Connect GitHub/ }).count()).toBe(0);
+    await shot('github-settings');
+  });
+
   it('fits a phone screen', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${base}/dashboard/orgs/acme/keys`);

@@ -14,7 +14,7 @@ export interface ScmTestContext extends TestContext {
 }
 
 /** A fresh database, a fake GitHub on a loopback port, and the app configured as that GitHub's App. */
-export async function createScmTestContext(): Promise<ScmTestContext> {
+export async function createScmTestContext(extraEnv: Record<string, string> = {}): Promise<ScmTestContext> {
   const { privateKey, publicKey } = appKeyPair();
   const github = await startFakeGitHub({ appId: APP_ID, publicKey, perPage: 2 });
   const reposDir = tempDir('mirrors');
@@ -26,6 +26,7 @@ export async function createScmTestContext(): Promise<ScmTestContext> {
     REPOS_DIR: reposDir,
     PUBLIC_URL,
     GITHUB_APP_INSTALL_URL: 'https://github.com/apps/changelog-test/installations/new',
+    ...extraEnv,
   };
   const ctx = await createTestContext(env);
   return {

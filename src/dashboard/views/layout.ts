@@ -12,7 +12,7 @@ export interface PageContext {
   csrf: string;
   assets: { css: string; js: string };
   /** Which top-level navigation item is current. */
-  section?: 'overview' | 'account';
+  section?: 'overview' | 'github' | 'account';
   notice?: { kind: 'ok' | 'error' | 'warn'; text: string } | undefined;
 }
 
@@ -36,6 +36,7 @@ export function layout(ctx: PageContext, title: string, body: Html): Html {
     ctx.viewer
       ? html`<nav aria-label="Main">
     <a href="/dashboard"${current('overview')}>Overview</a>
+    <a href="/dashboard/settings/github"${current('github')}>GitHub</a>
     <a href="/dashboard/account"${current('account')}>${ctx.viewer.name}</a>
     <form method="post" action="/logout">${csrfField(ctx)}<button type="submit">Sign out</button></form>
   </nav>`

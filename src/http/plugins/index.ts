@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import type { Services } from '../../services.js';
 import { registerFiniteNumberGuard } from '../finite-numbers.js';
 import { registerCors } from './cors.js';
 import { registerHelmet } from './helmet.js';
@@ -12,7 +13,7 @@ import { registerUnderPressure } from './under-pressure.js';
  * Abuse limits, security headers, CORS, load shedding and metrics. Registered before any route:
  * rate limits and CORS look at each route as it is added.
  */
-export async function registerHardening(app: FastifyInstance, deps: { config: Config; database: Database }): Promise<void> {
+export async function registerHardening(app: FastifyInstance, deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'scm'> }): Promise<void> {
   await registerUnderPressure(app, deps.config);
   await registerRateLimit(app, deps.config);
   await registerHelmet(app);

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
+import type { Services } from '../../services.js';
 import { AppError } from '../errors.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -12,9 +13,13 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * database pool, and the process's own figures. It exists only when METRICS_TOKEN is set, and then
  * answers only `Authorization: Bearer <METRICS_TOKEN>` (one port to deploy; the scraper holds the
  * token). Routes are labelled by their pattern (`/v1/changelog/:slug`), never by the raw URL, so
- * the number of series stays bounded whatever clients send.
+ * the number of series stays bounded whatever clients send. With the services: the job queue's
+ * depth and failures per queue, and each linked repository's ingest lag.
  */
-export async function registerMetrics(app: FastifyInstance, deps: { config: Config; database: Database }): Promise<void> {
+export async function registerMetrics(
+  app: FastifyInstance,
+  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'scm'> | undefined },
+): Promise<void> {
   const token = deps.config.hardening.metricsToken;
   if (token === null) return;
 
@@ -42,6 +47,40 @@ export async function registerMetrics(app: FastifyInstance, deps: { config: Conf
     },
   });
   void pool;
+
+  const services = deps.services;
+  if (services) {
+    new Gauge({
+      name: 'job_queue_jobs',
+      help: 'Background jobs per queue and state: created (waiting), retry (failed, waiting to retry), active, failed (gave up)',
+      labelNames: ['queue', 'state'] as const,
+      registers: [registry],
+      async collect() {
+        for (const { queue, state, count } of (await services.jobs.counts()) ?? []) this.set({ queue, state }, count);
+      },
+    });
+    new Counter({
+      name: 'job_failures_total',
+      help: 'Job attempts that failed in this process (each is retried with backoff until the retry limit)',
+      labelNames: ['queue'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [queue, count] of Object.entries(services.jobs.failures())) this.inc({ queue }, count);
+      },
+    });
+    new Gauge({
+      name: 'ingest_lag_seconds',
+      help: 'Seconds since each linked repository last ingested successfully (since linking, if it never has)',
+      labelNames: ['project', 'repo', 'branch'] as const,
+      registers: [registry],
+      async collect() {
+        // Links come and go: only current ones are reported.
+        this.reset();
+        for (const { project, repo, branch, seconds } of await services.scm.ingestLag()) this.set({ project, repo, branch }, seconds);
+      },
+    });
+  }
 
   app.addHook('onResponse', async (request, reply) => {
     const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
