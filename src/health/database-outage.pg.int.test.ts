@@ -27,7 +27,8 @@ beforeAll(async () => {
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
   proxied = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 4 }, { timeoutMs: TIMEOUT_MS });
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), RATE_LIMIT_ENABLED: 'false' });
+  // No response cache: it would (rightly) keep answering public pages it holds while the database is away.
+  const config = loadConfig({ NODE_ENV: 'test', DATABASE_TIMEOUT_MS: String(TIMEOUT_MS), RATE_LIMIT_ENABLED: 'false', RESPONSE_CACHE: 'false' });
   app = await buildApp({ config, database: proxied, services: createServices(proxied, config) });
   await app.ready();
 });
