@@ -5,6 +5,11 @@ import type { Database } from '../db/database.js';
 export interface JobPayloads {
   /** Fetch a linked repository and store its new commits. */
   'repo-ingest': { linkId: string };
+  /**
+   * Store the entries of a project's new commits (those stored since `storedSince`, ISO 8601), or
+   * of its whole history when `full` (a force-push dropped commits).
+   */
+  generate: { projectId: string; storedSince?: string; full?: boolean };
 }
 export type JobName = keyof JobPayloads;
 
@@ -24,7 +29,7 @@ export interface JobQueue {
   stop(): Promise<void>;
 }
 
-const QUEUES: JobName[] = ['repo-ingest'];
+const QUEUES: JobName[] = ['repo-ingest', 'generate'];
 
 /**
  * pg-boss on the service's own database. On PostgreSQL it shares the pool; on the embedded

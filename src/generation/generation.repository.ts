@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import type { Executor } from '../db/database.js';
+import type { CommitRow, EntryStatus } from '../db/schema.js';
+import type { GeneratedEntry } from './types.js';
+
+/** What storage needs to know about an entry generation made before. */
+export interface StoredGenerated {
+  id: string;
+  generation_key: string;
+  entry_type: string;
+  status: EntryStatus;
+  fingerprint: string | null;
+  edited_at: Date | null;
+  pending_regeneration: boolean;
+  version_label: string | null;
+  commit_shas: string[];
+  period_start: Date | null;
+  period_end: Date | null;
+}
+
+/** The generated columns of an entry (what a regeneration writes). */
+function generatedColumns(entry: GeneratedEntry, commitId: string | null) {
+  return {
+    entry_type: entry.entry_type,
+    title: entry.title,
+    content: entry.content,
+    generated_json: JSON.stringify(entry.generated_json),
+    version_label: entry.version_label,
+    team_attribution: entry.team_attribution,
+    component_tags: entry.component_tags,
+    commit_id: commitId,
+    commit_shas: entry.commit_shas,
+    period_start: entry.period_start,
+    period_end: entry.period_end,
+    fingerprint: entry.fingerprint,
+  };
+}
+
+export const generationRepository = {
+  async settingsOf(db: Executor, projectId: string): Promise<Record<string, unknown>> {
+    const row = await db.selectFrom('projects').select('generation_settings').where('id', '=', projectId).executeTakeFirst();
+    return row?.generation_settings ?? {};
+  },
+
+  async saveSettings(db: Executor, projectId: string, input: Record<string, unknown>): Promise<void> {
+    await db
+      .updateTable('projects')
+      .set({ generation_settings: JSON.stringify(input), updated_at: sql<Date>`now()` })
+      .where('id', '=', projectId)
+      .execute();
+  },
+
+  /** Serialises generation runs of one project (the job and the CLI may run at once). */
+  async lockProject(db: Executor, projectId: string): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
+  },
+
+  /** The commits on the tracked branches, oldest first. */
+  async reachableCommits(db: Executor, projectId: string): Promise<CommitRow[]> {
+    return db
+      .selectFrom('commits')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .where('reachable', '=', true)
+      .orderBy('committed_at')
+      .orderBy('sha')
+      .execute();
+  },
+
+  async generatedEntries(db: Executor, projectId: string): Promise<StoredGenerated[]> {
+    const rows = await db
+      .selectFrom('changelog_entries')
+      .select([
+        'id', 'generation_key', 'entry_type', 'status', 'fingerprint', 'edited_at', 'pending_regeneration', 'version_label',
+        'commit_shas', 'period_start', 'period_end',
+      ])
+      .where('project_id', '=', projectId)
+      .where('generation_key', 'is not', null)
+      .execute();
+    return rows as StoredGenerated[];
+  },
+
+  async insertGenerated(
+    db: Executor,
+    projectId: string,
+    rows: Array<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
+  ): Promise<void> {
+    for (let i = 0; i < rows.length; i += 500) {
+      await db
+        .insertInto('changelog_entries')
+        .values(
+          rows.slice(i, i + 500).map(({ entry, commitId, status }) => ({
+            project_id: projectId,
+            generation_key: entry.key,
+            status,
+            published_at: status === 'published' ? sql<Date>`now()` : null,
+            ...generatedColumns(entry, commitId),
+          })),
+        )
+        .execute();
+    }
+  },
+
+  /** Rewrites an entry in place with what generation produced (same id, new updated_at). */
+  async updateGenerated(db: Executor, id: string, entry: GeneratedEntry, commitId: string | null): Promise<void> {
+    await db
+      .updateTable('changelog_entries')
+      .set({ ...generatedColumns(entry, commitId), edited_at: null, pending_regeneration: false, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  /** Edited entries whose commits changed: their text stays, the dashboard offers a regenerate. */
+  async markPending(db: Executor, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await db.updateTable('changelog_entries').set({ pending_regeneration: true, updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+  },
+
+  async archive(db: Executor, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await db
+      .updateTable('changelog_entries')
+      .set({ status: 'archived', published_at: null, updated_at: sql<Date>`now()` })
+      .where('id', 'in', ids)
+      .execute();
+  },
+
+  /** Forgets a person's edit so that the next run writes generated text again. */
+  async clearEdit(db: Executor, id: string): Promise<void> {
+    await db.updateTable('changelog_entries').set({ edited_at: null, pending_regeneration: false, fingerprint: null }).where('id', '=', id).execute();
+  },
+
+  async findEntry(db: Executor, id: string) {
+    return db
+      .selectFrom('changelog_entries')
+      .select(['id', 'project_id', 'generation_key', 'commit_shas'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  },
+};
