@@ -15,6 +15,7 @@ import { authRoutes } from './auth.routes.js';
 import { workspaceRoutes } from './workspace.routes.js';
 import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
+import { generationPages } from './generation.routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -58,6 +59,10 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'left-org': { kind: 'ok', text: 'You have left the organization.' },
   'invite-cancelled': { kind: 'ok', text: 'Invitation cancelled.' },
   joined: { kind: 'ok', text: 'You have joined the organization.' },
+  'generation-saved': { kind: 'ok', text: 'Generation settings saved; they apply from the next generation.' },
+  generated: { kind: 'ok', text: 'Changelog generated.' },
+  'drafts-published': { kind: 'ok', text: 'Selected drafts published.' },
+  'entry-regenerated': { kind: 'ok', text: 'Entry regenerated from its commits; the edit was dropped.' },
 };
 
 export interface RenderOptions {
@@ -239,4 +244,5 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(workspaceRoutes, { kit });
   await app.register(keysRoutes, { kit });
   await app.register(projectsPages, { kit });
+  await app.register(generationPages, { kit });
 };

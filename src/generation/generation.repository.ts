@@ -130,10 +130,39 @@ export const generationRepository = {
     await db.updateTable('changelog_entries').set({ edited_at: null, pending_regeneration: false, fingerprint: null }).where('id', '=', id).execute();
   },
 
+  /** Publishes the given drafts of a project; others (wrong project, not drafts) are left alone. */
+  async publishDrafts(db: Executor, projectId: string, ids: string[]): Promise<number> {
+    if (!ids.length) return 0;
+    const rows = await db
+      .updateTable('changelog_entries')
+      .set({ status: 'published', published_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'draft')
+      .where('id', 'in', ids)
+      .returning('id')
+      .execute();
+    return rows.length;
+  },
+
+  /** The review queue: drafts, and edited entries whose commits changed since. */
+  async reviewQueue(db: Executor, projectId: string, limit: number) {
+    return db
+      .selectFrom('changelog_entries')
+      .select(['id', 'entry_type', 'status', 'title', 'period_start', 'created_at', 'updated_at', 'pending_regeneration', 'edited_at'])
+      .where('project_id', '=', projectId)
+      .where((eb) => eb.or([eb('status', '=', 'draft'), eb('pending_regeneration', '=', true)]))
+      // Entries waiting for a decision on newer commits first.
+      .orderBy('pending_regeneration', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
   async findEntry(db: Executor, id: string) {
     return db
       .selectFrom('changelog_entries')
-      .select(['id', 'project_id', 'generation_key', 'commit_shas'])
+      .select(['id', 'project_id', 'entry_type', 'generation_key', 'commit_shas'])
       .where('id', '=', id)
       .executeTakeFirst();
   },

@@ -18,6 +18,8 @@ export interface GenerateRunOptions {
   shas?: readonly string[];
   /** Only commits stored at or after this instant (what an ingest added) and their periods. */
   storedSince?: Date;
+  /** Entry types to produce; default: the project's. */
+  types?: readonly GeneratedEntryType[];
 }
 
 export interface GenerateSummary {
@@ -100,7 +102,8 @@ export function createGenerationService(db: Db) {
         }
       }
 
-      const result = generate(commits, settings, { versions, ...(touched ? { touched: [...touched] } : {}) });
+      const types = options.types ?? settings.entryTypes;
+      const result = generate(commits, settings, { types, versions, ...(touched ? { touched: [...touched] } : {}) });
       const summary: GenerateSummary = {
         project: project.slug,
         commits: commits.length,
@@ -136,7 +139,7 @@ export function createGenerationService(db: Db) {
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
-      const inScope = scopeOf(settings, touched, commits);
+      const inScope = scopeOf(settings, types, touched, commits);
       const archive: string[] = [];
       for (const e of stored) {
         if (produced.has(e.generation_key) || e.status === 'archived' || !inScope(e)) continue;
@@ -153,11 +156,16 @@ export function createGenerationService(db: Db) {
   }
 
   /** Which stored entries this run speaks for: all of the configured types, or the touched keys. */
-  function scopeOf(settings: GenerationSettings, touched: Set<string> | null, commits: CommitRecord[]): (e: StoredGenerated) => boolean {
-    const types = new Set<string>(settings.entryTypes);
+  function scopeOf(
+    settings: GenerationSettings,
+    entryTypes: readonly GeneratedEntryType[],
+    touched: Set<string> | null,
+    commits: CommitRecord[],
+  ): (e: StoredGenerated) => boolean {
+    const types = new Set<string>(entryTypes);
     if (!touched) return (e) => types.has(e.entry_type);
     const touchedCommits = commits.filter((c) => touched.has(c.sha));
-    const keys = new Set<string>(touchedPeriods(touchedCommits, settings.entryTypes, settings.timeZone).map((p) => p.key));
+    const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone).map((p) => p.key));
     for (const sha of touched) keys.add(`commit:${sha}`);
     return (e) => types.has(e.entry_type) && keys.has(e.generation_key);
   }
@@ -191,6 +199,14 @@ export function createGenerationService(db: Db) {
       return run(project, options);
     },
 
+    reviewQueue: (projectId: string, limit = 500) => generationRepository.reviewQueue(db, projectId, limit),
+
+    /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
+    async publishDrafts(projectId: string, ids: readonly string[]): Promise<number> {
+      const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+      return generationRepository.publishDrafts(db, projectId, [...new Set(valid)]);
+    },
+
     /** Drops a person's edit of an entry and writes the generated text again. */
     async regenerate(entryId: string): Promise<GenerateSummary> {
       const entry = /^[0-9a-f-]{36}$/i.test(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
@@ -199,7 +215,8 @@ export function createGenerationService(db: Db) {
       await generationRepository.clearEdit(db, entry.id);
       const project = await projectsRepository.findById(db, entry.project_id);
       if (!project) throw notFound('Project');
-      return run(project, { shas: entry.commit_shas });
+      // Its own type only, even if the project no longer generates that type.
+      return run(project, { shas: entry.commit_shas, types: [entry.entry_type] });
     },
   };
 }
