@@ -187,6 +187,32 @@ describe('generation of the git-cliff history', () => {
   }, 60_000);
 });
 
+describe('entries generation no longer produces', () => {
+  it('are archived when their section is hidden, and come back as drafts when it is shown again', async () => {
+    const { project, link } = await newLinkedProject();
+    await ctx.services.ingest.ingestLink(link.id);
+    await ctx.services.generation.generate(project.slug);
+    const perfBefore = (await generatedRows(project.id)).filter((r) => r.entry_type === 'commit' && r.status === 'draft');
+
+    const hidden = await ctx.services.generation.configure(project.slug, { sections: [{ key: 'performance', visible: false }] });
+    expect(hidden.sections.find((s) => s.key === 'performance')?.visible).toBe(false);
+    const summary = await ctx.services.generation.generate(project.slug);
+    expect(summary.archived).toBeGreaterThan(0);
+    const archived = (await generatedRows(project.id)).filter((r) => r.status === 'archived');
+    expect(archived.length).toBe(summary.archived);
+    expect(archived.some((r) => r.entry_type === 'commit')).toBe(true);
+
+    await ctx.services.generation.configure(project.slug, { sections: [] });
+    const back = await ctx.services.generation.generate(project.slug);
+    expect(back.archived).toBe(0);
+    const rows = await generatedRows(project.id);
+    expect(rows.filter((r) => r.status === 'archived')).toHaveLength(0);
+    expect(rows.filter((r) => r.entry_type === 'commit' && r.status === 'draft').length).toBe(perfBefore.length);
+    // The same rows, not new ones.
+    for (const a of archived) expect(rows.find((r) => r.id === a.id)?.status).toBe('draft');
+  }, 60_000);
+});
+
 describe('publish policy', () => {
   it('publishes generated entries of an auto type at once, and the public API serves them', async () => {
     const { project, link } = await newLinkedProject();

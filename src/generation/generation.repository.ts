@@ -102,10 +102,16 @@ export const generationRepository = {
   },
 
   /** Rewrites an entry in place with what generation produced (same id, new updated_at). */
-  async updateGenerated(db: Executor, id: string, entry: GeneratedEntry, commitId: string | null): Promise<void> {
+  async updateGenerated(db: Executor, id: string, entry: GeneratedEntry, commitId: string | null, restore?: EntryStatus): Promise<void> {
     await db
       .updateTable('changelog_entries')
-      .set({ ...generatedColumns(entry, commitId), edited_at: null, pending_regeneration: false, updated_at: sql<Date>`now()` })
+      .set({
+        ...generatedColumns(entry, commitId),
+        edited_at: null,
+        pending_regeneration: false,
+        updated_at: sql<Date>`now()`,
+        ...(restore ? { status: restore, published_at: restore === 'published' ? sql<Date>`now()` : null } : {}),
+      })
       .where('id', '=', id)
       .execute();
   },
@@ -116,11 +122,16 @@ export const generationRepository = {
     await db.updateTable('changelog_entries').set({ pending_regeneration: true, updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
   },
 
+  /**
+   * Archives entries generation no longer produces. The fingerprint is dropped so that, should the
+   * entry come back (a force-push undone, a section shown again), it is told apart from an entry a
+   * person archived and restored.
+   */
   async archive(db: Executor, ids: string[]): Promise<void> {
     if (!ids.length) return;
     await db
       .updateTable('changelog_entries')
-      .set({ status: 'archived', published_at: null, updated_at: sql<Date>`now()` })
+      .set({ status: 'archived', published_at: null, fingerprint: null, updated_at: sql<Date>`now()` })
       .where('id', 'in', ids)
       .execute();
   },

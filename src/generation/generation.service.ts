@@ -122,8 +122,9 @@ export function createGenerationService(db: Db) {
         produced.add(entry.key);
         const existing = byKey.get(entry.key);
         const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
+        const status: EntryStatus = settings.publish[entry.entry_type] === 'auto' ? 'published' : 'draft';
         if (!existing) {
-          inserts.push({ entry, commitId, status: settings.publish[entry.entry_type] === 'auto' ? 'published' : 'draft' });
+          inserts.push({ entry, commitId, status });
           summary.created[entry.entry_type]++;
         } else if (existing.fingerprint === entry.fingerprint) {
           summary.unchanged++;
@@ -131,7 +132,9 @@ export function createGenerationService(db: Db) {
           if (!existing.pending_regeneration) pending.push(existing.id);
           summary.pending++;
         } else {
-          await generationRepository.updateGenerated(tx, existing.id, entry, commitId);
+          // Archived by generation (no fingerprint) and produced again: back under the type's policy.
+          const restore = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at ? status : undefined;
+          await generationRepository.updateGenerated(tx, existing.id, entry, commitId, restore);
           summary.updated[entry.entry_type]++;
         }
       }
