@@ -7,6 +7,7 @@ import { createKeysService } from './keys/keys.service.js';
 import { createOrgsService } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
+import { createGenerationService } from './generation/generation.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
 import { postgresLinkLock } from './ingest/link-lock.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
@@ -42,6 +43,7 @@ export function createServices(
         : {}),
     }),
     scm: createScmService({ db, config, github, jobs }),
+    generation: createGenerationService(db),
   };
 }
 

@@ -12,6 +12,7 @@ import type { KeyView } from '../keys/keys.service.js';
 import { backupEmbedded, restoreEmbedded } from '../ops/backup.js';
 import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
+import { registerGenerationCommands } from '../generation/generation.cli.js';
 import { registerScmCommands } from '../scm/scm.cli.js';
 
 export interface CliIo {
@@ -314,6 +315,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
 
   registerScmCommands({ program, command, run, withServices, getConfig, io });
+  registerGenerationCommands({ program, command, run, withServices });
 
   command(program, 'backup', 'write the embedded database to a file (stop the server first; PostgreSQL: pg_dump)')
     .requiredOption('--out <file>', 'archive to write (gzip\'d tar)')

@@ -16,6 +16,7 @@ import { workspaceRoutes } from './workspace.routes.js';
 import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
+import { generationPages } from './generation.routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -61,6 +62,10 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   joined: { kind: 'ok', text: 'You have joined the organization.' },
   'github-connected': { kind: 'ok', text: 'GitHub connected: the installation is listed below.' },
   'github-requested': { kind: 'warn', text: 'GitHub asked an organization owner to approve the installation; it appears here once approved.' },
+  'generation-saved': { kind: 'ok', text: 'Generation settings saved; they apply from the next generation.' },
+  generated: { kind: 'ok', text: 'Changelog generated.' },
+  'drafts-published': { kind: 'ok', text: 'Selected drafts published.' },
+  'entry-regenerated': { kind: 'ok', text: 'Entry regenerated from its commits; the edit was dropped.' },
 };
 
 export interface RenderOptions {
@@ -243,4 +248,5 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(keysRoutes, { kit });
   await app.register(projectsPages, { kit });
   await app.register(githubRoutes, { kit });
+  await app.register(generationPages, { kit });
 };

@@ -61,6 +61,8 @@ export interface ProjectsTable {
   name: string;
   slug: string;
   published_entry_count: ColumnType<number, never, never>;
+  /** The engine's SettingsInput as stored; see src/generation/settings.ts. */
+  generation_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -117,6 +119,10 @@ export interface ChangelogEntriesTable {
   published_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  generation_key: ColumnType<string | null, string | null | undefined, string | null>;
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  pending_regeneration: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type ContextType = 'user' | 'org';
@@ -245,7 +251,8 @@ export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CommitRow = Selectable<CommitsTable>;
-export type EntryRow = Selectable<ChangelogEntriesTable>;
+/** An entry as the contract shows it; the generation bookkeeping columns are read by src/generation/. */
+export type EntryRow = Omit<Selectable<ChangelogEntriesTable>, 'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration'>;
 export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -123,7 +123,8 @@ export const entriesRepository = {
   async updateText(db: Executor, id: string, text: { title: string | null; content: string | null }): Promise<EntryRow | undefined> {
     return db
       .updateTable('changelog_entries')
-      .set({ title: text.title, content: text.content, updated_at: sql<Date>`now()` })
+      // A person's text: generation keeps it from now on (see src/generation/generation.service.ts).
+      .set({ title: text.title, content: text.content, edited_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
       .where('id', '=', id)
       .returning(ENTRY_COLUMNS)
       .executeTakeFirst();

@@ -41,6 +41,7 @@ export interface IngestOptions {
 
 export interface IngestResult {
   linkId: string;
+  projectId: string;
   status: 'active' | 'skipped';
   /** Commits stored by this run. */
   added: number;
@@ -98,7 +99,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
     const link = await scmRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
-    const skipped: IngestResult = { linkId, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
+    const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
     if (link.status === 'suspended') return skipped;
     const source = await sourceOf(link);
     if (!source) {
@@ -161,7 +162,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       }
       await commitsRepository.syncTags(db, link.id, tags);
       await scmRepository.setLinkStatus(db, link.id, 'active', { lastIngestedSha: tip, lastError: null });
-      return { linkId, status: 'active', added, walked: done, unreachable, tip };
+      return { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip };
     } catch (error) {
       // Still "ingesting": resumeUnfinished() queues it again when a process starts.
       if (error instanceof IngestInterrupted) throw error;

@@ -5,6 +5,11 @@ import type { Database } from '../db/database.js';
 export interface JobPayloads {
   /** Fetch a linked repository and store its new commits. */
   'repo-ingest': { linkId: string };
+  /**
+   * Store the entries of a project's new commits (those stored since `storedSince`, ISO 8601), or
+   * of its whole history when `full` (a force-push dropped commits).
+   */
+  generate: { projectId: string; storedSince?: string; full?: boolean };
 }
 export type JobName = keyof JobPayloads;
 
@@ -44,7 +49,7 @@ export interface QueueCount {
   count: number;
 }
 
-export const QUEUES: JobName[] = ['repo-ingest'];
+export const QUEUES: JobName[] = ['repo-ingest', 'generate'];
 
 /** unique_violation, duplicate_object/table/schema/function, deadlock_detected, serialization_failure. */
 const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '40P01', '40001']);

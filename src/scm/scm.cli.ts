@@ -6,6 +6,7 @@ import type { RepoLinkRow } from '../db/schema.js';
 import type { IngestResult } from '../ingest/ingest.service.js';
 import { startWorker } from '../jobs/worker.js';
 import type { Services } from '../services.js';
+import { describeSummary } from '../generation/generation.cli.js';
 import { presentLink } from './scm.routes.js';
 
 interface CliParts {
@@ -57,12 +58,14 @@ export function registerScmCommands({ program, command, run, withServices, io }:
       ),
     );
 
-  command(program, 'sync', 'fetch the linked repositories of a project and store their new commits now')
+  command(program, 'sync', 'fetch the linked repositories of a project, store their new commits, and generate their entries now')
     .requiredOption('--project <slug>', 'project slug')
     .action(
       run(async (opts: { project: string; json?: boolean }) =>
         withServices(async (services) => {
           const { project, links } = await services.scm.listLinks(opts.project);
+          // Generation covers the commits stored from here on (slack for the database's clock).
+          const startedAt = new Date(Date.now() - 60_000);
           const results: IngestResult[] = [];
           for (const link of links) {
             const bar = io.progress && !opts.json
@@ -87,10 +90,13 @@ export function registerScmCommands({ program, command, run, withServices, io }:
           const counts = await services.scm.commitCounts(project.id);
           const added = results.reduce((sum, r) => sum + r.added, 0);
           const unreachable = results.reduce((sum, r) => sum + r.unreachable, 0);
+          // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
+          const generated = links.length ? await services.generation.generate(project.slug, unreachable ? {} : { storedSince: startedAt }) : null;
           return {
-            json: { project: project.slug, links: results, added, unreachable, commits: counts.total, reachable: counts.reachable },
+            json: { project: project.slug, links: results, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
             text: links.length
-              ? `${project.slug}: ${added} new commits (${counts.total} stored${unreachable ? `, ${unreachable} made unreachable by a force-push` : ''})`
+              ? `${project.slug}: ${added} new commits (${counts.total} stored${unreachable ? `, ${unreachable} made unreachable by a force-push` : ''})\n` +
+                describeSummary(generated!)
               : `No repositories linked to ${project.slug}`,
           };
         }),

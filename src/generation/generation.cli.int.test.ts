@@ -1,0 +1,94 @@
+// `changelog projects configure`, `changelog sync` (ingest, then generate) and `changelog generate`, run as a user would.
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.js';
+import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
+import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
+
+let env: Record<string, string>;
+let scratch: string;
+let database: TestDatabase | undefined;
+let origin: string;
+
+type Counts = Record<'commit' | 'daily' | 'weekly' | 'monthly', number>;
+interface Summary { project: string; created: Counts; updated: Counts; unchanged: number }
+
+async function cli(...args: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(['node', 'changelog', ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
+  return { code, stdout, stderr, json: <T = Record<string, unknown>>() => JSON.parse(stdout) as T };
+}
+
+beforeAll(async () => {
+  scratch = tempDir('gen-cli');
+  origin = datasetRepoCopy();
+  env = { NODE_ENV: 'test', REPOS_DIR: `${scratch}/repos`, DEMO_SEED: 'false' };
+  if (usePostgres) {
+    database = await createTestDatabase();
+    env.DATABASE_URL = database.url!;
+  } else {
+    env.DATA_DIR = `${scratch}/data`;
+  }
+  expect((await cli('users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
+  expect((await cli('projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com')).code).toBe(0);
+  expect((await cli('repos', 'link', '--project', 'cliff', '--path', origin)).code).toBe(0);
+}, 60_000);
+
+afterAll(async () => {
+  await database?.close();
+  if (origin) removeRepoCopy(origin);
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('changelog projects configure', () => {
+  it('refuses bad settings with every problem named, and changes nothing', async () => {
+    const bad = await cli('projects', 'configure', 'cliff', '--entry-types', 'weekly,yearly', '--timezone', 'Nowhere/Land', '--publish', 'maybe', '--json');
+    expect(bad.code).toBe(1);
+    const error = JSON.parse(bad.stderr) as { code: string; details: { message: string }[] };
+    expect(error.code).toBe('invalid_request');
+    expect(error.details.map((d) => d.message).join('\n')).toMatch(/yearly[\s\S]*Nowhere\/Land[\s\S]*maybe/);
+    expect((await cli('projects', 'configure', 'nope', '--timezone', 'UTC')).code).toBe(1);
+  });
+
+  it('stores entry types, policies, time zone, sections, exclusions and path rules', async () => {
+    const ok = await cli(
+      'projects', 'configure', 'cliff', '--entry-types', 'commit,weekly,monthly', '--publish', 'weekly=auto,monthly=auto',
+      '--timezone', 'America/New_York', '--sections', 'breaking,feature=New,fix', '--exclude-authors', '*[bot]*', '--path-rule', 'git-cliff-core/**=core', '--json',
+    );
+    expect(ok.code).toBe(0);
+    const { settings } = ok.json<{ settings: { entryTypes: string[]; publish: Record<string, string>; timeZone: string; sections: { key: string; label: string; visible: boolean }[]; excludeAuthors: string[]; pathRules: unknown[] } }>();
+    expect(settings.entryTypes).toEqual(['commit', 'weekly', 'monthly']);
+    expect(settings.publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'auto', monthly: 'auto' });
+    expect(settings.timeZone).toBe('America/New_York');
+    expect(settings.sections.filter((s) => s.visible).map((s) => [s.key, s.label])).toEqual([['breaking', 'Breaking changes'], ['feature', 'New'], ['fix', 'Bug fixes']]);
+    expect(settings.excludeAuthors).toEqual(['*[bot]*']);
+    expect(settings.pathRules).toHaveLength(1);
+  });
+});
+
+describe('changelog sync and generate', () => {
+  it('sync ingests and then generates; generate again changes nothing; a push touches only its periods', async () => {
+    const sync = await cli('sync', '--project', 'cliff', '--json');
+    expect(sync.code).toBe(0);
+    const first = sync.json<{ generated: Summary }>().generated;
+    // Only breaking changes, features and fixes are shown.
+    expect(first.created.commit).toBeGreaterThan(300);
+    expect(first.created.weekly).toBeGreaterThan(50);
+    expect(first.created.monthly).toBeGreaterThan(10);
+    expect(first.created.daily).toBe(0);
+
+    const again = await cli('generate', '--project', 'cliff', '--json');
+    expect(again.code).toBe(0);
+    expect(again.json<Summary>()).toMatchObject({ created: { commit: 0, daily: 0, weekly: 0, monthly: 0 }, updated: { commit: 0, daily: 0, weekly: 0, monthly: 0 } });
+
+    pushCommits(origin, 1, { message: () => 'feat: something new' });
+    const next = (await cli('sync', '--project', 'cliff', '--json')).json<{ added: number; generated: Summary }>();
+    expect(next.added).toBe(1);
+    expect(next.generated.created).toEqual({ commit: 1, daily: 0, weekly: 1, monthly: expect.any(Number) as number });
+
+    const text = await cli('generate', '--project', 'cliff', '--since', '2020-01-01');
+    expect(text.stdout).toMatch(/^cliff: 0 entries created \(none\), 0 updated \(none\), \d+ unchanged/);
+    expect((await cli('generate', '--project', 'cliff', '--since', 'yesterday-ish', '--json')).code).toBe(1);
+  }, 120_000);
+});

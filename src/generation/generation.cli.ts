@@ -1,0 +1,120 @@
+import type { Command } from 'commander';
+import type { Output } from '../cli/main.js';
+import { AppError } from '../http/errors.js';
+import type { Services } from '../services.js';
+import type { GenerateSummary, SettingsPatch } from './generation.service.js';
+import { SECTION_KEYS, type GenerationSettings } from './types.js';
+
+interface CliParts {
+  program: Command;
+  command: (parent: Command, name: string, description: string) => Command;
+  run: <A extends unknown[]>(fn: (...args: A) => Promise<Output>) => (...args: A) => Promise<void>;
+  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+}
+
+const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
+
+const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
+
+export function describeSummary(s: GenerateSummary): string {
+  const per = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .filter(([, n]) => n > 0)
+      .map(([type, n]) => `${n} ${type}`)
+      .join(', ') || 'none';
+  return (
+    `${s.project}: ${total(s.created)} entries created (${per(s.created)}), ${total(s.updated)} updated (${per(s.updated)}), ` +
+    `${s.unchanged} unchanged` +
+    (s.pending ? `, ${s.pending} edited by a person and awaiting regeneration` : '') +
+    (s.archived ? `, ${s.archived} archived` : '')
+  );
+}
+
+/**
+ * `--sections feature,fix=Fixes,breaking`: the listed sections are shown, in that order, with an
+ * optional label; every other section is hidden.
+ */
+function parseSections(value: string): NonNullable<SettingsPatch['sections']> {
+  const listed = list(value)!.map((item) => {
+    const [key, ...label] = item.split('=');
+    return { key: key!.trim(), ...(label.length ? { label: label.join('=').trim() } : {}), visible: true };
+  });
+  const seen = new Set(listed.map((s) => s.key));
+  return [...listed, ...SECTION_KEYS.filter((k) => !seen.has(k)).map((key) => ({ key, visible: false }))];
+}
+
+const presentSettings = (s: GenerationSettings) => ({
+  entryTypes: s.entryTypes,
+  publish: s.publish,
+  timeZone: s.timeZone,
+  sections: s.sections,
+  excludeAuthors: s.excludeAuthors,
+  excludeBots: s.excludeBots,
+  pathRules: s.pathRules,
+  teams: s.teams,
+});
+
+/** `changelog generate` and `changelog projects configure`. */
+export function registerGenerationCommands({ program, command, run, withServices }: CliParts): void {
+  command(program, 'generate', 'generate and store the changelog entries of a project now')
+    .requiredOption('--project <slug>', 'project slug')
+    .option('--since <date>', 'only commits from this ISO 8601 date on (and the periods they fall in)')
+    .action(
+      run(async (opts: { project: string; since?: string }) => {
+        let since: Date | undefined;
+        if (opts.since !== undefined) {
+          since = new Date(opts.since);
+          if (Number.isNaN(since.getTime())) throw new AppError('invalid_request', `--since must be an ISO 8601 date (got "${opts.since}")`);
+        }
+        return withServices(async (services) => {
+          const summary = await services.generation.generate(opts.project, since ? { since } : {});
+          return { json: { ...summary }, text: describeSummary(summary) };
+        });
+      }),
+    );
+
+  const projects = program.commands.find((c) => c.name() === 'projects') ?? program.command('projects').description('manage projects');
+  command(projects, 'configure', 'change how a project\'s changelog is generated (options left out keep their value)')
+    .argument('<slug>', 'project slug')
+    .option('--entry-types <list>', 'entry types to generate: commit,daily,weekly,monthly')
+    .option('--publish <policy>', 'auto or manual for every type, or per type: weekly=auto,commit=manual')
+    .option('--timezone <tz>', 'IANA time zone of daily/weekly/monthly periods')
+    .option('--sections <list>', 'sections to show, in order, optionally relabelled: feature,fix=Fixes,breaking')
+    .option('--exclude-authors <list>', 'skip commits by these e-mails, names or * patterns (comma-separated)')
+    .option('--exclude-bots <bool>', 'skip commits by bots: true or false')
+    .option('--path-rule <rule...>', 'GLOB=COMPONENT, e.g. "packages/*/**=$1" (replaces the rules; "none" clears them)')
+    .action(
+      run(
+        async (
+          slug: string,
+          opts: { entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[] },
+        ) => {
+          const patch: SettingsPatch = {};
+          if (opts.entryTypes !== undefined) patch.entryTypes = list(opts.entryTypes)!;
+          if (opts.publish !== undefined) {
+            patch.publish = opts.publish.includes('=')
+              ? Object.fromEntries(list(opts.publish)!.map((p) => p.split('=').map((s) => s.trim()) as [string, string]))
+              : opts.publish;
+          }
+          if (opts.timezone !== undefined) patch.timeZone = opts.timezone;
+          if (opts.sections !== undefined) patch.sections = parseSections(opts.sections);
+          if (opts.excludeAuthors !== undefined) patch.excludeAuthors = list(opts.excludeAuthors)!;
+          if (opts.excludeBots !== undefined) {
+            if (opts.excludeBots !== 'true' && opts.excludeBots !== 'false') throw new AppError('invalid_request', '--exclude-bots must be true or false');
+            patch.excludeBots = opts.excludeBots === 'true';
+          }
+          if (opts.pathRule !== undefined) patch.pathRules = opts.pathRule.length === 1 && opts.pathRule[0] === 'none' ? [] : opts.pathRule;
+          return withServices(async (services) => {
+            const settings = await services.generation.configure(slug, patch);
+            return {
+              json: { project: slug, settings: presentSettings(settings) },
+              text:
+                `${slug}: generates ${settings.entryTypes.join(', ')} in ${settings.timeZone}; ` +
+                `publishes ${Object.entries(settings.publish).map(([t, p]) => `${t} ${p}`).join(', ')}; ` +
+                `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}`,
+            };
+          });
+        },
+      ),
+    );
+}

@@ -1,0 +1,227 @@
+import type { Db } from '../db/database.js';
+import type { EntryStatus, ProjectRow } from '../db/schema.js';
+import { AppError, notFound } from '../http/errors.js';
+import { toCommitRecord } from '../ingest/commits.repository.js';
+import { projectsRepository } from '../projects/projects.repository.js';
+import { generate, touchedPeriods } from './engine.js';
+import { generationRepository, type StoredGenerated } from './generation.repository.js';
+import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
+import { type CommitRecord, type GeneratedEntryType, type GenerationSettings } from './types.js';
+import { buildVersionIndex } from './versions.js';
+
+type PerType = Record<GeneratedEntryType, number>;
+
+export interface GenerateRunOptions {
+  /** Only commits committed at or after this instant (and the periods they fall in). */
+  since?: Date;
+  /** Only these commits (the ones an ingest stored) and the periods they fall in. */
+  shas?: readonly string[];
+  /** Only commits stored at or after this instant (what an ingest added) and their periods. */
+  storedSince?: Date;
+  /** Entry types to produce; default: the project's. */
+  types?: readonly GeneratedEntryType[];
+}
+
+export interface GenerateSummary {
+  project: string;
+  /** Reachable commits the run read (the whole history: version labels and path rules need it). */
+  commits: number;
+  /** Commits whose entries the run regenerated. */
+  touched: number;
+  created: PerType;
+  updated: PerType;
+  unchanged: number;
+  /** Edited entries whose commits changed: kept as edited, flagged for a regenerate. */
+  pending: number;
+  /** Entries whose period or commit no longer has anything visible to show. */
+  archived: number;
+}
+
+/** Settings changes the CLI and the dashboard make: any SettingsInput field, replaced when given. */
+export type SettingsPatch = Partial<SettingsInput>;
+
+const zero = (): PerType => ({ commit: 0, daily: 0, weekly: 0, monthly: 0 });
+
+/** Validation problems as the API's error shape. */
+function invalidSettings(error: SettingsError): AppError {
+  return new AppError('invalid_request', 'Invalid generation settings', error.problems.map((message) => ({ message })));
+}
+
+/**
+ * Stores what the engine generates from a project's stored commits. Entries are matched by the
+ * engine's stable key: new keys are created (draft, or published when the type's policy is
+ * `auto`), changed fingerprints are rewritten in place, unchanged ones are left alone, so a
+ * second run changes nothing. An entry a person edited keeps its text and is flagged
+ * `pending_regeneration` instead.
+ */
+export function createGenerationService(db: Db) {
+  async function projectBySlug(slug: string): Promise<ProjectRow> {
+    const project = await projectsRepository.findBySlug(db, slug);
+    if (!project) throw notFound(`Project ${slug}`);
+    return project;
+  }
+
+  function resolve(input: SettingsInput): GenerationSettings {
+    try {
+      return resolveSettings(input);
+    } catch (error) {
+      if (error instanceof SettingsError) throw invalidSettings(error);
+      throw error;
+    }
+  }
+
+  async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
+    return db.transaction().execute(async (tx) => {
+      await generationRepository.lockProject(tx, project.id);
+      const settings = resolve((await generationRepository.settingsOf(tx, project.id)) as SettingsInput);
+      const rows = await generationRepository.reachableCommits(tx, project.id);
+      const commits: CommitRecord[] = rows.map(toCommitRecord);
+      const commitIds = new Map(rows.map((r) => [r.sha, r.id]));
+      // Labels and detected path rules come from the whole history, so the whole history is read;
+      // `touched` limits which entries are produced and written.
+      const versions = buildVersionIndex(commits);
+      const stored = await generationRepository.generatedEntries(tx, project.id);
+      const byKey = new Map(stored.map((e) => [e.generation_key, e]));
+
+      let touched: Set<string> | null = null;
+      if (options.since || options.shas || options.storedSince) {
+        touched = new Set(options.shas ?? []);
+        if (options.storedSince) {
+          const since = options.storedSince.getTime();
+          for (const r of rows) if (r.created_at.getTime() >= since) touched.add(r.sha);
+        }
+        if (options.since) {
+          const since = options.since.getTime();
+          for (const c of commits) if (Date.parse(c.committer.date) >= since) touched.add(c.sha);
+        }
+        // A tag pushed later relabels entries no new commit touches: bring those along.
+        for (const e of stored) {
+          if (e.status === 'archived' || !e.commit_shas.length) continue;
+          const expected = e.period_start && e.period_end ? versions.highestIn(e.period_start, e.period_end) : versions.labelOf(e.commit_shas[0]!);
+          if (expected !== e.version_label) touched.add(e.commit_shas[0]!);
+        }
+      }
+
+      const types = options.types ?? settings.entryTypes;
+      const result = generate(commits, settings, { types, versions, ...(touched ? { touched: [...touched] } : {}) });
+      const summary: GenerateSummary = {
+        project: project.slug,
+        commits: commits.length,
+        touched: touched ? touched.size : commits.length,
+        created: zero(),
+        updated: zero(),
+        unchanged: 0,
+        pending: 0,
+        archived: 0,
+      };
+
+      const inserts: Array<{ entry: (typeof result.entries)[number]; commitId: string | null; status: EntryStatus }> = [];
+      const pending: string[] = [];
+      const produced = new Set<string>();
+      for (const entry of result.entries) {
+        produced.add(entry.key);
+        const existing = byKey.get(entry.key);
+        const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
+        const status: EntryStatus = settings.publish[entry.entry_type] === 'auto' ? 'published' : 'draft';
+        if (!existing) {
+          inserts.push({ entry, commitId, status });
+          summary.created[entry.entry_type]++;
+        } else if (existing.fingerprint === entry.fingerprint) {
+          summary.unchanged++;
+        } else if (existing.edited_at) {
+          if (!existing.pending_regeneration) pending.push(existing.id);
+          summary.pending++;
+        } else {
+          // Archived by generation (no fingerprint) and produced again: back under the type's policy.
+          const restore = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at ? status : undefined;
+          await generationRepository.updateGenerated(tx, existing.id, entry, commitId, restore);
+          summary.updated[entry.entry_type]++;
+        }
+      }
+      await generationRepository.insertGenerated(tx, project.id, inserts);
+
+      // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
+      // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
+      const inScope = scopeOf(settings, types, touched, commits);
+      const archive: string[] = [];
+      for (const e of stored) {
+        if (produced.has(e.generation_key) || e.status === 'archived' || !inScope(e)) continue;
+        if (e.edited_at) {
+          if (!e.pending_regeneration) pending.push(e.id);
+          summary.pending++;
+        } else archive.push(e.id);
+      }
+      await generationRepository.archive(tx, archive);
+      await generationRepository.markPending(tx, pending);
+      summary.archived = archive.length;
+      return summary;
+    });
+  }
+
+  /** Which stored entries this run speaks for: all of the configured types, or the touched keys. */
+  function scopeOf(
+    settings: GenerationSettings,
+    entryTypes: readonly GeneratedEntryType[],
+    touched: Set<string> | null,
+    commits: CommitRecord[],
+  ): (e: StoredGenerated) => boolean {
+    const types = new Set<string>(entryTypes);
+    if (!touched) return (e) => types.has(e.entry_type);
+    const touchedCommits = commits.filter((c) => touched.has(c.sha));
+    const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone).map((p) => p.key));
+    for (const sha of touched) keys.add(`commit:${sha}`);
+    return (e) => types.has(e.entry_type) && keys.has(e.generation_key);
+  }
+
+  return {
+    /** The stored settings as given, and with every default filled in. */
+    async settings(slug: string): Promise<{ input: SettingsInput; resolved: GenerationSettings }> {
+      const project = await projectBySlug(slug);
+      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      return { input, resolved: resolve(input) };
+    },
+
+    /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
+    async configure(slug: string, patch: SettingsPatch): Promise<GenerationSettings> {
+      const project = await projectBySlug(slug);
+      const current = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const next: SettingsInput = { ...current };
+      for (const [key, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+      const resolved = resolve(next);
+      await generationRepository.saveSettings(db, project.id, next as Record<string, unknown>);
+      return resolved;
+    },
+
+    async generate(slug: string, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
+      return run(await projectBySlug(slug), options);
+    },
+
+    async generateProject(projectId: string, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
+      const project = await projectsRepository.findById(db, projectId);
+      if (!project) throw notFound('Project');
+      return run(project, options);
+    },
+
+    reviewQueue: (projectId: string, limit = 500) => generationRepository.reviewQueue(db, projectId, limit),
+
+    /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
+    async publishDrafts(projectId: string, ids: readonly string[]): Promise<number> {
+      const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+      return generationRepository.publishDrafts(db, projectId, [...new Set(valid)]);
+    },
+
+    /** Drops a person's edit of an entry and writes the generated text again. */
+    async regenerate(entryId: string): Promise<GenerateSummary> {
+      const entry = /^[0-9a-f-]{36}$/i.test(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
+      if (!entry) throw notFound('Entry');
+      if (!entry.generation_key) throw new AppError('conflict', 'This entry was not generated from commits, so it cannot be regenerated');
+      await generationRepository.clearEdit(db, entry.id);
+      const project = await projectsRepository.findById(db, entry.project_id);
+      if (!project) throw notFound('Project');
+      // Its own type only, even if the project no longer generates that type.
+      return run(project, { shas: entry.commit_shas, types: [entry.entry_type] });
+    },
+  };
+}
+
+export type GenerationService = ReturnType<typeof createGenerationService>;
