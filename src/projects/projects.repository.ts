@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { OwnerType, ProjectRow } from '../db/schema.js';
+import type { DB, OwnerType, ProjectRow } from '../db/schema.js';
 
 /** Which projects a caller may see; resolved in SQL so a request needs one statement for it. */
 export type Visibility =
@@ -22,6 +22,31 @@ export interface PublicProjectRow {
   name: string;
   slug: string;
   published_entry_count: number;
+}
+
+/**
+ * Narrows a query over `projects as p` to what `visibility` may see: its context's projects, and
+ * only the selected ones for a key limited to some. The one statement of the rule, shared by the
+ * listing and by routes that address a project by id.
+ */
+export function whereVisible<Q extends SelectQueryBuilder<DB & { p: DB['projects'] }, 'p', object>>(query: Q, visibility: Visibility): Q {
+  let narrowed =
+    visibility.kind === 'user'
+      ? query.where('p.owner_type', '=', 'user').where('p.owner_user_id', '=', visibility.userId)
+      : query.where('p.owner_type', '=', 'org').where('p.owner_org_id', '=', visibility.orgId);
+  if (visibility.selected && visibility.apiKeyId) {
+    const keyId = visibility.apiKeyId;
+    narrowed = narrowed.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('api_key_projects as akp')
+          .select(sql`1`.as('one'))
+          .whereRef('akp.project_id', '=', 'p.id')
+          .where('akp.api_key_id', '=', keyId),
+      ),
+    );
+  }
+  return narrowed as Q;
 }
 
 export const projectsRepository = {
@@ -63,7 +88,7 @@ export const projectsRepository = {
   },
 
   async listVisible(db: Executor, visibility: Visibility): Promise<ProjectSummaryRow[]> {
-    let query = db
+    const query = db
       .selectFrom('projects as p')
       .select([
         'p.id',
@@ -74,23 +99,7 @@ export const projectsRepository = {
         'p.created_at',
         'p.updated_at',
       ]);
-    query =
-      visibility.kind === 'user'
-        ? query.where('p.owner_type', '=', 'user').where('p.owner_user_id', '=', visibility.userId)
-        : query.where('p.owner_type', '=', 'org').where('p.owner_org_id', '=', visibility.orgId);
-    if (visibility.selected && visibility.apiKeyId) {
-      const keyId = visibility.apiKeyId;
-      query = query.where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom('api_key_projects as akp')
-            .select(sql`1`.as('one'))
-            .whereRef('akp.project_id', '=', 'p.id')
-            .where('akp.api_key_id', '=', keyId),
-        ),
-      );
-    }
-    return query.orderBy('p.slug').execute();
+    return whereVisible(query, visibility).orderBy('p.slug').execute();
   },
 
   async findById(db: Executor, id: string): Promise<ProjectRow | undefined> {

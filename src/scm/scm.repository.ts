@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { InstallationStatus, ProjectRow, RepoLinkRow, RepoLinkStatus, ScmInstallationRow } from '../db/schema.js';
-import type { Visibility } from '../projects/projects.repository.js';
+import { whereVisible, type Visibility } from '../projects/projects.repository.js';
 
 export type ContextOwner = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
 
@@ -74,20 +74,7 @@ export const scmRepository = {
 
   /** The project when `visibility` may see it (same rules as GET /v1/projects). */
   async findVisibleProject(db: Executor, projectId: string, visibility: Visibility): Promise<ProjectRow | undefined> {
-    let query = db.selectFrom('projects as p').selectAll('p').where('p.id', '=', projectId);
-    query =
-      visibility.kind === 'user'
-        ? query.where('p.owner_type', '=', 'user').where('p.owner_user_id', '=', visibility.userId)
-        : query.where('p.owner_type', '=', 'org').where('p.owner_org_id', '=', visibility.orgId);
-    if (visibility.selected && visibility.apiKeyId) {
-      const keyId = visibility.apiKeyId;
-      query = query.where((eb) =>
-        eb.exists(
-          eb.selectFrom('api_key_projects as akp').select(sql`1`.as('one')).whereRef('akp.project_id', '=', 'p.id').where('akp.api_key_id', '=', keyId),
-        ),
-      );
-    }
-    return query.executeTakeFirst();
+    return whereVisible(db.selectFrom('projects as p').selectAll('p').where('p.id', '=', projectId), visibility).executeTakeFirst();
   },
 
   async findLink(db: Executor, id: string): Promise<RepoLinkRow | undefined> {
