@@ -1,9 +1,10 @@
 import etag from '@fastify/etag';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { connectChangeFeed } from './cache/change-feed.js';
+import { createFastPath, requestIdOf, type FastPathHandler } from './cache/fast-path.js';
 import { ResponseCache } from './cache/response-cache.js';
 import { changelogRoutes } from './changelog/changelog.routes.js';
 import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugin.js';
@@ -40,14 +41,18 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
 /** Builds the HTTP application without listening, so tests drive it with `inject`. */
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config, database } = options;
   const services = options.services ?? createServices(database, config);
+  // Cache hits of public routes are answered before the framework (see cache/fast-path.ts).
+  const fast: { path?: FastPathHandler } = {};
 
   const app = Fastify({
+    serverFactory: (framework) =>
+      createServer((req, res) => {
+        if (!fast.path?.(req, res, framework)) framework(req, res);
+      }),
     logger: {
       level: config.logLevel,
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
@@ -61,12 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // An upstream proxy's request id is kept (when it looks like one) so logs join up across hops.
     requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-    },
+    genReqId: (request) => requestIdOf(request.headers['x-request-id']),
     bodyLimit: config.hardening.bodyLimitBytes,
     frameworkErrors: renderFrameworkError,
     // X-Forwarded-For is believed only from proxies the operator named.
@@ -87,12 +88,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
-  await registerHardening(app, { config, database, services });
+  const { observeRequest } = await registerHardening(app, { config, database, services });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);
   await app.register(etag);
-
   const cache = new ResponseCache(config.responseCache);
+  // After @fastify/etag, so the headers it learns are the ones a client receives.
+  const fastPathHandler = createFastPath(app, { cache, config, observe: observeRequest });
   if (config.responseCache.enabled) {
     const disconnect = await connectChangeFeed(database, cache, app.log);
     app.addHook('onClose', async () => disconnect());
@@ -106,6 +108,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dashboardPlugin, { services, config });
   await app.register(scmRoutes, { services, authenticate });
   await app.register(webhookRoutes, { services });
+  // Only now: until every route and hook is in place, all requests go through the framework.
+  fast.path = fastPathHandler;
   // Stop the job queue before the database under it closes.
   app.addHook('onClose', async () => services.jobs.stop());
 

@@ -7,9 +7,23 @@ export interface CachedResponse {
   etag: string;
 }
 
-interface Stored extends CachedResponse {
-  tags: string[];
+/** What the fast path needs to answer a request for this response without the framework. */
+export interface WireForm {
+  /** Header names and values, flat (`[name, value, name, value…]`), without the per-request ones. */
+  headers: readonly string[];
+  /** The route pattern, for metrics. */
+  route: string;
 }
+
+export interface StoredResponse extends CachedResponse {
+  tags: string[];
+  wire?: WireForm;
+}
+
+type Stored = StoredResponse;
+
+/** Distinct request URLs remembered for the fast path (bounded: any client can invent query strings). */
+const MAX_URLS = 20_000;
 
 export interface ResponseCacheOptions {
   enabled: boolean;
@@ -34,6 +48,8 @@ export function etagOf(body: Buffer | string): string {
 export class ResponseCache {
   readonly #lru: LRUCache<string, Stored>;
   readonly #byTag = new Map<string, Set<string>>();
+  /** Raw request URL → cache key, for URLs the framework has already validated and answered. */
+  readonly #byUrl = new LRUCache<string, string>({ max: MAX_URLS });
   #generation = 0;
   #live = false;
 
@@ -90,6 +106,32 @@ export class ResponseCache {
     return value;
   }
 
+  /**
+   * Lets the fast path answer `url` with `response` from now on, with these headers. Only if
+   * `response` is what the cache still holds under `key`: a response read before an invalidation
+   * was never stored, and must not become reachable this way either.
+   */
+  remember(url: string, key: string, response: CachedResponse, wire: WireForm): void {
+    const stored = this.#lru.peek(key);
+    if (!this.active || stored !== response) return;
+    stored.wire = wire;
+    this.#byUrl.set(url, key);
+  }
+
+  /** The response for a raw request URL that the framework has answered before, while it is still valid. */
+  lookup(url: string): (StoredResponse & { wire: WireForm }) | undefined {
+    if (!this.active) return undefined;
+    const key = this.#byUrl.get(url);
+    if (key === undefined) return undefined;
+    const stored = this.#lru.get(key);
+    if (!stored?.wire) {
+      // Invalidated or evicted since: the next request goes through the framework and re-learns it.
+      this.#byUrl.delete(url);
+      return undefined;
+    }
+    return stored as StoredResponse & { wire: WireForm };
+  }
+
   invalidate(tag: string): void {
     this.#generation++;
     const keys = this.#byTag.get(tag);
@@ -102,5 +144,6 @@ export class ResponseCache {
     this.#generation++;
     this.#lru.clear();
     this.#byTag.clear();
+    this.#byUrl.clear();
   }
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { markCacheable } from '../cache/fast-path.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 
 /**
@@ -19,5 +20,6 @@ export async function replyCached(
     const { payload, tags } = await produce();
     cached = cache.set(key, String(reply.serialize(payload)), tags, generation);
   }
+  markCacheable(reply.request, key, cached);
   return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);
 }

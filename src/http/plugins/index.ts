@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ObserveRequest } from '../../cache/fast-path.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Services } from '../../services.js';
@@ -13,11 +14,15 @@ import { registerUnderPressure } from './under-pressure.js';
  * Abuse limits, security headers, CORS, load shedding and metrics. Registered before any route:
  * rate limits and CORS look at each route as it is added.
  */
-export async function registerHardening(app: FastifyInstance, deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'scm'> }): Promise<void> {
+export async function registerHardening(
+  app: FastifyInstance,
+  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'scm'> },
+): Promise<{ observeRequest: ObserveRequest | undefined }> {
   await registerUnderPressure(app, deps.config);
   await registerRateLimit(app, deps.config);
   await registerHelmet(app);
   await registerCors(app);
-  await registerMetrics(app, deps);
+  const observeRequest = await registerMetrics(app, deps);
   registerFiniteNumberGuard(app);
+  return { observeRequest };
 }

@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import type { ObserveRequest } from '../../cache/fast-path.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
@@ -19,9 +20,9 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 export async function registerMetrics(
   app: FastifyInstance,
   deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'scm'> | undefined },
-): Promise<void> {
+): Promise<ObserveRequest | undefined> {
   const token = deps.config.hardening.metricsToken;
-  if (token === null) return;
+  if (token === null) return undefined;
 
   // One registry per app instance (not prom-client's global one): tests build many apps per process.
   const registry = new Registry();
@@ -82,10 +83,13 @@ export async function registerMetrics(
     });
   }
 
-  app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+  const observe: ObserveRequest = (method, route, status, seconds) => {
+    const labels = { method, route, status: String(status) };
     requests.inc(labels);
-    duration.observe(labels, reply.elapsedTime / 1000);
+    duration.observe(labels, seconds);
+  };
+  app.addHook('onResponse', async (request, reply) => {
+    observe(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
   });
 
   const expected = digest(token);
@@ -97,4 +101,5 @@ export async function registerMetrics(
     reply.header('cache-control', 'no-store').type(registry.contentType);
     return registry.metrics();
   });
+  return observe;
 }
