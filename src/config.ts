@@ -17,6 +17,8 @@ export interface Config {
   readonly identityHeader: { readonly enabled: boolean; readonly gatewaySecret: string | null };
   readonly shutdownTimeoutMs: number;
   readonly responseCache: { readonly enabled: boolean; readonly maxBytes: number; readonly ttlMs: number };
+  /** Memory for serialized entries reused by row version (independent of the response cache). */
+  readonly entryJsonCacheBytes: number;
   /** Dashboard: whether anyone may sign up after the first account (otherwise by invitation only). */
   readonly signupOpen: boolean;
   /** Dashboard: how long a sign-in lasts. */
@@ -253,6 +255,7 @@ export function loadConfig(env: Env = process.env): Config {
       // notification, so with one the safety net is short enough to bound that staleness.
       ttlMs: readUrl !== null ? 1_000 : 300_000,
     },
+    entryJsonCacheBytes: integer('ENTRY_JSON_CACHE_MB', 32, 1, 4096) * 1024 * 1024,
     signupOpen: bool('SIGNUP_OPEN', false),
     sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
     github,

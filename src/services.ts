@@ -30,7 +30,7 @@ export function createServices(
     projects: createProjectsService(db, database.readDb),
     keys: createKeysService(db),
     entries: createEntriesService(db),
-    changelog: createChangelogService(database.readDb),
+    changelog: createChangelogService(database.readDb, { entryJsonCacheBytes: config.entryJsonCacheBytes }),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours }),
     jobs,
     github,

@@ -3,15 +3,13 @@ import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../http/cached-reply.js';
-import { ChangelogEntry } from '../entries/entry.schemas.js';
-import { errorResponses, Nullable, NotModified, Uuid } from '../http/schemas.js';
+import { errorResponses, NotModified, Uuid } from '../http/schemas.js';
+import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';
 import type { Services } from '../services.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
 const MAX_OFFSET = 10_000_000;
-
-const Project = Type.Object({ id: Uuid, name: Type.String(), slug: Type.String() }, { $id: 'Project' });
 
 const SlugParam = Type.String({
   minLength: 2,
@@ -41,25 +39,6 @@ const ListQuery = Type.Object({
   ),
 });
 
-const ListResponse = Type.Object({
-  project: Type.Ref(Project),
-  entries: Type.Array(Type.Ref(ChangelogEntry), {
-    description: 'Published entries, newest `published_at` first; ties by `id` descending.',
-  }),
-  meta: Type.Object({
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    count: Type.Integer({ description: 'Number of entries in this page.' }),
-    total: Type.Integer({ description: 'Addition: number of published entries of the project.' }),
-    has_more: Type.Boolean({ description: 'Addition: whether entries exist past this page.' }),
-    next_cursor: Nullable(
-      Type.String({ description: 'Addition: pass as `cursor` for the next page; null on the last page.' }),
-    ),
-  }),
-});
-
-const EntryResponse = Type.Object({ entry: Type.Ref(ChangelogEntry) });
-
 /** Public, cacheable reads. Only published entries are ever returned. */
 export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
   app,
@@ -86,8 +65,8 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       const { limit = 20, offset = 0, cursor } = request.query;
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `list:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
-        const page = await services.changelog.page(slug, { limit, offset, ...(cursor !== undefined ? { cursor } : {}) });
-        return { payload: page, tags: [`project:${page.project.id}`] };
+        const page = await services.changelog.pageJson(slug, { limit, offset, ...(cursor !== undefined ? { cursor } : {}) });
+        return { serialized: page.body, tags: [`project:${page.projectId}`] };
       });
     },
   );
@@ -108,8 +87,8 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       const id = request.params.id.toLowerCase();
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `entry:${slug}:${id}`, async () => {
-        const entry = await services.changelog.entry(slug, id);
-        return { payload: { entry }, tags: [`project:${entry.project_id}`] };
+        const entry = await services.changelog.entryJson(slug, id);
+        return { serialized: entry.body, tags: [`project:${entry.projectId}`] };
       });
     },
   );

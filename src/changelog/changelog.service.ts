@@ -1,9 +1,12 @@
 import type { Db } from '../db/database.js';
 import type { EntryRow } from '../db/schema.js';
 import { entriesRepository } from '../entries/entries.repository.js';
-import { notFound } from '../http/errors.js';
+import { AppError, notFound } from '../http/errors.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { changelogRepository, type EntryVersion, type PublicProject } from './changelog.repository.js';
+import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { compileSerializer, EntryJson } from './entry-json.js';
 
 export interface ChangelogPage {
   project: { id: string; name: string; slug: string };
@@ -11,8 +14,40 @@ export interface ChangelogPage {
   meta: { limit: number; offset: number; count: number; total: number; has_more: boolean; next_cursor: string | null };
 }
 
+/** A response body, serialized, and the project it shows. */
+export interface Serialized {
+  body: string;
+  projectId: string;
+}
+
+/** Tries before giving up on a page whose entries keep changing between its two reads. */
+const ATTEMPTS = 5;
+
+const serializeProject = compileSerializer<Pick<PublicProject, 'id' | 'name' | 'slug'>>(Project);
+const serializeMeta = compileSerializer<ChangelogPage['meta']>(ListMeta);
+
 /** The public read side: published entries only, addressed by project slug. */
-export function createChangelogService(readDb: Db) {
+export function createChangelogService(readDb: Db, options: { entryJsonCacheBytes: number }) {
+  const entryJson = new EntryJson(options.entryJsonCacheBytes);
+
+  /**
+   * Reads which entries to show (one statement), then their JSON by version. If one of them changed
+   * in between, the listing is read again, so a response never mixes states nor shows an entry that
+   * has just left.
+   */
+  async function read<L extends { project: PublicProject; entries: EntryVersion[] }>(
+    list: () => Promise<L | undefined>,
+    render: (listed: L, json: string[]) => string,
+  ): Promise<Serialized> {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const listed = await list();
+      if (!listed) throw notFound('Changelog');
+      const json = await entryJson.of(readDb, listed.entries);
+      if (json) return { body: render(listed, json), projectId: listed.project.id };
+    }
+    throw new AppError('unavailable', 'The changelog is changing too fast to read; retry');
+  }
+
   async function requireProject(slug: string) {
     const project = await projectsRepository.findPublicBySlug(readDb, slug);
     if (!project) throw notFound('Changelog');
@@ -20,6 +55,43 @@ export function createChangelogService(readDb: Db) {
   }
 
   return {
+    /** A page by offset, or after a cursor, serialized as the list route answers it. */
+    async pageJson(slug: string, query: { limit: number; offset: number; cursor?: string }): Promise<Serialized> {
+      const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
+      return read(
+        async () => {
+          // One row past the page tells whether there is more, whatever the total says mid-change.
+          const page = { limit: query.limit + 1, offset: query.offset, ...(after ? { after } : {}) };
+          const listed = await changelogRepository.page(readDb, slug, page);
+          if (!listed) return undefined;
+          return { ...listed, entries: listed.entries.slice(0, query.limit), hasMore: listed.entries.length > query.limit };
+        },
+        ({ project, entries, hasMore }, json) => {
+          const last = entries.at(-1);
+          const meta = {
+            limit: query.limit,
+            offset: query.offset,
+            count: entries.length,
+            total: project.published_entry_count,
+            has_more: hasMore,
+            next_cursor: hasMore && last ? encodeCursor({ publishedAt: last.sort_key, id: last.id }) : null,
+          };
+          return `{"project":${serializeProject(project)},"entries":[${json.join(',')}],"meta":${serializeMeta(meta)}}`;
+        },
+      );
+    },
+
+    /** One published entry, serialized as the entry route answers it. */
+    async entryJson(slug: string, id: string): Promise<Serialized> {
+      return read(
+        () => changelogRepository.entry(readDb, slug, id),
+        ({ entries }, json) => {
+          if (entries.length === 0) throw notFound('Entry');
+          return `{"entry":${json[0]}}`;
+        },
+      );
+    },
+
     /** A page by offset, or after a cursor (then `offset` counts from the cursor). */
     async page(slug: string, query: { limit: number; offset: number; cursor?: string }): Promise<ChangelogPage> {
       const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;

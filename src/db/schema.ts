@@ -123,6 +123,8 @@ export interface ChangelogEntriesTable {
   fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   pending_regeneration: ColumnType<boolean, boolean | undefined, boolean>;
+  /** Unique to each stored version of the row (migration 0012); read as text. */
+  row_version: ColumnType<string, never, never>;
 }
 
 export type ContextType = 'user' | 'org';
@@ -252,7 +254,10 @@ export type OrganizationRow = Selectable<OrganizationsTable>;
 export type ProjectRow = Selectable<ProjectsTable>;
 export type CommitRow = Selectable<CommitsTable>;
 /** An entry as the contract shows it; the generation bookkeeping columns are read by src/generation/. */
-export type EntryRow = Omit<Selectable<ChangelogEntriesTable>, 'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration'>;
+export type EntryRow = Omit<
+  Selectable<ChangelogEntriesTable>,
+  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version'
+>;
 export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -4,21 +4,22 @@ import type { ResponseCache } from '../cache/response-cache.js';
 
 /**
  * Answers from the response cache, or produces the payload, serializes it with the route's own
- * response schema, and caches the bytes with their ETag. Either way the client gets the same
+ * response schema (unless it comes serialized, by serializers compiled from the same schemas), and caches the bytes with their ETag. Either way the client gets the same
  * bytes and ETag; @fastify/etag turns a matching If-None-Match into a 304. `X-Cache` says which.
  */
 export async function replyCached(
   reply: FastifyReply,
   cache: ResponseCache,
   key: string,
-  produce: () => Promise<{ payload: unknown; tags: string[] }>,
+  produce: () => Promise<{ tags: string[] } & ({ payload: unknown } | { serialized: string })>,
 ): Promise<FastifyReply> {
   let cached = cache.get(key);
   reply.header('x-cache', cached ? 'hit' : 'miss');
   if (!cached) {
     const generation = cache.generation();
-    const { payload, tags } = await produce();
-    cached = cache.set(key, String(reply.serialize(payload)), tags, generation);
+    const produced = await produce();
+    const body = 'serialized' in produced ? produced.serialized : String(reply.serialize(produced.payload));
+    cached = cache.set(key, body, produced.tags, generation);
   }
   markCacheable(reply.request, key, cached);
   return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);

@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServices, type Services } from '../services.js';
+import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from '../entries/entry.schemas.js';
+import { testConfig } from '../../test/helpers/config.js';
+import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
+import { changelogRepository } from './changelog.repository.js';
+import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
+import { compileSerializer, EntryJson } from './entry-json.js';
+
+/**
+ * Uncached reads assemble their bodies from entries serialized once per row version. They must be
+ * byte for byte what the routes' response schemas make of the same rows, and never outlive a change.
+ */
+let database: TestDatabase;
+let services: Services;
+let statements: string[] = [];
+let projectId: string;
+let ids: string[];
+
+const refs = [HeadlineItem, SectionItem, Section, GeneratedJson, ChangelogEntry, Project];
+const serializeList = compileSerializer<unknown>(ListResponse, refs);
+const serializeEntry = compileSerializer<unknown>(EntryResponse, refs);
+
+beforeAll(async () => {
+  database = await createTestDatabase({ onQuery: (event) => statements.push(event.query.sql) });
+  services = createServices(database, testConfig());
+  const user = await buildUser(services);
+  const project = await buildProject(services, { type: 'user', email: user.email }, { slug: 'json-app', name: 'JSON "app" <ü>' });
+  projectId = project.id;
+  ids = await insertEntries(
+    services,
+    project.id,
+    Array.from({ length: 30 }, (_, i) => ({
+      status: i % 7 === 3 ? ('draft' as const) : ('published' as const),
+      entry_type: (['commit', 'daily', 'weekly', 'monthly'] as const)[i % 4],
+      title: i % 5 === 0 ? null : `Entry ${i}: <b>bold</b> "quoted" \u2028 ü`,
+      content: i % 6 === 0 ? null : `## Entry ${i}\n\n- a \\ backslash`,
+      generated_json: i % 4 === 0 ? null : JSON.stringify(generatedJson(`Entry ${i}`)),
+      version_label: i % 3 === 0 ? null : `v1.${i}.0`,
+      component_tags: i % 2 ? ['api', 'ui'] : [],
+      commit_shas: i % 2 ? [`${i}`.padStart(40, 'a')] : [],
+      period_start: i % 4 ? new Date(Date.UTC(2026, 0, i + 1)).toISOString() : null,
+      period_end: i % 4 ? new Date(Date.UTC(2026, 0, i + 8)).toISOString() : null,
+      // Ties on purpose: pages order them by id.
+      published_at: i % 7 === 3 ? null : new Date(Date.UTC(2026, 1, 1 + Math.floor(i / 3))).toISOString(),
+    })),
+  );
+});
+
+afterAll(async () => {
+  await database?.close();
+});
+
+describe('entries serialized by row version', () => {
+  it('assembles pages byte for byte as the route schema serializes the same rows', async () => {
+    const queries = [
+      { limit: 20, offset: 0 },
+      { limit: 7, offset: 5 },
+      { limit: 100, offset: 0 },
+      { limit: 10, offset: 40 },
+    ];
+    for (const query of queries) {
+      const expected = serializeList(await services.changelog.page('json-app', query));
+      expect((await services.changelog.pageJson('json-app', query)).body, JSON.stringify(query)).toBe(expected);
+      // And again, now from serialized entries held in memory.
+      expect((await services.changelog.pageJson('json-app', query)).body).toBe(expected);
+    }
+    const first = await services.changelog.page('json-app', { limit: 4, offset: 0 });
+    const cursor = first.meta.next_cursor!;
+    const expected = serializeList(await services.changelog.page('json-app', { limit: 4, offset: 0, cursor }));
+    expect((await services.changelog.pageJson('json-app', { limit: 4, offset: 0, cursor })).body).toBe(expected);
+
+    for (const id of ids.filter((_, i) => i % 7 !== 3).slice(0, 8)) {
+      const entry = await services.changelog.entry('json-app', id);
+      expect((await services.changelog.entryJson('json-app', id)).body).toBe(serializeEntry({ entry }));
+    }
+  });
+
+  it('reads a page in one statement once its entries are serialized, and the same errors as before', async () => {
+    await services.changelog.pageJson('json-app', { limit: 20, offset: 0 });
+    statements = [];
+    const { projectId: shown } = await services.changelog.pageJson('json-app', { limit: 20, offset: 0 });
+    expect(shown).toBe(projectId);
+    expect(statements).toHaveLength(1);
+
+    await expect(services.changelog.pageJson('no-such-app', { limit: 20, offset: 0 })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(services.changelog.entryJson('no-such-app', ids[0]!)).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/Changelog/) });
+    // A draft is not found, whether or not its JSON was ever made.
+    await expect(services.changelog.entryJson('json-app', ids[3]!)).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/Entry/) });
+  });
+
+  it('never serves a version that has changed or left since it was listed', async () => {
+    const entryJson = new EntryJson(1024 * 1024);
+    const listed = (await changelogRepository.entry(database.db, 'json-app', ids[1]!))!.entries;
+
+    // Any write makes a new version, even one by plain SQL that does not touch updated_at.
+    await sql`UPDATE changelog_entries SET title = 'Renamed by SQL' WHERE id = ${ids[1]!}`.execute(database.db);
+    const again = (await changelogRepository.entry(database.db, 'json-app', ids[1]!))!.entries;
+    expect(again[0]!.version).not.toBe(listed[0]!.version);
+    // The version listed before the write, not held in memory: refused, so the caller lists again.
+    expect(await entryJson.of(database.db, listed)).toBeUndefined();
+    expect(JSON.parse((await entryJson.of(database.db, again))![0]!).title).toBe('Renamed by SQL');
+
+    // Unpublished after it was listed (and never serialized): refused too, never shown.
+    const beforeUnpublish = (await changelogRepository.entry(database.db, 'json-app', ids[2]!))!.entries;
+    expect(beforeUnpublish).toHaveLength(1);
+    await sql`UPDATE changelog_entries SET status = 'draft', published_at = NULL WHERE id = ${ids[2]!}`.execute(database.db);
+    expect(await entryJson.of(database.db, beforeUnpublish)).toBeUndefined();
+    const page = await services.changelog.pageJson('json-app', { limit: 100, offset: 0 });
+    expect(page.body).not.toContain(ids[2]!);
+    expect(page.body).toContain('Renamed by SQL');
+  });
+});

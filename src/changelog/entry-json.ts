@@ -1,0 +1,66 @@
+import type { TSchema } from '@sinclair/typebox';
+import fastJson from 'fast-json-stringify';
+import { LRUCache } from 'lru-cache';
+import type { Executor } from '../db/database.js';
+import type { EntryRow } from '../db/schema.js';
+import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from '../entries/entry.schemas.js';
+import { changelogRepository, type EntryVersion } from './changelog.repository.js';
+
+/** The serializer of a ChangelogEntry, compiled from the same schema as the routes' responses. */
+export const serializeEntry = compileSerializer<EntryRow>(ChangelogEntry, [HeadlineItem, SectionItem, Section, GeneratedJson]);
+
+/** A fast-json-stringify serializer for a TypeBox schema and the schemas it refers to by $id. */
+export function compileSerializer<T>(schema: TSchema, refs: TSchema[] = []): (value: T) => string {
+  return fastJson(schema as unknown as fastJson.Schema, {
+    schema: Object.fromEntries(refs.map((ref) => [ref.$id!, ref as unknown as fastJson.Schema])),
+  }) as (value: T) => string;
+}
+
+/**
+ * Serialized published entries, reused by row version. A version number belongs to one stored
+ * version of one row and is never reused (migration 0012), so a stored string is right for as long
+ * as anyone asks for that version: nothing to invalidate, and every request still reads from the
+ * database which entries, in which versions, to show. Parsing a row and serializing it again
+ * dominated uncached reads; this does it once per version.
+ */
+export class EntryJson {
+  readonly #byVersion: LRUCache<string, string>;
+
+  constructor(maxBytes: number) {
+    this.#byVersion = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (json, key) => json.length + key.length + 48 });
+  }
+
+  /**
+   * The JSON of each listed entry, in order; read from the database for versions not held. Undefined
+   * when an entry has changed or left since it was listed: the caller lists again.
+   */
+  async of(db: Executor, wanted: readonly EntryVersion[]): Promise<string[] | undefined> {
+    const out: string[] = new Array<string>(wanted.length);
+    const missing: number[] = [];
+    for (let i = 0; i < wanted.length; i++) {
+      const json = this.#byVersion.get(wanted[i]!.version);
+      if (json === undefined) missing.push(i);
+      else out[i] = json;
+    }
+    if (missing.length === 0) return out;
+    const rows = await changelogRepository.publishedRows(
+      db,
+      missing.map((i) => wanted[i]!.id),
+    );
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    let complete = true;
+    for (const i of missing) {
+      const row = byId.get(wanted[i]!.id);
+      if (!row) {
+        complete = false;
+        continue;
+      }
+      const json = serializeEntry(row);
+      // Whatever version was read is worth keeping, even if it is newer than the one listed.
+      this.#byVersion.set(row.version, json);
+      if (row.version === wanted[i]!.version) out[i] = json;
+      else complete = false;
+    }
+    return complete ? out : undefined;
+  }
+}
