@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { createServices, type Services } from '../services.js';
 import { testConfig } from '../../test/helpers/config.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { createTestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
 
 /**
@@ -71,13 +70,11 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
 describe('fast path for cache hits', () => {
   let ctx: Awaited<ReturnType<typeof start>>;
   let published: string[];
-  let projectId: string;
 
   beforeAll(async () => {
     ctx = await start({ RESPONSE_CACHE: 'true' });
     const seeded = await seed(ctx.services);
     published = seeded.published;
-    projectId = seeded.project.id;
     // Let the inserts' change notifications arrive before anything is cached.
     await new Promise((r) => setTimeout(r, 300));
   });
@@ -156,7 +153,6 @@ describe('fast path for cache hits', () => {
     // And again from the cache: still the new state.
     expect((await ctx.get(path)).status).toBe(404);
     expect((await ctx.get(list)).body).toBe(listed.body);
-    void projectId;
   });
 });
 
