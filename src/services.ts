@@ -1,6 +1,7 @@
 import { createAccountsService } from './auth/accounts.service.js';
 import { loadConfig, type Config } from './config.js';
 import type { Database } from './db/database.js';
+import { EntryJson } from './entries/entry-json.js';
 import { createChangelogService } from './changelog/changelog.service.js';
 import { createEntriesService } from './entries/entries.service.js';
 import { createKeysService } from './keys/keys.service.js';
@@ -23,14 +24,16 @@ export function createServices(
   const db = database.db;
   const github = options.github !== undefined ? options.github : createGitHubClient(config.github);
   const jobs = createJobQueue(database, options.jobs);
+  // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
+  const entryJson = new EntryJson(config.entryJsonCacheBytes);
   return {
     database,
     users: createUsersService(db),
     orgs: createOrgsService(db),
-    projects: createProjectsService(db, database.readDb),
+    projects: createProjectsService(db, database.readDb, entryJson),
     keys: createKeysService(db),
     entries: createEntriesService(db),
-    changelog: createChangelogService(database.readDb, { entryJsonCacheBytes: config.entryJsonCacheBytes }),
+    changelog: createChangelogService(database.readDb, entryJson),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours }),
     jobs,
     github,

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { EntryRow } from '../db/schema.js';
-import { ENTRY_COLUMNS } from '../entries/entries.repository.js';
+import type { EntryVersion } from '../entries/entry-json.js';
 
 export interface PublicProject {
   id: string;
@@ -10,10 +9,8 @@ export interface PublicProject {
   published_entry_count: number;
 }
 
-/** A published entry as a page lists it: which row, in which version, and its exact sort position. */
-export interface EntryVersion {
-  id: string;
-  version: string;
+/** A published entry as a page lists it, with its exact sort position. */
+export interface ListedEntry extends EntryVersion {
   /** published_at to the microsecond, for the next cursor. */
   sort_key: string;
 }
@@ -28,7 +25,7 @@ interface ProjectAndEntryRow {
   sort_key: string | null;
 }
 
-function split(rows: ProjectAndEntryRow[]): { project: PublicProject; entries: EntryVersion[] } | undefined {
+function split(rows: ProjectAndEntryRow[]): { project: PublicProject; entries: ListedEntry[] } | undefined {
   const first = rows[0];
   if (!first) return undefined;
   const project = { id: first.project_id, name: first.name, slug: first.slug, published_entry_count: Number(first.published_entry_count) };
@@ -51,7 +48,7 @@ export const changelogRepository = {
     db: Executor,
     slug: string,
     page: { limit: number; offset: number; after?: { publishedAt: string; id: string } },
-  ): Promise<{ project: PublicProject; entries: EntryVersion[] } | undefined> {
+  ): Promise<{ project: PublicProject; entries: ListedEntry[] } | undefined> {
     const after = page.after
       ? sql`AND (c.published_at, c.id) < (${page.after.publishedAt}::timestamptz, ${page.after.id}::uuid)`
       : sql``;
@@ -71,21 +68,12 @@ export const changelogRepository = {
   },
 
   /** The project by slug and, if it is a published entry of that project, the entry's version. */
-  async entry(db: Executor, slug: string, id: string): Promise<{ project: PublicProject; entries: EntryVersion[] } | undefined> {
+  async entry(db: Executor, slug: string, id: string): Promise<{ project: PublicProject; entries: ListedEntry[] } | undefined> {
     const result = await sql<ProjectAndEntryRow>`
       SELECT p.id AS project_id, p.name, p.slug, p.published_entry_count, e.id, e.row_version::text AS version, NULL AS sort_key
       FROM projects p
       LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = ${id} AND e.status = 'published'
       WHERE p.slug = ${slug}`.execute(db);
     return split(result.rows);
-  },
-
-  /** Published entries by id, whole, with their current version. */
-  async publishedRows(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
-    const result = await sql<EntryRow & { version: string }>`
-      SELECT ${columns}, row_version::text AS version FROM changelog_entries
-      WHERE id = ANY(${ids}::uuid[]) AND status = 'published'`.execute(db);
-    return result.rows;
   },
 };

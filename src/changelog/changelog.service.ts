@@ -3,10 +3,10 @@ import type { EntryRow } from '../db/schema.js';
 import { entriesRepository } from '../entries/entries.repository.js';
 import { AppError, notFound } from '../http/errors.js';
 import { projectsRepository } from '../projects/projects.repository.js';
-import { changelogRepository, type EntryVersion, type PublicProject } from './changelog.repository.js';
+import { changelogRepository, type ListedEntry, type PublicProject } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { compileSerializer, EntryJson } from './entry-json.js';
+import { compileSerializer, type EntryJson } from '../entries/entry-json.js';
 
 export interface ChangelogPage {
   project: { id: string; name: string; slug: string };
@@ -27,15 +27,14 @@ const serializeProject = compileSerializer<Pick<PublicProject, 'id' | 'name' | '
 const serializeMeta = compileSerializer<ChangelogPage['meta']>(ListMeta);
 
 /** The public read side: published entries only, addressed by project slug. */
-export function createChangelogService(readDb: Db, options: { entryJsonCacheBytes: number }) {
-  const entryJson = new EntryJson(options.entryJsonCacheBytes);
+export function createChangelogService(readDb: Db, entryJson: EntryJson) {
 
   /**
    * Reads which entries to show (one statement), then their JSON by version. If one of them changed
    * in between, the listing is read again, so a response never mixes states nor shows an entry that
    * has just left.
    */
-  async function read<L extends { project: PublicProject; entries: EntryVersion[] }>(
+  async function read<L extends { project: PublicProject; entries: ListedEntry[] }>(
     list: () => Promise<L | undefined>,
     render: (listed: L, json: string[]) => string,
   ): Promise<Serialized> {

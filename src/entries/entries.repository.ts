@@ -64,6 +64,15 @@ export const entriesRepository = {
       .executeTakeFirst();
   },
 
+  /** Published entries by id, whole, with their current row version. */
+  async publishedRowsByIds(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
+    const result = await sql<EntryRow & { version: string }>`
+      SELECT ${columns}, row_version::text AS version FROM changelog_entries
+      WHERE id = ANY(${ids}::uuid[]) AND status = 'published'`.execute(db);
+    return result.rows;
+  },
+
   async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
     return db.selectFrom('changelog_entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
   },
@@ -80,6 +89,26 @@ export const entriesRepository = {
       FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
       CROSS JOIN LATERAL (
         SELECT * FROM changelog_entries
+        WHERE project_id = p.id AND status = 'published'
+        ORDER BY ${PUBLISHED_ORDER}
+        LIMIT ${limit}
+      ) AS e
+      ORDER BY p.ord, e.published_at DESC, e.id DESC`.execute(db);
+    return result.rows;
+  },
+
+  /** Which entries `latestPublishedPerProject` would return, by id and row version only. */
+  async latestPublishedVersionsPerProject(
+    db: Executor,
+    projectIds: string[],
+    limit: number,
+  ): Promise<{ project_id: string; id: string; version: string }[]> {
+    if (projectIds.length === 0) return [];
+    const result = await sql<{ project_id: string; id: string; version: string }>`
+      SELECT p.id AS project_id, e.id, e.row_version::text AS version
+      FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
+      CROSS JOIN LATERAL (
+        SELECT id, published_at, row_version FROM changelog_entries
         WHERE project_id = p.id AND status = 'published'
         ORDER BY ${PUBLISHED_ORDER}
         LIMIT ${limit}

@@ -1,25 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { ChangelogEntry } from '../entries/entry.schemas.js';
 import type { ResponseCache } from '../cache/response-cache.js';
 import { replyCached } from '../http/cached-reply.js';
-import { DateTime, errorResponses, NotModified, Uuid } from '../http/schemas.js';
+import { errorResponses, NotModified } from '../http/schemas.js';
 import type { Authenticator } from '../keys/authenticate.js';
 import type { Services } from '../services.js';
-
-export const ProjectSummary = Type.Object(
-  {
-    id: Uuid,
-    name: Type.String(),
-    slug: Type.String(),
-    owner_type: Type.Union([Type.Literal('user'), Type.Literal('org')]),
-    owner_id: Uuid,
-    created_at: DateTime,
-    updated_at: DateTime,
-    changelog_entries: Type.Array(Type.Ref(ChangelogEntry), { description: 'Published entries only, newest first.' }),
-  },
-  { $id: 'ProjectSummary' },
-);
+import { ProjectsResponse, ProjectSummary } from './projects.schemas.js';
 
 const ProjectsQuery = Type.Object({
   entries_limit: Type.Optional(
@@ -42,14 +28,6 @@ const ProjectsHeaders = Type.Object({
     }),
   ),
   'x-gateway-secret': Type.Optional(Type.String({ description: 'Shared secret proving the request came from the trusted gateway.' })),
-});
-
-const ProjectsResponse = Type.Object({
-  projects: Type.Array(Type.Ref(ProjectSummary)),
-  meta: Type.Object({
-    count: Type.Integer({ description: 'Number of projects returned.' }),
-    entries_limit: Type.Integer(),
-  }),
 });
 
 export const projectsRoutes: FastifyPluginAsyncTypebox<{
@@ -82,11 +60,11 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{
       const who = principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
       reply.header('cache-control', 'private, no-store');
       return replyCached(reply, cache, `projects:${who}:${limit}`, async () => {
-        const projects = await services.projects.listVisible(principal, limit);
+        const { body, projectIds } = await services.projects.listVisibleJson(principal, limit);
         return {
-          payload: { projects, meta: { count: projects.length, entries_limit: limit } },
+          serialized: body,
           // Any project joining or leaving the context, or a key's selection changing, redraws the list.
-          tags: ['projects', 'keys', ...projects.map((p) => `project:${p.id}`)],
+          tags: ['projects', 'keys', ...projectIds.map((id) => `project:${id}`)],
         };
       });
     },

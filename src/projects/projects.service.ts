@@ -3,10 +3,20 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { EntryRow, ProjectRow } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
 import { entriesRepository } from '../entries/entries.repository.js';
+import { compileSerializer, ENTRY_SCHEMAS, type EntryJson } from '../entries/entry-json.js';
 import { AppError } from '../http/errors.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
+import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 import { slugProblem } from './slug.js';
+
+/** Tries before giving up on a listing whose entries keep changing between its reads. */
+const ATTEMPTS = 5;
+
+/** A project without its entries, serialized: ends in `"changelog_entries":[]}`, where they go. */
+const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
+const serializeMeta = compileSerializer<{ count: number; entries_limit: number }>(ProjectsMeta);
+const NO_ENTRIES = '[]}';
 
 export interface ProjectSummary extends ProjectSummaryRow {
   changelog_entries: EntryRow[];
@@ -31,8 +41,33 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
   return name;
 }
 
-export function createProjectsService(db: Db, readDb: Db = db) {
+export function createProjectsService(db: Db, readDb: Db = db, entryJson?: EntryJson) {
   return {
+    /**
+     * The project listing, serialized as the route answers it: projects and which entry versions to
+     * show (two statements), then the entries' JSON by version (a third, only for versions not yet
+     * serialized). If an entry changed in between, the listing is read again.
+     */
+    async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: string; projectIds: string[] }> {
+      if (!entryJson) throw new Error('listVisibleJson needs the shared EntryJson');
+      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+        const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
+        const ids = projects.map((p) => p.id);
+        const listed = await entriesRepository.latestPublishedVersionsPerProject(readDb, ids, entriesLimit);
+        const json = await entryJson.of(readDb, listed);
+        if (!json) continue;
+        const byProject = new Map<string, string[]>(ids.map((id) => [id, []]));
+        listed.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
+        const summaries = projects.map((project) => {
+          const summary = serializeSummary({ ...project, changelog_entries: [] });
+          return `${summary.slice(0, -NO_ENTRIES.length)}[${byProject.get(project.id)!.join(',')}]}`;
+        });
+        const meta = serializeMeta({ count: projects.length, entries_limit: entriesLimit });
+        return { body: `{"projects":[${summaries.join(',')}],"meta":${meta}}`, projectIds: ids };
+      }
+      throw new AppError('unavailable', 'The projects are changing too fast to list; retry');
+    },
+
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
       const name = validNameAndSlug(input);
       return db.transaction().execute(async (tx) => {

@@ -3,11 +3,20 @@ import fastJson from 'fast-json-stringify';
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../db/database.js';
 import type { EntryRow } from '../db/schema.js';
-import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from '../entries/entry.schemas.js';
-import { changelogRepository, type EntryVersion } from './changelog.repository.js';
+import { entriesRepository } from './entries.repository.js';
+import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
+
+/** A published entry as a listing names it: which row, and which stored version of it. */
+export interface EntryVersion {
+  id: string;
+  version: string;
+}
 
 /** The serializer of a ChangelogEntry, compiled from the same schema as the routes' responses. */
-export const serializeEntry = compileSerializer<EntryRow>(ChangelogEntry, [HeadlineItem, SectionItem, Section, GeneratedJson]);
+/** The schemas a ChangelogEntry refers to, for serializers of anything that contains entries. */
+export const ENTRY_SCHEMAS: TSchema[] = [HeadlineItem, SectionItem, Section, GeneratedJson, ChangelogEntry];
+
+export const serializeEntry = compileSerializer<EntryRow>(ChangelogEntry, ENTRY_SCHEMAS);
 
 /** A fast-json-stringify serializer for a TypeBox schema and the schemas it refers to by $id. */
 export function compileSerializer<T>(schema: TSchema, refs: TSchema[] = []): (value: T) => string {
@@ -43,7 +52,7 @@ export class EntryJson {
       else out[i] = json;
     }
     if (missing.length === 0) return out;
-    const rows = await changelogRepository.publishedRows(
+    const rows = await entriesRepository.publishedRowsByIds(
       db,
       missing.map((i) => wanted[i]!.id),
     );

@@ -1,12 +1,13 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../services.js';
-import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from '../entries/entry.schemas.js';
+import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
-import { changelogRepository } from './changelog.repository.js';
-import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
+import { changelogRepository } from '../changelog/changelog.repository.js';
+import { EntryResponse, ListResponse, Project } from '../changelog/changelog.schemas.js';
+import { ProjectsResponse, ProjectSummary } from '../projects/projects.schemas.js';
 import { compileSerializer, EntryJson } from './entry-json.js';
 
 /**
@@ -17,16 +18,21 @@ let database: TestDatabase;
 let services: Services;
 let statements: string[] = [];
 let projectId: string;
+let userId: string;
+let email: string;
 let ids: string[];
 
 const refs = [HeadlineItem, SectionItem, Section, GeneratedJson, ChangelogEntry, Project];
 const serializeList = compileSerializer<unknown>(ListResponse, refs);
 const serializeEntry = compileSerializer<unknown>(EntryResponse, refs);
+const serializeProjects = compileSerializer<unknown>(ProjectsResponse, [...refs, ProjectSummary]);
 
 beforeAll(async () => {
   database = await createTestDatabase({ onQuery: (event) => statements.push(event.query.sql) });
   services = createServices(database, testConfig());
   const user = await buildUser(services);
+  userId = user.id;
+  email = user.email;
   const project = await buildProject(services, { type: 'user', email: user.email }, { slug: 'json-app', name: 'JSON "app" <ü>' });
   projectId = project.id;
   ids = await insertEntries(
@@ -75,6 +81,19 @@ describe('entries serialized by row version', () => {
     for (const id of ids.filter((_, i) => i % 7 !== 3).slice(0, 8)) {
       const entry = await services.changelog.entry('json-app', id);
       expect((await services.changelog.entryJson('json-app', id)).body).toBe(serializeEntry({ entry }));
+    }
+  });
+
+  it('assembles the project listing byte for byte as its route schema serializes the same rows', async () => {
+    const second = await buildProject(services, { type: 'user', email }, { slug: 'json-empty' });
+    expect(second.slug).toBe('json-empty');
+    const principal = { kind: 'identity' as const, userId };
+    for (const limit of [1, 5, 200]) {
+      const projects = await services.projects.listVisible(principal, limit);
+      const expected = serializeProjects({ projects, meta: { count: projects.length, entries_limit: limit } });
+      const { body, projectIds } = await services.projects.listVisibleJson(principal, limit);
+      expect(body, `entries_limit=${limit}`).toBe(expected);
+      expect(projectIds).toEqual(projects.map((p) => p.id));
     }
   });
 
