@@ -74,7 +74,14 @@ export interface HardeningConfig {
 }
 
 export type DatabaseConfig =
-  | { readonly kind: 'postgres'; readonly url: string; readonly readUrl: string | null; readonly poolMax: number }
+  | {
+      readonly kind: 'postgres';
+      readonly url: string;
+      readonly readUrl: string | null;
+      readonly poolMax: number;
+      /** Hot read statements as named prepared statements (default true); off behind a pooler that cannot keep them. */
+      readonly preparedStatements?: boolean;
+    }
   | { readonly kind: 'pglite'; readonly dataDir: string };
 
 export class ConfigError extends Error {
@@ -145,13 +152,14 @@ export function loadConfig(env: Env = process.env): Config {
   const databaseUrl = read('DATABASE_URL');
   const readUrl = read('DATABASE_READ_URL') ?? null;
   const poolMax = integer('DATABASE_POOL_MAX', 10, 1, 1000);
+  const preparedStatements = bool('DATABASE_PREPARED_STATEMENTS', true);
   const postgresUrl = /^postgres(ql)?:\/\//;
   if (databaseUrl !== undefined) {
     if (!postgresUrl.test(databaseUrl)) problems.push('DATABASE_URL must start with postgres:// or postgresql://');
     if (readUrl !== null && !postgresUrl.test(readUrl)) {
       problems.push('DATABASE_READ_URL must start with postgres:// or postgresql://');
     }
-    database = { kind: 'postgres', url: databaseUrl, readUrl, poolMax };
+    database = { kind: 'postgres', url: databaseUrl, readUrl, poolMax, preparedStatements };
   } else {
     if (readUrl !== null) problems.push('DATABASE_READ_URL needs DATABASE_URL (a replica of the embedded database does not exist)');
     database = { kind: 'pglite', dataDir };

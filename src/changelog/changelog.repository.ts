@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PREPARED, type Executor } from '../db/database.js';
 import type { EntryVersion } from '../entries/entry-json.js';
 
 export interface PublicProject {
@@ -52,7 +52,7 @@ export const changelogRepository = {
     const after = page.after
       ? sql`AND (c.published_at, c.id) < (${page.after.publishedAt}::timestamptz, ${page.after.id}::uuid)`
       : sql``;
-    const result = await sql<ProjectAndEntryRow>`
+    const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
       WITH p AS (SELECT id, name, slug, published_entry_count FROM projects WHERE slug = ${slug}),
       page AS (
         SELECT c.id, c.published_at FROM changelog_entries c
@@ -69,7 +69,7 @@ export const changelogRepository = {
 
   /** The project by slug and, if it is a published entry of that project, the entry's version. */
   async entry(db: Executor, slug: string, id: string): Promise<{ project: PublicProject; entries: ListedEntry[] } | undefined> {
-    const result = await sql<ProjectAndEntryRow>`
+    const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
       SELECT p.id AS project_id, p.name, p.slug, p.published_entry_count, e.id, e.row_version::text AS version, NULL AS sort_key
       FROM projects p
       LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = ${id} AND e.status = 'published'

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
@@ -63,6 +64,28 @@ export interface PoolStats {
   waiting: number;
 }
 
+/** Marks a statement (anywhere in its text) as one to run as a named prepared statement on PostgreSQL. */
+export const PREPARED = '/* prepared */';
+
+/**
+ * Runs statements marked PREPARED as named prepared statements on this connection: parsed and
+ * planned once per connection instead of on every request (PostgreSQL falls back to custom plans
+ * by itself when a generic one would be worse). Only marked statements: their text is fixed, so
+ * the per-connection cache stays small, whereas a generated IN-list would make a new one each time.
+ */
+function prepareMarkedStatements(client: pg.PoolClient): void {
+  const names = new Map<string, string>();
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+    if (typeof text === 'string' && Array.isArray(values) && text.includes(PREPARED)) {
+      let name = names.get(text);
+      if (name === undefined) names.set(text, (name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+      return query({ name, text, values }, ...rest);
+    }
+    return query(text, values, ...rest);
+  };
+}
+
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   const log = options.onQuery;
   if (config.kind === 'postgres') {
@@ -81,6 +104,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     // out would emit an unhandled 'error' and end the process. Its query fails on its own, and the
     // pool discards the broken client when it comes back.
     pool.on('connect', (client) => client.on('error', () => {}));
+    if (config.preparedStatements !== false) pool.on('connect', prepareMarkedStatements);
     const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
     let readDb = db;
     if (config.readUrl) {
@@ -91,6 +115,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
         application_name: 'changelog-service-read',
       });
       readPool.on('error', () => {});
+      readPool.on('connect', (client) => client.on('error', () => {}));
+      if (config.preparedStatements !== false) readPool.on('connect', prepareMarkedStatements);
       readDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: readPool }), ...(log ? { log } : {}) });
     }
     return {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PREPARED, type Executor } from '../db/database.js';
 import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
 
 /** The columns that make up a ChangelogEntry, in contract order. */
@@ -67,7 +67,7 @@ export const entriesRepository = {
   /** Published entries by id, whole, with their current row version. */
   async publishedRowsByIds(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
     const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
-    const result = await sql<EntryRow & { version: string }>`
+    const result = await sql<EntryRow & { version: string }>`${sql.raw(PREPARED)}
       SELECT ${columns}, row_version::text AS version FROM changelog_entries
       WHERE id = ANY(${ids}::uuid[]) AND status = 'published'`.execute(db);
     return result.rows;
@@ -104,7 +104,7 @@ export const entriesRepository = {
     limit: number,
   ): Promise<{ project_id: string; id: string; version: string }[]> {
     if (projectIds.length === 0) return [];
-    const result = await sql<{ project_id: string; id: string; version: string }>`
+    const result = await sql<{ project_id: string; id: string; version: string }>`${sql.raw(PREPARED)}
       SELECT p.id AS project_id, e.id, e.row_version::text AS version
       FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
       CROSS JOIN LATERAL (

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PREPARED, type Executor } from '../db/database.js';
 import type { ApiKeyRow, ContextType, KeyScope } from '../db/schema.js';
 
 /** Columns safe to show: everything but the hashes. */
@@ -91,6 +91,7 @@ export const keysRepository = {
   async findActiveByHash(db: Executor, hash: string): Promise<ActiveKey | undefined> {
     return db
       .selectFrom('api_keys')
+      .modifyFront(sql.raw(PREPARED))
       .select(['id', 'context_type', 'user_id', 'org_id', 'scope', 'last_used_at'])
       .where((eb) =>
         eb.or([

@@ -1,5 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { Executor } from '../db/database.js';
+import { PREPARED, type Executor } from '../db/database.js';
 import type { DB, OwnerType, ProjectRow } from '../db/schema.js';
 
 /** Which projects a caller may see; resolved in SQL so a request needs one statement for it. */
@@ -90,6 +90,7 @@ export const projectsRepository = {
   async listVisible(db: Executor, visibility: Visibility): Promise<ProjectSummaryRow[]> {
     const query = db
       .selectFrom('projects as p')
+      .modifyFront(sql.raw(PREPARED))
       .select([
         'p.id',
         'p.name',
