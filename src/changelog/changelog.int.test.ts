@@ -112,6 +112,12 @@ describe('GET /v1/changelog/{slug}', () => {
     ['offset=2.5', 'offset'],
     ['offset=x', 'offset'],
     ['limit=1&limit=2', 'limit'],
+    // Forms Ajv's coercion would read as numbers: an integer in a URL is decimal digits.
+    ['limit=1e1', 'limit'],
+    ['limit=0x10', 'limit'],
+    ['limit=+5', 'limit'],
+    ['limit=%205', 'limit'],
+    ['offset=1e2', 'offset'],
   ])('rejects %s with a 400 naming the parameter', async (query, parameter) => {
     const res = await get(`/v1/changelog/acme-app?${query}`);
     expect(res.statusCode).toBe(400);
