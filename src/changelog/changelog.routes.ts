@@ -19,13 +19,13 @@ const SlugParam = Type.String({
 });
 
 const ListQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, in decimal digits (`1e1` or `0x10` is a 400).' })),
   offset: Type.Optional(
     Type.Integer({
       minimum: 0,
       maximum: MAX_OFFSET,
       default: 0,
-      description: 'Number of entries to skip (counted from `cursor` when one is given).',
+      description: 'Number of entries to skip (counted from `cursor` when one is given), in decimal digits.',
     }),
   ),
   cursor: Type.Optional(

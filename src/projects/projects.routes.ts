@@ -13,7 +13,7 @@ const ProjectsQuery = Type.Object({
       minimum: 1,
       maximum: 200,
       default: 50,
-      description: 'Maximum number of published entries per project.',
+      description: 'Maximum number of published entries per project, in decimal digits.',
     }),
   ),
 });
