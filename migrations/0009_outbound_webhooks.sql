@@ -98,7 +98,7 @@ BEGIN
 
   WITH c AS (
     SELECT (x->'entry'->>'project_id')::uuid AS project_id, (x->'entry'->>'id')::uuid AS entry_id, x->>'type' AS type,
-           x->'entry' - 'generation_key' - 'fingerprint' - 'edited_at' - 'pending_regeneration' AS entry
+           (x->'entry') - 'generation_key'::text - 'fingerprint'::text - 'edited_at'::text - 'pending_regeneration'::text AS entry
     FROM jsonb_array_elements(changes) AS x
   ), events AS (
     INSERT INTO webhook_events (project_id, type, entry_id, entry)
