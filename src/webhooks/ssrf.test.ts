@@ -92,6 +92,7 @@ describe('checkWebhookUrl', () => {
 
   it('refuses private, loopback, link-local and metadata targets, by literal or by name', async () => {
     expect((await refusal(checkWebhookUrl('https://169.254.169.254/latest/meta-data', none, dns))).message).toMatch(/169\.254\.169\.254/);
+    expect((await refusal(checkWebhookUrl('http://169.254.169.254/', none, dns))).message).toMatch(/private, loopback, link-local or reserved address \(169\.254\.169\.254\)/);
     expect((await refusal(checkWebhookUrl('https://[::1]:8443/', none, dns))).message).toMatch(/::1/);
     expect((await refusal(checkWebhookUrl('https://[::ffff:127.0.0.1]/', none, dns))).message).toMatch(/private, loopback/);
     expect((await refusal(checkWebhookUrl('https://internal.example.com/', none, dns))).message).toMatch(/internal\.example\.com resolves to .*10\.0\.0\.5/);
@@ -105,7 +106,8 @@ describe('checkWebhookUrl', () => {
   it('lets the operator allow-list addresses, ranges and names, which may then use http', async () => {
     const loopback = new AllowList(['127.0.0.1']);
     expect((await checkWebhookUrl('http://127.0.0.1:8080/hook', loopback, dns)).addresses[0]!.address).toBe('127.0.0.1');
-    expect((await refusal(checkWebhookUrl('http://127.0.0.2/hook', loopback, dns))).message).toMatch(/must use https/);
+    expect((await refusal(checkWebhookUrl('http://127.0.0.2/hook', loopback, dns))).message).toMatch(/127\.0\.0\.2/);
+    expect((await refusal(checkWebhookUrl('http://hooks.example.com/hook', loopback, dns))).message).toMatch(/must use https/);
     expect((await refusal(checkWebhookUrl('https://127.0.0.2/hook', loopback, dns))).message).toMatch(/127\.0\.0\.2/);
 
     const range = new AllowList(['10.0.0.0/8']);

@@ -150,8 +150,6 @@ export async function checkWebhookUrl(raw: string, allow: AllowList, resolve: Re
     if (addresses.length === 0) throw refuse(`URL host ${hostname} does not resolve`);
   }
 
-  const allAllowed = namedAllowed || addresses.every((a) => allow.hasAddress(a.address));
-  if (url.protocol === 'http:' && !allAllowed) throw refuse('URL must use https (plain http only for hosts in WEBHOOK_ALLOWED_HOSTS)');
   if (!namedAllowed) {
     for (const { address } of addresses) {
       if (allow.hasAddress(address)) continue;
@@ -165,5 +163,7 @@ export async function checkWebhookUrl(raw: string, allow: AllowList, resolve: Re
       }
     }
   }
+  const allAllowed = namedAllowed || addresses.every((a) => allow.hasAddress(a.address));
+  if (url.protocol === 'http:' && !allAllowed) throw refuse('URL must use https (plain http only for hosts in WEBHOOK_ALLOWED_HOSTS)');
   return { url, hostname, addresses };
 }
