@@ -42,8 +42,10 @@ const noticeOf = (request: FastifyRequest) => {
 export const webhookPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
   const base = (project: ProjectRow) => `/dashboard/projects/${project.slug}/webhooks`;
-  const crumbs = (project: ProjectRow, ws: Workspace) =>
-    html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>`;
+  const crumbs = (project: ProjectRow, ws: Workspace, withList = false) =>
+    html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /${
+      withList ? html` <a href="${base(project)}">Webhooks</a> /` : ''
+    }</div>`;
 
   async function listPage(
     request: FastifyRequest,
@@ -137,7 +139,7 @@ ${WEBHOOK_EVENT_TYPES.map(
       request,
       reply,
       `Webhook deliveries · ${project.name}`,
-      html`${crumbs(project, ws)} <a href="${base(project)}">Webhooks</a> /
+      html`${crumbs(project, ws, true)}
 <h1>Deliveries to <code>${endpoint.url}</code></h1>
 <p class="subtitle">Events: ${endpoint.eventTypes.join(', ')} · added ${when(endpoint.createdAt)}</p>
 <form class="inline" method="post" action="${base(project)}/${endpoint.id}/test">${csrfField({ csrf })}<button type="submit">Send test event</button></form>
