@@ -40,6 +40,7 @@ beforeAll(async () => {
     request.on('end', () => {
       const path = request.url ?? '/';
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
+      if (path === '/slow') return; // never answers
       if (path.startsWith('/redirect')) {
         response.writeHead(302, { location: `${receiverUrl}/redirect-target` }).end();
         return;
@@ -221,6 +222,18 @@ describe('retries', () => {
     expect(arrivalsAt('/redirect-target')).toEqual([]);
   });
 
+  it('cuts an endpoint that does not answer after WEBHOOK_TIMEOUT_MS', async () => {
+    const { project, endpoint } = await projectWithEndpoint('/slow');
+    await services.webhooks.sendTest(project.id, endpoint.id);
+    const log = await waitFor(async () => {
+      const [d] = await services.webhooks.deliveries(project.id, endpoint.id);
+      return d?.attempts.length ? d : undefined;
+    });
+    expect(log.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 2000 ms' });
+    expect(log.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(1900);
+    expect(log.attempts[0]!.duration_ms).toBeLessThan(5000);
+  });
+
   it('gives up after the last allowed attempt and marks the delivery failed', async () => {
     // Straight through the handler, as the queue would call it: 1 + WEBHOOK_RETRY_LIMIT attempts.
     scripted.set('/down', [500, 500, 500, 500, 500]);
@@ -250,5 +263,20 @@ describe('retries', () => {
     });
     expect(log.id).toBe(deliveryId);
     expect(log.attempts[0]).toMatchObject({ status_code: null, error: expect.stringMatching(/must use https|169\.254\.169\.254/) });
+  });
+});
+
+describe('retention', () => {
+  it('drops events older than 30 days with their deliveries and attempts, and keeps newer ones', async () => {
+    const { project, endpoint } = await projectWithEndpoint('/retention');
+    const old = await services.webhooks.sendTest(project.id, endpoint.id);
+    const recent = await services.webhooks.sendTest(project.id, endpoint.id);
+    await deliveredTo('/retention', 2);
+    await waitFor(async () => ((await services.webhooks.deliveries(project.id, endpoint.id)).every((d) => d.status === 'delivered') ? true : undefined));
+    await sql`UPDATE webhook_events SET created_at = now() - interval '31 days'
+              WHERE id = (SELECT event_id FROM webhook_event_deliveries WHERE id = ${old})`.execute(db());
+    expect(await services.webhooks.prune()).toBe(1);
+    expect((await services.webhooks.deliveries(project.id, endpoint.id)).map((d) => d.id)).toEqual([recent]);
+    expect(await db().selectFrom('webhook_delivery_attempts').select('id').where('delivery_id', '=', old).execute()).toEqual([]);
   });
 });

@@ -196,4 +196,10 @@ export const webhooksRepository = {
       .orderBy('attempt')
       .execute();
   },
+
+  /** Drops events (with their deliveries and attempts) older than `before`. */
+  async pruneEvents(db: Executor, before: Date): Promise<number> {
+    const result = await db.deleteFrom('webhook_events').where('created_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
 };

@@ -15,6 +15,9 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const TEST_EVENT_TYPE = 'webhook.test';
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
 const DISPATCH_BATCH = 100;
+/** Events and their delivery log are kept this long (retries end within hours). */
+export const RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 3_600_000;
 const USER_AGENT = 'changelog-service-webhooks/1';
 
 export interface EndpointView {
@@ -244,16 +247,25 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
       return { status };
     },
 
+    /** Drops events and delivery logs older than RETENTION_DAYS; returns how many events went. */
+    async prune(now = new Date()): Promise<number> {
+      return repo.pruneEvents(db, new Date(now.getTime() - RETENTION_DAYS * 86_400_000));
+    },
+
     /**
-     * Queues new deliveries every `dispatchIntervalMs` until the returned stop is called (the
-     * worker runs this beside the job handlers).
+     * Queues new deliveries every `dispatchIntervalMs` (and prunes old events hourly) until the
+     * returned stop is called (the worker runs this beside the job handlers).
      */
     startDispatcher(onError: (error: unknown) => void = () => {}): () => Promise<void> {
       let stopped = false;
       let running: Promise<unknown> = Promise.resolve();
+      let prunedAt = 0;
       const tick = () => {
         if (stopped) return;
+        const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
+        if (prune) prunedAt = Date.now();
         running = this.dispatchPending()
+          .then(() => (prune ? this.prune() : 0))
           .catch(onError)
           .finally(() => {
             if (!stopped) timer = setTimeout(tick, config.dispatchIntervalMs);
