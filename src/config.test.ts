@@ -138,4 +138,38 @@ describe('loadConfig: operations settings', () => {
       expect(problems).toContain(name);
     }
   });
+
+  it('defaults outbound webhooks to public https only, 5 s timeouts and 8 retries from 10 s', () => {
+    expect(loadConfig({}).webhooks).toEqual({
+      allowedHosts: [],
+      timeoutMs: 5000,
+      retryLimit: 8,
+      retryDelaySeconds: 10,
+      dispatchIntervalMs: 1000,
+      encryptionKey: null,
+    });
+    const config = loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' 127.0.0.1, 10.0.0.0/8 ,Hooks.Internal,[::1]', WEBHOOK_ENCRYPTION_KEY: 'k'.repeat(32) });
+    expect(config.webhooks.allowedHosts).toEqual(['127.0.0.1', '10.0.0.0/8', 'hooks.internal', '[::1]']);
+    expect(config.webhooks.encryptionKey).toBe('k'.repeat(32));
+  });
+
+  it('names every bad webhook setting at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        WEBHOOK_ALLOWED_HOSTS: 'http://hooks.example',
+        WEBHOOK_ENCRYPTION_KEY: 'short',
+        WEBHOOK_TIMEOUT_MS: '0',
+        WEBHOOK_RETRY_LIMIT: 'many',
+        WEBHOOK_RETRY_DELAY_SECONDS: '0',
+        WEBHOOK_DISPATCH_INTERVAL_MS: '1',
+      });
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_ENCRYPTION_KEY', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_LIMIT', 'WEBHOOK_RETRY_DELAY_SECONDS', 'WEBHOOK_DISPATCH_INTERVAL_MS']) {
+      expect(problems).toContain(name);
+    }
+  });
 });

@@ -29,6 +29,26 @@ export interface Config {
   /** `changelog serve` also runs the background worker (repository ingestion). */
   readonly workerInProcess: boolean;
   readonly hardening: HardeningConfig;
+  readonly webhooks: WebhooksConfig;
+}
+
+/** Outbound webhooks (see README, "Outbound webhooks"). */
+export interface WebhooksConfig {
+  /**
+   * Hosts that may be private, loopback or plain http: host names, addresses and CIDR ranges. Every
+   * other endpoint must be https and resolve to public addresses only.
+   */
+  readonly allowedHosts: readonly string[];
+  /** Longest wait for an endpoint's answer, connection included. */
+  readonly timeoutMs: number;
+  /** Retries after a failed attempt (so retryLimit + 1 attempts in all). */
+  readonly retryLimit: number;
+  /** First retry delay; doubled on each retry, with jitter (pg-boss's exponential backoff). */
+  readonly retryDelaySeconds: number;
+  /** How often the worker queues the deliveries of new events. */
+  readonly dispatchIntervalMs: number;
+  /** Key material that encrypts signing secrets at rest (AES-256-GCM); null = stored as they are. */
+  readonly encryptionKey: string | null;
 }
 
 export interface GitHubConfig {
@@ -218,6 +238,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl !== null && !/^rediss?:\/\//.test(redisUrl)) problems.push('REDIS_URL must start with redis:// or rediss://');
   const metricsToken = read('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && metricsToken.length < 16) problems.push('METRICS_TOKEN must be at least 16 characters');
+  const webhookAllowedHosts = (read('WEBHOOK_ALLOWED_HOSTS') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const host of webhookAllowedHosts) {
+    if (!/^[a-z0-9.-]+$|^[0-9a-f:.]+(\/\d{1,3})?$|^\[[0-9a-f:.]+\]$/.test(host)) {
+      problems.push(`WEBHOOK_ALLOWED_HOSTS must list host names, IP addresses or CIDR ranges, comma-separated (got "${host}")`);
+    }
+  }
+  const webhookEncryptionKey = read('WEBHOOK_ENCRYPTION_KEY') ?? null;
+  if (webhookEncryptionKey !== null && webhookEncryptionKey.length < 32) problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
   const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
 
   const hardening: HardeningConfig = {
@@ -270,6 +298,14 @@ export function loadConfig(env: Env = process.env): Config {
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
     workerInProcess: bool('WORKER_IN_PROCESS', true),
     hardening,
+    webhooks: {
+      allowedHosts: webhookAllowedHosts,
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', 5_000, 100, 60_000),
+      retryLimit: integer('WEBHOOK_RETRY_LIMIT', 8, 0, 20),
+      retryDelaySeconds: integer('WEBHOOK_RETRY_DELAY_SECONDS', 10, 1, 3_600),
+      dispatchIntervalMs: integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1_000, 50, 60_000),
+      encryptionKey: webhookEncryptionKey,
+    },
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -14,16 +14,24 @@ import { postgresLinkLock } from './ingest/link-lock.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
 import { createGitHubClient, type GitHubClient } from './scm/github.client.js';
 import { createScmService } from './scm/scm.service.js';
+import { createWebhooksService } from './webhooks/webhooks.service.js';
+import type { Resolver } from './webhooks/ssrf.js';
 
 /** Every service, wired to one database. The HTTP app and the CLI both go through these. */
 export function createServices(
   database: Database,
   config: Config = loadConfig({}),
-  options: { github?: GitHubClient | null; jobs?: JobQueueOptions } = {},
+  options: { github?: GitHubClient | null; jobs?: JobQueueOptions; resolve?: Resolver } = {},
 ) {
   const db = database.db;
   const github = options.github !== undefined ? options.github : createGitHubClient(config.github);
-  const jobs = createJobQueue(database, options.jobs);
+  const jobs = createJobQueue(database, {
+    ...options.jobs,
+    queues: {
+      'webhook-deliver': { retryLimit: config.webhooks.retryLimit, retryDelaySeconds: config.webhooks.retryDelaySeconds },
+      ...options.jobs?.queues,
+    },
+  });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
   return {
@@ -47,6 +55,7 @@ export function createServices(
     }),
     scm: createScmService({ db, config, github, jobs }),
     generation: createGenerationService(db),
+    webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }
 

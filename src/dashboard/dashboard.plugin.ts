@@ -17,6 +17,7 @@ import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
+import { webhookPages } from '../webhooks/webhooks.routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -249,4 +250,5 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(projectsPages, { kit });
   await app.register(githubRoutes, { kit });
   await app.register(generationPages, { kit });
+  await app.register(webhookPages, { kit });
 };

@@ -38,7 +38,9 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> /</div>
 <h1>${project.name}</h1>
 <p class="subtitle"><code>${project.slug}</code> · public changelog at <a href="/v1/changelog/${project.slug}">/v1/changelog/${project.slug}</a>${
-  ws.canManage ? html` · <a href="/dashboard/projects/${project.slug}/generation">Generation settings and review queue</a>` : ''
+  ws.canManage
+    ? html` · <a href="/dashboard/projects/${project.slug}/generation">Generation settings and review queue</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
+    : ''
 }</p>
 <section class="panel" aria-labelledby="entries-h"><h2 id="entries-h">Entries</h2>
 ${

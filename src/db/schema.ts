@@ -18,6 +18,10 @@ export interface DB {
   repo_links: RepoLinksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   scm_install_states: ScmInstallStatesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_event_deliveries: WebhookEventDeliveriesTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -244,6 +248,49 @@ export interface ScmInstallStatesTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
+}
+
+/** Outbound webhooks (migrations/0009). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  project_id: string;
+  url: string;
+  event_types: string[];
+  secret: string;
+  created_at: CreatedAt;
+}
+
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  project_id: string;
+  type: string;
+  entry_id: string | null;
+  entry: ColumnType<Record<string, unknown> | null, string | null, string | null>;
+  created_at: CreatedAt;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookEventDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  status: ColumnType<WebhookDeliveryStatus, WebhookDeliveryStatus | undefined, WebhookDeliveryStatus>;
+  attempts: ColumnType<number, number | undefined, number>;
+  queued_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  created_at: CreatedAt;
+}
+
+export interface WebhookDeliveryAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  attempt: number;
+  status_code: number | null;
+  duration_ms: number;
+  error: string | null;
+  response_excerpt: string | null;
+  attempted_at: CreatedAt;
 }
 
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;

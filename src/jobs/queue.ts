@@ -10,6 +10,8 @@ export interface JobPayloads {
    * of its whole history when `full` (a force-push dropped commits).
    */
   generate: { projectId: string; storedSince?: string; full?: boolean };
+  /** One attempt of an outbound webhook delivery (src/webhooks/). */
+  'webhook-deliver': { deliveryId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -19,6 +21,8 @@ export interface JobQueueOptions {
   retryLimit?: number;
   /** First retry delay; doubled on each attempt (pg-boss's exponential backoff). */
   retryDelaySeconds?: number;
+  /** Retry settings of single queues, over the ones above. */
+  queues?: Partial<Record<JobName, { retryLimit?: number; retryDelaySeconds?: number }>>;
 }
 
 export interface JobQueue {
@@ -31,6 +35,8 @@ export interface JobQueue {
    */
   work<N extends JobName>(name: N, handler: (data: JobPayloads[N], stopping: AbortSignal) => Promise<void>): Promise<void>;
   stop(): Promise<void>;
+  /** Runs `callback` when `stop` begins, before the queue waits for running jobs (a loop that queues jobs ends first). */
+  onStop(callback: () => Promise<void>): void;
   /**
    * Jobs per queue in each unfinished or failed state, read from the queue's own tables (so a web-only
    * process sees the worker's backlog too); null when the queue's tables do not exist yet.
@@ -49,7 +55,7 @@ export interface QueueCount {
   count: number;
 }
 
-export const QUEUES: JobName[] = ['repo-ingest', 'generate'];
+export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver'];
 
 /** unique_violation, duplicate_object/table/schema/function, deadlock_detected, serialization_failure. */
 const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '40P01', '40001']);
@@ -79,6 +85,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
   let stopped = false;
   let startFailure = false;
   const stopping = new AbortController();
+  const stopCallbacks: (() => Promise<void>)[] = [];
   const failures = Object.fromEntries(QUEUES.map((name) => [name, 0])) as Record<JobName, number>;
 
   const ensureStarted = () =>
@@ -90,8 +97,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
             name,
             // One job per key waits while one runs: a burst of pushes means one more fetch, not many.
             policy: 'stately',
-            retryLimit: options.retryLimit ?? 6,
-            retryDelay: options.retryDelaySeconds ?? 5,
+            retryLimit: options.queues?.[name]?.retryLimit ?? options.retryLimit ?? 6,
+            retryDelay: options.queues?.[name]?.retryDelaySeconds ?? options.retryDelaySeconds ?? 5,
             retryBackoff: true,
             expireInSeconds: 3600,
           });
@@ -161,6 +168,10 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
 
     failures: () => ({ ...failures }),
 
+    onStop(callback) {
+      stopCallbacks.push(callback);
+    },
+
     workerStatus() {
       if (workers.size === 0 && !startFailure) return { status: 'none' };
       if (stopped) return { status: 'failing', reason: 'the job queue is stopping' };
@@ -169,7 +180,9 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
     },
 
     async stop() {
-      if (stopped || !started) return;
+      if (stopped) return;
+      for (const callback of stopCallbacks.splice(0)) await callback().catch(() => {});
+      if (!started) return;
       stopped = true;
       stopping.abort();
       await started.catch(() => {});

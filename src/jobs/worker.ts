@@ -6,7 +6,7 @@ const CLOCK_SLACK_MS = 60_000;
 
 /**
  * Runs the background jobs in this process: repository ingestion, then generation of the new
- * commits' entries, each retried with backoff by the queue when it fails. Links whose ingest a
+ * commits' entries, and outbound webhook deliveries, each retried with backoff by the queue when it fails. Links whose ingest a
  * stopped process left unfinished are queued again.
  */
 export async function startWorker(services: Services): Promise<{ resumed: number }> {
@@ -35,5 +35,10 @@ export async function startWorker(services: Services): Promise<{ resumed: number
       throw error;
     }
   });
+  await services.jobs.work('webhook-deliver', async ({ deliveryId }) => {
+    await services.webhooks.deliver(deliveryId);
+  });
+  // Deliveries of the events database triggers wrote are queued as jobs by this loop.
+  services.jobs.onStop(services.webhooks.startDispatcher());
   return { resumed: await services.scm.resumeUnfinished() };
 }

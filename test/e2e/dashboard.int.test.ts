@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { seedDemo } from '../../src/demo/seed.js';
+import { createServer, type Server } from 'node:http';
 import { createServices, type Services } from '../../src/services.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
@@ -21,6 +22,7 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
   let base: string;
   let browser: Browser;
   let page: Page;
+  let receiver: Server;
 
   const shot = async (name: string) => {
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -34,8 +36,14 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
   };
 
   beforeAll(async () => {
+    receiver = createServer((request, response) => {
+      request.resume();
+      request.on('end', () => response.writeHead(204).end());
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     database = await createTestDatabase();
-    const config = testConfig();
+    // The local webhook receiver is on loopback, which only the operator's allow-list opens.
+    const config = testConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
     services = createServices(database, config);
     await seedDemo(services);
     app = await buildApp({ config, database, services });
@@ -62,6 +70,7 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
     await browser?.close();
     await app?.close();
     await database?.close();
+    await new Promise((resolve) => receiver?.close(resolve));
   });
 
   it('signs up, creates an org, a project and a scoped key, and rename/rotate/revoke/delete take effect at once', async () => {
@@ -171,6 +180,30 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
     expect(await page.getByRole('status').textContent()).toContain('GITHUB_APP_ID');
     expect(await page.getByRole('button', { name: /Connect GitHub/ }).count()).toBe(0);
     await shot('github-settings');
+  });
+
+  it('adds a webhook endpoint, sends a test event and reads the delivery log', async () => {
+    await page.goto(`${base}/dashboard/projects/acme-app`);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor();
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/changelog`;
+    await page.getByLabel('Payload URL (https)').fill(url);
+    await page.getByRole('checkbox', { name: /entry\.updated/ }).uncheck();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    expect(await page.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
+    await shot('webhook-created');
+    await page.getByRole('link', { name: 'Delivery log' }).click();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByText('Test event queued').waitFor();
+    // No worker runs in this file: the job's one attempt, as the worker would make it.
+    const [endpoint] = await services.webhooks.list((await services.projects.findBySlug('acme-app'))!.id);
+    expect(endpoint!.eventTypes).toEqual(['entry.published', 'entry.unpublished']);
+    const [delivery] = await services.webhooks.deliveries(endpoint!.projectId, endpoint!.id);
+    await services.webhooks.deliver(delivery!.id);
+    await page.reload();
+    await page.locator('.badge.delivered').waitFor();
+    expect(await page.locator('tr.delivery td').nth(3).textContent()).toBe('204');
+    await shot('webhook-deliveries');
   });
 
   it('fits a phone screen', async () => {

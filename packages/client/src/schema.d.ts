@@ -1,0 +1,707 @@
+// Generated from the service's /openapi.json by `npm run client:generate` (openapi-typescript).
+// Do not edit: a test fails when this file differs from what the served document produces.
+
+export interface paths {
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness check */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            nodeEnv: string;
+                            service: string;
+                            /** @description Always "ok" while the process serves requests. */
+                            status: string;
+                            /** Format: date-time */
+                            timestamp: string;
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the published changelog of a project
+         * @description Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Addition: continue after the page that returned this `meta.next_cursor`. Stays fast at any depth, and does not skip or repeat entries when new ones are published between pages. */
+                    cursor?: string;
+                    /** @description Page size, in decimal digits (`1e1` or `0x10` is a 400). */
+                    limit?: number;
+                    /** @description Number of entries to skip (counted from `cursor` when one is given), in decimal digits. */
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Published entries, newest `published_at` first; ties by `id` descending. */
+                            entries: components["schemas"]["ChangelogEntry"][];
+                            meta: {
+                                /** @description Number of entries in this page. */
+                                count: number;
+                                /** @description Addition: whether entries exist past this page. */
+                                has_more: boolean;
+                                limit: number;
+                                /** @description Addition: pass as `cursor` for the next page; null on the last page. */
+                                next_cursor: string | null;
+                                offset: number;
+                                /** @description Addition: number of published entries of the project. */
+                                total: number;
+                            };
+                            project: components["schemas"]["Project"];
+                        };
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One published entry of a project
+         * @description Public. Drafts, archived entries and entries of other projects are 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: components["schemas"]["ChangelogEntry"];
+                        };
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the projects the caller may see, with their newest published entries
+         * @description Projects are ordered by slug. Each project lists at most `entries_limit` published entries, newest `published_at` first, ties by `id` descending. Every invalid credential (malformed, unknown, revoked, deleted or expired key) gets the same 401.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Maximum number of published entries per project, in decimal digits. */
+                    entries_limit?: number;
+                };
+                header?: {
+                    /** @description Shared secret proving the request came from the trusted gateway. */
+                    "x-gateway-secret"?: string;
+                    /** @description User id (uuid) asserted by a trusted gateway; lists that user's personal projects. Honoured only when the operator sets IDENTITY_HEADER_ENABLED and the request carries X-Gateway-Secret; otherwise ignored. An API key, when present, takes precedence. */
+                    "x-identity-user-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                /** @description Number of projects returned. */
+                                count: number;
+                                entries_limit: number;
+                            };
+                            projects: components["schemas"]["ProjectSummary"][];
+                        };
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{projectId}/repos": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Link a GitHub repository to a project
+         * @description The key must see the project and own the installation (same context); otherwise 404, revealing nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an installation token); otherwise 422. Linking the same repository and branch again returns the existing link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). Errors: 400 bad body (unknown fields, names, branch); 401 missing or invalid key (Bearer only); 404 project or installation not found; 422 repository unreachable or installation suspended; 502 GitHub unreachable or erroring; 503 the GitHub App is not configured.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    projectId: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description Letters, digits, `.`, `_`, `-`; ≤ 100; not `.` or `..`. */
+                        repoName: string;
+                        /** @description GitHub account: letters, digits, single hyphens, ≤ 39. */
+                        repoOwner: string;
+                        /**
+                         * Format: uuid
+                         * @description Our id of the GitHub installation (`installationId` of GET /v1/scm/callback).
+                         */
+                        scmInstallationId: string;
+                        /**
+                         * @description A valid git branch name (the rules of `git check-ref-format --branch`).
+                         * @default main
+                         */
+                        trackedBranch: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RepoLink"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/scm/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Record a GitHub App installation (the app's setup URL lands here)
+         * @description Asks GitHub (with the app's JWT) for the installation and records it for the API key's context: one record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same `installationId`. The account login and type come from GitHub, never from the query. `setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); 404 GitHub does not know the installation; 409 the installation is recorded for another context; 502 GitHub unreachable or erroring; 503 the GitHub App is not configured on this server.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description GitHub's installation id. */
+                    installation_id: number;
+                    /** @description As GitHub sends it: install, update or request (awaiting approval). */
+                    setup_action: "install" | "update" | "request";
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            accountLogin: string;
+                            /** @description User or Organization, as GitHub reports it. */
+                            accountType: string;
+                            /** Format: uuid */
+                            installationId: string;
+                            /** @description Dashboard page to send the user to (built from PUBLIC_URL). */
+                            redirectUrl: string;
+                            scmInstallationId: number;
+                            setupAction: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {boolean} */
+                            recorded: false;
+                            redirectUrl: string;
+                            scmInstallationId: number;
+                            /** @enum {string} */
+                            setupAction: "request";
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        ChangelogEntry: {
+            /** Format: uuid */
+            commit_id: string | null;
+            commit_shas: string[];
+            component_tags: string[];
+            /** @description Markdown body. */
+            content: string | null;
+            /** Format: date-time */
+            created_at: string;
+            entry_type: "commit" | "daily" | "weekly" | "monthly";
+            generated_json: components["schemas"]["GeneratedJson"] | null;
+            /** Format: uuid */
+            id: string;
+            /** Format: date-time */
+            period_end: string | null;
+            /** Format: date-time */
+            period_start: string | null;
+            /** Format: uuid */
+            project_id: string;
+            /** Format: date-time */
+            published_at: string | null;
+            /** @description Lifecycle: draft → published ⇄ draft, any → archived. Public routes only ever return published. */
+            status: "draft" | "published" | "archived";
+            team_attribution: string | null;
+            title: string | null;
+            /** Format: date-time */
+            updated_at: string;
+            version_label: string | null;
+        };
+        ErrorDetail: {
+            /** @description Part of the request: querystring, params, body or headers. */
+            in?: string;
+            message: string;
+            /** @description The offending parameter or body field. */
+            parameter?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Every error body. 5xx bodies never carry details or internals. */
+        ErrorResponse: {
+            /** @description Machine-readable code (an addition to the contract): invalid_request, unauthorized, not_found, payload_too_large, rate_limited, internal, unavailable, … */
+            code?: string;
+            details?: components["schemas"]["ErrorDetail"][];
+            /** @description Human-readable description of the problem. */
+            error: string;
+        };
+        /** @description Structured form of an entry, from which `content` is rendered. */
+        GeneratedJson: {
+            component_tags: string[];
+            headline_items: components["schemas"]["HeadlineItem"][];
+            sections: components["schemas"]["Section"][];
+            team_attribution: string | null;
+            title: string;
+        };
+        HeadlineItem: {
+            body: string | null;
+            section_type_key: string;
+            title: string;
+        };
+        Project: {
+            /** Format: uuid */
+            id: string;
+            name: string;
+            slug: string;
+        };
+        ProjectSummary: {
+            /** @description Published entries only, newest first. */
+            changelog_entries: components["schemas"]["ChangelogEntry"][];
+            /** Format: date-time */
+            created_at: string;
+            /** Format: uuid */
+            id: string;
+            name: string;
+            /** Format: uuid */
+            owner_id: string;
+            owner_type: "user" | "org";
+            slug: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        RepoLink: {
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The repository's default branch on GitHub. */
+            defaultBranch: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description github, or local (linked from the CLI). */
+            kind: "github" | "local";
+            lastError: string | null;
+            /** Format: date-time */
+            lastIngestedAt: string | null;
+            /** @description Tip of the tracked branch at the last completed ingest. */
+            lastIngestedSha: string | null;
+            /** Format: uuid */
+            projectId: string;
+            repoName: string | null;
+            repoOwner: string | null;
+            /** Format: uuid */
+            scmInstallationId: string | null;
+            /** @description pending (backfill queued), ingesting, active (up to date with the last push), error (the last ingest failed; it is retried with backoff; see lastError), suspended (the GitHub installation was suspended or removed). */
+            status: "pending" | "ingesting" | "active" | "error" | "suspended";
+            trackedBranch: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        Section: {
+            items: components["schemas"]["SectionItem"][];
+            label: string;
+            section_type_key: string;
+        };
+        SectionItem: {
+            component: string | null;
+            text: string;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export type operations = Record<string, never>;

@@ -1,0 +1,284 @@
+import type { WebhooksConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import type { WebhookDeliveryStatus } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import { sendWebhook } from './sender.js';
+import { newSigningSecret, openSecret, sealSecret, SIGNATURE_HEADER, signPayload } from './signature.js';
+import { AllowList, checkWebhookUrl, type Resolver } from './ssrf.js';
+import { webhooksRepository as repo, type AttemptRow, type DeliveryWork } from './webhooks.repository.js';
+
+/** Events a project's endpoints can subscribe to. */
+export const WEBHOOK_EVENT_TYPES = ['entry.published', 'entry.unpublished', 'entry.updated'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/** The dashboard's "send test event": delivered to one endpoint whatever it subscribes to. */
+export const TEST_EVENT_TYPE = 'webhook.test';
+export const MAX_ENDPOINTS_PER_PROJECT = 20;
+const DISPATCH_BATCH = 100;
+/** Events and their delivery log are kept this long (retries end within hours). */
+export const RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 3_600_000;
+const USER_AGENT = 'changelog-service-webhooks/1';
+
+export interface EndpointView {
+  id: string;
+  projectId: string;
+  url: string;
+  eventTypes: string[];
+  createdAt: Date;
+  lastStatus: WebhookDeliveryStatus | null;
+  lastAt: Date | null;
+}
+
+export interface DeliveryView {
+  id: string;
+  eventId: string;
+  eventType: string;
+  entryId: string | null;
+  status: WebhookDeliveryStatus;
+  attempts: AttemptRow[];
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+}
+
+const ENTRY_FIELDS = [
+  'id',
+  'project_id',
+  'entry_type',
+  'status',
+  'title',
+  'content',
+  'generated_json',
+  'version_label',
+  'team_attribution',
+  'component_tags',
+  'commit_id',
+  'commit_shas',
+  'period_start',
+  'period_end',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const;
+const DATE_FIELDS = new Set(['period_start', 'period_end', 'published_at', 'created_at', 'updated_at']);
+
+/** The entry snapshot of an event in the API's ChangelogEntry shape, field by field. */
+export function presentEntry(snapshot: Record<string, unknown>): Record<string, unknown> {
+  const entry: Record<string, unknown> = {};
+  for (const field of ENTRY_FIELDS) {
+    const value = snapshot[field] ?? null;
+    entry[field] = DATE_FIELDS.has(field) && typeof value === 'string' ? new Date(value).toISOString() : value;
+  }
+  return entry;
+}
+
+/** The JSON body of a delivery; the same bytes on every attempt of it. */
+export function eventPayload(work: Pick<DeliveryWork, 'event_id' | 'event_type' | 'event_created_at' | 'entry' | 'project_id' | 'project_slug' | 'project_name'>): string {
+  return JSON.stringify({
+    id: work.event_id,
+    type: work.event_type,
+    created_at: work.event_created_at.toISOString(),
+    project: { id: work.project_id, slug: work.project_slug, name: work.project_name },
+    data: work.entry ? { entry: presentEntry(work.entry) } : { message: 'A test event sent from the dashboard.' },
+  });
+}
+
+const present = (row: Awaited<ReturnType<typeof repo.listEndpoints>>[number]): EndpointView => ({
+  id: row.id,
+  projectId: row.project_id,
+  url: row.url,
+  eventTypes: row.event_types,
+  createdAt: row.created_at,
+  lastStatus: row.last_status,
+  lastAt: row.last_at,
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface WebhooksServiceOptions {
+  db: Db;
+  config: WebhooksConfig;
+  jobs: JobQueue;
+  /** DNS resolution of endpoint hosts (the system resolver unless a test gives its own). */
+  resolve?: Resolver;
+}
+
+/**
+ * Outbound webhooks: endpoints of a project, the deliveries of the events entry changes produce
+ * (written by database triggers, see migrations/0009), signed, sent and retried through the job queue.
+ */
+export function createWebhooksService({ db, config, jobs, resolve }: WebhooksServiceOptions) {
+  const allow = new AllowList(config.allowedHosts);
+
+  async function endpointOf(projectId: string, id: string) {
+    const endpoint = UUID.test(id) ? await repo.findEndpoint(db, projectId, id) : undefined;
+    if (!endpoint) throw new AppError('not_found', 'Webhook endpoint not found');
+    return endpoint;
+  }
+
+  /** Queues a job per delivery, then marks them queued (a crash in between queues again: at least once). */
+  async function queue(ids: string[]): Promise<void> {
+    for (const id of ids) await jobs.send('webhook-deliver', { deliveryId: id }, { key: id });
+    await repo.markQueued(db, ids);
+  }
+
+  return {
+    eventTypes: WEBHOOK_EVENT_TYPES,
+
+    async list(projectId: string): Promise<EndpointView[]> {
+      return (await repo.listEndpoints(db, projectId)).map(present);
+    },
+
+    async get(projectId: string, id: string): Promise<EndpointView> {
+      const endpoint = await endpointOf(projectId, id);
+      return { id: endpoint.id, projectId, url: endpoint.url, eventTypes: endpoint.event_types, createdAt: endpoint.created_at, lastStatus: null, lastAt: null };
+    },
+
+    /** Registers an endpoint; the signing secret is returned this once. */
+    async create(projectId: string, input: { url: string; eventTypes: string[] }): Promise<{ endpoint: EndpointView; secret: string }> {
+      const url = input.url.trim();
+      if (url.length === 0 || url.length > 2048) {
+        throw new AppError('invalid_request', 'URL must be 1 to 2048 characters', [{ in: 'body', parameter: 'url', message: 'must be 1 to 2048 characters' }]);
+      }
+      const eventTypes = [...new Set(input.eventTypes)];
+      const unknown = eventTypes.filter((t) => !(WEBHOOK_EVENT_TYPES as readonly string[]).includes(t));
+      if (eventTypes.length === 0 || unknown.length > 0) {
+        const message = unknown.length ? `unknown event type ${unknown.join(', ')}` : 'choose at least one event type';
+        throw new AppError('invalid_request', `Event types: ${message}`, [{ in: 'body', parameter: 'event_types', message }]);
+      }
+      const target = await checkWebhookUrl(url, allow, resolve);
+      if ((await repo.countEndpoints(db, projectId)) >= MAX_ENDPOINTS_PER_PROJECT) {
+        throw new AppError('conflict', `A project may have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
+      }
+      const secret = newSigningSecret();
+      const row = await repo.insertEndpoint(db, {
+        projectId,
+        url: target.url.toString(),
+        eventTypes: WEBHOOK_EVENT_TYPES.filter((t) => eventTypes.includes(t)),
+        secret: sealSecret(secret, config.encryptionKey),
+      });
+      return { endpoint: present({ ...row, last_status: null, last_at: null }), secret };
+    },
+
+    async remove(projectId: string, id: string): Promise<void> {
+      if (!UUID.test(id) || !(await repo.deleteEndpoint(db, projectId, id))) throw new AppError('not_found', 'Webhook endpoint not found');
+    },
+
+    /** Sends a `webhook.test` event to one endpoint now (through the queue, like any delivery). */
+    async sendTest(projectId: string, id: string): Promise<string> {
+      const endpoint = await endpointOf(projectId, id);
+      const deliveryId = await repo.insertSingleDelivery(db, { projectId, endpointId: endpoint.id, type: TEST_EVENT_TYPE });
+      await queue([deliveryId]);
+      return deliveryId;
+    },
+
+    /** The newest deliveries of an endpoint with every attempt. */
+    async deliveries(projectId: string, id: string, limit = 50): Promise<DeliveryView[]> {
+      const endpoint = await endpointOf(projectId, id);
+      const rows = await repo.deliveryLog(db, endpoint.id, limit);
+      const attempts = await repo.attemptsOf(db, rows.map((r) => r.id));
+      return rows.map((r) => ({
+        id: r.id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        entryId: r.entry_id,
+        status: r.status,
+        attempts: attempts.filter((a) => a.delivery_id === r.id),
+        createdAt: r.created_at,
+        lastAttemptAt: r.last_attempt_at,
+      }));
+    },
+
+    /** Queues the deliveries the triggers wrote since the last call; returns how many. */
+    async dispatchPending(): Promise<number> {
+      let total = 0;
+      for (;;) {
+        const ids = await repo.unqueuedDeliveries(db, DISPATCH_BATCH);
+        await queue(ids);
+        total += ids.length;
+        if (ids.length < DISPATCH_BATCH) return total;
+      }
+    },
+
+    /**
+     * One attempt of a delivery (the job handler). Succeeds on a 2xx; otherwise records the attempt
+     * and throws so the queue retries with backoff, until the last allowed attempt marks it failed.
+     */
+    async deliver(deliveryId: string): Promise<{ status: WebhookDeliveryStatus } | null> {
+      const work = await repo.deliveryWork(db, deliveryId);
+      // The endpoint or project was deleted meanwhile, or an earlier run finished it.
+      if (!work || work.status !== 'pending') return null;
+      const attempt = await repo.startAttempt(db, deliveryId);
+      const body = eventPayload(work);
+      const started = performance.now();
+      let outcome: { statusCode: number | null; durationMs: number; error: string | null; responseExcerpt: string | null };
+      try {
+        const target = await checkWebhookUrl(work.url, allow, resolve);
+        const timestamp = Math.floor(Date.now() / 1000);
+        outcome = await sendWebhook(
+          target,
+          body,
+          {
+            'user-agent': USER_AGENT,
+            'x-changelog-event': work.event_type,
+            'x-changelog-delivery': work.id,
+            [SIGNATURE_HEADER]: signPayload(openSecret(work.secret, config.encryptionKey), body, timestamp),
+          },
+          config.timeoutMs,
+        );
+      } catch (error) {
+        outcome = { statusCode: null, durationMs: Math.round(performance.now() - started), error: (error as Error).message, responseExcerpt: null };
+      }
+      const delivered = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
+      const status: WebhookDeliveryStatus = delivered ? 'delivered' : attempt > config.retryLimit ? 'failed' : 'pending';
+      await repo.recordAttempt(
+        db,
+        {
+          delivery_id: deliveryId,
+          attempt,
+          status_code: outcome.statusCode,
+          duration_ms: outcome.durationMs,
+          error: outcome.error ?? (delivered ? null : `answered ${outcome.statusCode}`),
+          response_excerpt: outcome.responseExcerpt,
+        },
+        status,
+      );
+      if (status === 'pending') throw new Error(`webhook delivery ${deliveryId} attempt ${attempt} failed: ${outcome.error ?? `HTTP ${outcome.statusCode}`}`);
+      return { status };
+    },
+
+    /** Drops events and delivery logs older than RETENTION_DAYS; returns how many events went. */
+    async prune(now = new Date()): Promise<number> {
+      return repo.pruneEvents(db, new Date(now.getTime() - RETENTION_DAYS * 86_400_000));
+    },
+
+    /**
+     * Queues new deliveries every `dispatchIntervalMs` (and prunes old events hourly) until the
+     * returned stop is called (the worker runs this beside the job handlers).
+     */
+    startDispatcher(onError: (error: unknown) => void = () => {}): () => Promise<void> {
+      let stopped = false;
+      let running: Promise<unknown> = Promise.resolve();
+      let prunedAt = 0;
+      const tick = () => {
+        if (stopped) return;
+        const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
+        if (prune) prunedAt = Date.now();
+        running = this.dispatchPending()
+          .then(() => (prune ? this.prune() : 0))
+          .catch(onError)
+          .finally(() => {
+            if (!stopped) timer = setTimeout(tick, config.dispatchIntervalMs);
+          });
+      };
+      let timer = setTimeout(tick, 0);
+      return async () => {
+        stopped = true;
+        clearTimeout(timer);
+        await running;
+      };
+    },
+  };
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
