@@ -28,20 +28,29 @@ afterAll(async () => {
 /**
  * A request whose body is still arriving: the server holds it in flight until the client sends the
  * rest. (OPTIONS is the one method every route table here accepts a body for: CORS's catch-all.)
+ * `Expect: 100-continue` makes the server say when it has read the headers, so the request is known
+ * to be in flight, not just a connection a busy server has not read yet (and may close as idle).
  */
 async function requestInFlight(url: string) {
   const { hostname, port } = new URL(url);
   const socket = net.connect(Number(port), hostname);
   await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
   let received = '';
-  socket.on('data', (chunk) => (received += String(chunk)));
-  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received)));
+  let onData = () => {};
+  socket.on('data', (chunk) => {
+    received += String(chunk);
+    onData();
+  });
+  const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(received.replace(/^HTTP\/1\.1 100 Continue\r\n\r\n/, ''))));
   socket.on('error', () => {});
   const body = JSON.stringify({ padding: 'x'.repeat(64) });
+  const continued = new Promise<void>((resolve) => (onData = () => received.includes('100 Continue') && resolve()));
   socket.write(
     `OPTIONS /v1/changelog/demo HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\n` +
-      `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n${body.slice(0, 10)}`,
+      `Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
   );
+  await continued;
+  socket.write(body.slice(0, 10));
   return { finish: () => socket.write(body.slice(10)), closed };
 }
 
