@@ -97,8 +97,9 @@ describe.runIf(usePostgres)('two API processes and one worker on one PostgreSQL'
     const [draftId] = (await services.entries.import(slug, [{ entry_type: 'weekly', title: 'Coming soon' }])).ids as [string];
     for (const server of servers) {
       expect(await titles(server)).toEqual([]);
-      const again = await fetch(`${server.url}/v1/changelog/${slug}`);
-      expect(again.headers.get('x-cache')).toBe('hit'); // both now answer from their caches
+      // Both now answer from their caches (once the import's own change notification has arrived:
+      // on a busy machine it can land after the first read and rightly drop what that read stored).
+      await within(1000, async () => (await fetch(`${server.url}/v1/changelog/${slug}`)).headers.get('x-cache') === 'hit');
     }
     await dashboard.request(`/dashboard/entries/${draftId}`);
     const published = await dashboard.request(`/dashboard/entries/${draftId}/status`, { status: 'published' });
