@@ -18,13 +18,27 @@ export interface StoredGenerated {
   period_end: Date | null;
 }
 
-/** The generated columns of an entry (what a regeneration writes). */
-function generatedColumns(entry: GeneratedEntry, commitId: string | null) {
+/** Rows per write statement. */
+const WRITE_BATCH = 1000;
+
+/** The generated columns of an entry (what a regeneration writes) and their types in a record. */
+const RECORD_TYPES = [
+  'generation_key text', 'entry_type text', 'title text', 'content text', 'generated_json jsonb', 'version_label text',
+  'team_attribution text', 'component_tags text[]', 'commit_id uuid', 'commit_shas text[]', 'period_start timestamptz',
+  'period_end timestamptz', 'fingerprint text',
+].join(', ');
+const RECORD_COLUMNS = [
+  'entry_type', 'title', 'content', 'generated_json', 'version_label', 'team_attribution', 'component_tags', 'commit_id',
+  'commit_shas', 'period_start', 'period_end', 'fingerprint',
+];
+
+function recordOf(entry: GeneratedEntry, commitId: string | null) {
   return {
+    generation_key: entry.key,
     entry_type: entry.entry_type,
     title: entry.title,
     content: entry.content,
-    generated_json: JSON.stringify(entry.generated_json),
+    generated_json: entry.generated_json,
     version_label: entry.version_label,
     team_attribution: entry.team_attribution,
     component_tags: entry.component_tags,
@@ -80,40 +94,54 @@ export const generationRepository = {
     return rows as StoredGenerated[];
   },
 
+  /**
+   * Inserts generated entries: one statement per batch, the rows sent as a single JSON array that
+   * PostgreSQL unpacks (`jsonb_to_recordset`), so a batch is one parameter however many rows.
+   */
   async insertGenerated(
     db: Executor,
     projectId: string,
-    rows: Array<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
+    rows: ReadonlyArray<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
+    onBatch?: (written: number) => void,
   ): Promise<void> {
-    for (let i = 0; i < rows.length; i += 500) {
-      await db
-        .insertInto('changelog_entries')
-        .values(
-          rows.slice(i, i + 500).map(({ entry, commitId, status }) => ({
-            project_id: projectId,
-            generation_key: entry.key,
-            status,
-            published_at: status === 'published' ? sql<Date>`now()` : null,
-            ...generatedColumns(entry, commitId),
-          })),
+    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+      const batch = rows.slice(i, i + WRITE_BATCH).map(({ entry, commitId, status }) => ({ ...recordOf(entry, commitId), status }));
+      await sql`
+        INSERT INTO changelog_entries (
+          project_id, generation_key, status, published_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
         )
-        .execute();
+        SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN now() END,
+               ${sql.raw(RECORD_COLUMNS.map((c) => `r.${c}`).join(', '))}
+        FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text)`.execute(db);
+      onBatch?.(batch.length);
     }
   },
 
-  /** Rewrites an entry in place with what generation produced (same id, new updated_at). */
-  async updateGenerated(db: Executor, id: string, entry: GeneratedEntry, commitId: string | null, restore?: EntryStatus): Promise<void> {
-    await db
-      .updateTable('changelog_entries')
-      .set({
-        ...generatedColumns(entry, commitId),
-        edited_at: null,
-        pending_regeneration: false,
-        updated_at: sql<Date>`now()`,
-        ...(restore ? { status: restore, published_at: restore === 'published' ? sql<Date>`now()` : null } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+  /**
+   * Rewrites entries in place with what generation produced (same id, new updated_at), a batch per
+   * statement; `restore` brings an entry archived by generation back under its type's policy.
+   */
+  async updateGenerated(
+    db: Executor,
+    rows: ReadonlyArray<{ id: string; entry: GeneratedEntry; commitId: string | null; restore?: EntryStatus }>,
+    onBatch?: (written: number) => void,
+  ): Promise<void> {
+    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+      const batch = rows
+        .slice(i, i + WRITE_BATCH)
+        .map(({ id, entry, commitId, restore }) => ({ ...recordOf(entry, commitId), id, restore: restore ?? null }));
+      await sql`
+        UPDATE changelog_entries e SET
+          ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
+          edited_at = NULL,
+          pending_regeneration = false,
+          updated_at = now(),
+          status = COALESCE(r.restore, e.status),
+          published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN now() END
+        FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text)
+        WHERE e.id = r.id`.execute(db);
+      onBatch?.(batch.length);
+    }
   },
 
   /** Edited entries whose commits changed: their text stays, the dashboard offers a regenerate. */

@@ -20,6 +20,15 @@ export interface GenerateRunOptions {
   storedSince?: Date;
   /** Entry types to produce; default: the project's. */
   types?: readonly GeneratedEntryType[];
+  /** Called as the run advances (the CLI draws a progress bar on a terminal). */
+  onProgress?: (progress: GenerateProgress) => void;
+}
+
+/** `generate`: commits classified and entries built; `store`: entries written of those to write. */
+export interface GenerateProgress {
+  stage: 'generate' | 'store';
+  done: number;
+  total: number;
 }
 
 export interface GenerateSummary {
@@ -103,6 +112,8 @@ export function createGenerationService(db: Db) {
       }
 
       const types = options.types ?? settings.entryTypes;
+      const progress = options.onProgress ?? (() => {});
+      progress({ stage: 'generate', done: 0, total: commits.length });
       const result = generate(commits, settings, { types, versions, ...(touched ? { touched: [...touched] } : {}) });
       const summary: GenerateSummary = {
         project: project.slug,
@@ -115,7 +126,9 @@ export function createGenerationService(db: Db) {
         archived: 0,
       };
 
+      progress({ stage: 'generate', done: commits.length, total: commits.length });
       const inserts: Array<{ entry: (typeof result.entries)[number]; commitId: string | null; status: EntryStatus }> = [];
+      const updates: Array<{ id: string; entry: (typeof result.entries)[number]; commitId: string | null; restore?: EntryStatus }> = [];
       const pending: string[] = [];
       const produced = new Set<string>();
       for (const entry of result.entries) {
@@ -134,11 +147,16 @@ export function createGenerationService(db: Db) {
         } else {
           // Archived by generation (no fingerprint) and produced again: back under the type's policy.
           const restore = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at ? status : undefined;
-          await generationRepository.updateGenerated(tx, existing.id, entry, commitId, restore);
+          updates.push({ id: existing.id, entry, commitId, ...(restore ? { restore } : {}) });
           summary.updated[entry.entry_type]++;
         }
       }
-      await generationRepository.insertGenerated(tx, project.id, inserts);
+      const toWrite = inserts.length + updates.length;
+      let written = 0;
+      const onWritten = (n: number) => progress({ stage: 'store', done: (written += n), total: toWrite });
+      progress({ stage: 'store', done: 0, total: toWrite });
+      await generationRepository.insertGenerated(tx, project.id, inserts, onWritten);
+      await generationRepository.updateGenerated(tx, updates, onWritten);
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
