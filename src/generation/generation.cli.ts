@@ -1,8 +1,9 @@
+import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import type { Output } from '../cli/main.js';
+import type { CliIo, Output } from '../cli/main.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
-import type { GenerateSummary, SettingsPatch } from './generation.service.js';
+import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
 import { SECTION_KEYS, type GenerationSettings } from './types.js';
 
 interface CliParts {
@@ -10,6 +11,7 @@ interface CliParts {
   command: (parent: Command, name: string, description: string) => Command;
   run: <A extends unknown[]>(fn: (...args: A) => Promise<Output>) => (...args: A) => Promise<void>;
   withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+  io: CliIo;
 }
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
@@ -54,20 +56,53 @@ const presentSettings = (s: GenerationSettings) => ({
   teams: s.teams,
 });
 
+const STAGES: Record<GenerateProgress['stage'], string> = { generate: 'classifying commits', store: 'storing entries    ' };
+
+/**
+ * A progress bar for a generation run on `stream` (a terminal), one bar per stage; `stop()` clears
+ * it. Without a terminal, or with --json, there is none.
+ */
+export function generationProgressBar(stream: NodeJS.WriteStream | undefined): { onProgress?: (p: GenerateProgress) => void; stop: () => void } {
+  if (!stream) return { stop: () => {} };
+  const bar = new SingleBar({ stream, format: '{stage} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true });
+  let stage: GenerateProgress['stage'] | null = null;
+  return {
+    onProgress: (p) => {
+      if (p.stage !== stage) {
+        if (stage) bar.stop();
+        stage = p.stage;
+        bar.start(p.total, p.done, { stage: STAGES[p.stage] });
+      } else bar.update(p.done);
+    },
+    stop: () => {
+      if (stage) bar.stop();
+    },
+  };
+}
+
 /** `changelog generate` and `changelog projects configure`. */
-export function registerGenerationCommands({ program, command, run, withServices }: CliParts): void {
+export function registerGenerationCommands({ program, command, run, withServices, io }: CliParts): void {
   command(program, 'generate', 'generate and store the changelog entries of a project now')
     .requiredOption('--project <slug>', 'project slug')
     .option('--since <date>', 'only commits from this ISO 8601 date on (and the periods they fall in)')
     .action(
-      run(async (opts: { project: string; since?: string }) => {
+      run(async (opts: { project: string; since?: string; json?: boolean }) => {
         let since: Date | undefined;
         if (opts.since !== undefined) {
           since = new Date(opts.since);
           if (Number.isNaN(since.getTime())) throw new AppError('invalid_request', `--since must be an ISO 8601 date (got "${opts.since}")`);
         }
         return withServices(async (services) => {
-          const summary = await services.generation.generate(opts.project, since ? { since } : {});
+          const progress = generationProgressBar(opts.json ? undefined : io.progress);
+          let summary: GenerateSummary;
+          try {
+            summary = await services.generation.generate(opts.project, {
+              ...(since ? { since } : {}),
+              ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+            });
+          } finally {
+            progress.stop();
+          }
           return { json: { ...summary }, text: describeSummary(summary) };
         });
       }),
