@@ -4,6 +4,7 @@ import type { CliIo, Output } from '../cli/main.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
+import { parseTeamRules, SettingsError, teamRules } from './settings.js';
 import { SECTION_KEYS, type GenerationSettings } from './types.js';
 
 interface CliParts {
@@ -45,6 +46,16 @@ function parseSections(value: string): NonNullable<SettingsPatch['sections']> {
   return [...listed, ...SECTION_KEYS.filter((k) => !seen.has(k)).map((key) => ({ key, visible: false }))];
 }
 
+/** Team rules as typed, or the API's error naming every malformed one. */
+function teamsFrom(paths: readonly string[], authors: readonly string[]) {
+  try {
+    return parseTeamRules(paths, authors);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new AppError('invalid_request', 'Invalid team rules', error.problems.map((message) => ({ message })));
+    throw error;
+  }
+}
+
 const presentSettings = (s: GenerationSettings) => ({
   entryTypes: s.entryTypes,
   publish: s.publish,
@@ -54,6 +65,8 @@ const presentSettings = (s: GenerationSettings) => ({
   excludeBots: s.excludeBots,
   pathRules: s.pathRules,
   teams: s.teams,
+  headlineLimit: s.headlineLimit,
+  pullRequestUrl: s.pullRequestUrl,
 });
 
 const STAGES: Record<GenerateProgress['stage'], string> = { generate: 'classifying commits', store: 'storing entries    ' };
@@ -118,11 +131,19 @@ export function registerGenerationCommands({ program, command, run, withServices
     .option('--exclude-authors <list>', 'skip commits by these e-mails, names or * patterns (comma-separated)')
     .option('--exclude-bots <bool>', 'skip commits by bots: true or false')
     .option('--path-rule <rule...>', 'GLOB=COMPONENT, e.g. "packages/*/**=$1" (replaces the rules; "none" clears them)')
+    .option('--team-rule <rule...>', 'GLOB=TEAM, e.g. "packages/compiler/**=Compiler team" (replaces the path rules of teams)')
+    .option('--team-author <rule...>', 'AUTHOR=TEAM by e-mail, name or * pattern, e.g. "alice@example.com=Core" (replaces the author rules of teams)')
+    .option('--clear-teams', 'remove every team mapping (CODEOWNERS, when the repository has one, then names the teams)')
+    .option('--headline-limit <n>', 'how many headline items a rollup gets at most')
+    .option('--pull-request-url <url>', 'link PR numbers, e.g. "https://github.com/o/r/pull/{number}" ("none" clears it)')
     .action(
       run(
         async (
           slug: string,
-          opts: { entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[] },
+          opts: {
+            entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
+            teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; headlineLimit?: string; pullRequestUrl?: string;
+          },
         ) => {
           const patch: SettingsPatch = {};
           if (opts.entryTypes !== undefined) patch.entryTypes = list(opts.entryTypes)!;
@@ -139,14 +160,26 @@ export function registerGenerationCommands({ program, command, run, withServices
             patch.excludeBots = opts.excludeBots === 'true';
           }
           if (opts.pathRule !== undefined) patch.pathRules = opts.pathRule.length === 1 && opts.pathRule[0] === 'none' ? [] : opts.pathRule;
+          if (opts.headlineLimit !== undefined) {
+            if (!/^\d+$/.test(opts.headlineLimit)) throw new AppError('invalid_request', `--headline-limit must be a whole number (got "${opts.headlineLimit}")`);
+            patch.headlineLimit = Number(opts.headlineLimit);
+          }
+          if (opts.pullRequestUrl !== undefined) patch.pullRequestUrl = opts.pullRequestUrl === 'none' ? null : opts.pullRequestUrl;
           return withServices(async (services) => {
+            if (opts.clearTeams || opts.teamRule !== undefined || opts.teamAuthor !== undefined) {
+              const current = opts.clearTeams ? { paths: [], authors: [] } : teamRules((await services.generation.settings(slug)).resolved.teams);
+              patch.teams = teamsFrom(opts.teamRule ?? current.paths, opts.teamAuthor ?? current.authors);
+            }
             const settings = await services.generation.configure(slug, patch);
             return {
               json: { project: slug, settings: presentSettings(settings) },
               text:
                 `${slug}: generates ${settings.entryTypes.join(', ')} in ${settings.timeZone}; ` +
                 `publishes ${Object.entries(settings.publish).map(([t, p]) => `${t} ${p}`).join(', ')}; ` +
-                `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}`,
+                `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}; ` +
+                (settings.teams.length
+                  ? `teams ${settings.teams.map((t) => `${t.team} (${[...(t.paths ?? []), ...(t.authors ?? [])].join(', ')})`).join('; ')}`
+                  : 'teams from CODEOWNERS when the repository has one, else authors'),
             };
           });
         },

@@ -64,6 +64,19 @@ export const generationRepository = {
       .execute();
   },
 
+  /** The CODEOWNERS of the project's repositories (the first linked one that has the file), if any. */
+  async codeownersOf(db: Executor, projectId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('repo_links')
+      .select('codeowners')
+      .where('project_id', '=', projectId)
+      .where('codeowners', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.codeowners ?? null;
+  },
+
   /** Serialises generation runs of one project (the job and the CLI may run at once). */
   async lockProject(db: Executor, projectId: string): Promise<void> {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);

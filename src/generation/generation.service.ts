@@ -79,10 +79,19 @@ export function createGenerationService(db: Db) {
     }
   }
 
+  /**
+   * The project's settings with the repository's CODEOWNERS (read at ingest from the tracked
+   * branch's head) filled in; teams from it apply where the project's own mapping names none.
+   */
+  async function settingsFor(executor: Db, projectId: string): Promise<GenerationSettings> {
+    const input = (await generationRepository.settingsOf(executor, projectId)) as SettingsInput;
+    return resolve({ ...input, codeowners: input.codeowners ?? (await generationRepository.codeownersOf(executor, projectId)) });
+  }
+
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
       await generationRepository.lockProject(tx, project.id);
-      const settings = resolve((await generationRepository.settingsOf(tx, project.id)) as SettingsInput);
+      const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
       const commits: CommitRecord[] = rows.map(toCommitRecord);
       const commitIds = new Map(rows.map((r) => [r.sha, r.id]));
