@@ -92,6 +92,41 @@ describe('changelog projects configure', () => {
   });
 });
 
+describe('changelog projects configure: teams and the rest', () => {
+  it('sets team rules by path and author, replaces each kind separately, clears them, and refuses malformed ones', async () => {
+    type Teams = { settings: { teams: { team: string; paths?: string[]; authors?: string[] }[]; headlineLimit: number; pullRequestUrl: string | null } };
+    const set = await cli(
+      'projects', 'configure', 'cliff', '--team-rule', 'git-cliff-core/**=Core team', 'website/**=Docs', '--team-author', 'orhun*=Core team',
+      '--headline-limit', '3', '--pull-request-url', 'https://github.com/orhun/git-cliff/pull/{number}', '--json',
+    );
+    expect(set.code).toBe(0);
+    expect(set.json<Teams>().settings).toMatchObject({
+      teams: [{ team: 'Core team', paths: ['git-cliff-core/**'], authors: ['orhun*'] }, { team: 'Docs', paths: ['website/**'] }],
+      headlineLimit: 3,
+      pullRequestUrl: 'https://github.com/orhun/git-cliff/pull/{number}',
+    });
+    // Author rules alone replace the author rules and keep the path rules.
+    const authors = await cli('projects', 'configure', 'cliff', '--team-author', 'alice@example.com=QA', '--json');
+    expect(authors.json<Teams>().settings.teams).toEqual([
+      { team: 'Core team', paths: ['git-cliff-core/**'] }, { team: 'Docs', paths: ['website/**'] }, { team: 'QA', authors: ['alice@example.com'] },
+    ]);
+    const text = await cli('projects', 'configure', 'cliff', '--timezone', 'UTC');
+    expect(text.stdout).toContain('teams Core team (git-cliff-core/**); Docs (website/**); QA (alice@example.com)');
+
+    const bad = await cli('projects', 'configure', 'cliff', '--team-rule', 'no-team-here', '=Nobody', '--headline-limit', 'many', '--json');
+    expect(bad.code).toBe(1);
+    const error = JSON.parse(bad.stderr) as { code: string; error: string };
+    expect(error.code).toBe('invalid_request');
+    const worse = await cli('projects', 'configure', 'cliff', '--team-rule', 'no-team-here', '=Nobody', '--json');
+    expect(JSON.parse(worse.stderr)).toMatchObject({ code: 'invalid_request', details: [{ message: expect.stringContaining('no-team-here') }, { message: expect.stringContaining('=Nobody') }] });
+    expect((await cli('projects', 'configure', 'cliff', '--json')).json<Teams>().settings.teams).toHaveLength(3);
+
+    const cleared = await cli('projects', 'configure', 'cliff', '--clear-teams', '--pull-request-url', 'none', '--json');
+    expect(cleared.json<Teams>().settings).toMatchObject({ teams: [], pullRequestUrl: null, headlineLimit: 3 });
+    expect((await cli('projects', 'configure', 'cliff')).stdout).toContain('teams from CODEOWNERS when the repository has one, else authors');
+  });
+});
+
 describe('changelog sync and generate', () => {
   it('sync ingests and then generates; generate again changes nothing; a push touches only its periods', async () => {
     const sync = await cli('sync', '--project', 'cliff', '--json');
