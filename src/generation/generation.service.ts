@@ -3,6 +3,7 @@ import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import { toCommitRecord } from '../ingest/commits.repository.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, touchedPeriods } from './engine.js';
 import { generationRepository, type StoredGenerated } from './generation.repository.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
@@ -50,6 +51,13 @@ export interface GenerateSummary {
 export type SettingsPatch = Partial<SettingsInput>;
 
 const zero = (): PerType => ({ commit: 0, daily: 0, weekly: 0, monthly: 0 });
+
+/** The stored input with the patch's given fields replaced. */
+function applyPatch(current: SettingsInput, patch: SettingsPatch): SettingsInput {
+  const next: SettingsInput = { ...current };
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  return next;
+}
 
 /** Validation problems as the API's error shape. */
 function invalidSettings(error: SettingsError): AppError {
@@ -208,12 +216,27 @@ export function createGenerationService(db: Db) {
       return { input, resolved: resolve(input) };
     },
 
+    /**
+     * What generation would produce from the project's stored commits with `patch` applied, against
+     * what the current settings produce. Nothing is stored; invalid settings fail as configure does.
+     */
+    async previewSettings(slug: string, patch: SettingsPatch): Promise<SettingsComparison & { settings: GenerationSettings }> {
+      const project = await projectBySlug(slug);
+      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const codeowners = await generationRepository.codeownersOf(db, project.id);
+      const proposed = resolve({ ...applyPatch(input, patch), codeowners: input.codeowners ?? codeowners });
+      const current = resolve({ ...input, codeowners: input.codeowners ?? codeowners });
+      const commits = (await generationRepository.reachableCommits(db, project.id)).map(toCommitRecord);
+      const versions = buildVersionIndex(commits);
+      const comparison = compareGenerations(generate(commits, current, { versions }), generate(commits, proposed, { versions }), proposed);
+      return { ...comparison, settings: proposed };
+    },
+
     /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
     async configure(slug: string, patch: SettingsPatch): Promise<GenerationSettings> {
       const project = await projectBySlug(slug);
       const current = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
-      const next: SettingsInput = { ...current };
-      for (const [key, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+      const next = applyPatch(current, patch);
       const resolved = resolve(next);
       await generationRepository.saveSettings(db, project.id, next as Record<string, unknown>);
       return resolved;
@@ -228,6 +251,9 @@ export function createGenerationService(db: Db) {
       if (!project) throw notFound('Project');
       return run(project, options);
     },
+
+    /** Whether a linked repository has a CODEOWNERS file (read at ingest). */
+    hasCodeowners: async (projectId: string) => Boolean(await generationRepository.codeownersOf(db, projectId)),
 
     reviewQueue: (projectId: string, limit = 500) => generationRepository.reviewQueue(db, projectId, limit),
 
