@@ -32,6 +32,30 @@ const RECORD_COLUMNS = [
   'commit_shas', 'period_start', 'period_end', 'fingerprint',
 ];
 
+/**
+ * Writes `rows` a batch per statement, serialising the next batch while the database stores the
+ * previous one (one connection runs one statement at a time; this keeps both sides busy).
+ */
+async function pipelined<T>(
+  rows: readonly T[],
+  toRecords: (batch: readonly T[]) => unknown[],
+  write: (json: string, count: number) => Promise<void>,
+): Promise<void> {
+  let previous: Promise<void> = Promise.resolve();
+  try {
+    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+      const batch = rows.slice(i, i + WRITE_BATCH);
+      const json = JSON.stringify(toRecords(batch));
+      await previous;
+      previous = write(json, batch.length);
+      // Surfaced by the next await; meanwhile not an unhandled rejection.
+      previous.catch(() => {});
+    }
+  } finally {
+    await previous;
+  }
+}
+
 function recordOf(entry: GeneratedEntry, commitId: string | null) {
   return {
     generation_key: entry.key,
@@ -117,17 +141,16 @@ export const generationRepository = {
     rows: ReadonlyArray<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
-    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-      const batch = rows.slice(i, i + WRITE_BATCH).map(({ entry, commitId, status }) => ({ ...recordOf(entry, commitId), status }));
+    await pipelined(rows, (batch) => batch.map(({ entry, commitId, status }) => ({ ...recordOf(entry, commitId), status })), async (json, n) => {
       await sql`
         INSERT INTO changelog_entries (
           project_id, generation_key, status, published_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
         )
         SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN now() END,
                ${sql.raw(RECORD_COLUMNS.map((c) => `r.${c}`).join(', '))}
-        FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text)`.execute(db);
-      onBatch?.(batch.length);
-    }
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text)`.execute(db);
+      onBatch?.(n);
+    });
   },
 
   /**
@@ -139,22 +162,23 @@ export const generationRepository = {
     rows: ReadonlyArray<{ id: string; entry: GeneratedEntry; commitId: string | null; restore?: EntryStatus }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
-    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
-      const batch = rows
-        .slice(i, i + WRITE_BATCH)
-        .map(({ id, entry, commitId, restore }) => ({ ...recordOf(entry, commitId), id, restore: restore ?? null }));
-      await sql`
-        UPDATE changelog_entries e SET
-          ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
-          edited_at = NULL,
-          pending_regeneration = false,
-          updated_at = now(),
-          status = COALESCE(r.restore, e.status),
-          published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN now() END
-        FROM jsonb_to_recordset(${JSON.stringify(batch)}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text)
-        WHERE e.id = r.id`.execute(db);
-      onBatch?.(batch.length);
-    }
+    await pipelined(
+      rows,
+      (batch) => batch.map(({ id, entry, commitId, restore }) => ({ ...recordOf(entry, commitId), id, restore: restore ?? null })),
+      async (json, n) => {
+        await sql`
+          UPDATE changelog_entries e SET
+            ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
+            edited_at = NULL,
+            pending_regeneration = false,
+            updated_at = now(),
+            status = COALESCE(r.restore, e.status),
+            published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN now() END
+          FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text)
+          WHERE e.id = r.id`.execute(db);
+        onBatch?.(n);
+      },
+    );
   },
 
   /** Edited entries whose commits changed: their text stays, the dashboard offers a regenerate. */
