@@ -187,7 +187,7 @@ describe('changelog generate on a terminal', () => {
   }, 120_000);
 
   // A real pseudo-terminal: `script` runs the CLI as a user would, so the default io's TTY check is what decides.
-  it.skipIf(!existsSync('/usr/bin/script') || usePostgres)('draws the bar under a pseudo-terminal and not when piped', async () => {
+  it.skipIf(!existsSync('/usr/bin/script'))('draws the bar under a pseudo-terminal and not when piped', async () => {
     expect((await cli('projects', 'configure', 'cliff', '--timezone', 'America/Sao_Paulo')).code).toBe(0);
     const entry = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
     const command = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(entry)} generate --project cliff`;
