@@ -34,7 +34,8 @@ export interface SettingsComparison {
   newest: GeneratedEntry[];
 }
 
-const newestFirst = (a: GeneratedEntry, b: GeneratedEntry) => when(b) - when(a) || (a.key < b.key ? 1 : a.key > b.key ? -1 : 0);
+/** Later periods first; ties (commit entries have no period) are left to the caller. */
+const newestFirst = (a: GeneratedEntry, b: GeneratedEntry) => when(b) - when(a);
 
 function when(e: GeneratedEntry): number {
   return e.period_start ? Date.parse(e.period_start) : 0;

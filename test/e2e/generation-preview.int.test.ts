@@ -63,6 +63,7 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
     expect(await page.getByLabel('Label of fix').inputValue()).toBe('Fixed');
     mkdirSync(SCREENSHOTS, { recursive: true });
     await page.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-preview.png`, SCREENSHOTS).pathname, fullPage: true });
+    await page.locator('#preview').screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-preview-panel.png`, SCREENSHOTS).pathname });
 
     expect((await ctx.services.generation.settings(slug)).input).toEqual({});
     await page.getByRole('button', { name: 'Save settings' }).click();
