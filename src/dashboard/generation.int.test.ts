@@ -6,7 +6,6 @@ import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { buildProject } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { generate } from '../generation/engine.js';
-import { generationRepository } from '../generation/generation.repository.js';
 import { resolveSettings } from '../generation/settings.js';
 import { SECTION_KEYS } from '../generation/types.js';
 import { toCommitRecord } from '../ingest/commits.repository.js';
@@ -139,7 +138,8 @@ describe('preview of a settings change', () => {
     const entriesBefore = await entryState();
 
     // What the engine makes of the stored commits with each settings, computed here independently of the page.
-    const commits = (await generationRepository.reachableCommits(db(), project.id)).map(toCommitRecord);
+    const rows = await db().selectFrom('commits').selectAll().where('project_id', '=', project.id).where('reachable', '=', true).orderBy('committed_at').orderBy('sha').execute();
+    const commits = rows.map(toCommitRecord);
     const proposedInput = { ...saved, entry_types: ['commit', 'weekly', 'monthly'], visible_fix: 'on', label_fix: 'Fixes', order_fix: '2' };
     const current = generate(commits, settingsBefore.resolved);
     const proposed = generate(commits, resolveSettings({

@@ -1,7 +1,16 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { CommitRow, EntryStatus } from '../db/schema.js';
-import type { GeneratedEntry } from './types.js';
+import type { EntryStatus } from '../db/schema.js';
+import { isoWithOffset } from '../ingest/commit-record.js';
+import type { CommitRecord, GeneratedEntry } from './types.js';
+
+/** A stored commit as generation reads it. */
+export interface StoredCommit {
+  id: string;
+  /** When ingestion stored it (epoch ms). */
+  storedAt: number;
+  record: CommitRecord;
+}
 
 /** What storage needs to know about an entry generation made before. */
 export interface StoredGenerated {
@@ -106,16 +115,39 @@ export const generationRepository = {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
   },
 
-  /** The commits on the tracked branches, oldest first. */
-  async reachableCommits(db: Executor, projectId: string): Promise<CommitRow[]> {
-    return db
+  /**
+   * The commits on the tracked branches, oldest first, as the engine takes them, with their row id
+   * and when they were stored. Only the columns generation needs, instants as epoch milliseconds
+   * (a number parses much faster than a timestamp): this read is a good part of a full run.
+   */
+  async reachableCommits(db: Executor, projectId: string): Promise<StoredCommit[]> {
+    const rows = await db
       .selectFrom('commits')
-      .selectAll()
+      .select([
+        'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
+        'committer_tz_offset', 'message', 'changes', 'tags',
+        sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
+        sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
+        sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),
+      ])
       .where('project_id', '=', projectId)
       .where('reachable', '=', true)
       .orderBy('committed_at')
       .orderBy('sha')
       .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      storedAt: r.stored_ms,
+      record: {
+        sha: r.sha,
+        parents: r.parent_shas,
+        author: { name: r.author_name, email: r.author_email, date: isoWithOffset(new Date(r.authored_ms), r.author_tz_offset) },
+        committer: { name: r.committer_name, email: r.committer_email, date: isoWithOffset(new Date(r.committed_ms), r.committer_tz_offset) },
+        message: r.message,
+        changes: r.changes,
+        tags: r.tags,
+      },
+    }));
   },
 
   async generatedEntries(db: Executor, projectId: string): Promise<StoredGenerated[]> {

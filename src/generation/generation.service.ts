@@ -1,7 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
-import { toCommitRecord } from '../ingest/commits.repository.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, touchedPeriods } from './engine.js';
@@ -101,8 +100,8 @@ export function createGenerationService(db: Db) {
       await generationRepository.lockProject(tx, project.id);
       const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
-      const commits: CommitRecord[] = rows.map(toCommitRecord);
-      const commitIds = new Map(rows.map((r) => [r.sha, r.id]));
+      const commits: CommitRecord[] = rows.map((r) => r.record);
+      const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
       const versions = buildVersionIndex(commits);
@@ -114,7 +113,7 @@ export function createGenerationService(db: Db) {
         touched = new Set(options.shas ?? []);
         if (options.storedSince) {
           const since = options.storedSince.getTime();
-          for (const r of rows) if (r.created_at.getTime() >= since) touched.add(r.sha);
+          for (const r of rows) if (r.storedAt >= since) touched.add(r.record.sha);
         }
         if (options.since) {
           const since = options.since.getTime();
@@ -226,7 +225,7 @@ export function createGenerationService(db: Db) {
       const codeowners = await generationRepository.codeownersOf(db, project.id);
       const proposed = resolve({ ...applyPatch(input, patch), codeowners: input.codeowners ?? codeowners });
       const current = resolve({ ...input, codeowners: input.codeowners ?? codeowners });
-      const commits = (await generationRepository.reachableCommits(db, project.id)).map(toCommitRecord);
+      const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
       const versions = buildVersionIndex(commits);
       const comparison = compareGenerations(generate(commits, current, { versions }), generate(commits, proposed, { versions }), proposed);
       return { ...comparison, settings: proposed };
