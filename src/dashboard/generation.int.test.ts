@@ -119,9 +119,22 @@ describe('teams in the settings form', () => {
     // The git-cliff repository has one (.github/CODEOWNERS), read when it was ingested.
     expect(body).toContain('The repository has a CODEOWNERS file: its owners name the teams of commits no rule below covers.');
 
+    // The project's own CODEOWNERS text instead of the repository's; empty goes back to the repository's.
     await browser.get(page());
-    expect((await browser.post(page(), { ...base, team_paths: '', team_authors: '' })).status).toBe(303);
-    expect((await ctx.services.generation.settings(project.slug)).resolved.teams).toEqual([]);
+    expect((await browser.post(page(), { ...base, team_paths: '', team_authors: '', codeowners: '/website/ @acme/docs\r\n' })).status).toBe(303);
+    expect((await ctx.services.generation.settings(project.slug)).resolved.codeowners).toBe('/website/ @acme/docs\n');
+    expect((await browser.get(page())).body).toContain('name="codeowners">/website/ @acme/docs\n</textarea>');
+
+    await browser.get(page());
+    expect((await browser.post(page(), { ...base, team_paths: '', team_authors: '', codeowners: '' })).status).toBe(303);
+    const cleared = (await ctx.services.generation.settings(project.slug)).resolved;
+    expect(cleared.teams).toEqual([]);
+    expect(cleared.codeowners).toBeNull();
+    // A preview shows the form as submitted: the repository's file does not appear as the project's own.
+    await browser.get(page());
+    const previewed = await browser.post(`/dashboard/projects/${project.slug}/generation/preview`, { ...base, codeowners: '' });
+    expect(previewed.status).toBe(200);
+    expect(previewed.body).toContain('name="codeowners"></textarea>');
   });
 });
 

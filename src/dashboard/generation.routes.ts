@@ -33,6 +33,7 @@ const SettingsForm = Type.Object(
     team_authors: Type.Optional(Type.String({ maxLength: 20_000 })),
     headline_limit: Type.Optional(Type.String({ maxLength: 5 })),
     pull_request_url: Type.Optional(Type.String({ maxLength: 500 })),
+    codeowners: Type.Optional(Type.String({ maxLength: 200_000 })),
     ...Object.fromEntries(GENERATED_ENTRY_TYPES.map((t) => [`publish_${t}`, Type.Optional(Type.String({ maxLength: 10 }))])),
     ...Object.fromEntries(
       SECTION_KEYS.flatMap((k) => [
@@ -73,6 +74,8 @@ function patchFromForm(body: FormBody): SettingsPatch {
     // Left empty: the default (5). Not a whole number: refused by validation.
     ...(limit ? { headlineLimit: /^\d+$/.test(limit) ? Number(limit) : -1 } : { headlineLimit: 5 }),
     pullRequestUrl: text('pull_request_url') || null,
+    // Empty: the repository's file. Any text (a lone comment turns owners off): used instead.
+    codeowners: text('codeowners') ? ((body.codeowners as string).replace(/\r\n/g, '\n')) : null,
   };
 }
 
@@ -193,6 +196,7 @@ ${s.sections.map(
 }</p>
 <div><label for="f-team_paths">Team by path (GLOB=TEAM, one per line, e.g. packages/compiler/**=Compiler team)</label><textarea id="f-team_paths" name="team_paths">${teams.paths.join('\n')}</textarea></div>
 <div><label for="f-team_authors">Team by author (E-MAIL, NAME or * pattern=TEAM, one per line)</label><textarea id="f-team_authors" name="team_authors">${teams.authors.join('\n')}</textarea></div>
+<div><label for="f-codeowners">CODEOWNERS for this project instead of the repository's (empty: the repository's; a lone comment: none)</label><textarea id="f-codeowners" name="codeowners">${s.codeowners ?? ''}</textarea></div>
 </fieldset>
 <div><label for="f-headline_limit">Headline items per rollup</label><input id="f-headline_limit" name="headline_limit" value="${String(s.headlineLimit)}" size="3" inputmode="numeric"></div>
 <div><label for="f-pull_request_url">Pull request link (with {number}; empty: no links)</label><input id="f-pull_request_url" name="pull_request_url" value="${s.pullRequestUrl ?? ''}" placeholder="https://github.com/owner/repo/pull/{number}"></div>

@@ -1,6 +1,6 @@
 // `changelog projects configure`, `changelog sync` (ingest, then generate) and `changelog generate`, run as a user would.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -123,7 +123,18 @@ describe('changelog projects configure: teams and the rest', () => {
 
     const cleared = await cli('projects', 'configure', 'cliff', '--clear-teams', '--pull-request-url', 'none', '--json');
     expect(cleared.json<Teams>().settings).toMatchObject({ teams: [], pullRequestUrl: null, headlineLimit: 3 });
-    expect((await cli('projects', 'configure', 'cliff')).stdout).toContain('teams from CODEOWNERS when the repository has one, else authors');
+    expect((await cli('projects', 'configure', 'cliff')).stdout).toContain("no team rules; CODEOWNERS: the repository's, if any");
+
+    // CODEOWNERS: the project's own file, none at all, or back to the repository's.
+    const file = `${scratch}/CODEOWNERS`;
+    writeFileSync(file, '/website/ @orhun/docs\n');
+    const own = await cli('projects', 'configure', 'cliff', '--codeowners', file, '--json');
+    expect(own.json<{ settings: { codeowners: string } }>().settings.codeowners).toBe('project');
+    expect((await cli('projects', 'configure', 'cliff', '--codeowners', 'none')).stdout).toContain('CODEOWNERS: not used');
+    expect((await cli('projects', 'configure', 'cliff', '--codeowners', 'repo', '--json')).json<{ settings: { codeowners: string } }>().settings.codeowners).toBe('repository');
+    const missing = await cli('projects', 'configure', 'cliff', '--codeowners', `${scratch}/nope`, '--json');
+    expect(missing.code).toBe(1);
+    expect(JSON.parse(missing.stderr)).toMatchObject({ code: 'invalid_request', error: expect.stringContaining('cannot read') });
   });
 });
 

@@ -1,3 +1,4 @@
+import { readFile, stat } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliIo, Output } from '../cli/main.js';
@@ -56,6 +57,27 @@ function teamsFrom(paths: readonly string[], authors: readonly string[]) {
   }
 }
 
+const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024;
+
+/** `--codeowners FILE|none|repo`: the file's text, no rules at all (''), or the repository's (null). */
+async function codeownersOption(value: string): Promise<string | null> {
+  if (value === 'repo') return null;
+  if (value === 'none') return '';
+  let text: string;
+  try {
+    if ((await stat(value)).size > CODEOWNERS_MAX_BYTES) throw new AppError('invalid_request', `--codeowners: ${value} is larger than 3 MB`);
+    text = await readFile(value, 'utf8');
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('invalid_request', `--codeowners: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return text;
+}
+
+/** Where the project's CODEOWNERS comes from, as stored (null: the repository's file). */
+const codeownersSource = (input: { codeowners?: string | null }) =>
+  input.codeowners === undefined || input.codeowners === null ? 'repository' : input.codeowners === '' ? 'none' : 'project';
+
 const presentSettings = (s: GenerationSettings) => ({
   entryTypes: s.entryTypes,
   publish: s.publish,
@@ -67,7 +89,9 @@ const presentSettings = (s: GenerationSettings) => ({
   teams: s.teams,
   headlineLimit: s.headlineLimit,
   pullRequestUrl: s.pullRequestUrl,
+  codeowners: codeownersSource(s),
 });
+
 
 const STAGES: Record<GenerateProgress['stage'], string> = { generate: 'classifying commits', store: 'storing entries    ' };
 
@@ -134,6 +158,7 @@ export function registerGenerationCommands({ program, command, run, withServices
     .option('--team-rule <rule...>', 'GLOB=TEAM, e.g. "packages/compiler/**=Compiler team" (replaces the path rules of teams)')
     .option('--team-author <rule...>', 'AUTHOR=TEAM by e-mail, name or * pattern, e.g. "alice@example.com=Core" (replaces the author rules of teams)')
     .option('--clear-teams', 'remove every team mapping (CODEOWNERS, when the repository has one, then names the teams)')
+    .option('--codeowners <file>', 'use this CODEOWNERS file instead of the repository\'s; "none" ignores the repository\'s, "repo" goes back to it')
     .option('--headline-limit <n>', 'how many headline items a rollup gets at most')
     .option('--pull-request-url <url>', 'link PR numbers, e.g. "https://github.com/o/r/pull/{number}" ("none" clears it)')
     .action(
@@ -142,7 +167,7 @@ export function registerGenerationCommands({ program, command, run, withServices
           slug: string,
           opts: {
             entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
-            teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; headlineLimit?: string; pullRequestUrl?: string;
+            teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; codeowners?: string; headlineLimit?: string; pullRequestUrl?: string;
           },
         ) => {
           const patch: SettingsPatch = {};
@@ -165,6 +190,7 @@ export function registerGenerationCommands({ program, command, run, withServices
             patch.headlineLimit = Number(opts.headlineLimit);
           }
           if (opts.pullRequestUrl !== undefined) patch.pullRequestUrl = opts.pullRequestUrl === 'none' ? null : opts.pullRequestUrl;
+          if (opts.codeowners !== undefined) patch.codeowners = await codeownersOption(opts.codeowners);
           return withServices(async (services) => {
             if (opts.clearTeams || opts.teamRule !== undefined || opts.teamAuthor !== undefined) {
               const current = opts.clearTeams ? { paths: [], authors: [] } : teamRules((await services.generation.settings(slug)).resolved.teams);
@@ -179,7 +205,8 @@ export function registerGenerationCommands({ program, command, run, withServices
                 `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}; ` +
                 (settings.teams.length
                   ? `teams ${settings.teams.map((t) => `${t.team} (${[...(t.paths ?? []), ...(t.authors ?? [])].join(', ')})`).join('; ')}`
-                  : 'teams from CODEOWNERS when the repository has one, else authors'),
+                  : 'no team rules') +
+                `; CODEOWNERS: ${{ repository: "the repository's, if any", none: 'not used', project: 'the project\'s own file' }[codeownersSource(settings)]}`,
             };
           });
         },

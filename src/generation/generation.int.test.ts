@@ -293,6 +293,15 @@ describe('teams from CODEOWNERS', () => {
       await ctx.services.generation.generate(project.slug);
       expect((await attribution()).commit).toEqual(['acme/release-team', 'acme/release-team']);
 
+      // The project's own CODEOWNERS text wins over the repository's; an empty one turns owners off.
+      await ctx.services.generation.configure(project.slug, { codeowners: '*.txt @acme/platform\n' });
+      await ctx.services.generation.generate(project.slug);
+      expect((await attribution()).commit).toEqual(['acme/platform', 'acme/platform']);
+      await ctx.services.generation.configure(project.slug, { codeowners: '' });
+      await ctx.services.generation.generate(project.slug);
+      expect((await attribution()).commit).toEqual(['Test Author', 'Test Author']);
+      await ctx.services.generation.configure(project.slug, { codeowners: null });
+
       // The file as it is at the head: emptied there, empty here after the next ingest.
       pushCommits(repo, 1, { message: () => 'chore: drop owners', files: () => ({ '.github/CODEOWNERS': '' }) });
       await ctx.services.ingest.ingestLink(link.id);

@@ -223,12 +223,14 @@ export function createGenerationService(db: Db) {
       const project = await projectBySlug(slug);
       const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
       const codeowners = await generationRepository.codeownersOf(db, project.id);
-      const proposed = resolve({ ...applyPatch(input, patch), codeowners: input.codeowners ?? codeowners });
+      const next = applyPatch(input, patch);
+      const proposed = resolve({ ...next, codeowners: next.codeowners ?? codeowners });
       const current = resolve({ ...input, codeowners: input.codeowners ?? codeowners });
       const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
       const versions = buildVersionIndex(commits);
       const comparison = compareGenerations(generate(commits, current, { versions }), generate(commits, proposed, { versions }), proposed);
-      return { ...comparison, settings: proposed };
+      // The settings as a form shows them: the repository's CODEOWNERS is not the project's own.
+      return { ...comparison, settings: resolve(next) };
     },
 
     /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
