@@ -1,140 +1,231 @@
 /**
- * npm run bench:generate — full changelog generation (commit, daily, weekly and monthly entries,
- * Markdown rendered) for the prettier history (11,652 commits, not conventional), end to end from
- * reading the repository with git, timed in the same run as git-cliff (the npm package's binary,
- * default configuration) producing its changelog for the same repository. Each side runs as a
- * fresh process, alternately, BENCH_RUNS times after one untimed warm-up; the table shows medians.
- * Storing entries in PostgreSQL is not part of this phase (the engine has no storage yet).
+ * npm run bench:generate — full changelog generation on PostgreSQL, timed in the same run as
+ * git-cliff (the npm package's binary, default configuration) for the same repository.
+ *
+ * The prettier history (`../shared/datasets/prettier-history.jsonl.gz`, 11,652 commits, not
+ * conventional) is made into a git repository (`../shared/tools/history-to-git.mjs`, cached in
+ * .cache/datasets) and ingested into a scratch PostgreSQL database. Then, alternately, BENCH_RUNS
+ * times after one untimed warm-up of each:
+ *
+ * - **ours**: `generation.generate()` on a project with no entries yet, all four entry types
+ *   (commit, daily, weekly, monthly): from reading the stored commits to every entry stored, in
+ *   one transaction — what the background job and `changelog generate` run. The entries are
+ *   deleted (untimed) before each run.
+ * - **git-cliff**: its binary as a fresh process producing CHANGELOG.md for the same repository.
+ *
+ * Then once each: a second generation run (idempotent: nothing written) and an incremental run
+ * for the newest day. The table (medians) is printed and written into docs/benchmarks.md between
+ * the `bench:generate` markers; other sections are kept.
+ *
+ * BENCH_DATABASE_URL names the PostgreSQL server (default postgres://root@127.0.0.1:5432/test); a
+ * scratch database is created there and dropped afterwards. SHARED_DIR: the shared folder
+ * (default /work/shared).
  *
  *   npm run bench:generate
- *   BENCH_RUNS=3 npm run bench:generate
+ *   BENCH_RUNS=7 npm run bench:generate
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
+import { createIngestService } from '../src/ingest/ingest.service.js';
 import { ensureDatasetRepo } from './dataset-repo.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const ROOT = new URL('..', import.meta.url).pathname;
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const DOC = join(ROOT, 'docs', 'benchmarks.md');
-const TYPES = 'commit,daily,weekly,monthly';
-
-interface Run {
-  wallMs: number;
-  cpuMs: number | null;
-  outputBytes: number;
-}
+const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const ALL_TYPES = ['commit', 'daily', 'weekly', 'monthly'] as const;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const total = (c: Record<string, number>) => Object.values(c).reduce((a, b) => a + b, 0);
+const ms = (value: number) => `${Math.round(value).toLocaleString('en')} ms`;
 const hasTime = existsSync('/usr/bin/time');
 
-/** Runs a command as its own process; wall clock from spawn to exit, CPU (with children) from /usr/bin/time. */
-function timed(command: string, args: string[], cwd: string, output: string): Run {
+interface Timing {
+  wallMs: number;
+  cpuMs: number | null;
+}
+
+async function adminQuery(text: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+function gitCliffBinary(): { path: string; version: string } {
+  const require = createRequire(import.meta.url);
+  const arch = process.arch;
+  const platform = process.platform === 'win32' ? 'windows' : process.platform;
+  const path = require.resolve(`git-cliff-${platform}-${arch}/bin/git-cliff${platform === 'windows' ? '.exe' : ''}`);
+  const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout.trim().replace(/^git-cliff /, '');
+  return { path, version };
+}
+
+/** git-cliff as its own process: wall clock from spawn to exit, CPU from /usr/bin/time. */
+function runGitCliff(binary: string, repo: string, output: string): Timing & { bytes: number } {
   rmSync(output, { force: true });
   const cpuFile = `${output}.cpu`;
-  const [cmd, argv] = hasTime ? ['/usr/bin/time', ['-o', cpuFile, '-f', '%U %S', command, ...args]] : [command, args];
-  const start = process.hrtime.bigint();
-  const result = spawnSync(cmd, argv, { cwd, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
-  const wallMs = Number(process.hrtime.bigint() - start) / 1e6;
-  if (result.status !== 0) throw new Error(`${command} failed (${result.status}): ${result.stderr}`);
+  const [cmd, argv] = hasTime ? ['/usr/bin/time', ['-o', cpuFile, '-f', '%U %S', binary, '-o', output]] : [binary, ['-o', output]];
+  const started = process.hrtime.bigint();
+  const result = spawnSync(cmd, argv, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`git-cliff failed (${result.status}): ${result.stderr}`);
   let cpuMs: number | null = null;
   if (hasTime) {
     const [user, sys] = readFileSync(cpuFile, 'utf8').trim().split(/\s+/).slice(-2).map(Number) as [number, number];
     cpuMs = (user + sys) * 1000;
   }
-  return { wallMs, cpuMs, outputBytes: existsSync(output) ? statSync(output).size : 0 };
+  return { wallMs, cpuMs, bytes: statSync(output).size };
 }
 
-function gitCliffBinary(): { path: string; version: string } {
-  const require = createRequire(import.meta.url);
-  const arch = process.arch === 'x64' ? 'x64' : process.arch;
-  const platform = process.platform === 'win32' ? 'windows' : process.platform;
-  const path = require.resolve(`git-cliff-${platform}-${arch}/bin/git-cliff${platform === 'windows' ? '.exe' : ''}`);
-  const version = spawnSync(path, ['--version'], { encoding: 'utf8' }).stdout.trim();
-  return { path, version };
+/** One generation run in this process: wall clock, and this process's CPU (PostgreSQL's is not included). */
+async function runOurs(fn: () => Promise<GenerateSummary>): Promise<Timing & { summary: GenerateSummary }> {
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  const summary = await fn();
+  const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const used = process.cpuUsage(cpu);
+  return { wallMs, cpuMs: (used.user + used.system) / 1000, summary };
 }
 
 async function main() {
-  if (!existsSync(join(ROOT, 'dist', 'generation', 'preview.js'))) throw new Error('Run `npm run build` first (npm run bench:generate does)');
   const repo = ensureDatasetRepo('prettier-history');
   if (existsSync(join(repo, 'cliff.toml'))) throw new Error(`${repo} has a cliff.toml; git-cliff must use its default configuration`);
-  const commits = Number(spawnSync('git', ['-C', repo, 'rev-list', '--count', 'HEAD'], { encoding: 'utf8' }).stdout.trim());
   const cliff = gitCliffBinary();
   const work = mkdtempSync(join(tmpdir(), 'bench-generate-'));
-  const ourOut = join(work, 'ours.md');
   const cliffOut = join(work, 'CHANGELOG.md');
 
-  // Our side: the compiled preview module (the code `changelog preview` runs), all four entry types.
-  const ourScript = [
-    `const { preview } = await import(${JSON.stringify(join(ROOT, 'dist', 'generation', 'preview.js'))});`,
-    `const { writeFileSync } = await import('node:fs');`,
-    `const r = await preview({ path: ${JSON.stringify(repo)}, type: '${TYPES}', format: 'md' });`,
-    `writeFileSync(${JSON.stringify(ourOut)}, r.text);`,
-    `writeFileSync(${JSON.stringify(ourOut + '.json')}, JSON.stringify(r.json.stats));`,
-  ].join('\n');
-  const ours = () => timed(process.execPath, ['--input-type=module', '-e', ourScript], ROOT, ourOut);
-  const theirs = () => timed(cliff.path, ['-o', cliffOut], repo, cliffOut);
+  const name = `changelog_bench_gen_${process.pid}`;
+  await adminQuery(`DROP DATABASE IF EXISTS ${name}`);
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 4 });
+  try {
+    await migrate(database);
+    const db = database.db;
+    const user = await db.insertInto('users').values({ email: 'bench@example.com', name: 'Bench' }).returning('id').executeTakeFirstOrThrow();
+    const project = await db
+      .insertInto('projects')
+      .values({ name: 'Bench', slug: 'bench', owner_type: 'user', owner_user_id: user.id })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const link = await db
+      .insertInto('repo_links')
+      .values({
+        project_id: project.id, kind: 'local', installation_id: null, repo_owner: null, repo_name: null,
+        source_url: repo, source_key: `local:${repo}`, tracked_branch: 'main', default_branch: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const reposDir = join(work, 'mirrors');
+    mkdirSync(reposDir, { recursive: true });
+    console.log('Ingesting the prettier history into PostgreSQL (untimed)…');
+    const ingested = await createIngestService(db, { reposDir, installationToken: null }).ingestLink(link.id);
 
-  const load = loadavg()[0]!;
-  console.log(`prettier history: ${commits} commits; ${cpus().length} CPUs; load average ${load.toFixed(2)}; ${RUNS} runs each after a warm-up`);
-  ours();
-  theirs();
-  const our: Run[] = [];
-  const their: Run[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    our.push(ours());
-    their.push(theirs());
-    console.log(`  run ${i + 1}: ours ${our[i]!.wallMs.toFixed(0)} ms, git-cliff ${their[i]!.wallMs.toFixed(0)} ms`);
+    const generation = createGenerationService(db);
+    await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
+    const clear = async () => {
+      await db.deleteFrom('changelog_entries').where('project_id', '=', project.id).execute();
+      await sql`VACUUM ANALYZE changelog_entries`.execute(db);
+    };
+    const full = async () => {
+      await clear();
+      return runOurs(() => generation.generate('bench'));
+    };
+    const gitCliff = () => runGitCliff(cliff.path, repo, cliffOut);
+
+    const load = loadavg()[0]!;
+    console.log(
+      `prettier history: ${ingested.added} commits stored; ${cpus().length} CPUs; load average ${load.toFixed(2)}; ` +
+        `${RUNS} alternating runs each after a warm-up`,
+    );
+    await full();
+    gitCliff();
+    const ours: Array<Awaited<ReturnType<typeof full>>> = [];
+    const theirs: Array<ReturnType<typeof gitCliff>> = [];
+    for (let i = 0; i < RUNS; i++) {
+      ours.push(await full());
+      theirs.push(gitCliff());
+      console.log(`  run ${i + 1}: ours ${ms(ours[i]!.wallMs)}, git-cliff ${ms(theirs[i]!.wallMs)}`);
+    }
+    const created = ours.at(-1)!.summary.created;
+    const again = await runOurs(() => generation.generate('bench'));
+    if (total(again.summary.created) + total(again.summary.updated) !== 0) throw new Error('the second run wrote entries');
+    const newest = await db
+      .selectFrom('commits')
+      .select('committed_at')
+      .where('project_id', '=', project.id)
+      .orderBy('committed_at', 'desc')
+      .executeTakeFirstOrThrow();
+    const incremental = await runOurs(() => generation.generate('bench', { since: new Date(newest.committed_at.getTime() - 86_400_000) }));
+    const loadAfter = loadavg()[0]!;
+    const cliffReleases = (readFileSync(cliffOut, 'utf8').match(/^## /gm) ?? []).length;
+
+    const ourWall = median(ours.map((r) => r.wallMs));
+    const theirWall = median(theirs.map((r) => r.wallMs));
+    const cpu = (runs: Timing[]) => (runs[0]!.cpuMs === null ? 'n/a' : ms(median(runs.map((r) => r.cpuMs!))));
+    const perType = ALL_TYPES.map((t) => `${created[t].toLocaleString('en')} ${t}`).join(', ');
+    const spread = (runs: Timing[]) => `${ms(Math.min(...runs.map((r) => r.wallMs)))}–${ms(Math.max(...runs.map((r) => r.wallMs)))}`;
+    const table = [
+      '| run | wall (median) | range | CPU (median) | result |',
+      '|---|---:|---:|---:|---|',
+      `| **full generation into PostgreSQL**, all four types, project without entries | **${ms(ourWall)}** | ${spread(ours)} | ${cpu(ours)} | ${total(created).toLocaleString('en')} entries stored (${perType}) |`,
+      `| git-cliff ${cliff.version} (default configuration) | **${ms(theirWall)}** | ${spread(theirs)} | ${cpu(theirs)} | ${cliffReleases} releases, ${(median(theirs.map((r) => r.bytes)) / 1e6).toFixed(1)} MB of Markdown |`,
+      `| second generation run (idempotent) | ${ms(again.wallMs)} | | ${cpu([again])} | ${again.summary.unchanged.toLocaleString('en')} unchanged, 0 written |`,
+      `| incremental run (commits of the newest day) | ${ms(incremental.wallMs)} | | ${cpu([incremental])} | ${incremental.summary.touched} commits touched, ${total(incremental.summary.updated)} updated, ${incremental.summary.unchanged} unchanged |`,
+    ].join('\n');
+    const verdict =
+      `${ourWall < theirWall ? 'faster' : 'slower'} than git-cliff (${(theirWall / ourWall).toFixed(1)}×), ` +
+      `${ourWall < 2000 ? 'under' : 'over'} the 2 s target`;
+    console.log(`\n${table}\n\nFull generation: ${verdict}.`);
+
+    const noisy = Math.max(load, loadAfter) > cpus().length * 0.75;
+    const section = [
+      '<!-- bench:generate -->',
+      '## Changelog generation (`npm run bench:generate`)',
+      '',
+      `The prettier history (${ingested.added.toLocaleString('en')} commits, not conventional; \`history-to-git.mjs\`) ingested into a scratch`,
+      'PostgreSQL database. **Ours**: `generation.generate()` with all four entry types (commit, daily, weekly, monthly)',
+      'on a project with no entries — timed from reading the stored commits to every entry stored (classification,',
+      'components, teams, version labels, Markdown, one transaction), what the job and `changelog generate` run; the',
+      'entries are deleted (untimed) before each run. **git-cliff**: the npm package\'s binary (`git-cliff-linux-x64`,',
+      'an optional dependency with no install script) producing its changelog for the same repository with its default',
+      `configuration, a fresh process each time. ${RUNS} alternating runs after one warm-up of each; medians. CPU: our`,
+      'process (PostgreSQL\'s own work not included); git-cliff\'s process.',
+      '',
+      table,
+      '',
+      `Full generation: ${verdict}.`,
+      `Measured ${new Date().toISOString().slice(0, 16)}Z on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}; load average`,
+      `${load.toFixed(2)} at the start and ${loadAfter.toFixed(2)} at the end` +
+        (noisy ? ' (other work shared the machine: wall times are inflated and noisy).' : '.'),
+      '<!-- /bench:generate -->',
+    ].join('\n');
+    let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
+    // The separate storage benchmark is part of this one now.
+    doc = doc.replace(/\n*<!-- bench:generate-store:start -->[\s\S]*?<!-- bench:generate-store:end -->\n*/, '\n\n');
+    const marked = /<!-- bench:generate -->[\s\S]*?<!-- \/bench:generate -->/;
+    doc = marked.test(doc) ? doc.replace(marked, section) : `${doc.trimEnd()}\n\n${section}\n`;
+    writeFileSync(DOC, doc);
+    console.log(`\nWrote ${DOC}`);
+  } finally {
+    await database.close();
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    rmSync(work, { recursive: true, force: true });
   }
-  const loadAfter = loadavg()[0]!;
-  const stats = JSON.parse(readFileSync(ourOut + '.json', 'utf8')) as { commits: number; skipped: Record<string, number>; by_section: Record<string, number> };
-  const ourEntries = (readFileSync(ourOut, 'utf8').match(/^## /gm) ?? []).length;
-  const cliffReleases = (readFileSync(cliffOut, 'utf8').match(/^## /gm) ?? []).length;
-  rmSync(work, { recursive: true, force: true });
-
-  const ourWall = median(our.map((r) => r.wallMs));
-  const theirWall = median(their.map((r) => r.wallMs));
-  const cpu = (runs: Run[]) => (runs[0]!.cpuMs === null ? 'n/a' : `${median(runs.map((r) => r.cpuMs!)).toFixed(0)} ms`);
-  const counted = stats.commits - Object.values(stats.skipped).reduce((a, b) => a + b, 0);
-  const other = stats.by_section.other ?? 0;
-  const rows = [
-    ['changelog engine (read + commit/daily/weekly/monthly + Markdown)', `${ourWall.toFixed(0)} ms`, cpu(our), `${ourEntries} entries, ${(median(our.map((r) => r.outputBytes)) / 1e6).toFixed(1)} MB`],
-    [`git-cliff ${cliff.version.replace(/^git-cliff /, '')} (default configuration)`, `${theirWall.toFixed(0)} ms`, cpu(their), `${cliffReleases} releases, ${(median(their.map((r) => r.outputBytes)) / 1e6).toFixed(1)} MB`],
-  ];
-  const verdict = `${ourWall < theirWall ? 'faster' : 'slower'} than git-cliff (${(theirWall / ourWall).toFixed(1)}×), ${ourWall < 2000 ? 'under' : 'over'} the 2 s target`;
-  const table = [
-    '| run | wall (median) | CPU incl. git (median) | output |',
-    '|---|---|---|---|',
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-  ].join('\n');
-  console.log(`\n${table}\n\nOurs: ${verdict}. Classified ${counted} commits (merges skipped: ${stats.skipped.merge ?? 0}); other: ${other} (${((100 * other) / counted).toFixed(1)}%).`);
-
-  const section = [
-    '<!-- bench:generate -->',
-    '## Changelog generation (`npm run bench:generate`)',
-    '',
-    `Full generation for the prettier history (${commits} commits, not conventional): the repository read with git,`,
-    'every commit classified, commit, daily, weekly and monthly entries built and rendered to Markdown; against',
-    'git-cliff producing its changelog for the same repository with its default configuration. Each side is a fresh',
-    `process; ${RUNS} alternating runs after a warm-up; medians. Storage in PostgreSQL is not included yet (the engine`,
-    'has no storage in this phase; the database-backed job will add it). git-cliff is the npm package: its',
-    'platform binary (`git-cliff-linux-x64`, an optional dependency with no install script) runs offline.',
-    '',
-    table,
-    '',
-    `Ours: ${verdict}. ${counted} commits classified (${stats.skipped.merge ?? 0} merge commits skipped); \`other\`: ${other} (${((100 * other) / counted).toFixed(1)}%).`,
-    `Measured ${new Date().toISOString().slice(0, 16)}Z on ${cpus().length} × ${cpus()[0]?.model.trim() ?? 'CPU'}, Node ${process.version}; load average`,
-    `${load.toFixed(2)} at the start and ${loadAfter.toFixed(2)} at the end (other work shared the machine: wall times`,
-    'are inflated by it; CPU times much less so).',
-    '<!-- /bench:generate -->',
-  ].join('\n');
-  let doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n';
-  const marked = /<!-- bench:generate -->[\s\S]*?<!-- \/bench:generate -->/;
-  doc = marked.test(doc) ? doc.replace(marked, section) : `${doc.trimEnd()}\n\n${section}\n`;
-  writeFileSync(DOC, doc);
-  console.log(`\nWrote ${DOC}`);
 }
 
 main().catch((error: unknown) => {

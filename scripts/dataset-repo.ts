@@ -6,7 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-const SHARED = process.env.SHARED_DIR ?? '/work/shared';
+// The shared folder beside the checkout (../shared), as the tests expect it; SHARED_DIR overrides.
+const BESIDE = resolve(import.meta.dirname, '..', '..', 'shared');
+const SHARED = process.env.SHARED_DIR ?? (existsSync(BESIDE) ? BESIDE : '/work/shared');
 const CACHE = resolve(import.meta.dirname, '..', '.cache', 'datasets');
 
 export type Dataset = 'git-cliff-history' | 'prettier-history' | 'vue-core-history';

@@ -315,7 +315,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
 
   registerScmCommands({ program, command, run, withServices, getConfig, io });
-  registerGenerationCommands({ program, command, run, withServices });
+  registerGenerationCommands({ program, command, run, withServices, io });
 
   command(program, 'backup', 'write the embedded database to a file (stop the server first; PostgreSQL: pg_dump)')
     .requiredOption('--out <file>', 'archive to write (gzip\'d tar)')

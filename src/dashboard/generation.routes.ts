@@ -3,11 +3,14 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
 import type { SettingsPatch } from '../generation/generation.service.js';
-import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GenerationSettings } from '../generation/types.js';
+import { parseTeamRules, SettingsError, teamRules } from '../generation/settings.js';
+import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings } from '../generation/types.js';
 import { AppError } from '../http/errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './dashboard.plugin.js';
-import { html } from './html.js';
+import type { Services } from '../services.js';
+import { html, type Html } from './html.js';
+import { renderMarkdown } from './markdown.js';
 import { csrfField, formErrors, when } from './views/layout.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -26,6 +29,11 @@ const SettingsForm = Type.Object(
     exclude_authors: Type.String({ maxLength: 20_000 }),
     exclude_bots: Type.Optional(Type.String({ maxLength: 10 })),
     path_rules: Type.String({ maxLength: 20_000 }),
+    team_paths: Type.Optional(Type.String({ maxLength: 20_000 })),
+    team_authors: Type.Optional(Type.String({ maxLength: 20_000 })),
+    headline_limit: Type.Optional(Type.String({ maxLength: 5 })),
+    pull_request_url: Type.Optional(Type.String({ maxLength: 500 })),
+    codeowners: Type.Optional(Type.String({ maxLength: 200_000 })),
     ...Object.fromEntries(GENERATED_ENTRY_TYPES.map((t) => [`publish_${t}`, Type.Optional(Type.String({ maxLength: 10 }))])),
     ...Object.fromEntries(
       SECTION_KEYS.flatMap((k) => [
@@ -38,15 +46,97 @@ const SettingsForm = Type.Object(
   { additionalProperties: false },
 );
 
+type FormBody = Record<string, string | string[] | undefined>;
+
+/** The settings form as a patch of every setting; malformed team rules fail as bad settings do. */
+function patchFromForm(body: FormBody): SettingsPatch {
+  const order = (k: string) => Number(body[`order_${k}`]) || 99;
+  const text = (name: string) => ((body[name] as string | undefined) ?? '').trim();
+  let teams;
+  try {
+    teams = parseTeamRules(lines(text('team_paths')), lines(text('team_authors')));
+  } catch (error) {
+    if (error instanceof SettingsError) throw new AppError('invalid_request', 'Invalid team rules', error.problems.map((message) => ({ message })));
+    throw error;
+  }
+  const limit = text('headline_limit');
+  return {
+    entryTypes: many(body.entry_types),
+    publish: Object.fromEntries(GENERATED_ENTRY_TYPES.map((t) => [t, (body[`publish_${t}`] as string | undefined) ?? 'manual'])),
+    timeZone: text('time_zone'),
+    sections: [...SECTION_KEYS]
+      .sort((a, b) => order(a) - order(b))
+      .map((key) => ({ key, label: ((body[`label_${key}`] as string | undefined) ?? '').trim(), visible: body[`visible_${key}`] === 'on' })),
+    excludeAuthors: lines(text('exclude_authors')),
+    excludeBots: body.exclude_bots === 'on',
+    pathRules: text('path_rules').split('\n').map((s) => s.trim()).filter(Boolean),
+    teams,
+    // Left empty: the default (5). Not a whole number: refused by validation.
+    ...(limit ? { headlineLimit: /^\d+$/.test(limit) ? Number(limit) : -1 } : { headlineLimit: 5 }),
+    pullRequestUrl: text('pull_request_url') || null,
+    // Empty: the repository's file. Any text (a lone comment turns owners off): used instead.
+    codeowners: text('codeowners') ? ((body.codeowners as string).replace(/\r\n/g, '\n')) : null,
+  };
+}
+
+type Preview = Awaited<ReturnType<Services['generation']['previewSettings']>>;
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
+
+/** The preview panel: counts per type and section, what would change, and the newest entries rendered. */
+function previewPanel(p: Preview): Html {
+  const types = GENERATED_ENTRY_TYPES.filter((t) => p.byType[t].current || p.byType[t].proposed);
+  const skipped = Object.entries(p.skipped).filter(([, n]) => n > 0);
+  const titled = (e: GeneratedEntry) => html`<li><span class="badge">${e.entry_type}</span> ${e.title}</li>`;
+  const changes = p.samples.added.length + p.samples.removed.length + p.samples.changed.length;
+  return html`<section class="panel" id="preview" aria-labelledby="preview-h"><h2 id="preview-h">Preview of these settings</h2>
+<p class="muted">Generated from the ${plural(p.commits, 'stored commit')} with the settings below as submitted, compared with what the saved settings generate. Nothing has been saved or stored.${
+    skipped.length ? ` Left out: ${skipped.map(([why, n]) => `${n} ${why}`).join(', ')}.` : ''
+  }</p>
+<div class="table-wrap"><table><caption>Entries per type</caption><thead><tr><th scope="col">Type</th><th scope="col">Saved settings</th><th scope="col">These settings</th><th scope="col">Added</th><th scope="col">Removed</th><th scope="col">Changed</th><th scope="col">Unchanged</th></tr></thead><tbody>
+${types.length
+    ? types.map((t) => {
+        const c = p.byType[t];
+        return html`<tr><th scope="row">${t}</th><td>${String(c.current)}</td><td>${String(c.proposed)}</td><td>${String(c.added)}</td><td>${String(c.removed)}</td><td>${String(c.changed)}</td><td>${String(c.unchanged)}</td></tr>`;
+      })
+    : html`<tr><td colspan="7" class="empty">No entries either way.</td></tr>`}
+</tbody></table></div>
+<div class="table-wrap"><table><caption>Commits per section</caption><thead><tr><th scope="col">Section</th><th scope="col">Commits</th><th scope="col">Shown</th></tr></thead><tbody>
+${p.sections.map((s) => html`<tr><th scope="row">${s.label} <span class="muted">(${s.key})</span></th><td>${String(s.commits)}</td><td>${s.visible ? 'yes' : 'hidden'}</td></tr>`)}
+</tbody></table></div>
+${changes
+    ? html`<h3>What would change</h3>
+${p.samples.added.length ? html`<h4>Added (newest ${String(p.samples.added.length)})</h4><ul class="preview-list">${p.samples.added.map(titled)}</ul>` : ''}
+${p.samples.removed.length ? html`<h4>Removed (newest ${String(p.samples.removed.length)})</h4><ul class="preview-list">${p.samples.removed.map(titled)}</ul>` : ''}
+${p.samples.changed.length
+        ? html`<h4>Changed (newest ${String(p.samples.changed.length)})</h4><ul class="preview-list">${p.samples.changed.map(
+            ({ before, after }) => html`<li><span class="badge">${after.entry_type}</span> ${after.title}${before.title !== after.title ? html` <span class="muted">(was “${before.title}”)</span>` : ''}</li>`,
+          )}</ul>`
+        : ''}`
+    : html`<p class="empty">These settings generate exactly what the saved ones do.</p>`}
+<h3>Newest entries with these settings</h3>
+${p.newest.length
+    ? p.newest.map(
+        (e) => html`<article class="preview-entry"><h4><span class="badge">${e.entry_type}</span> ${e.title}${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
+          e.team_attribution ? html` <span class="muted">· ${e.team_attribution}</span>` : ''
+        }</h4><div class="preview">${renderMarkdown(e.content)}</div></article>`,
+      )
+    : html`<p class="empty">No entries: none of the commits is in a shown section.</p>`}
+</section>`;
+}
+
 /** Generation settings, the review queue of drafts with bulk publish, and regenerate. */
 export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
-  async function page(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, error?: AppError) {
+  async function page(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, error?: AppError, preview?: Preview) {
     const csrf = kit.csrf(request);
     const { resolved } = await services.generation.settings(project.slug);
     const queue = await services.generation.reviewQueue(project.id);
-    const s: GenerationSettings = resolved;
+    // A preview shows the form as submitted, so that it can be saved (or changed again) from there.
+    const s: GenerationSettings = preview?.settings ?? resolved;
+    const teams = teamRules(s.teams);
+    const codeowners = await services.generation.hasCodeowners(project.id);
     return kit.render(
       request,
       reply,
@@ -98,8 +188,21 @@ ${s.sections.map(
 <div><label for="f-exclude_authors">Excluded authors (e-mail, name or * pattern; one per line)</label><textarea id="f-exclude_authors" name="exclude_authors">${s.excludeAuthors.join('\n')}</textarea></div>
 <div><label><input type="checkbox" name="exclude_bots" value="on"${s.excludeBots ? html` checked` : ''}> Exclude bots</label></div>
 <div><label for="f-path_rules">Path rules (GLOB=COMPONENT, one per line; empty: detected)</label><textarea id="f-path_rules" name="path_rules">${s.pathRules.map((r) => `${r.glob}=${r.component}`).join('\n')}</textarea></div>
-<div><button type="submit">Save settings</button></div>
-</form></section>`,
+<fieldset><legend>Teams</legend>
+<p class="muted">${
+  codeowners
+    ? 'The repository has a CODEOWNERS file: its owners name the teams of commits no rule below covers.'
+    : 'No CODEOWNERS file in the repository: commits no rule below covers are credited to their authors.'
+}</p>
+<div><label for="f-team_paths">Team by path (GLOB=TEAM, one per line, e.g. packages/compiler/**=Compiler team)</label><textarea id="f-team_paths" name="team_paths">${teams.paths.join('\n')}</textarea></div>
+<div><label for="f-team_authors">Team by author (E-MAIL, NAME or * pattern=TEAM, one per line)</label><textarea id="f-team_authors" name="team_authors">${teams.authors.join('\n')}</textarea></div>
+<div><label for="f-codeowners">CODEOWNERS for this project instead of the repository's (empty: the repository's; a lone comment: none)</label><textarea id="f-codeowners" name="codeowners">${s.codeowners ?? ''}</textarea></div>
+</fieldset>
+<div><label for="f-headline_limit">Headline items per rollup</label><input id="f-headline_limit" name="headline_limit" value="${String(s.headlineLimit)}" size="3" inputmode="numeric"></div>
+<div><label for="f-pull_request_url">Pull request link (with {number}; empty: no links)</label><input id="f-pull_request_url" name="pull_request_url" value="${s.pullRequestUrl ?? ''}" placeholder="https://github.com/owner/repo/pull/{number}"></div>
+<div class="actions"><button type="submit">Save settings</button> <button class="secondary" type="submit" formaction="/dashboard/projects/${project.slug}/generation/preview#preview">Preview</button></div>
+</form></section>
+${preview ? previewPanel(preview) : ''}`,
       { status: error ? error.status : 200 },
     );
   }
@@ -111,26 +214,26 @@ ${s.sections.map(
 
   app.post('/dashboard/projects/:slug/generation', { schema: { hide: true, params: SlugParams, body: SettingsForm } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
-    const body = request.body as Record<string, string | string[] | undefined>;
-    const order = (k: string) => Number(body[`order_${k}`]) || 99;
-    const patch: SettingsPatch = {
-      entryTypes: many(body.entry_types),
-      publish: Object.fromEntries(GENERATED_ENTRY_TYPES.map((t) => [t, (body[`publish_${t}`] as string | undefined) ?? 'manual'])),
-      timeZone: (body.time_zone as string).trim(),
-      sections: [...SECTION_KEYS]
-        .sort((a, b) => order(a) - order(b))
-        .map((key) => ({ key, label: ((body[`label_${key}`] as string | undefined) ?? '').trim(), visible: body[`visible_${key}`] === 'on' })),
-      excludeAuthors: lines(body.exclude_authors as string),
-      excludeBots: body.exclude_bots === 'on',
-      pathRules: (body.path_rules as string).split('\n').map((s) => s.trim()).filter(Boolean),
-    };
     try {
-      await services.generation.configure(project.slug, patch);
+      await services.generation.configure(project.slug, patchFromForm(request.body as FormBody));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
       return page(request, reply, project, ws, error);
     }
     return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=generation-saved`, 303);
+  });
+
+  // The form as submitted, generated from the stored commits and compared with the saved settings; nothing is saved.
+  app.post('/dashboard/projects/:slug/generation/preview', { schema: { hide: true, params: SlugParams, body: SettingsForm } }, async (request, reply) => {
+    const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+    let preview: Preview;
+    try {
+      preview = await services.generation.previewSettings(project.slug, patchFromForm(request.body as FormBody));
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+      return page(request, reply, project, ws, error);
+    }
+    return page(request, reply, project, ws, undefined, preview);
   });
 
   app.post(

@@ -228,6 +228,8 @@ export interface RepoLinksTable {
   last_ingested_sha: string | null;
   last_ingested_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   last_error: string | null;
+  /** CODEOWNERS at the tracked branch's head when last ingested; null when there is none. */
+  codeowners: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

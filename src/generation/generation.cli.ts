@@ -1,8 +1,11 @@
+import { readFile, stat } from 'node:fs/promises';
+import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import type { Output } from '../cli/main.js';
+import type { CliIo, Output } from '../cli/main.js';
 import { AppError } from '../http/errors.js';
 import type { Services } from '../services.js';
-import type { GenerateSummary, SettingsPatch } from './generation.service.js';
+import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
+import { parseTeamRules, SettingsError, teamRules } from './settings.js';
 import { SECTION_KEYS, type GenerationSettings } from './types.js';
 
 interface CliParts {
@@ -10,6 +13,7 @@ interface CliParts {
   command: (parent: Command, name: string, description: string) => Command;
   run: <A extends unknown[]>(fn: (...args: A) => Promise<Output>) => (...args: A) => Promise<void>;
   withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+  io: CliIo;
 }
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
@@ -43,6 +47,37 @@ function parseSections(value: string): NonNullable<SettingsPatch['sections']> {
   return [...listed, ...SECTION_KEYS.filter((k) => !seen.has(k)).map((key) => ({ key, visible: false }))];
 }
 
+/** Team rules as typed, or the API's error naming every malformed one. */
+function teamsFrom(paths: readonly string[], authors: readonly string[]) {
+  try {
+    return parseTeamRules(paths, authors);
+  } catch (error) {
+    if (error instanceof SettingsError) throw new AppError('invalid_request', 'Invalid team rules', error.problems.map((message) => ({ message })));
+    throw error;
+  }
+}
+
+const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024;
+
+/** `--codeowners FILE|none|repo`: the file's text, no rules at all (''), or the repository's (null). */
+async function codeownersOption(value: string): Promise<string | null> {
+  if (value === 'repo') return null;
+  if (value === 'none') return '';
+  let text: string;
+  try {
+    if ((await stat(value)).size > CODEOWNERS_MAX_BYTES) throw new AppError('invalid_request', `--codeowners: ${value} is larger than 3 MB`);
+    text = await readFile(value, 'utf8');
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('invalid_request', `--codeowners: cannot read ${value} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return text;
+}
+
+/** Where the project's CODEOWNERS comes from, as stored (null: the repository's file). */
+const codeownersSource = (input: { codeowners?: string | null }) =>
+  input.codeowners === undefined || input.codeowners === null ? 'repository' : input.codeowners === '' ? 'none' : 'project';
+
 const presentSettings = (s: GenerationSettings) => ({
   entryTypes: s.entryTypes,
   publish: s.publish,
@@ -52,22 +87,59 @@ const presentSettings = (s: GenerationSettings) => ({
   excludeBots: s.excludeBots,
   pathRules: s.pathRules,
   teams: s.teams,
+  headlineLimit: s.headlineLimit,
+  pullRequestUrl: s.pullRequestUrl,
+  codeowners: codeownersSource(s),
 });
 
+
+const STAGES: Record<GenerateProgress['stage'], string> = { generate: 'classifying commits', store: 'storing entries    ' };
+
+/**
+ * A progress bar for a generation run on `stream` (a terminal), one bar per stage; `stop()` clears
+ * it. Without a terminal, or with --json, there is none.
+ */
+export function generationProgressBar(stream: NodeJS.WriteStream | undefined): { onProgress?: (p: GenerateProgress) => void; stop: () => void } {
+  if (!stream) return { stop: () => {} };
+  const bar = new SingleBar({ stream, format: '{stage} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true });
+  let stage: GenerateProgress['stage'] | null = null;
+  return {
+    onProgress: (p) => {
+      if (p.stage !== stage) {
+        if (stage) bar.stop();
+        stage = p.stage;
+        bar.start(p.total, p.done, { stage: STAGES[p.stage] });
+      } else bar.update(p.done);
+    },
+    stop: () => {
+      if (stage) bar.stop();
+    },
+  };
+}
+
 /** `changelog generate` and `changelog projects configure`. */
-export function registerGenerationCommands({ program, command, run, withServices }: CliParts): void {
+export function registerGenerationCommands({ program, command, run, withServices, io }: CliParts): void {
   command(program, 'generate', 'generate and store the changelog entries of a project now')
     .requiredOption('--project <slug>', 'project slug')
     .option('--since <date>', 'only commits from this ISO 8601 date on (and the periods they fall in)')
     .action(
-      run(async (opts: { project: string; since?: string }) => {
+      run(async (opts: { project: string; since?: string; json?: boolean }) => {
         let since: Date | undefined;
         if (opts.since !== undefined) {
           since = new Date(opts.since);
           if (Number.isNaN(since.getTime())) throw new AppError('invalid_request', `--since must be an ISO 8601 date (got "${opts.since}")`);
         }
         return withServices(async (services) => {
-          const summary = await services.generation.generate(opts.project, since ? { since } : {});
+          const progress = generationProgressBar(opts.json ? undefined : io.progress);
+          let summary: GenerateSummary;
+          try {
+            summary = await services.generation.generate(opts.project, {
+              ...(since ? { since } : {}),
+              ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+            });
+          } finally {
+            progress.stop();
+          }
           return { json: { ...summary }, text: describeSummary(summary) };
         });
       }),
@@ -83,11 +155,20 @@ export function registerGenerationCommands({ program, command, run, withServices
     .option('--exclude-authors <list>', 'skip commits by these e-mails, names or * patterns (comma-separated)')
     .option('--exclude-bots <bool>', 'skip commits by bots: true or false')
     .option('--path-rule <rule...>', 'GLOB=COMPONENT, e.g. "packages/*/**=$1" (replaces the rules; "none" clears them)')
+    .option('--team-rule <rule...>', 'GLOB=TEAM, e.g. "packages/compiler/**=Compiler team" (replaces the path rules of teams)')
+    .option('--team-author <rule...>', 'AUTHOR=TEAM by e-mail, name or * pattern, e.g. "alice@example.com=Core" (replaces the author rules of teams)')
+    .option('--clear-teams', 'remove every team mapping (CODEOWNERS, when the repository has one, then names the teams)')
+    .option('--codeowners <file>', 'use this CODEOWNERS file instead of the repository\'s; "none" ignores the repository\'s, "repo" goes back to it')
+    .option('--headline-limit <n>', 'how many headline items a rollup gets at most')
+    .option('--pull-request-url <url>', 'link PR numbers, e.g. "https://github.com/o/r/pull/{number}" ("none" clears it)')
     .action(
       run(
         async (
           slug: string,
-          opts: { entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[] },
+          opts: {
+            entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
+            teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; codeowners?: string; headlineLimit?: string; pullRequestUrl?: string;
+          },
         ) => {
           const patch: SettingsPatch = {};
           if (opts.entryTypes !== undefined) patch.entryTypes = list(opts.entryTypes)!;
@@ -104,14 +185,28 @@ export function registerGenerationCommands({ program, command, run, withServices
             patch.excludeBots = opts.excludeBots === 'true';
           }
           if (opts.pathRule !== undefined) patch.pathRules = opts.pathRule.length === 1 && opts.pathRule[0] === 'none' ? [] : opts.pathRule;
+          if (opts.headlineLimit !== undefined) {
+            if (!/^\d+$/.test(opts.headlineLimit)) throw new AppError('invalid_request', `--headline-limit must be a whole number (got "${opts.headlineLimit}")`);
+            patch.headlineLimit = Number(opts.headlineLimit);
+          }
+          if (opts.pullRequestUrl !== undefined) patch.pullRequestUrl = opts.pullRequestUrl === 'none' ? null : opts.pullRequestUrl;
+          if (opts.codeowners !== undefined) patch.codeowners = await codeownersOption(opts.codeowners);
           return withServices(async (services) => {
+            if (opts.clearTeams || opts.teamRule !== undefined || opts.teamAuthor !== undefined) {
+              const current = opts.clearTeams ? { paths: [], authors: [] } : teamRules((await services.generation.settings(slug)).resolved.teams);
+              patch.teams = teamsFrom(opts.teamRule ?? current.paths, opts.teamAuthor ?? current.authors);
+            }
             const settings = await services.generation.configure(slug, patch);
             return {
               json: { project: slug, settings: presentSettings(settings) },
               text:
                 `${slug}: generates ${settings.entryTypes.join(', ')} in ${settings.timeZone}; ` +
                 `publishes ${Object.entries(settings.publish).map(([t, p]) => `${t} ${p}`).join(', ')}; ` +
-                `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}`,
+                `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}; ` +
+                (settings.teams.length
+                  ? `teams ${settings.teams.map((t) => `${t.team} (${[...(t.paths ?? []), ...(t.authors ?? [])].join(', ')})`).join('; ')}`
+                  : 'no team rules') +
+                `; CODEOWNERS: ${{ repository: "the repository's, if any", none: 'not used', project: 'the project\'s own file' }[codeownersSource(settings)]}`,
             };
           });
         },

@@ -1,6 +1,7 @@
 // Generation from stored commits: the git-cliff history ingested into the database, generated,
 // stored, and generated again after new pushes, edits and setting changes.
 import { rmSync } from 'node:fs';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
@@ -252,5 +253,61 @@ describe('the generate job', () => {
     const expected = generate(stored.map(toCommitRecord), resolveSettings({}));
     await waitFor(async () => ((await generatedRows(project.id)).length === expected.entries.length ? true : undefined), 30_000, 'all entries');
     expect(rows.every((r) => r.commit_id === null || r.entry_type === 'commit')).toBe(true);
+  }, 120_000);
+});
+
+describe('teams from CODEOWNERS', () => {
+  it('reads CODEOWNERS at the tracked branch head when ingesting, and attributes entries to its owners unless the project maps teams', async () => {
+    const repo = datasetRepoCopy();
+    try {
+      pushCommits(repo, 1, {
+        message: () => 'chore: add code owners',
+        files: () => ({ '.github/CODEOWNERS': '# Release files\n*.txt @acme/release-team\n/docs/ docs@example.com\n' }),
+      });
+      const [owned] = pushCommits(repo, 1, { message: () => 'feat: an owned change' });
+      const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
+      const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: repo, branch: 'main' });
+      await ctx.services.ingest.ingestLink(link.id);
+      const stored = await db().selectFrom('repo_links').select('codeowners').where('id', '=', link.id).executeTakeFirstOrThrow();
+      expect(stored.codeowners).toContain('@acme/release-team');
+
+      const attribution = async () => {
+        const rows = await db()
+          .selectFrom('changelog_entries')
+          .select(['entry_type', 'team_attribution', 'generated_json'])
+          .where('project_id', '=', project.id)
+          .where('status', '!=', 'archived')
+          .where(sql<boolean>`${owned!} = ANY(commit_shas)`)
+          .execute();
+        return Object.fromEntries(rows.map((r) => [r.entry_type, [r.team_attribution, (r.generated_json as { team_attribution: string | null }).team_attribution]]));
+      };
+      await ctx.services.generation.generate(project.slug);
+      expect(await attribution()).toEqual({ commit: ['acme/release-team', 'acme/release-team'], weekly: ['acme/release-team', 'acme/release-team'] });
+
+      // The project's own mapping wins over CODEOWNERS…
+      await ctx.services.generation.configure(project.slug, { teams: [{ team: 'Release', paths: ['pushed-*.txt'] }] });
+      await ctx.services.generation.generate(project.slug);
+      expect((await attribution()).commit).toEqual(['Release', 'Release']);
+      // …and CODEOWNERS names the teams again once the mapping is cleared.
+      await ctx.services.generation.configure(project.slug, { teams: [] });
+      await ctx.services.generation.generate(project.slug);
+      expect((await attribution()).commit).toEqual(['acme/release-team', 'acme/release-team']);
+
+      // The project's own CODEOWNERS text wins over the repository's; an empty one turns owners off.
+      await ctx.services.generation.configure(project.slug, { codeowners: '*.txt @acme/platform\n' });
+      await ctx.services.generation.generate(project.slug);
+      expect((await attribution()).commit).toEqual(['acme/platform', 'acme/platform']);
+      await ctx.services.generation.configure(project.slug, { codeowners: '' });
+      await ctx.services.generation.generate(project.slug);
+      expect((await attribution()).commit).toEqual(['Test Author', 'Test Author']);
+      await ctx.services.generation.configure(project.slug, { codeowners: null });
+
+      // The file as it is at the head: emptied there, empty here after the next ingest.
+      pushCommits(repo, 1, { message: () => 'chore: drop owners', files: () => ({ '.github/CODEOWNERS': '' }) });
+      await ctx.services.ingest.ingestLink(link.id);
+      expect((await db().selectFrom('repo_links').select('codeowners').where('id', '=', link.id).executeTakeFirstOrThrow()).codeowners).toBe('');
+    } finally {
+      removeRepoCopy(repo);
+    }
   }, 120_000);
 });

@@ -1,7 +1,16 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { CommitRow, EntryStatus } from '../db/schema.js';
-import type { GeneratedEntry } from './types.js';
+import type { EntryStatus } from '../db/schema.js';
+import { isoWithOffset } from '../ingest/commit-record.js';
+import type { CommitRecord, GeneratedEntry } from './types.js';
+
+/** A stored commit as generation reads it. */
+export interface StoredCommit {
+  id: string;
+  /** When ingestion stored it (epoch ms). */
+  storedAt: number;
+  record: CommitRecord;
+}
 
 /** What storage needs to know about an entry generation made before. */
 export interface StoredGenerated {
@@ -18,13 +27,51 @@ export interface StoredGenerated {
   period_end: Date | null;
 }
 
-/** The generated columns of an entry (what a regeneration writes). */
-function generatedColumns(entry: GeneratedEntry, commitId: string | null) {
+/** Rows per write statement. */
+const WRITE_BATCH = 1000;
+
+/** The generated columns of an entry (what a regeneration writes) and their types in a record. */
+const RECORD_TYPES = [
+  'generation_key text', 'entry_type text', 'title text', 'content text', 'generated_json jsonb', 'version_label text',
+  'team_attribution text', 'component_tags text[]', 'commit_id uuid', 'commit_shas text[]', 'period_start timestamptz',
+  'period_end timestamptz', 'fingerprint text',
+].join(', ');
+const RECORD_COLUMNS = [
+  'entry_type', 'title', 'content', 'generated_json', 'version_label', 'team_attribution', 'component_tags', 'commit_id',
+  'commit_shas', 'period_start', 'period_end', 'fingerprint',
+];
+
+/**
+ * Writes `rows` a batch per statement, serialising the next batch while the database stores the
+ * previous one (one connection runs one statement at a time; this keeps both sides busy).
+ */
+async function pipelined<T>(
+  rows: readonly T[],
+  toRecords: (batch: readonly T[]) => unknown[],
+  write: (json: string, count: number) => Promise<void>,
+): Promise<void> {
+  let previous: Promise<void> = Promise.resolve();
+  try {
+    for (let i = 0; i < rows.length; i += WRITE_BATCH) {
+      const batch = rows.slice(i, i + WRITE_BATCH);
+      const json = JSON.stringify(toRecords(batch));
+      await previous;
+      previous = write(json, batch.length);
+      // Surfaced by the next await; meanwhile not an unhandled rejection.
+      previous.catch(() => {});
+    }
+  } finally {
+    await previous;
+  }
+}
+
+function recordOf(entry: GeneratedEntry, commitId: string | null) {
   return {
+    generation_key: entry.key,
     entry_type: entry.entry_type,
     title: entry.title,
     content: entry.content,
-    generated_json: JSON.stringify(entry.generated_json),
+    generated_json: entry.generated_json,
     version_label: entry.version_label,
     team_attribution: entry.team_attribution,
     component_tags: entry.component_tags,
@@ -50,21 +97,57 @@ export const generationRepository = {
       .execute();
   },
 
+  /** The CODEOWNERS of the project's repositories (the first linked one that has the file), if any. */
+  async codeownersOf(db: Executor, projectId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('repo_links')
+      .select('codeowners')
+      .where('project_id', '=', projectId)
+      .where('codeowners', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.codeowners ?? null;
+  },
+
   /** Serialises generation runs of one project (the job and the CLI may run at once). */
   async lockProject(db: Executor, projectId: string): Promise<void> {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
   },
 
-  /** The commits on the tracked branches, oldest first. */
-  async reachableCommits(db: Executor, projectId: string): Promise<CommitRow[]> {
-    return db
+  /**
+   * The commits on the tracked branches, oldest first, as the engine takes them, with their row id
+   * and when they were stored. Only the columns generation needs, instants as epoch milliseconds
+   * (a number parses much faster than a timestamp): this read is a good part of a full run.
+   */
+  async reachableCommits(db: Executor, projectId: string): Promise<StoredCommit[]> {
+    const rows = await db
       .selectFrom('commits')
-      .selectAll()
+      .select([
+        'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
+        'committer_tz_offset', 'message', 'changes', 'tags',
+        sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
+        sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
+        sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),
+      ])
       .where('project_id', '=', projectId)
       .where('reachable', '=', true)
       .orderBy('committed_at')
       .orderBy('sha')
       .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      storedAt: r.stored_ms,
+      record: {
+        sha: r.sha,
+        parents: r.parent_shas,
+        author: { name: r.author_name, email: r.author_email, date: isoWithOffset(new Date(r.authored_ms), r.author_tz_offset) },
+        committer: { name: r.committer_name, email: r.committer_email, date: isoWithOffset(new Date(r.committed_ms), r.committer_tz_offset) },
+        message: r.message,
+        changes: r.changes,
+        tags: r.tags,
+      },
+    }));
   },
 
   async generatedEntries(db: Executor, projectId: string): Promise<StoredGenerated[]> {
@@ -80,40 +163,54 @@ export const generationRepository = {
     return rows as StoredGenerated[];
   },
 
+  /**
+   * Inserts generated entries: one statement per batch, the rows sent as a single JSON array that
+   * PostgreSQL unpacks (`jsonb_to_recordset`), so a batch is one parameter however many rows.
+   */
   async insertGenerated(
     db: Executor,
     projectId: string,
-    rows: Array<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
+    rows: ReadonlyArray<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
+    onBatch?: (written: number) => void,
   ): Promise<void> {
-    for (let i = 0; i < rows.length; i += 500) {
-      await db
-        .insertInto('changelog_entries')
-        .values(
-          rows.slice(i, i + 500).map(({ entry, commitId, status }) => ({
-            project_id: projectId,
-            generation_key: entry.key,
-            status,
-            published_at: status === 'published' ? sql<Date>`now()` : null,
-            ...generatedColumns(entry, commitId),
-          })),
+    await pipelined(rows, (batch) => batch.map(({ entry, commitId, status }) => ({ ...recordOf(entry, commitId), status })), async (json, n) => {
+      await sql`
+        INSERT INTO changelog_entries (
+          project_id, generation_key, status, published_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
         )
-        .execute();
-    }
+        SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN now() END,
+               ${sql.raw(RECORD_COLUMNS.map((c) => `r.${c}`).join(', '))}
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text)`.execute(db);
+      onBatch?.(n);
+    });
   },
 
-  /** Rewrites an entry in place with what generation produced (same id, new updated_at). */
-  async updateGenerated(db: Executor, id: string, entry: GeneratedEntry, commitId: string | null, restore?: EntryStatus): Promise<void> {
-    await db
-      .updateTable('changelog_entries')
-      .set({
-        ...generatedColumns(entry, commitId),
-        edited_at: null,
-        pending_regeneration: false,
-        updated_at: sql<Date>`now()`,
-        ...(restore ? { status: restore, published_at: restore === 'published' ? sql<Date>`now()` : null } : {}),
-      })
-      .where('id', '=', id)
-      .execute();
+  /**
+   * Rewrites entries in place with what generation produced (same id, new updated_at), a batch per
+   * statement; `restore` brings an entry archived by generation back under its type's policy.
+   */
+  async updateGenerated(
+    db: Executor,
+    rows: ReadonlyArray<{ id: string; entry: GeneratedEntry; commitId: string | null; restore?: EntryStatus }>,
+    onBatch?: (written: number) => void,
+  ): Promise<void> {
+    await pipelined(
+      rows,
+      (batch) => batch.map(({ id, entry, commitId, restore }) => ({ ...recordOf(entry, commitId), id, restore: restore ?? null })),
+      async (json, n) => {
+        await sql`
+          UPDATE changelog_entries e SET
+            ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
+            edited_at = NULL,
+            pending_regeneration = false,
+            updated_at = now(),
+            status = COALESCE(r.restore, e.status),
+            published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN now() END
+          FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text)
+          WHERE e.id = r.id`.execute(db);
+        onBatch?.(n);
+      },
+    );
   },
 
   /** Edited entries whose commits changed: their text stays, the dashboard offers a regenerate. */

@@ -1,8 +1,8 @@
 import type { Db } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
-import { toCommitRecord } from '../ingest/commits.repository.js';
 import { projectsRepository } from '../projects/projects.repository.js';
+import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, touchedPeriods } from './engine.js';
 import { generationRepository, type StoredGenerated } from './generation.repository.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
@@ -20,6 +20,15 @@ export interface GenerateRunOptions {
   storedSince?: Date;
   /** Entry types to produce; default: the project's. */
   types?: readonly GeneratedEntryType[];
+  /** Called as the run advances (the CLI draws a progress bar on a terminal). */
+  onProgress?: (progress: GenerateProgress) => void;
+}
+
+/** `generate`: commits classified and entries built; `store`: entries written of those to write. */
+export interface GenerateProgress {
+  stage: 'generate' | 'store';
+  done: number;
+  total: number;
 }
 
 export interface GenerateSummary {
@@ -41,6 +50,13 @@ export interface GenerateSummary {
 export type SettingsPatch = Partial<SettingsInput>;
 
 const zero = (): PerType => ({ commit: 0, daily: 0, weekly: 0, monthly: 0 });
+
+/** The stored input with the patch's given fields replaced. */
+function applyPatch(current: SettingsInput, patch: SettingsPatch): SettingsInput {
+  const next: SettingsInput = { ...current };
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  return next;
+}
 
 /** Validation problems as the API's error shape. */
 function invalidSettings(error: SettingsError): AppError {
@@ -70,13 +86,22 @@ export function createGenerationService(db: Db) {
     }
   }
 
+  /**
+   * The project's settings with the repository's CODEOWNERS (read at ingest from the tracked
+   * branch's head) filled in; teams from it apply where the project's own mapping names none.
+   */
+  async function settingsFor(executor: Db, projectId: string): Promise<GenerationSettings> {
+    const input = (await generationRepository.settingsOf(executor, projectId)) as SettingsInput;
+    return resolve({ ...input, codeowners: input.codeowners ?? (await generationRepository.codeownersOf(executor, projectId)) });
+  }
+
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
       await generationRepository.lockProject(tx, project.id);
-      const settings = resolve((await generationRepository.settingsOf(tx, project.id)) as SettingsInput);
+      const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
-      const commits: CommitRecord[] = rows.map(toCommitRecord);
-      const commitIds = new Map(rows.map((r) => [r.sha, r.id]));
+      const commits: CommitRecord[] = rows.map((r) => r.record);
+      const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
       const versions = buildVersionIndex(commits);
@@ -88,7 +113,7 @@ export function createGenerationService(db: Db) {
         touched = new Set(options.shas ?? []);
         if (options.storedSince) {
           const since = options.storedSince.getTime();
-          for (const r of rows) if (r.created_at.getTime() >= since) touched.add(r.sha);
+          for (const r of rows) if (r.storedAt >= since) touched.add(r.record.sha);
         }
         if (options.since) {
           const since = options.since.getTime();
@@ -103,6 +128,8 @@ export function createGenerationService(db: Db) {
       }
 
       const types = options.types ?? settings.entryTypes;
+      const progress = options.onProgress ?? (() => {});
+      progress({ stage: 'generate', done: 0, total: commits.length });
       const result = generate(commits, settings, { types, versions, ...(touched ? { touched: [...touched] } : {}) });
       const summary: GenerateSummary = {
         project: project.slug,
@@ -115,7 +142,9 @@ export function createGenerationService(db: Db) {
         archived: 0,
       };
 
+      progress({ stage: 'generate', done: commits.length, total: commits.length });
       const inserts: Array<{ entry: (typeof result.entries)[number]; commitId: string | null; status: EntryStatus }> = [];
+      const updates: Array<{ id: string; entry: (typeof result.entries)[number]; commitId: string | null; restore?: EntryStatus }> = [];
       const pending: string[] = [];
       const produced = new Set<string>();
       for (const entry of result.entries) {
@@ -134,11 +163,16 @@ export function createGenerationService(db: Db) {
         } else {
           // Archived by generation (no fingerprint) and produced again: back under the type's policy.
           const restore = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at ? status : undefined;
-          await generationRepository.updateGenerated(tx, existing.id, entry, commitId, restore);
+          updates.push({ id: existing.id, entry, commitId, ...(restore ? { restore } : {}) });
           summary.updated[entry.entry_type]++;
         }
       }
-      await generationRepository.insertGenerated(tx, project.id, inserts);
+      const toWrite = inserts.length + updates.length;
+      let written = 0;
+      const onWritten = (n: number) => progress({ stage: 'store', done: (written += n), total: toWrite });
+      progress({ stage: 'store', done: 0, total: toWrite });
+      await generationRepository.insertGenerated(tx, project.id, inserts, onWritten);
+      await generationRepository.updateGenerated(tx, updates, onWritten);
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
@@ -181,12 +215,29 @@ export function createGenerationService(db: Db) {
       return { input, resolved: resolve(input) };
     },
 
+    /**
+     * What generation would produce from the project's stored commits with `patch` applied, against
+     * what the current settings produce. Nothing is stored; invalid settings fail as configure does.
+     */
+    async previewSettings(slug: string, patch: SettingsPatch): Promise<SettingsComparison & { settings: GenerationSettings }> {
+      const project = await projectBySlug(slug);
+      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const codeowners = await generationRepository.codeownersOf(db, project.id);
+      const next = applyPatch(input, patch);
+      const proposed = resolve({ ...next, codeowners: next.codeowners ?? codeowners });
+      const current = resolve({ ...input, codeowners: input.codeowners ?? codeowners });
+      const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
+      const versions = buildVersionIndex(commits);
+      const comparison = compareGenerations(generate(commits, current, { versions }), generate(commits, proposed, { versions }), proposed);
+      // The settings as a form shows them: the repository's CODEOWNERS is not the project's own.
+      return { ...comparison, settings: resolve(next) };
+    },
+
     /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
     async configure(slug: string, patch: SettingsPatch): Promise<GenerationSettings> {
       const project = await projectBySlug(slug);
       const current = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
-      const next: SettingsInput = { ...current };
-      for (const [key, value] of Object.entries(patch)) if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+      const next = applyPatch(current, patch);
       const resolved = resolve(next);
       await generationRepository.saveSettings(db, project.id, next as Record<string, unknown>);
       return resolved;
@@ -201,6 +252,9 @@ export function createGenerationService(db: Db) {
       if (!project) throw notFound('Project');
       return run(project, options);
     },
+
+    /** Whether a linked repository has a CODEOWNERS file (read at ingest). */
+    hasCodeowners: async (projectId: string) => Boolean(await generationRepository.codeownersOf(db, projectId)),
 
     reviewQueue: (projectId: string, limit = 500) => generationRepository.reviewQueue(db, projectId, limit),
 

@@ -3,16 +3,13 @@
  * full message, changed paths against the first parent) and the tags. Produces the same commit
  * records ingestion stores, so `changelog preview` runs the engine exactly as the service does.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import type { Change, CommitRecord } from './types.js';
+import { GitError as IngestGitError, streamGitTokens } from '../ingest/git.js';
+import { gitLogArgs, parseGitLog } from '../ingest/git-log.js';
+import type { CommitRecord } from './types.js';
 
 const execFileAsync = promisify(execFile);
-
-const RS = '\x1e';
-const US = '\x1f';
-// Record separator first, unit separators between fields; the name-status lines follow the last one.
-const FORMAT = `${RS}%H${US}%P${US}%an${US}%ae${US}%aI${US}%cn${US}%ce${US}%cI${US}%B${US}`;
 
 export class GitError extends Error {
   override name = 'GitError';
@@ -68,82 +65,23 @@ function checkRev(rev: string): string {
   return rev;
 }
 
-/** Streams the commits reachable from `rev`, newest first, with their changed paths. */
+/**
+ * Streams the commits reachable from `rev`, newest first, with their changed paths: the very
+ * `git log` and parser ingestion uses (src/ingest/git-log.ts), so a preview reads what a project stores.
+ */
 export async function* streamCommits(dir: string, options: ReadOptions = {}): AsyncGenerator<CommitRecord> {
   const rev = checkRev(options.rev ?? 'HEAD');
   const tags = options.tags ?? (await readTags(dir));
-  const args = [
-    '-C', dir, '-c', 'core.quotePath=false', 'log', '--no-color', '--no-renames', '--name-status',
-    '--diff-merges=first-parent', `--format=${FORMAT}`,
-    ...(options.since ? [`--since=${options.since.toISOString()}`] : []),
-    rev, '--',
-  ];
-  const child = spawn('git', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const exited = new Promise<number>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve(code ?? 1));
-  });
-  child.stdout.setEncoding('utf8');
-  let buffer = '';
+  const args = gitLogArgs([rev], options.since ? { since: options.since } : {});
   try {
-    for await (const chunk of child.stdout as AsyncIterable<string>) {
-      buffer += chunk;
-      const end = buffer.lastIndexOf(RS);
-      if (end <= 0) continue;
-      const complete = buffer.slice(0, end);
-      buffer = buffer.slice(end);
-      for (const record of complete.split(RS)) if (record) yield parseRecord(record, tags);
+    for await (const c of parseGitLog(streamGitTokens(args, { cwd: dir }), tags)) {
+      // The engine derives co-authors and PR numbers from the message itself.
+      yield { sha: c.sha, parents: c.parents, author: c.author, committer: c.committer, message: c.message, changes: c.changes, tags: c.tags };
     }
-    for (const record of buffer.split(RS)) if (record) yield parseRecord(record, tags);
-  } finally {
-    if (child.exitCode === null) child.kill();
+  } catch (error) {
+    if (error instanceof IngestGitError) throw new GitError(error.stderr || error.message);
+    throw error;
   }
-  const code = await exited;
-  if (code !== 0) throw new GitError(stderr.trim() || `git log exited with ${code}`);
-}
-
-function parseRecord(record: string, tags: Map<string, string[]>): CommitRecord {
-  const fields = record.split(US);
-  const [sha, parents, an, ae, ad, cn, ce, cd, message] = fields as [string, string, string, string, string, string, string, string, string];
-  const changes: Change[] = [];
-  for (const line of (fields[9] ?? '').split('\n')) {
-    if (!line) continue;
-    const tab = line.indexOf('\t');
-    if (tab < 0) continue;
-    changes.push([line.slice(0, tab), unquote(line.slice(tab + 1))]);
-  }
-  return {
-    sha,
-    parents: parents ? parents.split(' ') : [],
-    author: { name: an, email: ae, date: ad },
-    committer: { name: cn, email: ce, date: cd },
-    message,
-    changes,
-    tags: tags.get(sha) ?? [],
-  };
-}
-
-/** Git quotes paths with unusual characters C-style ("a\tb"); undo it. */
-function unquote(path: string): string {
-  if (!path.startsWith('"') || !path.endsWith('"')) return path;
-  const bytes: number[] = [];
-  const body = path.slice(1, -1);
-  const simple: Record<string, number> = { n: 10, t: 9, r: 13, '"': 34, '\\': 92, a: 7, b: 8, f: 12, v: 11 };
-  for (let i = 0; i < body.length; i++) {
-    const ch = body[i]!;
-    if (ch !== '\\') {
-      bytes.push(...Buffer.from(ch, 'utf8'));
-      continue;
-    }
-    const next = body[++i]!;
-    if (/[0-7]/.test(next)) {
-      bytes.push(parseInt(body.slice(i, i + 3), 8));
-      i += 2;
-    } else bytes.push(simple[next] ?? next.charCodeAt(0));
-  }
-  return Buffer.from(bytes).toString('utf8');
 }
 
 /** The CODEOWNERS file at `rev`, from one of the places GitHub and GitLab look, if there is one. */

@@ -80,6 +80,15 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
       problems.push((error as Error).message);
     }
   }
+  const teams: TeamMapping[] = [];
+  for (const t of input.teams ?? []) {
+    const team = typeof t?.team === 'string' ? t.team.trim() : '';
+    const paths = (t?.paths ?? []).map((p) => String(p).trim()).filter(Boolean);
+    const authors = (t?.authors ?? []).map((a) => String(a).trim()).filter(Boolean);
+    if (!team) problems.push('a team mapping needs a team name');
+    else if (!paths.length && !authors.length) problems.push(`team "${team}" needs at least one path or author`);
+    else teams.push({ team, ...(paths.length ? { paths } : {}), ...(authors.length ? { authors } : {}) });
+  }
   const headlineLimit = input.headlineLimit ?? 5;
   if (!Number.isInteger(headlineLimit) || headlineLimit < 0) problems.push('headline limit must be a whole number ≥ 0');
   if (input.pullRequestUrl && !/^https?:\/\/[^\s]+\{number\}/.test(input.pullRequestUrl)) {
@@ -101,10 +110,44 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     excludeAuthors: [...(input.excludeAuthors ?? [])],
     excludeBots: input.excludeBots ?? false,
     pathRules,
-    teams: [...(input.teams ?? [])],
+    teams,
     codeowners: input.codeowners ?? null,
     pullRequestUrl: input.pullRequestUrl ?? null,
     headlineLimit,
     publish,
+  };
+}
+
+/**
+ * Team mappings from `GLOB=TEAM` path rules and `AUTHOR=TEAM` author rules (the CLI's
+ * `--team-rule`/`--team-author`, the dashboard's text areas): one mapping per team, in the order
+ * teams first appear. Malformed rules are all reported at once.
+ */
+export function parseTeamRules(pathRules: readonly string[], authorRules: readonly string[]): TeamMapping[] {
+  const problems: string[] = [];
+  const byTeam = new Map<string, { paths: string[]; authors: string[] }>();
+  const add = (rule: string, kind: 'paths' | 'authors') => {
+    const at = rule.lastIndexOf('=');
+    const what = at > 0 ? rule.slice(0, at).trim() : '';
+    const team = at > 0 ? rule.slice(at + 1).trim() : '';
+    if (!what || !team) {
+      problems.push(`team ${kind === 'paths' ? 'rule' : 'author'} "${rule}" must look like ${kind === 'paths' ? 'GLOB=TEAM, e.g. packages/compiler/**=Compiler' : 'EMAIL_OR_NAME=TEAM, e.g. alice@example.com=Core'}`);
+      return;
+    }
+    let entry = byTeam.get(team);
+    if (!entry) byTeam.set(team, (entry = { paths: [], authors: [] }));
+    entry[kind].push(what);
+  };
+  for (const r of pathRules) add(r, 'paths');
+  for (const r of authorRules) add(r, 'authors');
+  if (problems.length) throw new SettingsError(problems);
+  return [...byTeam].map(([team, { paths, authors }]) => ({ team, ...(paths.length ? { paths } : {}), ...(authors.length ? { authors } : {}) }));
+}
+
+/** The inverse of parseTeamRules: `[GLOB=TEAM…]` and `[AUTHOR=TEAM…]`. */
+export function teamRules(teams: readonly TeamMapping[]): { paths: string[]; authors: string[] } {
+  return {
+    paths: teams.flatMap((t) => (t.paths ?? []).map((p) => `${p}=${t.team}`)),
+    authors: teams.flatMap((t) => (t.authors ?? []).map((a) => `${a}=${t.team}`)),
   };
 }

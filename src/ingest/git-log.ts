@@ -11,8 +11,12 @@ const HEADER_FIELDS = 9;
  * `git log` arguments that list commits with their changed paths against the first parent.
  * Renames are off: detecting them needs file contents, which a blobless mirror does not have.
  */
-export function gitLogArgs(range: string[]): string[] {
-  return ['log', '--no-renames', '--name-status', '-z', '--diff-merges=first-parent', '--no-abbrev', FORMAT, ...range, '--'];
+export function gitLogArgs(range: string[], options: { since?: Date } = {}): string[] {
+  return [
+    'log', '--no-renames', '--name-status', '-z', '--diff-merges=first-parent', '--no-abbrev', FORMAT,
+    ...(options.since ? [`--since=${options.since.toISOString()}`] : []),
+    ...range, '--',
+  ];
 }
 
 /** Parses the token stream of `gitLogArgs` into commits, newest first as git lists them. */

@@ -14,6 +14,8 @@ export class GitError extends Error {
 export interface GitOptions {
   /** The repository (a bare mirror) to run in. */
   gitDir?: string;
+  /** A directory inside a work tree (or a bare repository) to run in, as `git -C`; for local checkouts. */
+  cwd?: string;
   /**
    * Settings for this invocation only, passed in the environment (GIT_CONFIG_COUNT…), so that a
    * credential lands neither in a config file nor in the process list.
@@ -32,7 +34,8 @@ const GIT_ENV = {
 };
 
 function gitArgs(args: string[], options: GitOptions): string[] {
-  return options.gitDir ? ['--git-dir', options.gitDir, ...args] : args;
+  const at = options.cwd ? ['-C', options.cwd] : [];
+  return options.gitDir ? [...at, '--git-dir', options.gitDir, ...args] : [...at, ...args];
 }
 
 function gitEnv(options: GitOptions): NodeJS.ProcessEnv {

@@ -6,7 +6,7 @@ import { scmRepository } from '../scm/scm.repository.js';
 import type { CommitRecord } from './commit-record.js';
 import { commitsRepository } from './commits.repository.js';
 import { readCommits } from './git-log.js';
-import { countCommits, isAncestor, reachableShas, resolveRef, syncMirror, tagsByCommit, type GitSource } from './mirror.js';
+import { countCommits, isAncestor, reachableShas, readCodeownersAt, resolveRef, syncMirror, tagsByCommit, type GitSource } from './mirror.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
@@ -161,7 +161,12 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         unreachable = gone.length;
       }
       await commitsRepository.syncTags(db, link.id, tags);
-      await scmRepository.setLinkStatus(db, link.id, 'active', { lastIngestedSha: tip, lastError: null });
+      const codeowners = await readCodeownersAt(dir, source, tip);
+      await scmRepository.setLinkStatus(db, link.id, 'active', {
+        lastIngestedSha: tip,
+        lastError: null,
+        ...(codeowners !== undefined ? { codeowners } : {}),
+      });
       return { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip };
     } catch (error) {
       // Still "ingesting": resumeUnfinished() queues it again when a process starts.

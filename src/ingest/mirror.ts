@@ -97,3 +97,30 @@ export async function tagsByCommit(dir: string): Promise<Map<string, string[]>> 
   for (const list of map.values()) list.sort();
   return map;
 }
+
+/** Where GitHub (in this order) and GitLab look for CODEOWNERS. */
+const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'];
+const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024; // GitHub ignores larger files
+
+/**
+ * The CODEOWNERS file at `tip`, or null when the tree has none. The mirror is blobless, so the one
+ * blob is fetched from the source (with its credential); `undefined` when that fails, so that a
+ * flaky fetch does not forget a file read before.
+ */
+export async function readCodeownersAt(dir: string, source: GitSource, tip: string): Promise<string | null | undefined> {
+  const listed = await runGit(['ls-tree', '-l', tip, '--', ...CODEOWNERS_PATHS], { gitDir: dir });
+  const found = new Map<string, { object: string; size: number }>();
+  for (const line of listed.split('\n')) {
+    const match = /^\d+ blob ([0-9a-f]+)\s+(\d+)\t(.+)$/.exec(line);
+    if (match) found.set(match[3]!, { object: match[1]!, size: Number(match[2]) });
+  }
+  const path = CODEOWNERS_PATHS.find((p) => found.has(p));
+  if (!path) return null;
+  const blob = found.get(path)!;
+  if (blob.size > CODEOWNERS_MAX_BYTES) return null;
+  try {
+    return await runGit(['cat-file', 'blob', blob.object], { ...sourceOptions(source), gitDir: dir });
+  } catch {
+    return undefined;
+  }
+}

@@ -6,7 +6,7 @@ import type { RepoLinkRow } from '../db/schema.js';
 import type { IngestResult } from '../ingest/ingest.service.js';
 import { startWorker } from '../jobs/worker.js';
 import type { Services } from '../services.js';
-import { describeSummary } from '../generation/generation.cli.js';
+import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
 import { presentLink } from './scm.routes.js';
 
 interface CliParts {
@@ -91,7 +91,18 @@ export function registerScmCommands({ program, command, run, withServices, io }:
           const added = results.reduce((sum, r) => sum + r.added, 0);
           const unreachable = results.reduce((sum, r) => sum + r.unreachable, 0);
           // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
-          const generated = links.length ? await services.generation.generate(project.slug, unreachable ? {} : { storedSince: startedAt }) : null;
+          let generated = null;
+          if (links.length) {
+            const progress = generationProgressBar(opts.json ? undefined : io.progress);
+            try {
+              generated = await services.generation.generate(project.slug, {
+                ...(unreachable ? {} : { storedSince: startedAt }),
+                ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
+              });
+            } finally {
+              progress.stop();
+            }
+          }
           return {
             json: { project: project.slug, links: results, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
             text: links.length

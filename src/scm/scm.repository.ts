@@ -130,12 +130,13 @@ export const scmRepository = {
     db: Executor,
     id: string,
     status: RepoLinkStatus,
-    fields: { lastIngestedSha?: string; lastError?: string | null } = {},
+    fields: { lastIngestedSha?: string; lastError?: string | null; codeowners?: string | null } = {},
   ): Promise<void> {
     await db
       .updateTable('repo_links')
       .set({
         status,
+        ...(fields.codeowners !== undefined ? { codeowners: fields.codeowners } : {}),
         ...(fields.lastIngestedSha !== undefined ? { last_ingested_sha: fields.lastIngestedSha, last_ingested_at: new Date() } : {}),
         ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
         updated_at: new Date(),

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
@@ -75,13 +75,21 @@ const git = (cwd: string, ...args: string[]) =>
  * push, as a developer would), optionally after dropping `rewind` commits with a force-push.
  * Returns the new commits' shas, newest first.
  */
-export function pushCommits(bareRepo: string, count: number, options: { branch?: string; rewind?: number; message?: (i: number) => string } = {}): string[] {
+export function pushCommits(
+  bareRepo: string,
+  count: number,
+  options: { branch?: string; rewind?: number; message?: (i: number) => string; files?: (i: number) => Record<string, string> } = {},
+): string[] {
   const branch = options.branch ?? 'main';
   const work = join(tempDir('work'), 'clone');
   git(TMP_ROOT, 'clone', '--quiet', '--branch', branch, bareRepo, work);
   if (options.rewind) git(work, 'reset', '--quiet', '--hard', `HEAD~${options.rewind}`);
   for (let i = 0; i < count; i++) {
     writeFileSync(join(work, `pushed-${Date.now()}-${i}.txt`), `change ${i}\n`);
+    for (const [path, text] of Object.entries(options.files?.(i) ?? {})) {
+      mkdirSync(dirname(join(work, path)), { recursive: true });
+      writeFileSync(join(work, path), text);
+    }
     git(work, 'add', '-A');
     git(work, 'commit', '--quiet', '-m', options.message?.(i) ?? `feat: pushed change ${i}\n\nCo-authored-by: Pair Programmer <pair@example.com>`);
   }

@@ -1,0 +1,73 @@
+// The generation settings page in headless Chromium: change the form, press Preview, read what
+// would be generated; nothing is saved until Save.
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../helpers/context.js';
+import { buildProject } from '../helpers/factories.js';
+import { datasetRepoCopy, removeRepoCopy, tempDir } from '../helpers/git-fixtures.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
+const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
+
+describe.runIf(runE2e)('generation preview in headless Chromium', () => {
+  let ctx: TestContext;
+  let reposDir: string;
+  let origin: string;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let slug: string;
+
+  beforeAll(async () => {
+    reposDir = tempDir('gen-e2e');
+    ctx = await createTestContext({ REPOS_DIR: reposDir, UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
+    await ctx.app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
+    origin = datasetRepoCopy();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await ctx?.close();
+    if (origin) removeRepoCopy(origin);
+    if (reposDir) rmSync(reposDir, { recursive: true, force: true });
+  });
+
+  it('previews the edited form and leaves the saved settings alone', async () => {
+    await page.goto(`${base}/dashboard/signup`);
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Grace Hopper');
+    await page.getByLabel('E-mail').fill('grace@example.com');
+    await page.getByLabel('Password').fill('correct-horse-battery');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.waitForURL(/\/dashboard/);
+    const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' });
+    slug = project.slug;
+    const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: slug, source: origin, branch: 'main' });
+    await ctx.services.ingest.ingestLink(link.id);
+
+    await page.goto(`${base}/dashboard/projects/${slug}/generation`);
+    await page.getByRole('checkbox', { name: 'monthly' }).check();
+    await page.getByLabel('Label of fix').fill('Fixed');
+    await page.getByLabel('Team by path (GLOB=TEAM, one per line, e.g. packages/compiler/**=Compiler team)').fill('git-cliff-core/**=Core team');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.waitForURL(`${base}/dashboard/projects/${slug}/generation/preview#preview`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Preview of these settings' }).isVisible()).toBe(true);
+    expect(await page.locator('#preview table').first().locator('th[scope=row]').allTextContents()).toEqual(['commit', 'weekly', 'monthly']);
+    expect(await page.locator('#preview .preview-entry').count()).toBeGreaterThan(3);
+    expect(await page.locator('#preview .preview-entry h4').first().textContent()).toMatch(/^monthly \w+ \d{4}/);
+    expect(await page.getByLabel('Label of fix').inputValue()).toBe('Fixed');
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-preview.png`, SCREENSHOTS).pathname, fullPage: true });
+    await page.locator('#preview').screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-preview-panel.png`, SCREENSHOTS).pathname });
+
+    expect((await ctx.services.generation.settings(slug)).input).toEqual({});
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(`${base}/dashboard/projects/${slug}/generation?notice=generation-saved`);
+    expect((await ctx.services.generation.settings(slug)).resolved.teams).toEqual([{ team: 'Core team', paths: ['git-cliff-core/**'] }]);
+  }, 120_000);
+});
