@@ -10,6 +10,7 @@ import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugi
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { readyRoutes } from './health/ready.routes.js';
 import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
@@ -103,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs, jobs: services.jobs });
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
+  await app.register(feedRoutes, { services, config, cache });
   await app.register(dashboardPlugin, { services, config });
   await app.register(scmRoutes, { services, authenticate });
   await app.register(webhookRoutes, { services });

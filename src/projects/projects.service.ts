@@ -7,6 +7,7 @@ import { AppError } from '../http/errors.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
 import { slugProblem } from './slug.js';
+import { parseTheme } from './theme.js';
 
 export interface ProjectSummary extends ProjectSummaryRow {
   changelog_entries: EntryRow[];
@@ -76,6 +77,14 @@ export function createProjectsService(db: Db, readDb: Db = db) {
         }
         throw error;
       }
+    },
+
+    /** Sets the public page's colour and logo (empty strings clear them), validated by parseTheme. */
+    async updateTheme(id: string, input: { color: string; logoUrl: string }): Promise<ProjectRow> {
+      const theme = parseTheme(input);
+      const updated = await projectsRepository.update(db, id, { theme_color: theme.color, logo_url: theme.logoUrl });
+      if (!updated) throw new AppError('not_found', 'Project not found');
+      return updated;
     },
 
     async delete(id: string): Promise<void> {
