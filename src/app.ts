@@ -20,6 +20,7 @@ import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
 import { projectsRoutes } from './projects/projects.routes.js';
+import { publicPageRoutes } from './public-page/public-page.routes.js';
 import { scmRoutes } from './scm/scm.routes.js';
 import { webhookRoutes } from './scm/webhooks.routes.js';
 import { createServices, type Services } from './services.js';
@@ -105,6 +106,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
   await app.register(feedRoutes, { services, config, cache });
+  await app.register(publicPageRoutes, { services, config, cache });
   await app.register(dashboardPlugin, { services, config });
   await app.register(scmRoutes, { services, authenticate });
   await app.register(webhookRoutes, { services });

@@ -16,6 +16,9 @@ let project: { id: string; slug: string };
 let ids: string[];
 let hostileId: string;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed XML, checked element by element
+type Parsed = Record<string, any>;
+
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'item', 'link', 'category'].includes(name) });
 
@@ -47,9 +50,11 @@ beforeAll(async () => {
       updated_at: new Date(base + i * 86_400_000 + 1000),
     })),
   );
-  [hostileId] = await insertEntries(ctx.services, project.id, [
-    { status: 'published', title: HOSTILE_TITLE, content: HOSTILE_CONTENT, published_at: new Date(base - 86_400_000), updated_at: new Date(base - 86_400_000) },
-  ]);
+  hostileId = (
+    await insertEntries(ctx.services, project.id, [
+      { status: 'published', title: HOSTILE_TITLE, content: HOSTILE_CONTENT, published_at: new Date(base - 86_400_000), updated_at: new Date(base - 86_400_000) },
+    ])
+  )[0]!;
   await insertEntries(ctx.services, project.id, [
     { status: 'draft', title: 'Secret draft', content: 'not yet' },
     { status: 'archived', title: 'Archived thing', content: 'gone', published_at: null },
@@ -77,7 +82,7 @@ describe('Atom 1.0', () => {
     );
     const entries = feed.entry as Record<string, unknown>[];
     expect(entries.map((e) => e.id)).toEqual([...[...ids].reverse(), hostileId].map((id) => `urn:uuid:${id}`));
-    const first = entries[0] as Record<string, any>;
+    const first = entries[0] as Parsed;
     expect(first.title['#text']).toBe('Week 2');
     expect(first.updated).toBe('2026-03-03T00:00:01.000Z');
     expect(first.published).toBe('2026-03-03T00:00:00.000Z');
@@ -93,7 +98,7 @@ describe('Atom 1.0', () => {
   it('escapes untrusted commit text: no markup, no javascript: links, still well-formed', async () => {
     const res = await get('/v1/changelog/acme-app/feed.atom');
     expect(XMLValidator.validate(res.body)).toBe(true);
-    const entry = (xml.parse(res.body).feed.entry as Record<string, any>[]).find((e) => e.id === `urn:uuid:${hostileId}`)!;
+    const entry = (xml.parse(res.body).feed.entry as Parsed[]).find((e) => e.id === `urn:uuid:${hostileId}`)!;
     // type="html": readers decode this once and show the text; it is never markup.
     expect(entry.title['#text']).toBe('&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp; &quot;quotes&quot;');
     const content = entry.content['#text'] as string;
@@ -115,7 +120,7 @@ describe('RSS 2.0', () => {
     expect(channel.title).toBe('Acme App changelog');
     expect(channel.link).toEqual(['https://changes.example.com/c/acme-app']);
     expect(channel.description).toBe('What changed in Acme App');
-    const items = channel.item as Record<string, any>[];
+    const items = channel.item as Parsed[];
     expect(items).toHaveLength(4);
     expect(items[0]!.title).toBe('Week 2');
     expect(items[0]!.link).toEqual([`https://changes.example.com/c/acme-app/entries/${ids[2]}`]);

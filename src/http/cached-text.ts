@@ -7,14 +7,21 @@ export interface TextResponse {
   tags: string[];
   /** When what the body shows last changed; sent as Last-Modified and compared with If-Modified-Since. */
   lastModified: Date | null;
+  /** Response headers that depend on the content (a page's Content-Security-Policy), stored with it. */
+  headers?: Record<string, string>;
+}
+
+interface Head {
+  lastModified?: number;
+  headers?: Record<string, string>;
 }
 
 /**
- * replyCached (src/http/cached-reply.ts) for non-JSON bodies: feeds and HTML pages. The response is
- * stored with its Last-Modified (`<epoch ms>\n<body>`), so a hit costs no query; the ETag is the
- * hash of what is stored, so it changes whenever the body or the date does. @fastify/etag answers
+ * replyCached (src/http/cached-reply.ts) for non-JSON bodies: feeds and HTML pages. The ETag is the
+ * hash of what is stored, so it changes whenever the body, the date or a header does. @fastify/etag answers
  * a matching If-None-Match with 304; If-Modified-Since (consulted only without If-None-Match, as
- * RFC 9110 says) is answered here.
+ * RFC 9110 says) is answered here. Stored as `<head JSON>\n<body>`, the head holding Last-Modified
+ * and content-dependent headers, so a hit costs no query.
  */
 export async function replyCachedText(
   request: FastifyRequest,
@@ -28,15 +35,16 @@ export async function replyCachedText(
   reply.header('x-cache', cached ? 'hit' : 'miss');
   if (!cached) {
     const generation = cache.generation();
-    const { body, tags, lastModified } = await produce();
-    cached = cache.set(key, `${lastModified ? lastModified.getTime() : ''}\n${body}`, tags, generation);
+    const { body, tags, lastModified, headers } = await produce();
+    const head: Head = { ...(lastModified ? { lastModified: lastModified.getTime() } : {}), ...(headers ? { headers } : {}) };
+    cached = cache.set(key, `${JSON.stringify(head)}\n${body}`, tags, generation);
   }
   const newline = cached.body.indexOf(10);
-  const stamp = cached.body.subarray(0, newline).toString();
+  const head = JSON.parse(cached.body.subarray(0, newline).toString()) as Head;
   const body = cached.body.subarray(newline + 1);
-  reply.header('etag', cached.etag).type(contentType);
-  if (stamp) {
-    const lastModified = new Date(Number(stamp));
+  reply.headers({ ...head.headers, etag: cached.etag }).type(contentType);
+  if (head.lastModified !== undefined) {
+    const lastModified = new Date(head.lastModified);
     reply.header('last-modified', lastModified.toUTCString());
     if (notModifiedSince(request, lastModified)) return reply.code(304).send();
   }
