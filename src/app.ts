@@ -24,6 +24,7 @@ import { publicPageRoutes } from './public-page/public-page.routes.js';
 import { scmRoutes } from './scm/scm.routes.js';
 import { webhookRoutes } from './scm/webhooks.routes.js';
 import { createServices, type Services } from './services.js';
+import { widgetRoutes } from './widget/widget.routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -107,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(changelogRoutes, { services, config, cache });
   await app.register(feedRoutes, { services, config, cache });
   await app.register(publicPageRoutes, { services, config, cache });
+  await app.register(widgetRoutes);
   await app.register(dashboardPlugin, { services, config });
   await app.register(scmRoutes, { services, authenticate });
   await app.register(webhookRoutes, { services });
