@@ -49,7 +49,7 @@ article h2 a{color:inherit;text-decoration:none}article h2 a:hover{text-decorati
 .version{font-weight:700;color:#1b1f24;background:#eef0f4;border-radius:4px;padding:0 .4rem}
 .tags a{margin-right:.4rem}
 .content h3,.content h4{font-size:1.05rem;margin:1rem 0 .25rem}
-.content ul{padding-left:1.25rem}
+.content ul{padding-left:1.25rem;list-style:disc}
 .content>:first-child{margin-top:0}.content>:last-child{margin-bottom:0}
 .content code{background:#eef0f4;padding:0 .25rem;border-radius:4px;font-size:.9em}
 .content pre{overflow:auto;background:#eef0f4;padding:.75rem;border-radius:6px}
