@@ -45,7 +45,6 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
             'Not part of the API contract: an addition.',
           tags: ['changelog'],
           params: SlugParams,
-          produces: [mediaType],
           response: {
             200: {
               description: `The ${FORMATS[format].name} document.`,

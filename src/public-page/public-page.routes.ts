@@ -6,7 +6,7 @@ import type { Config } from '../config.js';
 import { ENTRY_TYPES } from '../entries/entry.schemas.js';
 import { replyCachedText } from '../http/cached-text.js';
 import { AppError } from '../http/errors.js';
-import { Uuid } from '../http/schemas.js';
+import { errorResponses, Uuid } from '../http/schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';
 import type { Services } from '../services.js';
 import type { PublicProject } from './public-page.repository.js';
@@ -83,8 +83,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         tags: ['public page'],
         params: Type.Object({ slug: SlugParam }),
         querystring: PageQuery,
-        produces: ['text/html'],
-        response: { 200: HtmlPage, 304: NotModified, 404: NotFound },
+        response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
       },
     },
     async (request, reply) => {
@@ -110,8 +109,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         description: 'Public HTML page of one entry. Drafts, archived entries and entries of other projects are 404.',
         tags: ['public page'],
         params: Type.Object({ slug: SlugParam, id: Uuid }),
-        produces: ['text/html'],
-        response: { 200: HtmlPage, 304: NotModified, 404: NotFound },
+        response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
       },
     },
     async (request, reply) => {

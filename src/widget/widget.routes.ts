@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { etagOf } from '../cache/response-cache.js';
+import { errorResponses } from '../http/schemas.js';
 
 /** The web component's source; the same path from src/ (tsx, tests) and dist/ (compiled), as it is not compiled. */
 export const WIDGET_FILE = new URL('../../src/widget/widget.js', import.meta.url);
@@ -24,10 +25,10 @@ export const widgetRoutes: FastifyPluginAsync = async (app) => {
           '`<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` ' +
           'from the server it was loaded from (or its `server` attribute). Sends `ETag`; answers 304.',
         tags: ['public page'],
-        produces: ['text/javascript'],
         response: {
           200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } },
           304: { description: 'Not Modified.', type: 'null' },
+          ...errorResponses(500),
         },
       },
     },
