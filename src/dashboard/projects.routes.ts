@@ -84,7 +84,7 @@ ${
 </section></div>`
     : ''
 }`,
-      { status: error ? error.status : 200 },
+      { status: (error ?? theme?.error)?.status ?? 200 },
     );
   }
 
