@@ -70,6 +70,17 @@ describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () 
         content: 'Fix <img src=x onerror="window.__pwned=2"> and [click me](javascript:window.__pwned=3) and <script>window.__pwned=4</script> **bold**',
         component_tags: ['auth'],
       },
+      {
+        status: 'published', entry_type: 'commit', title: 'Structured hostile entry', published_at: new Date(day(12).getTime() + 43_200_000),
+        component_tags: ['ui'],
+        generated_json: JSON.stringify({
+          title: 'Structured hostile entry',
+          headline_items: [{ section_type_key: 'fix', title: '<img src=x onerror="window.__pwned=5">headline', body: '[body link](javascript:window.__pwned=6)' }],
+          sections: [{ section_type_key: 'fix', label: '<b>Fixes</b>', items: [{ text: '<svg onload="window.__pwned=7"></svg>item', component: '<i>ui</i>' }] }],
+          component_tags: ['ui'],
+          team_attribution: null,
+        }),
+      },
       { status: 'published', entry_type: 'commit', title: 'Fix login loop after password reset', published_at: day(12), content: 'Sessions no longer expire twice. See [the report](https://example.com/issues/42).', component_tags: ['auth'] },
       ...Array.from({ length: 9 }, (_, i) => ({
         status: 'published' as const, entry_type: 'daily' as const, title: `Daily changes ${i + 1}`, published_at: day(11 - i),
@@ -135,7 +146,7 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     expect(await first.locator('time').getAttribute('datetime')).toBe(day(14).toISOString());
     expect(await first.locator('.headline').textContent()).toBe('Exports are up to 10× faster');
     expect(await first.locator('h4').textContent()).toBe('Features');
-    expect(await page.locator('changelog-feed [part="badge"]').textContent()).toBe('4 new since your last visit');
+    expect(await page.locator('changelog-feed [part="badge"]').textContent()).toBe('5 new since your last visit');
     await expect.poll(() => page.evaluate(`localStorage.getItem(${JSON.stringify(seenKey())})`)).toBe(day(14).toISOString());
 
     // Hostile commit text shows as text; nothing in it runs or becomes an element.
@@ -147,6 +158,13 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     expect(await page.locator('changelog-feed a[href^="javascript:"]').count()).toBe(0);
     expect(await hostile.getByText('click me').evaluate((el) => el.tagName)).not.toBe('A');
     expect(await page.locator('changelog-feed a[href="https://example.com/issues/42"]').count()).toBe(1);
+    // The structured form (headline items, sections) is text too.
+    const structured = articles.nth(2);
+    expect(await structured.locator('.headline').textContent()).toBe('<img src=x onerror="window.__pwned=5">headline');
+    expect(await structured.locator('h4').textContent()).toBe('<b>Fixes</b>');
+    expect(await structured.locator('.component').textContent()).toBe('<i>ui</i>: ');
+    expect(await structured.textContent()).toContain('<svg onload="window.__pwned=7"></svg>item');
+    expect(await page.locator('changelog-feed svg, changelog-feed b, changelog-feed i').count()).toBe(0);
     await hostile.getByText('click me').click();
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
 
@@ -154,7 +172,7 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => articles.count()).toBe(10);
     await page.getByRole('button', { name: 'Load more' }).click();
-    await expect.poll(() => articles.count()).toBe(12);
+    await expect.poll(() => articles.count()).toBe(13);
     expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
     expect(await page.locator('changelog-feed').textContent()).not.toContain('secret pricing');
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
@@ -169,7 +187,7 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
   it('the public page filters, links to permalinks, discovers its feeds, and runs under its CSP', async () => {
     await page.goto(`${base}/c/acme-app`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme App changelog');
-    expect(await page.locator('article').count()).toBe(12);
+    expect(await page.locator('article').count()).toBe(13);
     expect(await page.evaluate("document.querySelector('header img').naturalWidth")).toBeGreaterThan(0);
     expect(await page.getByRole('main').count()).toBe(1);
     expect(await page.getByRole('search', { name: 'Filter entries' }).count()).toBe(1);
@@ -184,7 +202,7 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await page.getByLabel('Entry type').selectOption('commit');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(`${base}/c/acme-app?type=commit&component=`);
-    expect(await page.locator('article').count()).toBe(2);
+    expect(await page.locator('article').count()).toBe(3);
     await page.getByLabel('Component').selectOption('auth');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(`${base}/c/acme-app?type=commit&component=auth`);
