@@ -19,13 +19,22 @@ export interface Filters {
  * The stylesheet, inline: one request per page, nothing from another origin. Colours meet WCAG AA
  * (text 4.5:1); the accent only ever sits behind black or white text chosen for contrast.
  */
+export const PALETTE = {
+  text: '#1b1f24',
+  muted: '#4a5260',
+  link: '#0a4fb8',
+  page: '#f6f7f9',
+  card: '#ffffff',
+  chip: '#eef0f4',
+} as const;
+
 const CSS = `*,*::before,*::after{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
-body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f6f7f9}
-a{color:#0a4fb8}a:hover{text-decoration-thickness:2px}
-:focus-visible{outline:3px solid #0a4fb8;outline-offset:2px}
+body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:${PALETTE.text};background:${PALETTE.page}}
+a{color:${PALETTE.link}}a:hover{text-decoration-thickness:2px}
+:focus-visible{outline:3px solid ${PALETTE.link};outline-offset:2px}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.skip{position:absolute;left:-9999px}.skip:focus{left:1rem;top:1rem;z-index:2;background:#fff;padding:.5rem 1rem}
+.skip{position:absolute;left:-9999px}.skip:focus{left:1rem;top:1rem;z-index:2;background:${PALETTE.card};padding:.5rem 1rem}
 .masthead{background:var(--accent);color:var(--on-accent)}
 .masthead .inner{display:flex;gap:.75rem;align-items:center;min-height:3.5rem}
 .masthead img{height:2.25rem;width:auto;max-width:10rem;object-fit:contain}
@@ -34,28 +43,28 @@ a{color:#0a4fb8}a:hover{text-decoration-thickness:2px}
 .inner{max-width:46rem;margin:0 auto;padding:0 1rem}
 main{padding:1.5rem 0 3rem}
 h1{font-size:1.9rem;line-height:1.25;margin:.5rem 0}
-.feeds{margin:.25rem 0 1.25rem;color:#4a5260}
-form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;background:#fff;border:1px solid #d5d9e0;border-radius:8px;padding:.75rem 1rem;margin-bottom:1rem}
+.feeds{margin:.25rem 0 1.25rem;color:${PALETTE.muted}}
+form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;background:${PALETTE.card};border:1px solid #d5d9e0;border-radius:8px;padding:.75rem 1rem;margin-bottom:1rem}
 form.filters div{display:flex;flex-direction:column;gap:.2rem}
 label{font-weight:600;font-size:.9rem}
-select,button{font:inherit;padding:.35rem .5rem;border:1px solid #8a93a3;border-radius:6px;background:#fff;color:#1b1f24}
+select,button{font:inherit;padding:.35rem .5rem;border:1px solid #8a93a3;border-radius:6px;background:${PALETTE.card};color:${PALETTE.text}}
 button{background:var(--accent);color:var(--on-accent);border-color:var(--accent);cursor:pointer;font-weight:600}
-.count{color:#4a5260;margin:.5rem 0 1rem}
+.count{color:${PALETTE.muted};margin:.5rem 0 1rem}
 ol.entries{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
-article{background:#fff;border:1px solid #d5d9e0;border-radius:8px;padding:1rem 1.25rem}
+article{background:${PALETTE.card};border:1px solid #d5d9e0;border-radius:8px;padding:1rem 1.25rem}
 article h2{font-size:1.3rem;margin:0 0 .25rem;line-height:1.3}
 article h2 a{color:inherit;text-decoration:none}article h2 a:hover{text-decoration:underline}
-.meta{color:#4a5260;font-size:.9rem;margin:0 0 .5rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem}
-.version{font-weight:700;color:#1b1f24;background:#eef0f4;border-radius:4px;padding:0 .4rem}
+.meta{color:${PALETTE.muted};font-size:.9rem;margin:0 0 .5rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem}
+.version{font-weight:700;color:${PALETTE.text};background:${PALETTE.chip};border-radius:4px;padding:0 .4rem}
 .tags a{margin-right:.4rem}
 .content h3,.content h4{font-size:1.05rem;margin:1rem 0 .25rem}
 .content ul{padding-left:1.25rem;list-style:disc}
 .content>:first-child{margin-top:0}.content>:last-child{margin-bottom:0}
-.content code{background:#eef0f4;padding:0 .25rem;border-radius:4px;font-size:.9em}
-.content pre{overflow:auto;background:#eef0f4;padding:.75rem;border-radius:6px}
+.content code{background:${PALETTE.chip};padding:0 .25rem;border-radius:4px;font-size:.9em}
+.content pre{overflow:auto;background:${PALETTE.chip};padding:.75rem;border-radius:6px}
 nav.pages{display:flex;justify-content:space-between;margin-top:1.5rem}
-.empty{background:#fff;border:1px dashed #8a93a3;border-radius:8px;padding:1rem}
-footer{color:#4a5260;font-size:.85rem;padding:1rem 0 2rem}
+.empty{background:${PALETTE.card};border:1px dashed #8a93a3;border-radius:8px;padding:1rem}
+footer{color:${PALETTE.muted};font-size:.85rem;padding:1rem 0 2rem}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}`;
 
 /** Entry Markdown as HTML, its top heading level one below the entry's own heading (`## Features` under an h2 is an h3). */
