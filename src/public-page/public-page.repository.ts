@@ -40,27 +40,25 @@ export const publicPageRepository = {
     return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
   },
 
-  /** The components named by published entries, for the filter menu. */
-  async components(db: Executor, projectId: string, limit: number): Promise<string[]> {
-    const result = await sql<{ component: string }>`
-      SELECT DISTINCT c AS component
-      FROM changelog_entries, unnest(component_tags) AS c
-      WHERE project_id = ${projectId} AND status = 'published'
-      ORDER BY 1 LIMIT ${limit}`.execute(db);
-    return result.rows.map((row) => row.component);
-  },
-
-  /** Entry types that have published entries, for the filter menu. */
-  async entryTypes(db: Executor, projectId: string): Promise<EntryType[]> {
-    const rows = await db
-      .selectFrom('changelog_entries')
-      .select('entry_type')
-      .distinct()
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'published')
-      .orderBy('entry_type')
-      .execute();
-    return rows.map((row) => row.entry_type);
+  /**
+   * What the filter menus offer: the entry types and components of the newest `window` published
+   * entries (one walk of the published index, so a project with a million entries costs the same as
+   * one with a thousand), components capped at `maxComponents`.
+   */
+  async filterOptions(db: Executor, projectId: string, window: number, maxComponents: number): Promise<{ types: EntryType[]; components: string[] }> {
+    const result = await sql<{ kind: 'type' | 'component'; value: string }>`
+      WITH recent AS (
+        SELECT entry_type, component_tags FROM changelog_entries
+        WHERE project_id = ${projectId} AND status = 'published'
+        ORDER BY published_at DESC, id DESC
+        LIMIT ${window}
+      )
+      (SELECT DISTINCT 'type' AS kind, entry_type::text AS value FROM recent)
+      UNION ALL
+      (SELECT DISTINCT 'component' AS kind, c AS value FROM recent, unnest(component_tags) AS c ORDER BY 2 LIMIT ${maxComponents})`.execute(db);
+    const types = result.rows.filter((r) => r.kind === 'type').map((r) => r.value as EntryType);
+    const components = result.rows.filter((r) => r.kind === 'component').map((r) => r.value);
+    return { types: types.sort(), components: components.sort() };
   },
 
   async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {

@@ -5,6 +5,8 @@ import { publicPageRepository, type EntryFilter, type PublicProject } from './pu
 
 export const PAGE_SIZE = 20;
 const MAX_COMPONENTS = 200;
+/** The filter menus list what the newest this-many entries use (a bounded read, however big the project). */
+const FILTER_WINDOW = 1000;
 
 export interface ChangelogView {
   project: PublicProject;
@@ -28,10 +30,9 @@ export function createPublicPageService(readDb: Db) {
     /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
     async changelog(slug: string, filter: EntryFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
-      const [rows, components, types] = await Promise.all([
+      const [rows, { components, types }] = await Promise.all([
         publicPageRepository.listPublished(readDb, project.id, filter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-        publicPageRepository.components(readDb, project.id, MAX_COMPONENTS),
-        publicPageRepository.entryTypes(readDb, project.id),
+        publicPageRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
       ]);
       return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types };
     },
