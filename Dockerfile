@@ -22,6 +22,9 @@ COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
 COPY migrations ./migrations
+# Files served as written: the dashboard's assets and the embeddable widget.
+COPY public ./public
+COPY src/widget/widget.js ./src/widget/widget.js
 # The embedded database (without DATABASE_URL) lives in /data, the only place the service writes.
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -17,4 +17,14 @@ export default tseslint.config(
     files: ['public/**/*.js'],
     languageOptions: { globals: { document: 'readonly', window: 'readonly', navigator: 'readonly', setTimeout: 'readonly' } },
   },
+  {
+    // The embeddable <changelog-feed> web component, served as written.
+    files: ['src/widget/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        ['document', 'location', 'customElements', 'HTMLElement', 'localStorage', 'URLSearchParams', 'fetch', 'CustomEvent', 'Intl'].map((g) => [g, 'readonly']),
+      ),
+    },
+  },
 );

@@ -11,6 +11,7 @@ import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugi
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
+import { feedRoutes } from './feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { readyRoutes } from './health/ready.routes.js';
 import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
@@ -20,9 +21,11 @@ import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
 import { projectsRoutes } from './projects/projects.routes.js';
+import { publicPageRoutes } from './public-page/public-page.routes.js';
 import { scmRoutes } from './scm/scm.routes.js';
 import { webhookRoutes } from './scm/webhooks.routes.js';
 import { createServices, type Services } from './services.js';
+import { widgetRoutes } from './widget/widget.routes.js';
 
 export interface AppOptions {
   config: Config;
@@ -105,6 +108,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs, jobs: services.jobs });
   await app.register(projectsRoutes, { services, authenticate, cache });
   await app.register(changelogRoutes, { services, config, cache });
+  await app.register(feedRoutes, { services, config, cache });
+  await app.register(publicPageRoutes, { services, config, cache });
+  await app.register(widgetRoutes);
   await app.register(dashboardPlugin, { services, config });
   await app.register(scmRoutes, { services, authenticate });
   await app.register(webhookRoutes, { services });

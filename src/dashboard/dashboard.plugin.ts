@@ -48,6 +48,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'org-created': { kind: 'ok', text: 'Organization created. You are its owner.' },
   'project-created': { kind: 'ok', text: 'Project created.' },
   'project-saved': { kind: 'ok', text: 'Project settings saved.' },
+  'theme-saved': { kind: 'ok', text: 'Public page theme saved.' },
   'project-deleted': { kind: 'ok', text: 'Project deleted, with its entries.' },
   'key-renamed': { kind: 'ok', text: 'Key renamed.' },
   'key-revoked': { kind: 'ok', text: 'Key revoked: it is refused from now on.' },

@@ -28,7 +28,15 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
         }<button class="${small ? 'small ' : ''}${s === 'published' ? '' : 'secondary'}" type="submit">${STATUS_ACTIONS[s]}</button></form>`,
       );
 
-  async function projectPage(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, error?: AppError, values?: { name: string; slug: string }) {
+  async function projectPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: ProjectRow,
+    ws: Workspace,
+    error?: AppError,
+    values?: { name: string; slug: string },
+    theme?: { error?: AppError; color: string; logoUrl: string },
+  ) {
     const csrf = kit.csrf(request);
     const entries = await services.entries.listForProject(project.id);
     return kit.render(
@@ -37,7 +45,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
       project.name,
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> /</div>
 <h1>${project.name}</h1>
-<p class="subtitle"><code>${project.slug}</code> · public changelog at <a href="/v1/changelog/${project.slug}">/v1/changelog/${project.slug}</a>${
+<p class="subtitle"><code>${project.slug}</code> · public page <a href="/c/${project.slug}">/c/${project.slug}</a> · API <a href="/v1/changelog/${project.slug}">/v1/changelog/${project.slug}</a> · feed <a href="/v1/changelog/${project.slug}/feed.atom">Atom</a>${
   ws.canManage
     ? html` · <a href="/dashboard/projects/${project.slug}/generation">Generation settings and review queue</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
@@ -64,13 +72,21 @@ ${
     ${field({ name: 'slug', label: 'Slug', value: values?.slug ?? project.slug, errors: error?.details, required: true, hint: 'Changing it changes the public URL; old links stop working.' })}
     <div><button type="submit">Save</button></div>
   </form></section>
+<section class="panel" aria-labelledby="theme-h"><h2 id="theme-h">Public page</h2>
+  <p>How <a href="/c/${project.slug}">/c/${project.slug}</a> and its feeds look. Leave a field empty for the default.</p>
+  ${formErrors(theme?.error?.message, theme?.error?.details, ['theme_color', 'logo_url'])}
+  <form class="stack" method="post" action="/dashboard/projects/${project.slug}/theme">${csrfField({ csrf })}
+    ${field({ name: 'theme_color', label: 'Accent colour', value: theme?.color ?? project.theme_color ?? '', errors: theme?.error?.details, hint: 'As #rrggbb, e.g. #1f6feb. Text on it is black or white, whichever reads better.', attrs: html` pattern="#[0-9a-fA-F]{6}" maxlength="7"` })}
+    ${field({ name: 'logo_url', label: 'Logo URL', value: theme?.logoUrl ?? project.logo_url ?? '', type: 'url', errors: theme?.error?.details, hint: 'An https:// address of an image, shown at the top of the page.', attrs: html` maxlength="2000"` })}
+    <div><button type="submit">Save theme</button></div>
+  </form></section>
 <section class="panel danger-zone" aria-labelledby="delete-h"><h2 id="delete-h">Delete project</h2>
   <p>Deletes the project and all its entries; API keys limited to it lose access to it.</p>
   <a class="button secondary" href="/dashboard/projects/${project.slug}/delete">Delete this project…</a>
 </section></div>`
     : ''
 }`,
-      { status: error ? error.status : 200 },
+      { status: (error ?? theme?.error)?.status ?? 200 },
     );
   }
 
@@ -91,6 +107,28 @@ ${
       } catch (error) {
         if (!(error instanceof AppError) || (error.code !== 'invalid_request' && error.code !== 'conflict')) throw error;
         return projectPage(request, reply, project, ws, error, values);
+      }
+    },
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/theme',
+    {
+      schema: {
+        hide: true,
+        params: SlugParams,
+        body: Type.Composite([Form, Type.Object({ theme_color: Type.String({ maxLength: 100 }), logo_url: Type.String({ maxLength: 4000 }) })]),
+      },
+    },
+    async (request, reply) => {
+      const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+      const values = { color: request.body.theme_color, logoUrl: request.body.logo_url };
+      try {
+        await services.projects.updateTheme(project.id, values);
+        return reply.redirect(`/dashboard/projects/${project.slug}?notice=theme-saved`, 303);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+        return projectPage(request, reply, project, ws, undefined, undefined, { error, ...values });
       }
     },
   );

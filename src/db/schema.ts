@@ -67,6 +67,10 @@ export interface ProjectsTable {
   published_entry_count: ColumnType<number, never, never>;
   /** The engine's SettingsInput as stored; see src/generation/settings.ts. */
   generation_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
+  /** Public page accent colour, `#rrggbb` (lowercase); null for the default. */
+  theme_color: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Public page logo, an https URL; null for none. */
+  logo_url: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -36,6 +36,15 @@ interface OpenApiDocument {
 const DOCUMENTED_PATHS = ['/health', '/v1/projects', '/v1/changelog/{slug}', '/v1/changelog/{slug}/entries/{id}'];
 /** Paths the contract names but this service may not implement yet; allowed, not required. */
 const CONTRACT_PATHS = [...DOCUMENTED_PATHS, '/v1/projects/{projectId}/repos', '/v1/scm/callback'];
+/** Public additions outside the contract, documented so clients can find them: feeds, the public page, the widget. */
+const ADDITION_PATHS = [
+  '/v1/changelog/{slug}/feed.atom',
+  '/v1/changelog/{slug}/feed.rss',
+  '/v1/changelog/{slug}/feed.json',
+  '/c/{slug}',
+  '/c/{slug}/entries/{id}',
+  '/widget.js',
+];
 const NAMED_COMPONENTS = ['ChangelogEntry', 'GeneratedJson', 'ErrorResponse', 'ProjectSummary', 'Project'];
 
 /** JSON-pointer escaping of one reference token (RFC 6901): `~` first, then `/`. */
@@ -196,7 +205,8 @@ describe('GET /openapi.json', () => {
   it('documents exactly the API routes, with path parameters in {param} form', () => {
     const paths = Object.keys(doc.paths);
     for (const path of DOCUMENTED_PATHS) expect(paths).toContain(path);
-    expect(paths.filter((p) => !CONTRACT_PATHS.includes(p))).toEqual([]);
+    expect(paths.filter((p) => !CONTRACT_PATHS.includes(p) && !ADDITION_PATHS.includes(p))).toEqual([]);
+    for (const path of ADDITION_PATHS) expect(paths).toContain(path);
     expect(paths.filter((p) => p.includes(':'))).toEqual([]);
     for (const path of DOCUMENTED_PATHS) expect(Object.keys(doc.paths[path]!)).toContain('get');
 

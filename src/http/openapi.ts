@@ -16,7 +16,11 @@ const DESCRIPTION = `Published changelog entries of projects, generated from the
 - Public routes send \`ETag\` and \`Cache-Control: public, max-age=N\` and answer \`If-None-Match\` with 304.
 - \`GET /v1/projects\` lists projects by slug and sends \`Cache-Control: private, no-store\`.
 - Entry \`status\` is one of draft, published, archived; public routes only ever return published entries.
-- Error bodies carry an additional machine-readable \`code\`.`;
+- Error bodies carry an additional machine-readable \`code\`.
+
+**Additions outside the contract** (public, any origin): Atom, RSS and JSON Feed 1.1 feeds at
+\`/v1/changelog/{slug}/feed.atom|rss|json\`, the public HTML page \`/c/{slug}\` with a permalink page per entry, and the
+embeddable \`<changelog-feed>\` web component at \`/widget.js\`.`;
 
 /** The OpenAPI 3.1 document, generated from the route schemas, at /openapi.json; a reference at /docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -33,7 +37,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       tags: [
         { name: 'health', description: 'Liveness' },
         { name: 'projects', description: 'Authenticated project listing' },
-        { name: 'changelog', description: 'Public changelog reads' },
+        { name: 'changelog', description: 'Public changelog reads, and feeds of them' },
+        { name: 'public page', description: 'Public HTML changelog page and the embeddable widget' },
         { name: 'scm', description: 'GitHub App installations and repository links' },
       ],
     },

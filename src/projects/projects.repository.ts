@@ -116,7 +116,11 @@ export const projectsRepository = {
       .execute();
   },
 
-  async update(db: Executor, id: string, changes: { name?: string; slug?: string }): Promise<ProjectRow | undefined> {
+  async update(
+    db: Executor,
+    id: string,
+    changes: { name?: string; slug?: string; theme_color?: string | null; logo_url?: string | null },
+  ): Promise<ProjectRow | undefined> {
     return db
       .updateTable('projects')
       .set({ ...changes, updated_at: sql<Date>`now()` })

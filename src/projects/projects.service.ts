@@ -9,6 +9,7 @@ import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 import { slugProblem } from './slug.js';
+import { parseTheme } from './theme.js';
 
 /** Tries before giving up on a listing whose entries keep changing between its reads. */
 const ATTEMPTS = 5;
@@ -111,6 +112,14 @@ export function createProjectsService(db: Db, readDb: Db = db, entryJson?: Entry
         }
         throw error;
       }
+    },
+
+    /** Sets the public page's colour and logo (empty strings clear them), validated by parseTheme. */
+    async updateTheme(id: string, input: { color: string; logoUrl: string }): Promise<ProjectRow> {
+      const theme = parseTheme(input);
+      const updated = await projectsRepository.update(db, id, { theme_color: theme.color, logo_url: theme.logoUrl });
+      if (!updated) throw new AppError('not_found', 'Project not found');
+      return updated;
     },
 
     async delete(id: string): Promise<void> {

@@ -2,6 +2,166 @@
 // Do not edit: a test fails when this file differs from what the served document produces.
 
 export interface paths {
+    "/c/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Public changelog page of a project (HTML)
+         * @description Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, filterable by entry type and component, each with a permalink. Themed with the project's colour and logo. Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Only entries tagged with this component. */
+                    component?: string;
+                    /** @description Page of 20 entries, 1 first. */
+                    page?: number;
+                    /** @description Only entries of this type. */
+                    type?: "" | "commit" | "daily" | "weekly" | "monthly";
+                };
+                header?: never;
+                path: {
+                    /** @description Project slug. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An HTML page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unknown project or entry: a small HTML page. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/c/{slug}/entries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Permalink page of one published entry (HTML)
+         * @description Public HTML page of one entry. Drafts, archived entries and entries of other projects are 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Project slug. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An HTML page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unknown project or entry: a small HTML page. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -189,6 +349,234 @@ export interface paths {
                     };
                 };
                 /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/feed.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Atom 1.0 feed of a project's changelog
+         * @description Public. The 50 newest published entries as Atom 1.0 (RFC 4287), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry's change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The Atom 1.0 document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/atom+xml": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/feed.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Feed 1.1 feed of a project's changelog
+         * @description Public. The 50 newest published entries as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry's change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The JSON Feed 1.1 document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/feed+json": Record<string, never>;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/feed.rss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * RSS 2.0 feed of a project's changelog
+         * @description Public. The 50 newest published entries as RSS 2.0 (https://www.rssboard.org/rss-specification), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry's change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The RSS 2.0 document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/rss+xml": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -560,6 +948,61 @@ export interface paths {
                 };
                 /** @description Every error body. 5xx bodies never carry details or internals. */
                 503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The embeddable <changelog-feed> web component
+         * @description Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then `<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` from the server it was loaded from (or its `server` attribute). Sends `ETag`; answers 304.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The script. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/javascript": string;
+                    };
+                };
+                /** @description Not Modified. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
                     headers: {
                         [name: string]: unknown;
                     };

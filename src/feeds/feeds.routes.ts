@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { ResponseCache } from '../cache/response-cache.js';
+import type { Config } from '../config.js';
+import { replyCachedText } from '../http/cached-text.js';
+import { errorResponses } from '../http/schemas.js';
+import { SLUG_PATTERN } from '../projects/slug.js';
+import { createPublicPageService } from '../public-page/public-page.service.js';
+import type { Services } from '../services.js';
+import { createFeedsService, FEED_FORMATS, FEED_SIZE, type FeedFormat } from './feeds.service.js';
+
+const SlugParams = Type.Object({
+  slug: Type.String({ minLength: 2, maxLength: 64, pattern: SLUG_PATTERN, description: 'Project slug.' }),
+});
+
+const NOT_MODIFIED = { description: 'Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body.', type: 'null' };
+
+const FORMATS: Record<FeedFormat, { name: string; spec: string }> = {
+  atom: { name: 'Atom 1.0', spec: 'RFC 4287' },
+  rss: { name: 'RSS 2.0', spec: 'https://www.rssboard.org/rss-specification' },
+  json: { name: 'JSON Feed 1.1', spec: 'https://www.jsonfeed.org/version/1.1/' },
+};
+
+/** Public feeds of a project's newest published entries: Atom, RSS and JSON Feed. */
+export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+  app,
+  { services, config, cache },
+) => {
+  const feeds = createFeedsService(createPublicPageService(services.database.readDb), config.publicUrl);
+  const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
+
+  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[]) {
+    const type = FEED_FORMATS[format];
+    const mediaType = type.split(';')[0]!;
+    app.get(
+      `/v1/changelog/:slug/feed.${format}`,
+      {
+        schema: {
+          summary: `${FORMATS[format].name} feed of a project's changelog`,
+          description:
+            `Public. The ${FEED_SIZE} newest published entries as ${FORMATS[format].name} (${FORMATS[format].spec}), ` +
+            'content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; ' +
+            'links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry\'s ' +
+            'change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. ' +
+            'Not part of the API contract: an addition.',
+          tags: ['changelog'],
+          params: SlugParams,
+          response: {
+            200: {
+              description: `The ${FORMATS[format].name} document.`,
+              content: { [mediaType]: { schema: format === 'json' ? { type: 'object' } : { type: 'string' } } },
+            },
+            304: NOT_MODIFIED,
+            ...errorResponses(400, 404, 500),
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', cacheControl);
+        return replyCachedText(request, reply, cache, `feed:${format}:${request.params.slug}`, type, () =>
+          feeds.render(request.params.slug, format),
+        );
+      },
+    );
+  }
+};

@@ -1,0 +1,93 @@
+import { Feed } from 'feed';
+import { escapeHtml } from '../dashboard/html.js';
+import { renderMarkdown } from '../dashboard/markdown.js';
+import type { EntryRow } from '../db/schema.js';
+import type { TextResponse } from '../http/cached-text.js';
+import { entryTitle, entryUpdated, type PublicPageService } from '../public-page/public-page.service.js';
+
+export const FEED_FORMATS = {
+  atom: 'application/atom+xml; charset=utf-8',
+  rss: 'application/rss+xml; charset=utf-8',
+  json: 'application/feed+json; charset=utf-8',
+} as const;
+export type FeedFormat = keyof typeof FEED_FORMATS;
+
+/** How many of the newest published entries a feed carries. */
+export const FEED_SIZE = 50;
+
+// Characters XML 1.0 forbids (commit messages can carry them); they are dropped from every text.
+// eslint-disable-next-line no-control-regex
+const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+const clean = (text: string) => text.replace(NOT_XML, '');
+/** The library wraps HTML in CDATA; a `]]>` in it would end the section early. As HTML, `&gt;` means the same. */
+const cdataSafe = (text: string) => text.replace(/]]>/g, ']]&gt;');
+
+export interface FeedLinks {
+  page: string;
+  entry: (id: string) => string;
+  feed: (format: FeedFormat) => string;
+}
+
+/**
+ * Atom 1.0, RSS 2.0 and JSON Feed 1.1 of a project's newest published entries, built with the
+ * `feed` library. Ids are `urn:uuid:` of the project and entries, so they survive a change of slug
+ * or host; dates are the entries' own (published, and updated for Atom and JSON), and the feed's
+ * date is its newest entry's, so the same entries always give the same bytes.
+ */
+export function createFeedsService(publicPage: PublicPageService, publicUrl: string) {
+  const links = (slug: string): FeedLinks => ({
+    page: `${publicUrl}/c/${slug}`,
+    entry: (id) => `${publicUrl}/c/${slug}/entries/${id}`,
+    feed: (format) => `${publicUrl}/v1/changelog/${slug}/feed.${format}`,
+  });
+
+  return {
+    links,
+
+    async render(slug: string, format: FeedFormat): Promise<TextResponse> {
+      const { project, entries } = await publicPage.latest(slug, FEED_SIZE);
+      const to = links(project.slug);
+      const updated = entries.length ? new Date(Math.max(...entries.map((e) => entryUpdated(e).getTime()))) : project.updated_at;
+      const feed = new Feed({
+        id: `urn:uuid:${project.id}`,
+        title: clean(`${project.name} changelog`),
+        description: clean(`What changed in ${project.name}`),
+        link: to.page,
+        feedLinks: { atom: to.feed('atom'), rss: to.feed('rss'), json: to.feed('json') },
+        updated,
+        generator: 'Changelog service',
+        ...(project.logo_url ? { image: project.logo_url } : {}),
+      });
+      for (const entry of entries) feed.addItem(item(entry, to));
+      const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), entries);
+      return { body, tags: [`project:${project.id}`], lastModified: updated };
+    },
+  };
+}
+
+function item(entry: EntryRow, to: FeedLinks) {
+  const content = entry.content?.trim() ? renderMarkdown(clean(entry.content)).value : '';
+  return {
+    id: `urn:uuid:${entry.id}`,
+    // Atom titles are declared HTML and RSS readers treat them so: the text is escaped, never markup.
+    title: escapeHtml(clean(entryTitle(entry))),
+    link: to.entry(entry.id),
+    date: entryUpdated(entry),
+    ...(entry.published_at ? { published: entry.published_at } : {}),
+    ...(content ? { content: cdataSafe(content) } : { description: escapeHtml(clean(entryTitle(entry))) }),
+    category: entry.component_tags.map((tag) => ({ name: clean(tag), term: clean(tag) })),
+  };
+}
+
+/**
+ * The library writes JSON Feed 1; 1.1 differs in the version URL and `authors` (unused here).
+ * Titles go back to plain text, as JSON Feed defines them.
+ */
+function jsonFeed11(json1: string, entries: EntryRow[]): string {
+  const feed = JSON.parse(json1) as { version: string; items: { title?: string }[] };
+  feed.version = 'https://jsonfeed.org/version/1.1';
+  feed.items.forEach((item, i) => {
+    item.title = clean(entryTitle(entries[i]!));
+  });
+  return JSON.stringify(feed);
+}

@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
+
+let ctx: TestContext;
+let project: { id: string; slug: string };
+let weekly: string;
+let fix: string;
+let hostile: string;
+let draft: string;
+
+const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
+  let value = await read();
+  for (let i = 0; i < 50 && !ok(value); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    value = await read();
+  }
+  return value;
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ PUBLIC_URL: 'https://changes.example.com' });
+  const user = await buildUser(ctx.services);
+  project = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'acme-app', name: 'Acme App' });
+  const day = (n: number) => new Date(Date.parse('2026-02-01T00:00:00Z') + n * 86_400_000);
+  [weekly, fix, hostile] = await insertEntries(ctx.services, project.id, [
+    { status: 'published', entry_type: 'weekly', title: 'Faster exports', version_label: 'v2.1.0', content: '## Features\n\n- **api:** RSS export', component_tags: ['api'], published_at: day(3) },
+    { status: 'published', entry_type: 'commit', title: 'Fix login loop', content: 'Sessions no longer expire twice.', component_tags: ['auth'], published_at: day(2) },
+    { status: 'published', entry_type: 'commit', title: '<img src=x onerror=alert(1)>', content: '<script>alert(1)</script>\n\n[x](javascript:alert(1))', component_tags: ['"><b>tag'], published_at: day(1) },
+  ]) as [string, string, string];
+  [draft] = await insertEntries(ctx.services, project.id, [{ status: 'draft', title: 'Secret draft', content: 'unreleased' }]) as [string];
+  // 25 more, for paging.
+  await insertEntries(ctx.services, project.id, Array.from({ length: 25 }, (_, i) => ({ status: 'published' as const, entry_type: 'daily' as const, title: `Day ${i}`, published_at: day(-i - 1) })));
+});
+
+afterAll(async () => ctx?.close());
+
+describe('GET /c/{slug}', () => {
+  it('is server-rendered HTML with landmarks, one h1, feed auto-discovery and no external resources', async () => {
+    const res = await get('/c/acme-app');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const page = res.body;
+    expect(page).toContain('<html lang="en">');
+    expect(page.match(/<h1[ >]/g)).toHaveLength(1);
+    expect(page).toMatch(/<main id="main">/);
+    expect(page).toMatch(/<header class="masthead">/);
+    expect(page).toContain('<label for="filter-type">Entry type</label>');
+    expect(page).toContain('<label for="filter-component">Component</label>');
+    expect(page).toContain('<link rel="alternate" type="application/atom+xml" title="Acme App changelog (Atom)" href="/v1/changelog/acme-app/feed.atom">');
+    expect(page).toContain('type="application/rss+xml"');
+    expect(page).toContain('type="application/feed+json"');
+    expect(page).not.toMatch(/<script|(?:src|href)="(?:https?:)?\/\/(?!changes\.example\.com)/);
+    // Newest first, 20 a page, drafts never.
+    expect(page.indexOf('Faster exports')).toBeLessThan(page.indexOf('Fix login loop'));
+    expect(page).not.toContain('Secret draft');
+    expect(page).not.toContain(draft);
+    expect(page.match(/<article /g)).toHaveLength(20);
+    expect(page).toContain('<a rel="next" href="/c/acme-app?page=2">');
+    // Content headings sit below the entry's h2.
+    expect(page).toContain('<h3>Features</h3>');
+    expect(page).toContain('<span class="version">v2.1.0</span>');
+  });
+
+  it('filters by entry type and by component, and pages', async () => {
+    const commits = (await get('/c/acme-app?type=commit')).body;
+    expect(commits.match(/<article /g)).toHaveLength(2);
+    expect(commits).toContain('Fix login loop');
+    expect(commits).not.toContain('Faster exports');
+    expect(commits).toContain('<option value="commit" selected>');
+    const auth = (await get('/c/acme-app?component=auth')).body;
+    expect(auth.match(/<article /g)).toHaveLength(1);
+    expect(auth).toContain('Fix login loop');
+    expect(auth).toContain('<option value="auth" selected>');
+    expect(auth).toContain('Clear filters');
+    expect((await get('/c/acme-app?type=weekly&component=auth')).body).toContain('No entries match these filters.');
+    const second = (await get('/c/acme-app?page=2')).body;
+    expect(second.match(/<article /g)).toHaveLength(8);
+    expect(second).toContain('<a rel="prev" href="/c/acme-app">');
+    expect((await get('/c/acme-app?type=bogus')).statusCode).toBe(400);
+    expect((await get('/c/acme-app?page=0')).statusCode).toBe(400);
+  });
+
+  it('escapes untrusted commit text everywhere', async () => {
+    const page = (await get('/c/acme-app?type=commit')).body;
+    expect(page).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page).not.toMatch(/<img src=x|<script>|href="javascript:|<b>tag/);
+    expect(page).toContain('&quot;&gt;&lt;b&gt;tag');
+  });
+
+  it('is themed by the project owner, and the theme shows at once after a change', async () => {
+    const plain = await get('/c/acme-app');
+    expect(plain.body).toContain('--accent:#1f2937;--on-accent:#ffffff');
+    expect(plain.body).not.toContain('<img');
+    expect(plain.headers['content-security-policy']).toContain("img-src 'self' data:;");
+    await ctx.services.projects.updateTheme(project.id, { color: '#FACC15', logoUrl: 'https://cdn.example.com/acme.svg' });
+    const themed = await eventually(() => get('/c/acme-app'), (res) => res.body.includes('#facc15'));
+    expect(themed.body).toContain('--accent:#facc15;--on-accent:#000000');
+    expect(themed.body).toContain('<img src="https://cdn.example.com/acme.svg" alt=""');
+    // No script may run at all; the one outside host is the logo's.
+    expect(themed.headers['content-security-policy']).toBe(
+      "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'; img-src 'self' data: https://cdn.example.com; style-src 'unsafe-inline'",
+    );
+    // Served from the cache, with the same policy.
+    const hit = await get('/c/acme-app');
+    expect(hit.headers['x-cache']).toBe('hit');
+    expect(hit.headers['content-security-policy']).toBe(themed.headers['content-security-policy']);
+    await ctx.services.projects.updateTheme(project.id, { color: '', logoUrl: '' });
+  });
+
+  it('sends ETag and Last-Modified and answers 304', async () => {
+    const first = await get('/c/acme-app');
+    expect((await get('/c/acme-app', { 'if-none-match': first.headers.etag as string })).statusCode).toBe(304);
+    expect((await get('/c/acme-app', { 'if-modified-since': first.headers['last-modified'] as string })).statusCode).toBe(304);
+  });
+
+  it('an unknown project is an HTML 404', async () => {
+    const res = await get('/c/no-such-project');
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.body).toContain('Changelog not found');
+  });
+});
+
+describe('GET /c/{slug}/entries/{id}', () => {
+  it('is a permalink page of one published entry', async () => {
+    const res = await get(`/c/acme-app/entries/${weekly}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<h1 id="entry-title">Faster exports</h1>');
+    expect(res.body).toContain('<h2>Features</h2>');
+    expect(res.body).toContain(`<link rel="canonical" href="https://changes.example.com/c/acme-app/entries/${weekly}">`);
+    expect(res.body).toContain('href="/v1/changelog/acme-app/feed.atom"');
+    expect((await get(`/c/acme-app/entries/${fix}`)).body).toContain('Fix login loop');
+    expect((await get(`/c/acme-app/entries/${hostile}`)).body).not.toMatch(/<img src=x|<script>/);
+  });
+
+  it('drafts, other projects\' entries and unknown ids are 404', async () => {
+    expect((await get(`/c/acme-app/entries/${draft}`)).statusCode).toBe(404);
+    const user = await buildUser(ctx.services);
+    await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'other-app' });
+    expect((await get(`/c/other-app/entries/${weekly}`)).statusCode).toBe(404);
+    expect((await get('/c/acme-app/entries/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
+    expect((await get('/c/acme-app/entries/not-a-uuid')).statusCode).toBe(400);
+  });
+});

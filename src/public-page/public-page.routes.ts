@@ -1,0 +1,129 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { ResponseCache } from '../cache/response-cache.js';
+import type { Config } from '../config.js';
+import { ENTRY_TYPES } from '../entries/entry.schemas.js';
+import { replyCachedText } from '../http/cached-text.js';
+import { AppError } from '../http/errors.js';
+import { errorResponses, Uuid } from '../http/schemas.js';
+import { SLUG_PATTERN } from '../projects/slug.js';
+import type { Services } from '../services.js';
+import type { PublicProject } from './public-page.repository.js';
+import { createPublicPageService, entryUpdated } from './public-page.service.js';
+import { changelogPage, entryPage, notFoundPage } from './views.js';
+
+const HTML = 'text/html; charset=utf-8';
+const MAX_PAGE = 500;
+
+const SlugParam = Type.String({ minLength: 2, maxLength: 64, pattern: SLUG_PATTERN, description: 'Project slug.' });
+const PageQuery = Type.Object({
+  type: Type.Optional(Type.Union([Type.Literal(''), ...ENTRY_TYPES.map((t) => Type.Literal(t))], { description: 'Only entries of this type.' })),
+  component: Type.Optional(Type.String({ maxLength: 100, description: 'Only entries tagged with this component.' })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page of 20 entries, 1 first.' })),
+});
+const HtmlPage = { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
+const NotModified = { description: 'Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current.', type: 'null' };
+const NotFound = { description: 'Unknown project or entry: a small HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
+
+/**
+ * Content-Security-Policy of the public pages: no script at all, styles only inline, images from
+ * this origin and the project's logo host. Stricter than the app-wide default, and it names the one
+ * outside host the owner chose.
+ */
+function csp(project: PublicProject): string {
+  const logo = project.logo_url ? ` ${new URL(project.logo_url).origin}` : '';
+  return [
+    "default-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+    `img-src 'self' data:${logo}`,
+    "style-src 'unsafe-inline'",
+  ].join('; ');
+}
+
+/** The public changelog page `/c/{slug}` and a permalink page per entry: server-rendered HTML, no script. */
+export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+  app,
+  { services, config, cache },
+) => {
+  const pages = createPublicPageService(services.database.readDb);
+  const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
+
+  /** Renders a page through the response cache; an unknown project or entry becomes an HTML 404. */
+  async function send(
+    request: Parameters<typeof replyCachedText>[0],
+    reply: FastifyReply,
+    key: string,
+    produce: () => Promise<{ project: PublicProject; body: string; lastModified: Date }>,
+  ) {
+    try {
+      reply.header('cache-control', cacheControl);
+      await replyCachedText(request, reply, cache, key, HTML, async () => {
+        const { project, body, lastModified } = await produce();
+        return { body, tags: [`project:${project.id}`], lastModified, headers: { 'content-security-policy': csp(project) } };
+      });
+    } catch (error) {
+      if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
+      return reply.code(404).header('cache-control', 'no-store').type(HTML).send(notFoundPage(error.message));
+    }
+    return reply;
+  }
+
+  app.get(
+    '/c/:slug',
+    {
+      schema: {
+        summary: 'Public changelog page of a project (HTML)',
+        description:
+          'Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, ' +
+          'filterable by entry type and component, each with a permalink. Themed with the project\'s colour and logo. ' +
+          'Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.',
+        tags: ['public page'],
+        params: Type.Object({ slug: SlugParam }),
+        querystring: PageQuery,
+        response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
+      },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const filters = {
+        type: request.query.type || undefined,
+        component: request.query.component?.trim() || undefined,
+        page: request.query.page ?? 1,
+      };
+      return send(request, reply, `page:${slug}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`, async () => {
+        const view = await pages.changelog(slug, filters, filters.page);
+        const lastModified = latest(view.project, view.entries);
+        return { project: view.project, body: changelogPage(config.publicUrl, view, filters), lastModified };
+      });
+    },
+  );
+
+  app.get(
+    '/c/:slug/entries/:id',
+    {
+      schema: {
+        summary: 'Permalink page of one published entry (HTML)',
+        description: 'Public HTML page of one entry. Drafts, archived entries and entries of other projects are 404.',
+        tags: ['public page'],
+        params: Type.Object({ slug: SlugParam, id: Uuid }),
+        response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
+      },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const id = request.params.id.toLowerCase();
+      return send(request, reply, `entry-page:${slug}:${id}`, async () => {
+        const { project, entry } = await pages.entry(slug, id);
+        return { project, body: entryPage(config.publicUrl, project, entry), lastModified: latest(project, [entry]) };
+      });
+    },
+  );
+};
+
+/** A page changes when an entry on it does or the project (name, theme) does. */
+function latest(project: PublicProject, entries: { updated_at: Date; published_at: Date | null }[]): Date {
+  return new Date(Math.max(project.updated_at.getTime(), ...entries.map((e) => entryUpdated(e).getTime())));
+}

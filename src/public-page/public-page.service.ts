@@ -1,0 +1,73 @@
+import type { Db } from '../db/database.js';
+import type { EntryRow } from '../db/schema.js';
+import { notFound } from '../http/errors.js';
+import { publicPageRepository, type EntryFilter, type PublicProject } from './public-page.repository.js';
+
+export const PAGE_SIZE = 20;
+const MAX_COMPONENTS = 200;
+/** The filter menus list what the newest this-many entries use (a bounded read, however big the project). */
+const FILTER_WINDOW = 1000;
+
+export interface ChangelogView {
+  project: PublicProject;
+  entries: EntryRow[];
+  hasMore: boolean;
+  components: string[];
+  types: EntryRow['entry_type'][];
+}
+
+/** What readers see of a project without an account: its theme and its published entries. */
+export function createPublicPageService(readDb: Db) {
+  async function requireProject(slug: string): Promise<PublicProject> {
+    const project = await publicPageRepository.findProject(readDb, slug);
+    if (!project) throw notFound('Changelog');
+    return project;
+  }
+
+  return {
+    requireProject,
+
+    /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
+    async changelog(slug: string, filter: EntryFilter, page: number): Promise<ChangelogView> {
+      const project = await requireProject(slug);
+      const [rows, { components, types }] = await Promise.all([
+        publicPageRepository.listPublished(readDb, project.id, filter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+        publicPageRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
+      ]);
+      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types };
+    },
+
+    /** The newest published entries, for feeds. */
+    async latest(slug: string, limit: number): Promise<{ project: PublicProject; entries: EntryRow[] }> {
+      const project = await requireProject(slug);
+      const entries = await publicPageRepository.listPublished(readDb, project.id, {}, { limit, offset: 0 });
+      return { project, entries };
+    },
+
+    async entry(slug: string, id: string): Promise<{ project: PublicProject; entry: EntryRow }> {
+      const project = await requireProject(slug);
+      const entry = await publicPageRepository.findPublished(readDb, project.id, id);
+      if (!entry) throw notFound('Entry');
+      return { project, entry };
+    },
+  };
+}
+
+export type PublicPageService = ReturnType<typeof createPublicPageService>;
+
+const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** An entry's heading: its title, else its version, else what it covers. */
+export function entryTitle(entry: Pick<EntryRow, 'title' | 'version_label' | 'entry_type' | 'published_at' | 'period_start'>): string {
+  const title = entry.title?.trim();
+  if (title) return title;
+  if (entry.version_label) return entry.version_label;
+  const day = entry.period_start ?? entry.published_at;
+  return day ? `${entry.entry_type === 'commit' ? 'Change' : 'Changes'} of ${DAY.format(day)}` : 'Changes';
+}
+
+/** When an entry last changed, as readers see it. */
+export function entryUpdated(entry: Pick<EntryRow, 'updated_at' | 'published_at'>): Date {
+  const published = entry.published_at?.getTime() ?? 0;
+  return new Date(Math.max(entry.updated_at.getTime(), published));
+}

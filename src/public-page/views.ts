@@ -1,0 +1,205 @@
+import { html, trusted, type Html } from '../dashboard/html.js';
+import { renderMarkdown } from '../dashboard/markdown.js';
+import type { EntryRow, EntryType } from '../db/schema.js';
+import { textColorOn } from '../projects/theme.js';
+import type { PublicProject } from './public-page.repository.js';
+import { entryTitle, type ChangelogView } from './public-page.service.js';
+
+const DEFAULT_ACCENT = '#1f2937';
+const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
+const TYPE_LABELS: Record<EntryType, string> = { commit: 'Single changes', daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
+
+export interface Filters {
+  type: EntryType | undefined;
+  component: string | undefined;
+  page: number;
+}
+
+/**
+ * The stylesheet, inline: one request per page, nothing from another origin. Colours meet WCAG AA
+ * (text 4.5:1); the accent only ever sits behind black or white text chosen for contrast.
+ */
+export const PALETTE = {
+  text: '#1b1f24',
+  muted: '#4a5260',
+  link: '#0a4fb8',
+  page: '#f6f7f9',
+  card: '#ffffff',
+  chip: '#eef0f4',
+} as const;
+
+const CSS = `*,*::before,*::after{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:${PALETTE.text};background:${PALETTE.page}}
+a{color:${PALETTE.link}}a:hover{text-decoration-thickness:2px}
+:focus-visible{outline:3px solid ${PALETTE.link};outline-offset:2px}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+.skip{position:absolute;left:-9999px}.skip:focus{left:1rem;top:1rem;z-index:2;background:${PALETTE.card};padding:.5rem 1rem}
+.masthead{background:var(--accent);color:var(--on-accent)}
+.masthead .inner{display:flex;gap:.75rem;align-items:center;min-height:3.5rem}
+.masthead img{height:2.25rem;width:auto;max-width:10rem;object-fit:contain}
+.masthead .name{font-weight:700;font-size:1.15rem;margin:0}
+.masthead a{color:inherit}
+.inner{max-width:46rem;margin:0 auto;padding:0 1rem}
+main{padding:1.5rem 0 3rem}
+h1{font-size:1.9rem;line-height:1.25;margin:.5rem 0}
+.feeds{margin:.25rem 0 1.25rem;color:${PALETTE.muted}}
+form.filters{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end;background:${PALETTE.card};border:1px solid #d5d9e0;border-radius:8px;padding:.75rem 1rem;margin-bottom:1rem}
+form.filters div{display:flex;flex-direction:column;gap:.2rem}
+label{font-weight:600;font-size:.9rem}
+select,button{font:inherit;padding:.35rem .5rem;border:1px solid #8a93a3;border-radius:6px;background:${PALETTE.card};color:${PALETTE.text}}
+button{background:var(--accent);color:var(--on-accent);border-color:var(--accent);cursor:pointer;font-weight:600}
+.count{color:${PALETTE.muted};margin:.5rem 0 1rem}
+ol.entries{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
+article{background:${PALETTE.card};border:1px solid #d5d9e0;border-radius:8px;padding:1rem 1.25rem}
+article h2{font-size:1.3rem;margin:0 0 .25rem;line-height:1.3}
+article h2 a{color:inherit;text-decoration:none}article h2 a:hover{text-decoration:underline}
+.meta{color:${PALETTE.muted};font-size:.9rem;margin:0 0 .5rem;display:flex;flex-wrap:wrap;gap:.25rem .75rem}
+.version{font-weight:700;color:${PALETTE.text};background:${PALETTE.chip};border-radius:4px;padding:0 .4rem}
+.tags a{margin-right:.4rem}
+.content h3,.content h4{font-size:1.05rem;margin:1rem 0 .25rem}
+.content ul{padding-left:1.25rem;list-style:disc}
+.content>:first-child{margin-top:0}.content>:last-child{margin-bottom:0}
+.content code{background:${PALETTE.chip};padding:0 .25rem;border-radius:4px;font-size:.9em}
+.content pre{overflow:auto;background:${PALETTE.chip};padding:.75rem;border-radius:6px}
+nav.pages{display:flex;justify-content:space-between;margin-top:1.5rem}
+.empty{background:${PALETTE.card};border:1px dashed #8a93a3;border-radius:8px;padding:1rem}
+footer{color:${PALETTE.muted};font-size:.85rem;padding:1rem 0 2rem}
+@media (prefers-reduced-motion:reduce){*{transition:none!important}}`;
+
+/** Entry Markdown as HTML, its top heading level one below the entry's own heading (`## Features` under an h2 is an h3). */
+function entryContent(markdown: string | null, entryHeading: number): Html {
+  if (!markdown?.trim()) return html``;
+  // markdown-it escapes raw HTML, so these are the renderer's own tags.
+  const rendered = renderMarkdown(markdown).value;
+  const levels = [...rendered.matchAll(/<h([1-6])>/g)].map((m) => Number(m[1]));
+  if (!levels.length) return trusted(rendered);
+  const shift = entryHeading + 1 - Math.min(...levels);
+  return trusted(rendered.replace(/<(\/?)h([1-6])>/g, (_m, close: string, level: string) => `<${close}h${Math.min(6, Number(level) + shift)}>`));
+}
+
+function time(date: Date | null): Html {
+  return date ? html`<time datetime="${date.toISOString()}">${DAY.format(date)}</time>` : html``;
+}
+
+function feedLinks(slug: string, name: string): Html {
+  const base = `/v1/changelog/${slug}/feed`;
+  return html`<link rel="alternate" type="application/atom+xml" title="${name} changelog (Atom)" href="${base}.atom">
+<link rel="alternate" type="application/rss+xml" title="${name} changelog (RSS)" href="${base}.rss">
+<link rel="alternate" type="application/feed+json" title="${name} changelog (JSON Feed)" href="${base}.json">`;
+}
+
+function layout(project: PublicProject, title: string, canonical: string, body: Html): string {
+  const accent = project.theme_color ?? DEFAULT_ACCENT;
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light">
+<title>${title}</title>
+<meta name="description" content="What changed in ${project.name}">
+<link rel="canonical" href="${canonical}">
+${feedLinks(project.slug, project.name)}
+<style>:root{--accent:${accent};--on-accent:${textColorOn(accent)}}
+${trusted(CSS)}</style>
+</head>
+<body>
+<a class="skip" href="#main">Skip to the changelog</a>
+<header class="masthead"><div class="inner">
+${project.logo_url ? html`<img src="${project.logo_url}" alt="" width="144" height="36" referrerpolicy="no-referrer">` : ''}
+<p class="name"><a href="/c/${project.slug}">${project.name}</a></p>
+</div></header>
+<main id="main"><div class="inner">
+${body}
+</div></main>
+<footer><div class="inner">Subscribe with <a href="/v1/changelog/${project.slug}/feed.atom">Atom</a>, <a href="/v1/changelog/${project.slug}/feed.rss">RSS</a> or <a href="/v1/changelog/${project.slug}/feed.json">JSON Feed</a> · <a href="/v1/changelog/${project.slug}">JSON API</a></div></footer>
+</body>
+</html>
+`.value;
+}
+
+function entryMeta(slug: string, entry: EntryRow): Html {
+  return html`<p class="meta">${entry.version_label ? html`<span class="version">${entry.version_label}</span>` : ''}${time(entry.published_at)}<span>${TYPE_LABELS[entry.entry_type]}</span>${
+    entry.component_tags.length
+      ? html`<span class="tags"><span class="visually-hidden">Components: </span>${entry.component_tags.map(
+          (c) => html`<a href="/c/${slug}?component=${encodeURIComponent(c)}" aria-label="More changes to ${c}">${c}</a>`,
+        )}</span>`
+      : ''
+  }</p>`;
+}
+
+function query(slug: string, filters: Partial<Filters>): string {
+  const params = new URLSearchParams();
+  if (filters.type) params.set('type', filters.type);
+  if (filters.component) params.set('component', filters.component);
+  if (filters.page && filters.page > 1) params.set('page', String(filters.page));
+  const qs = params.toString();
+  return `/c/${slug}${qs ? `?${qs}` : ''}`;
+}
+
+export function changelogPage(publicUrl: string, view: ChangelogView, filters: Filters): string {
+  const { project, entries } = view;
+  const slug = project.slug;
+  const filtered = Boolean(filters.type || filters.component);
+  const components = filters.component && !view.components.includes(filters.component) ? [...view.components, filters.component] : view.components;
+  const described = [filters.type ? `${TYPE_LABELS[filters.type].toLowerCase()} entries` : 'entries', filters.component ? `touching ${filters.component}` : '']
+    .filter(Boolean)
+    .join(' ');
+  const body = html`<h1>${project.name} changelog</h1>
+<p class="feeds">Published changes, newest first. Subscribe: <a href="/v1/changelog/${slug}/feed.atom">Atom</a> · <a href="/v1/changelog/${slug}/feed.rss">RSS</a> · <a href="/v1/changelog/${slug}/feed.json">JSON Feed</a></p>
+<form class="filters" method="get" action="/c/${slug}" role="search" aria-label="Filter entries">
+  <div><label for="filter-type">Entry type</label><select id="filter-type" name="type"><option value="">All types</option>${view.types.map(
+    (t) => html`<option value="${t}"${filters.type === t ? html` selected` : ''}>${TYPE_LABELS[t]}</option>`,
+  )}</select></div>
+  <div><label for="filter-component">Component</label><select id="filter-component" name="component"><option value="">All components</option>${components.map(
+    (c) => html`<option value="${c}"${filters.component === c ? html` selected` : ''}>${c}</option>`,
+  )}</select></div>
+  <div><button type="submit">Filter</button></div>
+  ${filtered ? html`<div><a href="/c/${slug}">Clear filters</a></div>` : ''}
+</form>
+${
+  entries.length
+    ? html`<p class="count">${filters.page > 1 ? `Page ${filters.page} of ` : ''}${filtered ? `Showing ${described}` : 'All entries'}.</p>
+<ol class="entries">
+${entries.map(
+  (entry) => html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
+<h2 id="h-${entry.id}"><a href="/c/${slug}/entries/${entry.id}">${entryTitle(entry)}</a></h2>
+${entryMeta(slug, entry)}
+<div class="content">${entryContent(entry.content, 2)}</div>
+</article></li>`,
+)}
+</ol>`
+    : html`<p class="empty">${filtered ? 'No entries match these filters.' : 'Nothing has been published yet.'}</p>`
+}
+${
+  filters.page > 1 || view.hasMore
+    ? html`<nav class="pages" aria-label="More entries">${
+        filters.page > 1 ? html`<a rel="prev" href="${query(slug, { ...filters, page: filters.page - 1 })}">← Newer entries</a>` : html`<span></span>`
+      }${view.hasMore ? html`<a rel="next" href="${query(slug, { ...filters, page: filters.page + 1 })}">Older entries →</a>` : ''}</nav>`
+    : ''
+}`;
+  const title = `${project.name} changelog${filtered ? ` · ${described}` : ''}${filters.page > 1 ? ` · page ${filters.page}` : ''}`;
+  return layout(project, title, `${publicUrl}${query(slug, filters)}`, body);
+}
+
+export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow): string {
+  const body = html`<p><a href="/c/${project.slug}">← All changes to ${project.name}</a></p>
+<article id="entry-${entry.id}" aria-labelledby="entry-title">
+<h1 id="entry-title">${entryTitle(entry)}</h1>
+${entryMeta(project.slug, entry)}
+<div class="content">${entryContent(entry.content, 1)}</div>
+</article>`;
+  return layout(project, `${entryTitle(entry)} · ${project.name} changelog`, `${publicUrl}/c/${project.slug}/entries/${entry.id}`, body);
+}
+
+/** A small HTML page for a browser that followed a dead link. */
+export function notFoundPage(message: string): string {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title>
+<style>body{font:16px/1.6 system-ui,sans-serif;color:#1b1f24;max-width:40rem;margin:3rem auto;padding:0 1rem}</style></head>
+<body><main><h1>Not found</h1><p>${message}.</p></main></body></html>
+`.value;
+}
+
+export { DEFAULT_ACCENT };

@@ -1,0 +1,222 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { createServices, type Services } from '../../src/services.js';
+import { testConfig } from '../helpers/config.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { buildProject, buildUser, insertEntries } from '../helpers/factories.js';
+
+// Debian's chromium package; playwright-core never downloads a browser.
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
+// UPDATE_DOCS_SCREENSHOTS=1 refreshes the README's pictures in docs/screenshots/.
+const DOCS = new URL('../../docs/screenshots/', import.meta.url);
+const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
+const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="144" height="36" viewBox="0 0 144 36"><rect width="36" height="36" rx="8" fill="#fff"/><path d="M10 18h16M18 10v16" stroke="#6d28d9" stroke-width="4"/></svg>`;
+
+const day = (n: number) => new Date(Date.parse('2026-03-02T09:00:00Z') + n * 86_400_000);
+const json = (title: string, version: string | null, headline: string, items: [string, string | null][]) => ({
+  title,
+  headline_items: [{ section_type_key: 'feature', title: headline, body: null }],
+  sections: [{ section_type_key: 'feature', label: 'Features', items: items.map(([text, component]) => ({ text, component })) }],
+  component_tags: [...new Set(items.map(([, c]) => c).filter((c): c is string => c !== null))],
+  team_attribution: null,
+  ...(version ? {} : {}),
+});
+
+describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () => {
+  let database: TestDatabase;
+  let services: Services;
+  let app: FastifyInstance;
+  let customer: Server;
+  let base: string;
+  let customerSite: string;
+  let browser: Browser;
+  let page: Page;
+  let weeklyId: string;
+  const cspViolations: string[] = [];
+  const outside: string[] = [];
+
+  const seenKey = () => `changelog-feed:seen:${base}:acme-app`;
+  const shot = async (name: string) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-${name}.png`, SCREENSHOTS).pathname, fullPage: true });
+    if (process.env.UPDATE_DOCS_SCREENSHOTS === '1' && (process.env.TEST_DB ?? 'pglite') === 'pglite') {
+      mkdirSync(DOCS, { recursive: true });
+      await page.screenshot({ path: new URL(`${name}.png`, DOCS).pathname });
+    }
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const config = testConfig();
+    services = createServices(database, config);
+    const user = await buildUser(services);
+    const project = await buildProject(services, { type: 'user', email: user.email }, { slug: 'acme-app', name: 'Acme App' });
+    await services.projects.updateTheme(project.id, { color: '#6d28d9', logoUrl: 'https://cdn.example.com/acme.svg' });
+    const ids = await insertEntries(services, project.id, [
+      {
+        status: 'published', entry_type: 'weekly', title: 'Faster exports and RSS', version_label: 'v2.4.0', published_at: day(14),
+        content: '## Features\n\n- **exports:** CSV exports stream instead of buffering\n- **api:** RSS and Atom feeds',
+        component_tags: ['exports', 'api'],
+        generated_json: JSON.stringify(json('Faster exports and RSS', 'v2.4.0', 'Exports are up to 10× faster', [['CSV exports stream instead of buffering', 'exports'], ['RSS and Atom feeds', 'api']])),
+      },
+      {
+        status: 'published', entry_type: 'commit', title: '<img src=x onerror="window.__pwned=1">Hostile title', published_at: day(13),
+        content: 'Fix <img src=x onerror="window.__pwned=2"> and [click me](javascript:window.__pwned=3) and <script>window.__pwned=4</script> **bold**',
+        component_tags: ['auth'],
+      },
+      {
+        status: 'published', entry_type: 'commit', title: 'Structured hostile entry', published_at: new Date(day(12).getTime() + 43_200_000),
+        component_tags: ['ui'],
+        generated_json: JSON.stringify({
+          title: 'Structured hostile entry',
+          headline_items: [{ section_type_key: 'fix', title: '<img src=x onerror="window.__pwned=5">headline', body: '[body link](javascript:window.__pwned=6)' }],
+          sections: [{ section_type_key: 'fix', label: '<b>Fixes</b>', items: [{ text: '<svg onload="window.__pwned=7"></svg>item', component: '<i>ui</i>' }] }],
+          component_tags: ['ui'],
+          team_attribution: null,
+        }),
+      },
+      { status: 'published', entry_type: 'commit', title: 'Fix login loop after password reset', published_at: day(12), content: 'Sessions no longer expire twice. See [the report](https://example.com/issues/42).', component_tags: ['auth'] },
+      ...Array.from({ length: 9 }, (_, i) => ({
+        status: 'published' as const, entry_type: 'daily' as const, title: `Daily changes ${i + 1}`, published_at: day(11 - i),
+        content: `- **ui:** polish ${i + 1}\n- fix typo in \`settings\``, component_tags: ['ui'],
+      })),
+      { status: 'draft', title: 'Unreleased: secret pricing page', content: 'not yet', published_at: null },
+    ]);
+    weeklyId = ids[0]!;
+    app = await buildApp({ config, database, services });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+
+    // The customer's site: another origin (other host name and port) that only embeds the widget.
+    customer = createServer((request, response) => {
+      if (request.url !== '/') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Elsewhere</title><p>Another page');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Acme blog</title>
+<script src="${base}/widget.js" defer></script>
+<style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:44rem;color:#222}
+changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head>
+<body><main><h1>Acme blog</h1><p>What we shipped lately:</p>
+<changelog-feed project="acme-app" limit="5"></changelog-feed></main></body></html>`);
+    });
+    await new Promise<void>((resolve) => customer.listen(0, '127.0.0.1', resolve));
+    customerSite = `http://localhost:${(customer.address() as AddressInfo).port}`;
+
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    page.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    // Nothing leaves this machine; the project's logo host answers locally.
+    await page.route(/^https?:\/\/(?!127\.0\.0\.1|localhost)/, async (route) => {
+      if (route.request().url() === 'https://cdn.example.com/acme.svg') return route.fulfill({ contentType: 'image/svg+xml', body: LOGO });
+      outside.push(route.request().url());
+      return route.abort();
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => customer?.close(resolve));
+    await app?.close();
+    await database?.close();
+  });
+
+  it('the widget on another origin shows entries, marks what is new, loads more, and renders hostile Markdown inertly', async () => {
+    // A visit a while ago (stored on the customer's origin before the widget first runs): entries published since are new.
+    await page.goto(`${customerSite}/elsewhere`);
+    await page.evaluate(`localStorage.setItem(${JSON.stringify(seenKey())}, ${JSON.stringify(day(10).toISOString())})`);
+    await page.goto(customerSite);
+    expect(new URL(page.url()).origin).not.toBe(base);
+
+    const articles = page.locator('changelog-feed article');
+    await expect.poll(() => articles.count()).toBe(5);
+    expect(await page.locator('changelog-feed h2').textContent()).toBe('Acme App changelog');
+    const first = articles.first();
+    expect(await first.locator('h3').textContent()).toBe('Faster exports and RSSNew');
+    expect(await first.locator('.version').textContent()).toBe('v2.4.0');
+    expect(await first.locator('time').getAttribute('datetime')).toBe(day(14).toISOString());
+    expect(await first.locator('.headline').textContent()).toBe('Exports are up to 10× faster');
+    expect(await first.locator('h4').textContent()).toBe('Features');
+    expect(await page.locator('changelog-feed [part="badge"]').textContent()).toBe('5 new since your last visit');
+    await expect.poll(() => page.evaluate(`localStorage.getItem(${JSON.stringify(seenKey())})`)).toBe(day(14).toISOString());
+
+    // Hostile commit text shows as text; nothing in it runs or becomes an element.
+    const hostile = articles.nth(1);
+    expect(await hostile.locator('h3').textContent()).toContain('<img src=x onerror="window.__pwned=1">Hostile title');
+    expect(await hostile.textContent()).toContain('<script>window.__pwned=4</script>');
+    expect(await hostile.locator('strong').textContent()).toBe('bold');
+    expect(await page.locator('changelog-feed img, changelog-feed script').count()).toBe(0);
+    expect(await page.locator('changelog-feed a[href^="javascript:"]').count()).toBe(0);
+    expect(await hostile.getByText('click me').evaluate((el) => el.tagName)).not.toBe('A');
+    expect(await page.locator('changelog-feed a[href="https://example.com/issues/42"]').count()).toBe(1);
+    // The structured form (headline items, sections) is text too.
+    const structured = articles.nth(2);
+    expect(await structured.locator('.headline').textContent()).toBe('<img src=x onerror="window.__pwned=5">headline');
+    expect(await structured.locator('h4').textContent()).toBe('<b>Fixes</b>');
+    expect(await structured.locator('.component').textContent()).toBe('<i>ui</i>: ');
+    expect(await structured.textContent()).toContain('<svg onload="window.__pwned=7"></svg>item');
+    expect(await page.locator('changelog-feed svg, changelog-feed b, changelog-feed i').count()).toBe(0);
+    await hostile.getByText('click me').click();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+
+    await shot('widget');
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => articles.count()).toBe(10);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => articles.count()).toBe(13);
+    expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
+    expect(await page.locator('changelog-feed').textContent()).not.toContain('secret pricing');
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+
+    // A second visit: nothing new.
+    await page.reload();
+    await expect.poll(() => articles.count()).toBe(5);
+    expect(await page.locator('changelog-feed [part="badge"]').isHidden()).toBe(true);
+    expect(outside).toEqual([]);
+  });
+
+  it('the public page filters, links to permalinks, discovers its feeds, and runs under its CSP', async () => {
+    await page.goto(`${base}/c/acme-app`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme App changelog');
+    expect(await page.locator('article').count()).toBe(13);
+    expect(await page.evaluate("document.querySelector('header img').naturalWidth")).toBeGreaterThan(0);
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.getByRole('search', { name: 'Filter entries' }).count()).toBe(1);
+    const feeds = await page.evaluate(`[...document.querySelectorAll('link[rel="alternate"]')].map((link) => link.type)`);
+    expect(feeds).toEqual(['application/atom+xml', 'application/rss+xml', 'application/feed+json']);
+    // Hostile text is text here too.
+    expect(await page.locator('article img, article script, a[href^="javascript:"]').count()).toBe(0);
+    await shot('public-page');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to the changelog');
+
+    await page.getByLabel('Entry type').selectOption('commit');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(`${base}/c/acme-app?type=commit&component=`);
+    expect(await page.locator('article').count()).toBe(3);
+    await page.getByLabel('Component').selectOption('auth');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL(`${base}/c/acme-app?type=commit&component=auth`);
+    expect(await page.locator('article h2').allTextContents()).toEqual([
+      '<img src=x onerror="window.__pwned=1">Hostile title',
+      'Fix login loop after password reset',
+    ]);
+    await page.getByRole('link', { name: 'Clear filters' }).click();
+    await page.getByRole('link', { name: 'Faster exports and RSS' }).click();
+    await page.waitForURL(`${base}/c/acme-app/entries/${weeklyId}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Faster exports and RSS');
+    expect(await page.getByRole('heading', { level: 2 }).first().textContent()).toBe('Features');
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(cspViolations).toEqual([]);
+    expect(outside).toEqual([]);
+  });
+});
