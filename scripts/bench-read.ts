@@ -373,7 +373,9 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string> {
     await stop(uncached.child);
 
     lines.push(`### ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`, '', HEADER, ...rows.map(formatRow), '');
-    lines.push(`Largest server RSS during the runs: ${Math.round(rss.max)} MB. Deep project: ${deepEntries.toLocaleString('en')} published entries.`, '');
+    const memory = `Largest server RSS during the runs: ${Math.round(rss.max)} MB. Deep project: ${deepEntries.toLocaleString('en')} published entries.`;
+    console.log(memory);
+    lines.push(memory, '');
   } finally {
     await cleanup();
   }
