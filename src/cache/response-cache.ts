@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
 export interface CachedResponse {
-  /** Encoded once: sending a Buffer skips re-encoding the string on every response. */
-  body: Buffer;
+  /** Encoded once when stored (sending a Buffer skips re-encoding it on every hit); a string when not. */
+  body: Buffer | string;
   etag: string;
 }
 
@@ -16,6 +16,7 @@ export interface WireForm {
 }
 
 export interface StoredResponse extends CachedResponse {
+  body: Buffer;
   tags: string[];
   wire?: WireForm;
 }
@@ -93,9 +94,14 @@ export class ResponseCache {
 
   /** Stores a response read at `generation` (unless invalidated since) and returns it with its ETag. */
   set(key: string, serialized: string, tags: string[], generation: number): CachedResponse {
+    // The same ETag either way: the hash of the UTF-8 bytes.
+    const etag = etagOf(serialized);
+    const storable = this.active && generation === this.#generation && serialized.length <= this.options.maxBytes / 4;
+    // Not stored: no copy into a Buffer that would only be garbage (large bodies fragment the native heap).
+    if (!storable) return { body: serialized, etag };
     const body = Buffer.from(serialized);
-    const value: Stored = { body, etag: etagOf(body), tags };
-    if (this.active && generation === this.#generation && body.length <= this.options.maxBytes / 4) {
+    const value: Stored = { body, etag, tags };
+    if (body.length <= this.options.maxBytes / 4) {
       this.#lru.set(key, value);
       for (const tag of tags) {
         let keys = this.#byTag.get(tag);

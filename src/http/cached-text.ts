@@ -39,9 +39,11 @@ export async function replyCachedText(
     const head: Head = { ...(lastModified ? { lastModified: lastModified.getTime() } : {}), ...(headers ? { headers } : {}) };
     cached = cache.set(key, `${JSON.stringify(head)}\n${body}`, tags, generation);
   }
-  const newline = cached.body.indexOf(10);
-  const head = JSON.parse(cached.body.subarray(0, newline).toString()) as Head;
-  const body = cached.body.subarray(newline + 1);
+  // A response the cache did not keep comes back as the string itself.
+  const stored = typeof cached.body === 'string' ? Buffer.from(cached.body) : cached.body;
+  const newline = stored.indexOf(10);
+  const head = JSON.parse(stored.subarray(0, newline).toString()) as Head;
+  const body = stored.subarray(newline + 1);
   reply.headers({ ...head.headers, etag: cached.etag }).type(contentType);
   if (head.lastModified !== undefined) {
     const lastModified = new Date(head.lastModified);
