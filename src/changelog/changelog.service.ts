@@ -1,17 +1,17 @@
 import type { Db } from '../db/database.js';
-import type { EntryRow } from '../db/schema.js';
-import { entriesRepository } from '../entries/entries.repository.js';
 import { AppError, notFound } from '../http/errors.js';
-import { projectsRepository } from '../projects/projects.repository.js';
 import { changelogRepository, type ListedEntry, type PublicProject } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { compileSerializer, type EntryJson } from '../entries/entry-json.js';
 
-export interface ChangelogPage {
-  project: { id: string; name: string; slug: string };
-  entries: EntryRow[];
-  meta: { limit: number; offset: number; count: number; total: number; has_more: boolean; next_cursor: string | null };
+interface ListMetaValue {
+  limit: number;
+  offset: number;
+  count: number;
+  total: number;
+  has_more: boolean;
+  next_cursor: string | null;
 }
 
 /** A response body, serialized, and the project it shows. */
@@ -24,7 +24,7 @@ export interface Serialized {
 const ATTEMPTS = 5;
 
 const serializeProject = compileSerializer<Pick<PublicProject, 'id' | 'name' | 'slug'>>(Project);
-const serializeMeta = compileSerializer<ChangelogPage['meta']>(ListMeta);
+const serializeMeta = compileSerializer<ListMetaValue>(ListMeta);
 
 /** The public read side: published entries only, addressed by project slug. */
 export function createChangelogService(readDb: Db, entryJson: EntryJson) {
@@ -47,11 +47,6 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     throw new AppError('unavailable', 'The changelog is changing too fast to read; retry');
   }
 
-  async function requireProject(slug: string) {
-    const project = await projectsRepository.findPublicBySlug(readDb, slug);
-    if (!project) throw notFound('Changelog');
-    return project;
-  }
 
   return {
     /** A page by offset, or after a cursor, serialized as the list route answers it. */
@@ -89,40 +84,6 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
           return `{"entry":${json[0]}}`;
         },
       );
-    },
-
-    /** A page by offset, or after a cursor (then `offset` counts from the cursor). */
-    async page(slug: string, query: { limit: number; offset: number; cursor?: string }): Promise<ChangelogPage> {
-      const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
-      const project = await requireProject(slug);
-      // One row past the page tells whether there is more, whatever the total says mid-change.
-      const rows = await entriesRepository.listPublished(readDb, project.id, {
-        limit: query.limit + 1,
-        offset: query.offset,
-        ...(after ? { after } : {}),
-      });
-      const hasMore = rows.length > query.limit;
-      const entries = hasMore ? rows.slice(0, query.limit) : rows;
-      const last = entries.at(-1);
-      return {
-        project: { id: project.id, name: project.name, slug: project.slug },
-        entries,
-        meta: {
-          limit: query.limit,
-          offset: query.offset,
-          count: entries.length,
-          total: project.published_entry_count,
-          has_more: hasMore,
-          next_cursor: hasMore && last ? encodeCursor({ publishedAt: last.sort_key, id: last.id }) : null,
-        },
-      };
-    },
-
-    async entry(slug: string, id: string): Promise<EntryRow> {
-      const project = await requireProject(slug);
-      const entry = await entriesRepository.findPublished(readDb, project.id, id);
-      if (!entry) throw notFound('Entry');
-      return entry;
     },
   };
 }

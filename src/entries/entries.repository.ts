@@ -26,44 +26,6 @@ export const ENTRY_COLUMNS = [
 const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
 
 export const entriesRepository = {
-  /**
-   * One page of a project's published entries, newest first, ties by id descending; after
-   * `cursor` when given. The page's ids come from the published index alone (an index-only walk,
-   * so a deep offset does not read the rows it skips) before the rows themselves are fetched.
-   * Each row carries `sort_key`, its published_at to the microsecond, for the next cursor.
-   */
-  async listPublished(
-    db: Executor,
-    projectId: string,
-    page: { limit: number; offset: number; after?: { publishedAt: string; id: string } },
-  ): Promise<(EntryRow & { sort_key: string })[]> {
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
-    const after = page.after
-      ? sql`AND (published_at, id) < (${page.after.publishedAt}::timestamptz, ${page.after.id}::uuid)`
-      : sql``;
-    const result = await sql<EntryRow & { sort_key: string }>`
-      WITH page AS (
-        SELECT id, published_at FROM changelog_entries
-        WHERE project_id = ${projectId} AND status = 'published' ${after}
-        ORDER BY ${PUBLISHED_ORDER}
-        LIMIT ${page.limit} OFFSET ${page.offset}
-      )
-      SELECT ${columns}, to_char(e.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key
-      FROM page JOIN changelog_entries e ON e.id = page.id
-      ORDER BY page.published_at DESC, page.id DESC`.execute(db);
-    return result.rows;
-  },
-
-  async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {
-    return db
-      .selectFrom('changelog_entries')
-      .select(ENTRY_COLUMNS)
-      .where('id', '=', id)
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'published')
-      .executeTakeFirst();
-  },
-
   /** Published entries by id, whole, with their current row version. */
   async publishedRowsByIds(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
     const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
@@ -78,26 +40,9 @@ export const entriesRepository = {
   },
 
   /**
-   * The newest `limit` published entries of each project, in one statement whatever the number of
-   * projects (a lateral join walks each project's published index once).
+   * The newest `limit` published entries of each project, by id and row version, in one statement
+   * whatever the number of projects (a lateral join walks each project's published index once).
    */
-  async latestPublishedPerProject(db: Executor, projectIds: string[], limit: number): Promise<EntryRow[]> {
-    if (projectIds.length === 0) return [];
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
-    const result = await sql<EntryRow>`
-      SELECT ${columns}
-      FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
-      CROSS JOIN LATERAL (
-        SELECT * FROM changelog_entries
-        WHERE project_id = p.id AND status = 'published'
-        ORDER BY ${PUBLISHED_ORDER}
-        LIMIT ${limit}
-      ) AS e
-      ORDER BY p.ord, e.published_at DESC, e.id DESC`.execute(db);
-    return result.rows;
-  },
-
-  /** Which entries `latestPublishedPerProject` would return, by id and row version only. */
   async latestPublishedVersionsPerProject(
     db: Executor,
     projectIds: string[],

@@ -17,13 +17,6 @@ export interface ProjectSummaryRow {
   updated_at: Date;
 }
 
-export interface PublicProjectRow {
-  id: string;
-  name: string;
-  slug: string;
-  published_entry_count: number;
-}
-
 /**
  * Narrows a query over `projects as p` to what `visibility` may see: its context's projects, and
  * only the selected ones for a key limited to some. The one statement of the rule, shared by the
@@ -69,14 +62,6 @@ export const projectsRepository = {
 
   async findBySlug(db: Executor, slug: string): Promise<ProjectRow | undefined> {
     return db.selectFrom('projects').selectAll().where('slug', '=', slug).executeTakeFirst();
-  },
-
-  async findPublicBySlug(db: Executor, slug: string): Promise<PublicProjectRow | undefined> {
-    return db
-      .selectFrom('projects')
-      .select(['id', 'name', 'slug', 'published_entry_count'])
-      .where('slug', '=', slug)
-      .executeTakeFirst();
   },
 
   async count(db: Executor): Promise<number> {

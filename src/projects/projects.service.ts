@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
-import type { EntryRow, ProjectRow } from '../db/schema.js';
+import type { ProjectRow } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
 import { entriesRepository } from '../entries/entries.repository.js';
 import { compileSerializer, ENTRY_SCHEMAS, type EntryJson } from '../entries/entry-json.js';
@@ -18,10 +18,6 @@ const ATTEMPTS = 5;
 const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
 const serializeMeta = compileSerializer<{ count: number; entries_limit: number }>(ProjectsMeta);
 const NO_ENTRIES = '[]}';
-
-export interface ProjectSummary extends ProjectSummaryRow {
-  changelog_entries: EntryRow[];
-}
 
 export function visibilityOf(principal: Principal): Visibility {
   if (principal.kind === 'identity') return { kind: 'user', userId: principal.userId };
@@ -80,19 +76,6 @@ export function createProjectsService(db: Db, readDb: Db = db, entryJson?: Entry
           throw error;
         }
       });
-    },
-
-    /** Projects the principal may see, each with its newest published entries: two statements. */
-    async listVisible(principal: Principal, entriesLimit: number): Promise<ProjectSummary[]> {
-      const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
-      const entries = await entriesRepository.latestPublishedPerProject(
-        readDb,
-        projects.map((p) => p.id),
-        entriesLimit,
-      );
-      const byProject = new Map<string, EntryRow[]>(projects.map((p) => [p.id, []]));
-      for (const entry of entries) byProject.get(entry.project_id)?.push(entry);
-      return projects.map((project) => ({ ...project, changelog_entries: byProject.get(project.id) ?? [] }));
     },
 
     findBySlug: (slug: string) => projectsRepository.findBySlug(db, slug),

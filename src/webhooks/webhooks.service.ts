@@ -1,4 +1,5 @@
 import type { WebhooksConfig } from '../config.js';
+import { ENTRY_COLUMNS } from '../entries/entries.repository.js';
 import type { Db } from '../db/database.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
@@ -41,25 +42,8 @@ export interface DeliveryView {
   lastAttemptAt: Date | null;
 }
 
-const ENTRY_FIELDS = [
-  'id',
-  'project_id',
-  'entry_type',
-  'status',
-  'title',
-  'content',
-  'generated_json',
-  'version_label',
-  'team_attribution',
-  'component_tags',
-  'commit_id',
-  'commit_shas',
-  'period_start',
-  'period_end',
-  'published_at',
-  'created_at',
-  'updated_at',
-] as const;
+/** The ChangelogEntry fields, in contract order (the API's own column list). */
+const ENTRY_FIELDS = ENTRY_COLUMNS;
 const DATE_FIELDS = new Set(['period_start', 'period_end', 'published_at', 'created_at', 'updated_at']);
 
 /** The entry snapshot of an event in the API's ChangelogEntry shape, field by field. */
