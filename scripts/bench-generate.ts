@@ -36,7 +36,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/ingest/ingest.service.js';
-import { ensureDatasetRepo } from './dataset-repo.js';
+import { createBenchProject, ensureDatasetRepo } from './dataset-repo.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
@@ -116,20 +116,7 @@ async function main() {
   try {
     await migrate(database);
     const db = database.db;
-    const user = await db.insertInto('users').values({ email: 'bench@example.com', name: 'Bench' }).returning('id').executeTakeFirstOrThrow();
-    const project = await db
-      .insertInto('projects')
-      .values({ name: 'Bench', slug: 'bench', owner_type: 'user', owner_user_id: user.id })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const link = await db
-      .insertInto('repo_links')
-      .values({
-        project_id: project.id, kind: 'local', installation_id: null, repo_owner: null, repo_name: null,
-        source_url: repo, source_key: `local:${repo}`, tracked_branch: 'main', default_branch: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const { project, link } = await createBenchProject(db, repo);
     const reposDir = join(work, 'mirrors');
     mkdirSync(reposDir, { recursive: true });
     console.log('Ingesting the prettier history into PostgreSQL (untimed)…');

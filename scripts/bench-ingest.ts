@@ -18,6 +18,7 @@ import { migrate } from '../src/db/migrate.js';
 import { gitLogArgs } from '../src/ingest/git-log.js';
 import { createIngestService } from '../src/ingest/ingest.service.js';
 import { syncMirror } from '../src/ingest/mirror.js';
+import { createBenchProject } from './dataset-repo.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TMP = join(ROOT, 'tmp', 'bench');
@@ -56,20 +57,7 @@ async function benchIngest(open: () => Promise<{ database: Database; cleanup: ()
     try {
       await migrate(database);
       const db = database.db;
-      const user = await db.insertInto('users').values({ email: 'bench@example.com', name: 'Bench' }).returning('id').executeTakeFirstOrThrow();
-      const project = await db
-        .insertInto('projects')
-        .values({ name: 'Bench', slug: 'bench', owner_type: 'user', owner_user_id: user.id })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      const link = await db
-        .insertInto('repo_links')
-        .values({
-          project_id: project.id, kind: 'local', installation_id: null, repo_owner: null, repo_name: null,
-          source_url: origin, source_key: `local:${origin}`, tracked_branch: 'main', default_branch: null,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const { link } = await createBenchProject(db, origin);
       const reposDir = join(TMP, `mirrors-${run}`);
       rmSync(reposDir, { recursive: true, force: true });
       mkdirSync(reposDir, { recursive: true });

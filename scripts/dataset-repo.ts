@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { Db } from '../src/db/database.js';
 
 // The shared folder beside the checkout (../shared), as the tests expect it; SHARED_DIR overrides.
 const BESIDE = resolve(import.meta.dirname, '..', '..', 'shared');
@@ -35,4 +36,23 @@ export function ensureDatasetRepo(name: Dataset): string {
     if (!existsSync(join(target, '.complete'))) throw error;
   }
   return target;
+}
+
+/** A user's project `bench` with the local repository `origin` linked to it (tracked branch main). */
+export async function createBenchProject(db: Db, origin: string): Promise<{ project: { id: string }; link: { id: string } }> {
+  const user = await db.insertInto('users').values({ email: 'bench@example.com', name: 'Bench' }).returning('id').executeTakeFirstOrThrow();
+  const project = await db
+    .insertInto('projects')
+    .values({ name: 'Bench', slug: 'bench', owner_type: 'user', owner_user_id: user.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const link = await db
+    .insertInto('repo_links')
+    .values({
+      project_id: project.id, kind: 'local', installation_id: null, repo_owner: null, repo_name: null,
+      source_url: origin, source_key: `local:${origin}`, tracked_branch: 'main', default_branch: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { project, link };
 }
