@@ -19,7 +19,9 @@ describe('loadConfig', () => {
 
   it('selects PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x', DATABASE_POOL_MAX: '20' });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/x', readUrl: null, poolMax: 20 });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/x', readUrl: null, poolMax: 20, preparedStatements: true });
+    const unprepared = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x', DATABASE_PREPARED_STATEMENTS: 'false' });
+    expect(unprepared.database).toMatchObject({ kind: 'postgres', preparedStatements: false });
   });
 
   it('is frozen, deeply', () => {
