@@ -1,5 +1,5 @@
 import type { Db } from '../db/database.js';
-import { AppError, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { changelogRepository, type ListedEntry, type PublicProject } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
@@ -20,31 +20,19 @@ export interface Serialized {
   projectId: string;
 }
 
-/** Tries before giving up on a page whose entries keep changing between its two reads. */
-const ATTEMPTS = 5;
-
 const serializeProject = compileSerializer<Pick<PublicProject, 'id' | 'name' | 'slug'>>(Project);
 const serializeMeta = compileSerializer<ListMetaValue>(ListMeta);
 
 /** The public read side: published entries only, addressed by project slug. */
 export function createChangelogService(readDb: Db, entryJson: EntryJson) {
-
-  /**
-   * Reads which entries to show (one statement), then their JSON by version. If one of them changed
-   * in between, the listing is read again, so a response never mixes states nor shows an entry that
-   * has just left.
-   */
+  /** One statement names the entries to show; their JSON comes by version (see EntryJson.read). */
   async function read<L extends { project: PublicProject; entries: ListedEntry[] }>(
     list: () => Promise<L | undefined>,
     render: (listed: L, json: string[]) => string,
   ): Promise<Serialized> {
-    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
-      const listed = await list();
-      if (!listed) throw notFound('Changelog');
-      const json = await entryJson.of(readDb, listed.entries);
-      if (json) return { body: render(listed, json), projectId: listed.project.id };
-    }
-    throw new AppError('unavailable', 'The changelog is changing too fast to read; retry');
+    const read = await entryJson.read(readDb, list);
+    if (!read) throw notFound('Changelog');
+    return { body: render(read.listed, read.json), projectId: read.listed.project.id };
   }
 
 

@@ -3,6 +3,7 @@ import fastJson from 'fast-json-stringify';
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../db/database.js';
 import type { EntryRow } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
 import { entriesRepository } from './entries.repository.js';
 import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 
@@ -13,6 +14,9 @@ export interface EntryVersion {
 }
 
 /** The serializer of a ChangelogEntry, compiled from the same schema as the routes' responses. */
+/** Tries before giving up on a listing whose entries keep changing between its two reads. */
+const ATTEMPTS = 5;
+
 /** The schemas a ChangelogEntry refers to, for serializers of anything that contains entries. */
 export const ENTRY_SCHEMAS: TSchema[] = [HeadlineItem, SectionItem, Section, GeneratedJson, ChangelogEntry];
 
@@ -37,6 +41,24 @@ export class EntryJson {
 
   constructor(maxBytes: number) {
     this.#byVersion = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (json, key) => json.length + key.length + 48 });
+  }
+
+  /**
+   * Lists (`list`: which entries, in which versions), then takes the JSON of what was listed; lists
+   * again if an entry changed or left in between, so a response never mixes states nor shows an
+   * entry that has just left. Undefined when `list` finds nothing to list from.
+   */
+  async read<L extends { entries: readonly EntryVersion[] }>(
+    db: Executor,
+    list: () => Promise<L | undefined>,
+  ): Promise<{ listed: L; json: string[] } | undefined> {
+    for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const listed = await list();
+      if (!listed) return undefined;
+      const json = await this.of(db, listed.entries);
+      if (json) return { listed, json };
+    }
+    throw new AppError('unavailable', 'The entries are changing too fast to read; retry');
   }
 
   /**

@@ -11,9 +11,6 @@ import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 import { slugProblem } from './slug.js';
 import { parseTheme } from './theme.js';
 
-/** Tries before giving up on a listing whose entries keep changing between its reads. */
-const ATTEMPTS = 5;
-
 /** A project without its entries, serialized: ends in `"changelog_entries":[]}`, where they go. */
 const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
 const serializeMeta = compileSerializer<{ count: number; entries_limit: number }>(ProjectsMeta);
@@ -38,7 +35,7 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
   return name;
 }
 
-export function createProjectsService(db: Db, readDb: Db = db, entryJson?: EntryJson) {
+export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson) {
   return {
     /**
      * The project listing, serialized as the route answers it: projects and which entry versions to
@@ -46,23 +43,19 @@ export function createProjectsService(db: Db, readDb: Db = db, entryJson?: Entry
      * serialized). If an entry changed in between, the listing is read again.
      */
     async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: string; projectIds: string[] }> {
-      if (!entryJson) throw new Error('listVisibleJson needs the shared EntryJson');
-      for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+      const { listed: visible, json } = (await entryJson.read(readDb, async () => {
         const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
         const ids = projects.map((p) => p.id);
-        const listed = await entriesRepository.latestPublishedVersionsPerProject(readDb, ids, entriesLimit);
-        const json = await entryJson.of(readDb, listed);
-        if (!json) continue;
-        const byProject = new Map<string, string[]>(ids.map((id) => [id, []]));
-        listed.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
-        const summaries = projects.map((project) => {
-          const summary = serializeSummary({ ...project, changelog_entries: [] });
-          return `${summary.slice(0, -NO_ENTRIES.length)}[${byProject.get(project.id)!.join(',')}]}`;
-        });
-        const meta = serializeMeta({ count: projects.length, entries_limit: entriesLimit });
-        return { body: `{"projects":[${summaries.join(',')}],"meta":${meta}}`, projectIds: ids };
-      }
-      throw new AppError('unavailable', 'The projects are changing too fast to list; retry');
+        return { projects, ids, entries: await entriesRepository.latestPublishedVersionsPerProject(readDb, ids, entriesLimit) };
+      }))!;
+      const byProject = new Map<string, string[]>(visible.ids.map((id) => [id, []]));
+      visible.entries.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
+      const summaries = visible.projects.map((project) => {
+        const summary = serializeSummary({ ...project, changelog_entries: [] });
+        return `${summary.slice(0, -NO_ENTRIES.length)}[${byProject.get(project.id)!.join(',')}]}`;
+      });
+      const meta = serializeMeta({ count: visible.projects.length, entries_limit: entriesLimit });
+      return { body: `{"projects":[${summaries.join(',')}],"meta":${meta}}`, projectIds: visible.ids };
     },
 
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
