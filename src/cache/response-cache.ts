@@ -1,10 +1,17 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 
+/** What a non-JSON response stores beside its body: Last-Modified and headers that depend on the content. */
+export interface ResponseHead {
+  lastModified?: number;
+  headers?: Record<string, string>;
+}
+
 export interface CachedResponse {
   /** Encoded once when stored (sending a Buffer skips re-encoding it on every hit); a string when not. */
   body: Buffer | string;
   etag: string;
+  head?: ResponseHead;
 }
 
 /** What the fast path needs to answer a request for this response without the framework. */
@@ -93,21 +100,19 @@ export class ResponseCache {
   }
 
   /** Stores a response read at `generation` (unless invalidated since) and returns it with its ETag. */
-  set(key: string, serialized: string, tags: string[], generation: number): CachedResponse {
-    // The same ETag either way: the hash of the UTF-8 bytes.
-    const etag = etagOf(serialized);
-    const storable = this.active && generation === this.#generation && serialized.length <= this.options.maxBytes / 4;
+  set(key: string, serialized: string, tags: string[], generation: number, head?: ResponseHead): CachedResponse {
+    // The same ETag either way: the hash of the UTF-8 bytes (and of the head, which can change alone).
+    const etag = etagOf(head ? `${JSON.stringify(head)}\n${serialized}` : serialized);
+    const storable = this.active && generation === this.#generation && Buffer.byteLength(serialized) <= this.options.maxBytes / 4;
     // Not stored: no copy into a Buffer that would only be garbage (large bodies fragment the native heap).
-    if (!storable) return { body: serialized, etag };
+    if (!storable) return { body: serialized, etag, ...(head ? { head } : {}) };
     const body = Buffer.from(serialized);
-    const value: Stored = { body, etag, tags };
-    if (body.length <= this.options.maxBytes / 4) {
-      this.#lru.set(key, value);
-      for (const tag of tags) {
-        let keys = this.#byTag.get(tag);
-        if (!keys) this.#byTag.set(tag, (keys = new Set()));
-        keys.add(key);
-      }
+    const value: Stored = { body, etag, tags, ...(head ? { head } : {}) };
+    this.#lru.set(key, value);
+    for (const tag of tags) {
+      let keys = this.#byTag.get(tag);
+      if (!keys) this.#byTag.set(tag, (keys = new Set()));
+      keys.add(key);
     }
     return value;
   }
