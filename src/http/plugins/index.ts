@@ -3,7 +3,7 @@ import type { ObserveRequest } from '../../cache/fast-path.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Services } from '../../services.js';
-import { registerFiniteNumberGuard } from '../finite-numbers.js';
+import { registerDecimalNumberGuard } from '../decimal-numbers.js';
 import { registerCors } from './cors.js';
 import { registerHelmet } from './helmet.js';
 import { registerMetrics } from './metrics.js';
@@ -23,6 +23,6 @@ export async function registerHardening(
   await registerHelmet(app);
   await registerCors(app);
   const observeRequest = await registerMetrics(app, deps);
-  registerFiniteNumberGuard(app);
+  registerDecimalNumberGuard(app);
   return { observeRequest };
 }
