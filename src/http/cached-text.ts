@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResponseCache } from '../cache/response-cache.js';
+import type { ResponseCache, ResponseHead } from '../cache/response-cache.js';
 
 export interface TextResponse {
   body: string;
@@ -11,17 +11,12 @@ export interface TextResponse {
   headers?: Record<string, string>;
 }
 
-interface Head {
-  lastModified?: number;
-  headers?: Record<string, string>;
-}
-
 /**
- * replyCached (src/http/cached-reply.ts) for non-JSON bodies: feeds and HTML pages. The ETag is the
- * hash of what is stored, so it changes whenever the body, the date or a header does. @fastify/etag answers
+ * replyCached (src/http/cached-reply.ts) for non-JSON bodies: feeds and HTML pages. The ETag hashes
+ * the body and its head (Last-Modified and content-dependent headers, stored beside it, so a hit
+ * costs no query), so it changes whenever the body, the date or a header does. @fastify/etag answers
  * a matching If-None-Match with 304; If-Modified-Since (consulted only without If-None-Match, as
- * RFC 9110 says) is answered here. Stored as `<head JSON>\n<body>`, the head holding Last-Modified
- * and content-dependent headers, so a hit costs no query.
+ * RFC 9110 says) is answered here.
  */
 export async function replyCachedText(
   request: FastifyRequest,
@@ -36,21 +31,17 @@ export async function replyCachedText(
   if (!cached) {
     const generation = cache.generation();
     const { body, tags, lastModified, headers } = await produce();
-    const head: Head = { ...(lastModified ? { lastModified: lastModified.getTime() } : {}), ...(headers ? { headers } : {}) };
-    cached = cache.set(key, `${JSON.stringify(head)}\n${body}`, tags, generation);
+    const head: ResponseHead = { ...(lastModified ? { lastModified: lastModified.getTime() } : {}), ...(headers ? { headers } : {}) };
+    cached = cache.set(key, body, tags, generation, head);
   }
-  // A response the cache did not keep comes back as the string itself.
-  const stored = typeof cached.body === 'string' ? Buffer.from(cached.body) : cached.body;
-  const newline = stored.indexOf(10);
-  const head = JSON.parse(stored.subarray(0, newline).toString()) as Head;
-  const body = stored.subarray(newline + 1);
+  const head = cached.head ?? {};
   reply.headers({ ...head.headers, etag: cached.etag }).type(contentType);
   if (head.lastModified !== undefined) {
     const lastModified = new Date(head.lastModified);
     reply.header('last-modified', lastModified.toUTCString());
     if (notModifiedSince(request, lastModified)) return reply.code(304).send();
   }
-  return reply.send(body);
+  return reply.send(cached.body);
 }
 
 function notModifiedSince(request: FastifyRequest, lastModified: Date): boolean {
