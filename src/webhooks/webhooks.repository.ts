@@ -1,5 +1,6 @@
 import type { Db, Executor } from '../db/database.js';
-import type { WebhookDeliveryStatus } from '../db/schema.js';
+import type { WebhookDeliveryAttemptsTable, WebhookDeliveryStatus } from '../db/schema.js';
+import type { Selectable } from 'kysely';
 
 export interface EndpointRow {
   id: string;
@@ -21,15 +22,7 @@ export interface DeliveryLogRow {
   last_attempt_at: Date | null;
 }
 
-export interface AttemptRow {
-  delivery_id: string;
-  attempt: number;
-  status_code: number | null;
-  duration_ms: number;
-  error: string | null;
-  response_excerpt: string | null;
-  attempted_at: Date;
-}
+export type AttemptRow = Omit<Selectable<WebhookDeliveryAttemptsTable>, 'id'>;
 
 /** What one delivery attempt needs: the delivery, its event, endpoint and project. */
 export interface DeliveryWork {

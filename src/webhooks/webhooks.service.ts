@@ -42,14 +42,12 @@ export interface DeliveryView {
   lastAttemptAt: Date | null;
 }
 
-/** The ChangelogEntry fields, in contract order (the API's own column list). */
-const ENTRY_FIELDS = ENTRY_COLUMNS;
 const DATE_FIELDS = new Set(['period_start', 'period_end', 'published_at', 'created_at', 'updated_at']);
 
 /** The entry snapshot of an event in the API's ChangelogEntry shape, field by field. */
 export function presentEntry(snapshot: Record<string, unknown>): Record<string, unknown> {
   const entry: Record<string, unknown> = {};
-  for (const field of ENTRY_FIELDS) {
+  for (const field of ENTRY_COLUMNS) {
     const value = snapshot[field] ?? null;
     entry[field] = DATE_FIELDS.has(field) && typeof value === 'string' ? new Date(value).toISOString() : value;
   }
