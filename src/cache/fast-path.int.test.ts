@@ -4,6 +4,7 @@ import { createServices, type Services } from '../services.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { createTestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
+import { eventually } from '../../test/helpers/eventually.js';
 
 /**
  * Cache hits answered before the framework: the same bytes and headers as the framework's answer,
@@ -56,15 +57,6 @@ async function seed(services: Services) {
     })),
   );
   return { project, published };
-}
-
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return read();
 }
 
 describe('fast path for cache hits', () => {

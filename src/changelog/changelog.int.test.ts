@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
+import { eventually } from '../../test/helpers/eventually.js';
 
 let ctx: TestContext;
 let project: { id: string; slug: string };
@@ -11,16 +12,6 @@ let archivedId: string;
 let otherEntryId: string;
 
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
-
-/** Change notifications reach the cache a moment after the commit; the promise is one second. */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 50 && !ok(value); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    value = await read();
-  }
-  return value;
-}
 
 beforeAll(async () => {
   ctx = await createTestContext();

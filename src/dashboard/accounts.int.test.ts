@@ -3,6 +3,7 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { seedDemo } from '../demo/seed.js';
 import { SIGN_IN_LIMITS } from '../auth/accounts.service.js';
+import { eventually } from '../../test/helpers/eventually.js';
 
 let ctx: TestContext;
 
@@ -245,11 +246,7 @@ describe('projects and entries', () => {
     expect(publicPage.statusCode).toBe(200);
     await owner.submit('/dashboard/projects/demo', `/dashboard/entries/${draft.id}/status`, { status: 'draft' });
     // Gone from the public API within a second (the change notification's way back from the database).
-    const deadline = Date.now() + 1_000;
-    let status = 0;
-    while (Date.now() < deadline && (status = (await ctx.app.inject({ url: `/v1/changelog/demo/entries/${draft.id}` })).statusCode) !== 404) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    const status = (await eventually(() => ctx.app.inject({ url: `/v1/changelog/demo/entries/${draft.id}` }), (r) => r.statusCode === 404)).statusCode;
     expect(status).toBe(404);
 
     const content = '## Hello\n\n<script>alert(1)</script> **bold**';

@@ -5,6 +5,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
+import { eventually } from '../../test/helpers/eventually.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const SCHEMA = JSON.parse(readFileSync(new URL('../../test/fixtures/jsonfeed-1.1.schema.json', import.meta.url), 'utf8'));
@@ -21,16 +22,6 @@ type Parsed = Record<string, any>;
 
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'item', 'link', 'category'].includes(name) });
-
-/** Change notifications reach the cache a moment after the commit; the promise is one second. */
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 50 && !ok(value); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    value = await read();
-  }
-  return value;
-}
 
 beforeAll(async () => {
   ctx = await createTestContext({ PUBLIC_URL: 'https://changes.example.com' });
