@@ -109,7 +109,11 @@ describe('events and signed deliveries', () => {
     expect(Object.keys(payload.data.entry)).not.toContain('fingerprint');
     expect(hit!.headers['x-changelog-delivery']).toMatch(/^[0-9a-f-]{36}$/);
 
-    const [log] = await services.webhooks.deliveries(project.id, endpoint.id);
+    // The receiver has answered; the worker records the attempt a moment later.
+    const log = await waitFor(async () => {
+      const [d] = await services.webhooks.deliveries(project.id, endpoint.id);
+      return d?.status === 'pending' ? undefined : d;
+    });
     expect(log).toMatchObject({ eventType: 'entry.published', status: 'delivered' });
     expect(log!.attempts).toEqual([expect.objectContaining({ attempt: 1, status_code: 200, error: null, response_excerpt: 'thanks' })]);
 
