@@ -1,0 +1,7 @@
+-- The published index also carries each entry's row version, so a public page (and the newest
+-- entries of each project in GET /v1/projects) names the entry versions to show from the index
+-- alone: an index-only walk with no visit to the rows. Same name, same order, same predicate.
+CREATE INDEX changelog_entries_published_versions_idx
+  ON changelog_entries (project_id, published_at DESC, id DESC) INCLUDE (row_version) WHERE status = 'published';
+DROP INDEX changelog_entries_published_idx;
+ALTER INDEX changelog_entries_published_versions_idx RENAME TO changelog_entries_published_idx;
