@@ -80,8 +80,8 @@ export function createFastPath(
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const hit = answered.get(request);
-    // Only a response the cache kept (a Buffer) can be answered from it again.
-    if (hit && typeof hit.response.body !== 'string' && reply.statusCode === 200 && request.method === 'GET') {
+    // Only a response the cache kept can be answered from it again.
+    if (hit && reply.statusCode === 200 && request.method === 'GET' && cache.holds(hit.key, hit.response)) {
       cache.remember(request.url, hit.key, hit.response, { headers: wireHeaders(reply), route: request.routeOptions.url ?? '' });
     }
     done(null, payload);

@@ -40,8 +40,11 @@ export interface ResponseCacheOptions {
   ttlMs: number;
 }
 
-export function etagOf(body: Buffer | string): string {
-  return `"${createHash('sha1').update(body).digest('base64url')}"`;
+/** The hash of the body's UTF-8 bytes, preceded by its head's when it has one (a head can change alone). */
+export function etagOf(body: Buffer | string, head?: ResponseHead): string {
+  const hash = createHash('sha1');
+  if (head) hash.update(`${JSON.stringify(head)}\n`);
+  return `"${hash.update(body).digest('base64url')}"`;
 }
 
 /**
@@ -99,14 +102,23 @@ export class ResponseCache {
     return this.active ? this.#lru.get(key) : undefined;
   }
 
-  /** Stores a response read at `generation` (unless invalidated since) and returns it with its ETag. */
-  set(key: string, serialized: string, tags: string[], generation: number, head?: ResponseHead): CachedResponse {
-    // The same ETag either way: the hash of the UTF-8 bytes (and of the head, which can change alone).
-    const etag = etagOf(head ? `${JSON.stringify(head)}\n${serialized}` : serialized);
+  /**
+   * Stores a response read at `generation` (unless invalidated since) and returns it with its ETag
+   * (`etagOf`), or with `etag` when the caller already hashed the same body (one read shared by
+   * several requests hashes once).
+   */
+  set(
+    key: string,
+    serialized: string | Buffer,
+    tags: string[],
+    generation: number,
+    head?: ResponseHead,
+    etag: string = etagOf(serialized, head),
+  ): CachedResponse {
     const storable = this.active && generation === this.#generation && Buffer.byteLength(serialized) <= this.options.maxBytes / 4;
     // Not stored: no copy into a Buffer that would only be garbage (large bodies fragment the native heap).
     if (!storable) return { body: serialized, etag, ...(head ? { head } : {}) };
-    const body = Buffer.from(serialized);
+    const body = typeof serialized === 'string' ? Buffer.from(serialized) : serialized;
     const value: Stored = { body, etag, tags, ...(head ? { head } : {}) };
     this.#lru.set(key, value);
     for (const tag of tags) {
@@ -117,14 +129,19 @@ export class ResponseCache {
     return value;
   }
 
+  /** Whether `response` is what the cache holds under `key` (it was stored, and is still valid). */
+  holds(key: string, response: CachedResponse): boolean {
+    return this.active && this.#lru.peek(key) === response;
+  }
+
   /**
    * Lets the fast path answer `url` with `response` from now on, with these headers. Only if
    * `response` is what the cache still holds under `key`: a response read before an invalidation
    * was never stored, and must not become reachable this way either.
    */
   remember(url: string, key: string, response: CachedResponse, wire: WireForm): void {
-    const stored = this.#lru.peek(key);
-    if (!this.active || stored !== response) return;
+    if (!this.holds(key, response)) return;
+    const stored = this.#lru.peek(key)!;
     stored.wire = wire;
     this.#byUrl.set(url, key);
   }

@@ -66,7 +66,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `list:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
         const page = await services.changelog.pageJson(slug, { limit, offset, ...(cursor !== undefined ? { cursor } : {}) });
-        return { serialized: page.body, tags: [`project:${page.projectId}`] };
+        return { serialized: page.body, etag: page.etag, tags: [`project:${page.projectId}`] };
       });
     },
   );
@@ -88,7 +88,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `entry:${slug}:${id}`, async () => {
         const entry = await services.changelog.entryJson(slug, id);
-        return { serialized: entry.body, tags: [`project:${entry.projectId}`] };
+        return { serialized: entry.body, etag: entry.etag, tags: [`project:${entry.projectId}`] };
       });
     },
   );

@@ -1,9 +1,11 @@
+import DataLoader from 'dataloader';
+import { etagOf } from '../cache/response-cache.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../http/errors.js';
-import { changelogRepository, type ListedEntry, type PublicProject } from './changelog.repository.js';
+import { changelogRepository, type Listed, type PageRequest as RepositoryPageRequest } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
-import { compileSerializer, type EntryJson } from '../entries/entry-json.js';
+import { commaSeparated, compileSerializer, concatJson, type EntryJson } from '../entries/entry-json.js';
 
 interface ListMetaValue {
   limit: number;
@@ -14,64 +16,171 @@ interface ListMetaValue {
   next_cursor: string | null;
 }
 
-/** A response body, serialized, and the project it shows. */
+/** A response body, serialized (UTF-8), its ETag, and the project it shows. */
 export interface Serialized {
-  body: string;
+  body: Buffer;
+  etag: string;
   projectId: string;
 }
 
-const serializeProject = compileSerializer<Pick<PublicProject, 'id' | 'name' | 'slug'>>(Project);
+interface PageQuery {
+  limit: number;
+  offset: number;
+  cursor?: string;
+}
+
+/** A page to read, with its cursor as given (part of what identifies the request) and decoded. */
+interface PageRequest extends PageQuery, Omit<RepositoryPageRequest, 'limit' | 'offset'> {}
+
+/**
+ * Pages further down than this are not read in the same statement as others: a deep offset walks
+ * many index entries, and cheap reads should not wait for it, nor should several deep ones run one
+ * after the other on one connection when they could run side by side.
+ */
+const SHALLOW_MAX_OFFSET = 1_000;
+/** Requests per batched statement. */
+const MAX_BATCH = 100;
+
+const serializeProject = compileSerializer<Listed['project']>(Project);
 const serializeMeta = compileSerializer<ListMetaValue>(ListMeta);
 
-/** The public read side: published entries only, addressed by project slug. */
+/** A listing of one page: one row past the page says whether there is more, whatever the total says mid-change. */
+interface ListedPage extends Listed {
+  hasMore: boolean;
+}
+
+function toPage(listed: Listed | undefined, limit: number): ListedPage | undefined {
+  if (!listed) return undefined;
+  return { ...listed, entries: listed.entries.slice(0, limit), hasMore: listed.entries.length > limit };
+}
+
+function renderPage(query: PageQuery, { project, entries, hasMore }: ListedPage, json: Buffer[]): Buffer {
+  const last = entries.at(-1);
+  const meta = {
+    limit: query.limit,
+    offset: query.offset,
+    count: entries.length,
+    total: project.published_entry_count,
+    has_more: hasMore,
+    next_cursor: hasMore && last ? encodeCursor({ publishedAt: last.sort_key, id: last.id }) : null,
+  };
+  return concatJson([`{"project":${serializeProject(project)},"entries":[`, ...commaSeparated(json), `],"meta":${serializeMeta(meta)}}`]);
+}
+
+function renderEntry({ entries }: Listed, json: Buffer[]): Buffer {
+  if (entries.length === 0) throw notFound('Entry');
+  return concatJson(['{"entry":', json[0]!, '}']);
+}
+
+const serialized = (body: Buffer, projectId: string): Serialized => ({ body, etag: etagOf(body), projectId });
+
+/**
+ * The public read side: published entries only, addressed by project slug.
+ *
+ * Concurrent requests are read together: the page and entry requests that arrive in the same turn
+ * of the event loop become one statement (DataLoader, dispatched on `setImmediate`), and identical
+ * ones share one result, serialized and hashed once. Every request still reads the database: a
+ * batch is sent only after each of its requests arrived, so none is answered from a read that
+ * started before it (no staleness, unlike a cache), and a quiet server sends each request alone.
+ */
 export function createChangelogService(readDb: Db, entryJson: EntryJson) {
   /** One statement names the entries to show; their JSON comes by version (see EntryJson.read). */
-  async function read<L extends { project: PublicProject; entries: ListedEntry[] }>(
-    list: () => Promise<L | undefined>,
-    render: (listed: L, json: string[]) => string,
-  ): Promise<Serialized> {
+  async function read<L extends Listed>(list: () => Promise<L | undefined>, render: (listed: L, json: Buffer[]) => Buffer): Promise<Serialized> {
     const read = await entryJson.read(readDb, list);
     if (!read) throw notFound('Changelog');
-    return { body: render(read.listed, read.json), projectId: read.listed.project.id };
+    return serialized(render(read.listed, read.json), read.listed.project.id);
   }
 
+  async function pageAlone(request: PageRequest): Promise<Serialized> {
+    return read(
+      async () => toPage(await changelogRepository.page(readDb, { ...request, limit: request.limit + 1 }), request.limit),
+      (listed, json) => renderPage(request, listed, json),
+    );
+  }
+
+  const entryAlone = (slug: string, id: string) =>
+    read(() => changelogRepository.entry(readDb, slug, id), renderEntry);
+
+  /**
+   * A DataLoader that lists the distinct requests of a batch with `listAll` (one statement, for
+   * cheap reads) and reads their entries' JSON together; identical requests get the very same
+   * result. A request whose entries changed between the two reads is read again on its own
+   * (`alone`, which retries).
+   */
+  function batched<K, L extends Listed>(
+    keyOf: (request: K) => string,
+    listAll: (requests: K[]) => Promise<(L | undefined)[]>,
+    render: (request: K, listed: L, json: Buffer[]) => Buffer,
+    alone: (request: K) => Promise<Serialized>,
+  ): DataLoader<K, Serialized> {
+    return new DataLoader<K, Serialized, string>(
+      async (requests) => {
+        const distinct = new Map<string, K>();
+        for (const request of requests) distinct.set(keyOf(request), request);
+        const unique = [...distinct.values()];
+        const listed = await listAll(unique);
+        const wanted = listed.flatMap((l) => l?.entries ?? []);
+        const json = await entryJson.of(readDb, wanted);
+        let at = 0;
+        const jsonOf = listed.map((l) => json?.slice(at, (at += l?.entries.length ?? 0)));
+        const results = await Promise.all(
+          unique.map(async (request, i): Promise<Serialized | Error> => {
+            const one = listed[i];
+            if (!one) return notFound('Changelog');
+            const own = jsonOf[i];
+            try {
+              return own ? serialized(render(request, one, own), one.project.id) : await alone(request);
+            } catch (error) {
+              return error as Error;
+            }
+          }),
+        );
+        const byKey = new Map(unique.map((request, i) => [keyOf(request), results[i]!]));
+        return requests.map((request) => byKey.get(keyOf(request))!);
+      },
+      // No memo across batches (that would be a cache without invalidation); a batch is dispatched
+      // once the current I/O phase has delivered every request it is going to.
+      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    );
+  }
+
+  const pageKey = (r: PageRequest) => `${r.slug}\n${r.limit}\n${r.offset}\n${r.cursor ?? ''}`;
+  const listPages = async (requests: PageRequest[]) => {
+    const listed = await changelogRepository.pages(
+      readDb,
+      requests.map((r) => ({ ...r, limit: r.limit + 1 })),
+    );
+    return listed.map((l, i) => toPage(l, requests[i]!.limit));
+  };
+  /** Identical deep pages are still read once, but distinct ones each in their own statement, side by side. */
+  const listDeepPages = (requests: PageRequest[]) =>
+    Promise.all(requests.map(async (r) => toPage(await changelogRepository.page(readDb, { ...r, limit: r.limit + 1 }), r.limit)));
+  const pageLoader = (list: (requests: PageRequest[]) => Promise<(ListedPage | undefined)[]>) =>
+    batched<PageRequest, ListedPage>(pageKey, list, renderPage, pageAlone);
+  const shallowPages = pageLoader(listPages);
+  const pagesAfterCursor = pageLoader(listPages);
+  const deepPages = pageLoader(listDeepPages);
+
+  type EntryRequest = { slug: string; id: string };
+  const entries = batched<EntryRequest, Listed>(
+    (r) => `${r.slug}\n${r.id}`,
+    (requests) => changelogRepository.entries(readDb, requests),
+    (_r, listed, json) => renderEntry(listed, json),
+    (r) => entryAlone(r.slug, r.id),
+  );
 
   return {
     /** A page by offset, or after a cursor, serialized as the list route answers it. */
-    async pageJson(slug: string, query: { limit: number; offset: number; cursor?: string }): Promise<Serialized> {
-      const after = query.cursor !== undefined ? decodeCursor(query.cursor) : undefined;
-      return read(
-        async () => {
-          // One row past the page tells whether there is more, whatever the total says mid-change.
-          const page = { limit: query.limit + 1, offset: query.offset, ...(after ? { after } : {}) };
-          const listed = await changelogRepository.page(readDb, slug, page);
-          if (!listed) return undefined;
-          return { ...listed, entries: listed.entries.slice(0, query.limit), hasMore: listed.entries.length > query.limit };
-        },
-        ({ project, entries, hasMore }, json) => {
-          const last = entries.at(-1);
-          const meta = {
-            limit: query.limit,
-            offset: query.offset,
-            count: entries.length,
-            total: project.published_entry_count,
-            has_more: hasMore,
-            next_cursor: hasMore && last ? encodeCursor({ publishedAt: last.sort_key, id: last.id }) : null,
-          };
-          return `{"project":${serializeProject(project)},"entries":[${json.join(',')}],"meta":${serializeMeta(meta)}}`;
-        },
-      );
+    async pageJson(slug: string, query: PageQuery): Promise<Serialized> {
+      const request: PageRequest =
+        query.cursor !== undefined ? { slug, ...query, after: decodeCursor(query.cursor) } : { slug, limit: query.limit, offset: query.offset };
+      if (request.offset > SHALLOW_MAX_OFFSET) return deepPages.load(request);
+      return (request.after ? pagesAfterCursor : shallowPages).load(request);
     },
 
     /** One published entry, serialized as the entry route answers it. */
     async entryJson(slug: string, id: string): Promise<Serialized> {
-      return read(
-        () => changelogRepository.entry(readDb, slug, id),
-        ({ entries }, json) => {
-          if (entries.length === 0) throw notFound('Entry');
-          return `{"entry":${json[0]}}`;
-        },
-      );
+      return entries.load({ slug, id });
     },
   };
 }

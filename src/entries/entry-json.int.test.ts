@@ -107,18 +107,18 @@ describe('entries serialized by row version', () => {
     ];
     for (const query of queries) {
       const expected = await expectedPage(query.offset, query.limit, query.offset);
-      expect((await services.changelog.pageJson('json-app', query)).body, JSON.stringify(query)).toBe(expected);
+      expect((await services.changelog.pageJson('json-app', query)).body.toString(), JSON.stringify(query)).toBe(expected);
       // And again, now from serialized entries held in memory.
-      expect((await services.changelog.pageJson('json-app', query)).body).toBe(expected);
+      expect((await services.changelog.pageJson('json-app', query)).body.toString()).toBe(expected);
     }
-    const first = JSON.parse((await services.changelog.pageJson('json-app', { limit: 4, offset: 0 })).body);
+    const first = JSON.parse((await services.changelog.pageJson('json-app', { limit: 4, offset: 0 })).body.toString());
     const cursor = first.meta.next_cursor as string;
     // After the cursor: the next four, with offset 0 counted from there.
-    expect((await services.changelog.pageJson('json-app', { limit: 4, offset: 0, cursor })).body).toBe(await expectedPage(4, 4, 0));
+    expect((await services.changelog.pageJson('json-app', { limit: 4, offset: 0, cursor })).body.toString()).toBe(await expectedPage(4, 4, 0));
 
     const rows = await publishedRows(projectId);
     for (const entry of rows.slice(0, 8)) {
-      expect((await services.changelog.entryJson('json-app', entry.id)).body).toBe(serializeEntry({ entry }));
+      expect((await services.changelog.entryJson('json-app', entry.id)).body.toString()).toBe(serializeEntry({ entry }));
     }
   });
 
@@ -135,7 +135,7 @@ describe('entries serialized by row version', () => {
       );
       const expected = serializeProjects({ projects, meta: { count: projects.length, entries_limit: limit } });
       const { body, projectIds } = await services.projects.listVisibleJson(principal, limit);
-      expect(body, `entries_limit=${limit}`).toBe(expected);
+      expect(body.toString(), `entries_limit=${limit}`).toBe(expected);
       expect(projectIds).toEqual(projects.map((p) => p.id));
     }
   });
@@ -163,7 +163,7 @@ describe('entries serialized by row version', () => {
     expect(again[0]!.version).not.toBe(listed[0]!.version);
     // The version listed before the write, not held in memory: refused, so the caller lists again.
     expect(await entryJson.of(database.db, listed)).toBeUndefined();
-    expect(JSON.parse((await entryJson.of(database.db, again))![0]!).title).toBe('Renamed by SQL');
+    expect(JSON.parse((await entryJson.of(database.db, again))![0]!.toString()).title).toBe('Renamed by SQL');
 
     // Unpublished after it was listed (and never serialized): refused too, never shown.
     const beforeUnpublish = (await changelogRepository.entry(database.db, 'json-app', ids[2]!))!.entries;
@@ -171,7 +171,7 @@ describe('entries serialized by row version', () => {
     await sql`UPDATE changelog_entries SET status = 'draft', published_at = NULL WHERE id = ${ids[2]!}`.execute(database.db);
     expect(await entryJson.of(database.db, beforeUnpublish)).toBeUndefined();
     const page = await services.changelog.pageJson('json-app', { limit: 100, offset: 0 });
-    expect(page.body).not.toContain(ids[2]!);
-    expect(page.body).toContain('Renamed by SQL');
+    expect(page.body.toString()).not.toContain(ids[2]!);
+    expect(page.body.toString()).toContain('Renamed by SQL');
   });
 });

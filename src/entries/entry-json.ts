@@ -13,14 +13,30 @@ export interface EntryVersion {
   version: string;
 }
 
-/** The serializer of a ChangelogEntry, compiled from the same schema as the routes' responses. */
 /** Tries before giving up on a listing whose entries keep changing between its two reads. */
 const ATTEMPTS = 5;
 
 /** The schemas a ChangelogEntry refers to, for serializers of anything that contains entries. */
 export const ENTRY_SCHEMAS: TSchema[] = [HeadlineItem, SectionItem, Section, GeneratedJson, ChangelogEntry];
 
+/** The serializer of a ChangelogEntry, compiled from the same schema as the routes' responses. */
 export const serializeEntry = compileSerializer<EntryRow>(ChangelogEntry, ENTRY_SCHEMAS);
+
+const COMMA = Buffer.from(',');
+
+/** Serialized items with commas between them, to place inside a JSON array. */
+export function commaSeparated(items: readonly Buffer[]): Buffer[] {
+  return items.flatMap((item, i) => (i === 0 ? [item] : [COMMA, item]));
+}
+
+/**
+ * One UTF-8 body from JSON text and serialized entries. Bytes are copied once, whereas joining the
+ * entries as strings would walk each serializer's rope of concatenations again on every response,
+ * and the result would be encoded again for the socket and for the ETag.
+ */
+export function concatJson(pieces: readonly (string | Buffer)[]): Buffer {
+  return Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
+}
 
 /** A fast-json-stringify serializer for a TypeBox schema and the schemas it refers to by $id. */
 export function compileSerializer<T>(schema: TSchema, refs: TSchema[] = []): (value: T) => string {
@@ -30,17 +46,17 @@ export function compileSerializer<T>(schema: TSchema, refs: TSchema[] = []): (va
 }
 
 /**
- * Serialized published entries, reused by row version. A version number belongs to one stored
+ * Serialized published entries (UTF-8), reused by row version. A version number belongs to one stored
  * version of one row and is never reused (migration 0012), so a stored string is right for as long
  * as anyone asks for that version: nothing to invalidate, and every request still reads from the
  * database which entries, in which versions, to show. Parsing a row and serializing it again
  * dominated uncached reads; this does it once per version.
  */
 export class EntryJson {
-  readonly #byVersion: LRUCache<string, string>;
+  readonly #byVersion: LRUCache<string, Buffer>;
 
   constructor(maxBytes: number) {
-    this.#byVersion = new LRUCache<string, string>({ maxSize: maxBytes, sizeCalculation: (json, key) => json.length + key.length + 48 });
+    this.#byVersion = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (json, key) => json.length + key.length + 48 });
   }
 
   /**
@@ -51,7 +67,7 @@ export class EntryJson {
   async read<L extends { entries: readonly EntryVersion[] }>(
     db: Executor,
     list: () => Promise<L | undefined>,
-  ): Promise<{ listed: L; json: string[] } | undefined> {
+  ): Promise<{ listed: L; json: Buffer[] } | undefined> {
     for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
       const listed = await list();
       if (!listed) return undefined;
@@ -65,8 +81,8 @@ export class EntryJson {
    * The JSON of each listed entry, in order; read from the database for versions not held. Undefined
    * when an entry has changed or left since it was listed: the caller lists again.
    */
-  async of(db: Executor, wanted: readonly EntryVersion[]): Promise<string[] | undefined> {
-    const out: string[] = new Array<string>(wanted.length);
+  async of(db: Executor, wanted: readonly EntryVersion[]): Promise<Buffer[] | undefined> {
+    const out: Buffer[] = new Array<Buffer>(wanted.length);
     const missing: number[] = [];
     for (let i = 0; i < wanted.length; i++) {
       const json = this.#byVersion.get(wanted[i]!.version);
@@ -86,7 +102,7 @@ export class EntryJson {
         complete = false;
         continue;
       }
-      const json = serializeEntry(row);
+      const json = Buffer.from(serializeEntry(row));
       // Whatever version was read is worth keeping, even if it is newer than the one listed.
       this.#byVersion.set(row.version, json);
       if (row.version === wanted[i]!.version) out[i] = json;

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
 import { entriesRepository } from '../entries/entries.repository.js';
-import { compileSerializer, ENTRY_SCHEMAS, type EntryJson } from '../entries/entry-json.js';
+import { commaSeparated, compileSerializer, concatJson, ENTRY_SCHEMAS, type EntryJson } from '../entries/entry-json.js';
 import { AppError } from '../http/errors.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
@@ -42,20 +42,22 @@ export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson) 
      * show (two statements), then the entries' JSON by version (a third, only for versions not yet
      * serialized). If an entry changed in between, the listing is read again.
      */
-    async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: string; projectIds: string[] }> {
+    async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: Buffer; projectIds: string[] }> {
       const { listed: visible, json } = (await entryJson.read(readDb, async () => {
         const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
         const ids = projects.map((p) => p.id);
         return { projects, ids, entries: await entriesRepository.latestPublishedVersionsPerProject(readDb, ids, entriesLimit) };
       }))!;
-      const byProject = new Map<string, string[]>(visible.ids.map((id) => [id, []]));
+      const byProject = new Map<string, Buffer[]>(visible.ids.map((id) => [id, []]));
       visible.entries.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
-      const summaries = visible.projects.map((project) => {
+      const pieces: (string | Buffer)[] = ['{"projects":['];
+      visible.projects.forEach((project, i) => {
         const summary = serializeSummary({ ...project, changelog_entries: [] });
-        return `${summary.slice(0, -NO_ENTRIES.length)}[${byProject.get(project.id)!.join(',')}]}`;
+        pieces.push(`${i === 0 ? '' : ','}${summary.slice(0, -NO_ENTRIES.length)}[`, ...commaSeparated(byProject.get(project.id)!), ']}');
       });
       const meta = serializeMeta({ count: visible.projects.length, entries_limit: entriesLimit });
-      return { body: `{"projects":[${summaries.join(',')}],"meta":${meta}}`, projectIds: visible.ids };
+      pieces.push(`],"meta":${meta}}`);
+      return { body: concatJson(pieces), projectIds: visible.ids };
     },
 
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
