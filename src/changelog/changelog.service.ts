@@ -40,6 +40,11 @@ interface PageRequest extends PageQuery, Omit<RepositoryPageRequest, 'limit' | '
 const SHALLOW_MAX_OFFSET = 1_000;
 /** Requests per batched statement. */
 const MAX_BATCH = 100;
+/**
+ * Batches of one kind being read at once; requests arriving meanwhile wait for the next batch (as in
+ * a group commit), so a hot page under load is read once per round trip, not once per request.
+ */
+const BATCHES_IN_FLIGHT = 2;
 
 const serializeProject = compileSerializer<Listed['project']>(Project);
 const serializeMeta = compileSerializer<ListMetaValue>(ListMeta);
@@ -70,6 +75,31 @@ function renderPage(query: PageQuery, { project, entries, hasMore }: ListedPage,
 function renderEntry({ entries }: Listed, json: Buffer[]): Buffer {
   if (entries.length === 0) throw notFound('Entry');
   return concatJson(['{"entry":', json[0]!, '}']);
+}
+
+/** At most `limit` batches in flight; a batch ready to go waits its turn. */
+class Gate {
+  #inFlight = 0;
+  readonly #waiting: (() => void)[] = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Dispatches now if a slot is free, else when one frees up (the batch keeps filling until then). */
+  enter(dispatch: () => void): void {
+    if (this.#inFlight < this.limit) dispatch();
+    else this.#waiting.push(dispatch);
+  }
+
+  /** Runs a dispatched batch in its slot. */
+  async run<T>(batch: () => Promise<T>): Promise<T> {
+    this.#inFlight++;
+    try {
+      return await batch();
+    } finally {
+      this.#inFlight--;
+      this.#waiting.shift()?.();
+    }
+  }
 }
 
 const serialized = (body: Buffer, projectId: string): Serialized => ({ body, etag: etagOf(body), projectId });
@@ -113,8 +143,9 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     render: (request: K, listed: L, json: Buffer[]) => Buffer,
     alone: (request: K) => Promise<Serialized>,
   ): DataLoader<K, Serialized> {
+    const gate = new Gate(BATCHES_IN_FLIGHT);
     return new DataLoader<K, Serialized, string>(
-      async (requests) => {
+      (requests) => gate.run(async () => {
         const distinct = new Map<string, K>();
         for (const request of requests) distinct.set(keyOf(request), request);
         const unique = [...distinct.values()];
@@ -137,10 +168,11 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
         );
         const byKey = new Map(unique.map((request, i) => [keyOf(request), results[i]!]));
         return requests.map((request) => byKey.get(keyOf(request))!);
-      },
-      // No memo across batches (that would be a cache without invalidation); a batch is dispatched
-      // once the current I/O phase has delivered every request it is going to.
-      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+      }),
+      // No memo across batches (that would be a cache without invalidation). A batch is dispatched
+      // once the current I/O phase has delivered every request it is going to, and no sooner than
+      // a batch in flight comes back if BATCHES_IN_FLIGHT are; until then, it takes in new requests.
+      { cache: false, maxBatchSize: MAX_BATCH, batchScheduleFn: (dispatch) => setImmediate(() => gate.enter(dispatch)) },
     );
   }
 
