@@ -7,9 +7,12 @@ export interface ResponseHead {
   headers?: Record<string, string>;
 }
 
+/** A response body: text, its UTF-8 bytes, or those bytes in pieces (a large body, sent in chunks, never copied whole). */
+export type Body = string | Buffer | readonly Buffer[];
+
 export interface CachedResponse {
-  /** Encoded once when stored (sending a Buffer skips re-encoding it on every hit); a string when not. */
-  body: Buffer | string;
+  /** Encoded once when stored (sending a Buffer skips re-encoding it on every hit); as produced when not. */
+  body: Body;
   etag: string;
   head?: ResponseHead;
 }
@@ -41,11 +44,16 @@ export interface ResponseCacheOptions {
 }
 
 /** The hash of the body's UTF-8 bytes, preceded by its head's when it has one (a head can change alone). */
-export function etagOf(body: Buffer | string, head?: ResponseHead): string {
+export function etagOf(body: Body, head?: ResponseHead): string {
   const hash = createHash('sha1');
   if (head) hash.update(`${JSON.stringify(head)}\n`);
-  return `"${hash.update(body).digest('base64url')}"`;
+  if (Array.isArray(body)) for (const piece of body) hash.update(piece);
+  else hash.update(body as string | Buffer);
+  return `"${hash.digest('base64url')}"`;
 }
+
+export const byteLength = (body: Body): number =>
+  Array.isArray(body) ? body.reduce((n: number, piece: Buffer) => n + piece.length, 0) : Buffer.byteLength(body as string | Buffer);
 
 /**
  * Serialized responses with their ETag, keyed by route and normalized parameters and tagged
@@ -109,16 +117,16 @@ export class ResponseCache {
    */
   set(
     key: string,
-    serialized: string | Buffer,
+    serialized: Body,
     tags: string[],
     generation: number,
     head?: ResponseHead,
     etag: string = etagOf(serialized, head),
   ): CachedResponse {
-    const storable = this.active && generation === this.#generation && Buffer.byteLength(serialized) <= this.options.maxBytes / 4;
+    const storable = this.active && generation === this.#generation && byteLength(serialized) <= this.options.maxBytes / 4;
     // Not stored: no copy into a Buffer that would only be garbage (large bodies fragment the native heap).
     if (!storable) return { body: serialized, etag, ...(head ? { head } : {}) };
-    const body = typeof serialized === 'string' ? Buffer.from(serialized) : serialized;
+    const body = typeof serialized === 'string' ? Buffer.from(serialized) : Array.isArray(serialized) ? Buffer.concat(serialized) : (serialized as Buffer);
     const value: Stored = { body, etag, tags, ...(head ? { head } : {}) };
     this.#lru.set(key, value);
     for (const tag of tags) {

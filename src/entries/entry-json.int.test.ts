@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.js';
+import { etagOf } from '../cache/response-cache.js';
 import { createServices, type Services } from '../services.js';
 import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 import { testConfig } from '../../test/helpers/config.js';
@@ -135,7 +137,7 @@ describe('entries serialized by row version', () => {
       );
       const expected = serializeProjects({ projects, meta: { count: projects.length, entries_limit: limit } });
       const { body, projectIds } = await services.projects.listVisibleJson(principal, limit);
-      expect(body.toString(), `entries_limit=${limit}`).toBe(expected);
+      expect(Buffer.concat(body).toString(), `entries_limit=${limit}`).toBe(expected);
       expect(projectIds).toEqual(projects.map((p) => p.id));
     }
   });
@@ -173,5 +175,35 @@ describe('entries serialized by row version', () => {
     const page = await services.changelog.pageJson('json-app', { limit: 100, offset: 0 });
     expect(page.body.toString()).not.toContain(ids[2]!);
     expect(page.body.toString()).toContain('Renamed by SQL');
+  });
+
+  it('sends a large uncached listing in chunks that add up to the very bytes, length and ETag', async () => {
+    const big = await buildProject(services, { type: 'user', email }, { slug: 'json-big' });
+    await insertEntries(
+      services,
+      big.id,
+      Array.from({ length: 150 }, (_, i) => ({
+        status: 'published' as const,
+        title: `Big ${i} ü`,
+        generated_json: JSON.stringify(generatedJson(`Big ${i}`)),
+        published_at: new Date(Date.UTC(2025, 0, 1, 0, i)).toISOString(),
+      })),
+    );
+    const config = testConfig({ RESPONSE_CACHE: 'false' });
+    const app = await buildApp({ config, database, services: createServices(database, config) });
+    try {
+      const { secret } = await services.keys.create({ name: 'listing', context: { type: 'user', email } });
+      const res = await app.inject({ url: '/v1/projects?entries_limit=200', headers: { authorization: `Bearer ${secret}` } });
+      expect(res.statusCode).toBe(200);
+      const expected = Buffer.concat((await services.projects.listVisibleJson({ kind: 'identity', userId }, 200)).body);
+      expect(expected.length).toBeGreaterThan(2 * 64 * 1024);
+      expect(res.rawPayload.equals(expected)).toBe(true);
+      expect(res.headers['content-length']).toBe(String(expected.length));
+      expect(res.headers['transfer-encoding']).toBeUndefined();
+      expect(res.headers.etag).toBe(etagOf(expected));
+      expect(res.json().projects.find((p: { slug: string }) => p.slug === 'json-big').changelog_entries).toHaveLength(150);
+    } finally {
+      await app.close();
+    }
   });
 });

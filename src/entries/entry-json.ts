@@ -35,7 +35,12 @@ export function commaSeparated(items: readonly Buffer[]): Buffer[] {
  * and the result would be encoded again for the socket and for the ETag.
  */
 export function concatJson(pieces: readonly (string | Buffer)[]): Buffer {
-  return Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece)));
+  return Buffer.concat(jsonPieces(pieces));
+}
+
+/** The pieces as UTF-8 bytes, for a body too large to copy whole once more (see cached-reply.ts). */
+export function jsonPieces(pieces: readonly (string | Buffer)[]): Buffer[] {
+  return pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece));
 }
 
 /** A fast-json-stringify serializer for a TypeBox schema and the schemas it refers to by $id. */
@@ -43,6 +48,16 @@ export function compileSerializer<T>(schema: TSchema, refs: TSchema[] = []): (va
   return fastJson(schema as unknown as fastJson.Schema, {
     schema: Object.fromEntries(refs.map((ref) => [ref.$id!, ref as unknown as fastJson.Schema])),
   }) as (value: T) => string;
+}
+
+/**
+ * The UTF-8 bytes of `text` in memory of their own. Buffer.from places short strings in a shared 8 kB
+ * pool, and one long-lived slice keeps its whole pool alive: held in a cache, a 1 kB entry would cost 8 kB.
+ */
+function ownBuffer(text: string): Buffer {
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  return bytes;
 }
 
 /**
@@ -102,7 +117,7 @@ export class EntryJson {
         complete = false;
         continue;
       }
-      const json = Buffer.from(serializeEntry(row));
+      const json = ownBuffer(serializeEntry(row));
       // Whatever version was read is worth keeping, even if it is newer than the one listed.
       this.#byVersion.set(row.version, json);
       if (row.version === wanted[i]!.version) out[i] = json;

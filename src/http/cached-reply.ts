@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { markCacheable } from '../cache/fast-path.js';
-import type { ResponseCache } from '../cache/response-cache.js';
+import { Readable } from 'node:stream';
+import { byteLength, type Body, type ResponseCache } from '../cache/response-cache.js';
 
 /**
  * Answers from the response cache, or produces the payload, serializes it with the route's own
@@ -12,7 +13,7 @@ export async function replyCached(
   reply: FastifyReply,
   cache: ResponseCache,
   key: string,
-  produce: () => Promise<{ tags: string[] } & ({ payload: unknown } | { serialized: string | Buffer; etag?: string })>,
+  produce: () => Promise<{ tags: string[] } & ({ payload: unknown } | { serialized: Body; etag?: string })>,
 ): Promise<FastifyReply> {
   let cached = cache.get(key);
   reply.header('x-cache', cached ? 'hit' : 'miss');
@@ -25,5 +26,23 @@ export async function replyCached(
         : cache.set(key, String(reply.serialize(produced.payload)), produced.tags, generation);
   }
   markCacheable(reply.request, key, cached);
-  return reply.header('etag', cached.etag).type('application/json; charset=utf-8').send(cached.body);
+  reply.header('etag', cached.etag).type('application/json; charset=utf-8');
+  if (!Array.isArray(cached.body)) return reply.send(cached.body);
+  // A large body in pieces is sent 64 kB at a time: never one more copy of it whole in memory.
+  const pieces = cached.body as readonly Buffer[];
+  return reply.header('content-length', byteLength(pieces)).send(Readable.from(chunks(pieces, 64 * 1024), { objectMode: false }));
+}
+
+/** The pieces joined into chunks of about `size` bytes. */
+function* chunks(pieces: readonly Buffer[], size: number): Generator<Buffer> {
+  let from = 0;
+  let bytes = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    bytes += pieces[i]!.length;
+    if (bytes >= size || i === pieces.length - 1) {
+      yield Buffer.concat(pieces.slice(from, i + 1), bytes);
+      from = i + 1;
+      bytes = 0;
+    }
+  }
 }
