@@ -24,6 +24,12 @@ describe('loadConfig', () => {
     expect(unprepared.database).toMatchObject({ kind: 'postgres', preparedStatements: false });
   });
 
+  it('lets the heap grow to twice its live data unless told otherwise', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(100);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/HEAP_GROWTH_PERCENT must be an integer from 0 to 1000/);
+  });
+
   it('is frozen, deeply', () => {
     const config = loadConfig({});
     expect(Object.isFrozen(config)).toBe(true);

@@ -19,6 +19,8 @@ export interface Config {
   readonly responseCache: { readonly enabled: boolean; readonly maxBytes: number; readonly ttlMs: number };
   /** Memory for serialized entries reused by row version (independent of the response cache). */
   readonly entryJsonCacheBytes: number;
+  /** How far past what a full garbage collection left alive the JS heap may grow (0: V8's own choice). */
+  readonly heapGrowthPercent: number;
   /** Dashboard: whether anyone may sign up after the first account (otherwise by invitation only). */
   readonly signupOpen: boolean;
   /** Dashboard: how long a sign-in lasts. */
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
       ttlMs: readUrl !== null ? 1_000 : 300_000,
     },
     entryJsonCacheBytes: integer('ENTRY_JSON_CACHE_MB', 32, 1, 4096) * 1024 * 1024,
+    heapGrowthPercent: integer('HEAP_GROWTH_PERCENT', 100, 0, 1_000),
     signupOpen: bool('SIGNUP_OPEN', false),
     sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
     github,

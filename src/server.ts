@@ -6,6 +6,7 @@ import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_SLUG, seedDemo } from './demo/seed.js';
 import { startWorker } from './jobs/worker.js';
+import { applyHeapGrowth } from './ops/heap.js';
 import { createServices } from './services.js';
 
 export interface StartOptions {
@@ -14,6 +15,7 @@ export interface StartOptions {
 
 /** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
+  applyHeapGrowth(config.heapGrowthPercent);
   const database = await openDatabase(config.database, { timeoutMs: config.hardening.databaseTimeoutMs });
   let app: FastifyInstance | undefined;
   try {
