@@ -203,8 +203,10 @@ function rssMb(pid: number): number {
   }
 }
 
-async function load(url: string, headers: Record<string, string>, connections: number): Promise<RunResult> {
-  const result = await autocannon({ url, connections, duration: DURATION, headers, timeout: 30 });
+async function load(url: string, headers: Record<string, string>, connections: number, paths?: readonly string[]): Promise<RunResult> {
+  // Several paths: each request picks one at random (the baseline answers them all with the same bytes).
+  const requests = paths ? [{ setupRequest: (request: object) => ({ ...request, path: paths[Math.floor(Math.random() * paths.length)] }) }] : undefined;
+  const result = await autocannon({ url, connections, duration: DURATION, headers, timeout: 30, ...(requests ? { requests } : {}) });
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
@@ -232,6 +234,7 @@ async function measureRoute(
   serverPid: number,
   rss: { max: number },
   connections = CONNECTIONS,
+  paths?: readonly string[],
 ): Promise<RouteResult> {
   // Capture the real response and serve the very same bytes from the baseline.
   const captured = await fetch(serverUrl + path, { headers });
@@ -249,8 +252,8 @@ async function measureRoute(
   const baselines: RunResult[] = [];
   try {
     for (let pair = 0; pair < PAIRS; pair++) {
-      baselines.push(await load(`http://127.0.0.1:${baseline.port}${path}`, headers, connections));
-      services.push(await load(serverUrl + path, headers, connections));
+      baselines.push(await load(`http://127.0.0.1:${baseline.port}${path}`, headers, connections, paths));
+      services.push(await load(serverUrl + path, headers, connections, paths));
       const s = services.at(-1)!;
       if (s.non2xx || s.errors) throw new Error(`${name}: ${s.non2xx} non-2xx, ${s.errors} errors`);
     }
@@ -354,8 +357,8 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string> {
     const rows: RouteResult[] = [];
     const server = await serve();
     const auth = { authorization: `Bearer ${secret}` };
-    const measure = (name: string, path: string, headers: Record<string, string> = {}, on = server, connections = CONNECTIONS) =>
-      measureRoute(name, on.url, path, headers, on.pid, on === server ? rss : rssUncached, connections);
+    const measure = (name: string, path: string, headers: Record<string, string> = {}, on = server, connections = CONNECTIONS, paths?: string[]) =>
+      measureRoute(name, on.url, path, headers, on.pid, on === server ? rss : rssUncached, connections, paths);
     rows.push(await measure('changelog, first page (limit=20)', '/v1/changelog/bench-1?limit=20'));
     rows.push(await measure('changelog entry', `/v1/changelog/bench-1/entries/${entryId}`));
     // An integration polls this one: measured with one client (its latency) and with 50 (throughput).
@@ -364,20 +367,34 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string> {
     const deep = Math.min(100_000, deepEntries - 100);
     rows.push(await measure(`deep page: offset=${deep}`, `/v1/changelog/deep?offset=${deep}&limit=20`));
     const deepPage = (await (await fetch(`${server.url}/v1/changelog/deep?offset=${deep}&limit=20`)).json()) as { meta: { next_cursor: string } };
-    rows.push(await measure(`deep page: cursor after ${deep + 20}`, `/v1/changelog/deep?cursor=${deepPage.meta.next_cursor}&limit=20`));
+    const deepCursor = `/v1/changelog/deep?cursor=${deepPage.meta.next_cursor}&limit=20`;
+    rows.push(await measure(`deep page: cursor after ${deep + 20}`, deepCursor));
+    // Many readers of many pages: 20 projects × 5 pages, and 100 entries, each request one at random.
+    const pages = Array.from({ length: 100 }, (_, i) => `/v1/changelog/bench-${(i % 20) + 1}?limit=20&offset=${Math.floor(i / 20) * 20}`);
+    const entries: string[] = [];
+    for (let n = 1; n <= 20; n++) {
+      const listed = (await (await fetch(`${server.url}/v1/changelog/bench-${n}?limit=5`)).json()) as { entries: { id: string }[] };
+      entries.push(...listed.entries.map((e) => `/v1/changelog/bench-${n}/entries/${e.id}`));
+    }
+    rows.push(await measure('100 pages at random (20 projects × 5)', pages[0]!, {}, server, CONNECTIONS, pages));
     await stop(server.child);
 
+    // The same routes with the response cache off: every request reads the database.
     const uncached = await serve({ RESPONSE_CACHE: 'false' });
     rows.push(await measure('changelog, first page, cache off', '/v1/changelog/bench-1?limit=20', {}, uncached));
     rows.push(await measure('changelog entry, cache off', `/v1/changelog/bench-1/entries/${entryId}`, {}, uncached));
+    rows.push(await measure('100 pages at random, cache off', pages[0]!, {}, uncached, CONNECTIONS, pages));
+    rows.push(await measure('100 entries at random, cache off', entries[0]!, {}, uncached, CONNECTIONS, entries));
     rows.push(await measure('projects, cache off', '/v1/projects?entries_limit=50', auth, uncached, 1));
+    rows.push(await measure(`deep page offset=${deep}, cache off`, `/v1/changelog/deep?offset=${deep}&limit=20`, {}, uncached, 1));
     rows.push(await measure(`deep page offset=${deep}, cache off`, `/v1/changelog/deep?offset=${deep}&limit=20`, {}, uncached));
+    rows.push(await measure(`deep page: cursor after ${deep + 20}, cache off`, deepCursor, {}, uncached));
     await stop(uncached.child);
 
     lines.push(`### ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`, '', HEADER, ...rows.map(formatRow), '');
     const memory =
-      `Largest server RSS: ${Math.round(rss.max)} MB in the default configuration (the first six rows), ` +
-      `${Math.round(rssUncached.max)} MB with the response cache off (the last four). ` +
+      `Largest server RSS: ${Math.round(rss.max)} MB in the default configuration (the first seven rows), ` +
+      `${Math.round(rssUncached.max)} MB with the response cache off (the others). ` +
       `Deep project: ${deepEntries.toLocaleString('en')} published entries.`;
     console.log(memory);
     lines.push(memory, '');
