@@ -414,9 +414,10 @@ function freePort(): Promise<number> {
 }
 
 async function waitFor(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 300; i++) {
     try {
-      if ((await fetch(`${url}/health`)).ok) return;
+      // Ready, not merely alive: /ready also answers 503 while start-up work still lags the event loop.
+      if ((await fetch(`${url}/ready`)).ok) return;
     } catch {
       // not up yet
     }
