@@ -11,7 +11,17 @@ describe('cursor', () => {
     expect(decodeCursor(encoded)).toEqual(cursor);
   });
 
-  it.each(['', 'abc', encodeCursor({ ...cursor, id: 'x' }), Buffer.from('2026-01-02|x').toString('base64url'), '%%%'])(
+  it.each([
+    '',
+    'abc',
+    encodeCursor({ ...cursor, id: 'x' }),
+    Buffer.from('2026-01-02|x').toString('base64url'),
+    '%%%',
+    // Dates JavaScript would accept (rolling them over) but PostgreSQL refuses.
+    encodeCursor({ ...cursor, publishedAt: '2026-02-30T03:04:05.123456Z' }),
+    encodeCursor({ ...cursor, publishedAt: '0000-01-02T03:04:05.123456Z' }),
+    encodeCursor({ ...cursor, publishedAt: '2026-01-02T24:30:00.000000Z' }),
+  ])(
     'refuses %j with a 400 naming cursor',
     (value) => {
       let error: unknown;

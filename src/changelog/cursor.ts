@@ -14,10 +14,20 @@ export function encodeCursor(cursor: Cursor): string {
 
 export function decodeCursor(value: string): Cursor {
   const match = SHAPE.exec(Buffer.from(value, 'base64url').toString('utf8'));
-  if (!match || Number.isNaN(Date.parse(match[1]!))) {
+  if (!match || !isRealInstant(match[1]!)) {
     throw new AppError('invalid_request', 'Invalid request: cursor is not one this API issued', [
       { in: 'querystring', parameter: 'cursor', message: 'must be a meta.next_cursor value from a previous page' },
     ]);
   }
   return { publishedAt: match[1]!, id: match[2]! };
+}
+
+/**
+ * A date-time that exists, as PostgreSQL reads it: JavaScript rolls 02-30 over into March and takes
+ * year 0000, PostgreSQL refuses both (and a refused cursor must be the sender's 400, not a failed
+ * statement shared with other requests).
+ */
+function isRealInstant(text: string): boolean {
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && !text.startsWith('0000') && new Date(ms).toISOString().slice(0, 23) === text.slice(0, 23);
 }
