@@ -13,10 +13,17 @@ import { buildProject, buildUser, generatedJson, insertEntries } from '../../tes
 let database: TestDatabase;
 let services: Services;
 let statements: string[] = [];
+/** Called as each statement completes, before its caller goes on. */
+let afterStatement: ((sql: string) => void) | undefined;
 const ids: Record<string, string[]> = {};
 
 beforeAll(async () => {
-  database = await createTestDatabase({ onQuery: (event) => statements.push(event.query.sql) });
+  database = await createTestDatabase({
+    onQuery: (event) => {
+      statements.push(event.query.sql);
+      afterStatement?.(event.query.sql);
+    },
+  });
   services = createServices(database, testConfig());
   const user = await buildUser(services);
   for (const slug of ['batch-a', 'batch-b']) {
@@ -103,15 +110,54 @@ describe('concurrent public reads', () => {
   });
 
   it('never answers a request from a read that began before the request arrived', async () => {
+    // Whether `before` sees the publish depends on which connection gets there first; `after` must.
     const before = page('batch-b', { limit: 3, offset: 0 });
     await nextTurn(); // its batch is on its way to the database
     const draft = ids['batch-b']![4]!;
-    await sql`UPDATE changelog_entries SET status = 'published', published_at = '2027-01-01' WHERE id = ${draft}`.execute(database.db);
-    const after = await page('batch-b', { limit: 3, offset: 0 });
-    expect(JSON.parse(text(after)).entries[0].id).toBe(draft);
-    await before;
-    expect(statements.filter((s) => /unnest/.test(s))).toHaveLength(2);
-    await sql`UPDATE changelog_entries SET status = 'draft', published_at = NULL WHERE id = ${draft}`.execute(database.db);
+    try {
+      await sql`UPDATE changelog_entries SET status = 'published', published_at = '2027-01-01' WHERE id = ${draft}`.execute(database.db);
+      const after = await page('batch-b', { limit: 3, offset: 0 });
+      expect(JSON.parse(text(after)).entries[0].id).toBe(draft);
+      expect(JSON.parse(text(await before)).entries).toHaveLength(3);
+      expect(statements.filter((s) => /unnest/.test(s))).toHaveLength(2);
+    } finally {
+      await sql`UPDATE changelog_entries SET status = 'draft', published_at = NULL WHERE id = ${draft}`.execute(database.db);
+    }
+  });
+
+  it('reads again, alone, only a request whose entry changed between the listing and its JSON', async () => {
+    const projectA = JSON.parse(text(await page('batch-a', { limit: 1, offset: 0 }))).project.id as string;
+    await page('batch-b', { limit: 4, offset: 0 });
+    // A new entry, never serialized: its JSON has to be read after the listing names its version.
+    const [fresh] = await insertEntries(services, projectA, [
+      { status: 'published', title: 'Fresh', published_at: '2027-06-01T00:00:00.000Z' },
+    ]);
+    afterStatement = (text) => {
+      if (!/unnest/.test(text)) return;
+      afterStatement = undefined;
+      // Sent now, before the batch asks for the JSON: on the embedded database's single connection it
+      // runs first; on PostgreSQL, on another connection, it may or may not.
+      void sql`UPDATE changelog_entries SET title = 'Fresh, renamed' WHERE id = ${fresh!}`.execute(database.db);
+    };
+    statements = [];
+    const [a, b] = await Promise.all([page('batch-a', { limit: 2, offset: 0 }), page('batch-b', { limit: 4, offset: 0 })]).finally(() =>
+      sql`DELETE FROM changelog_entries WHERE id = ${fresh!}`.execute(database.db),
+    );
+    const titleOfFresh = JSON.parse(text(a)).entries[0].title;
+    if (database.kind === 'pglite') {
+      expect(titleOfFresh).toBe('Fresh, renamed');
+      // The batch's listing, the UPDATE, the JSON read that found the change, then batch-a alone.
+      expect(statements.filter((s) => /unnest/.test(s))).toHaveLength(1);
+      expect(statements.filter((s) => /LEFT JOIN LATERAL/.test(s) && !/unnest/.test(s))).toHaveLength(1);
+    } else {
+      expect(['Fresh', 'Fresh, renamed']).toContain(titleOfFresh);
+    }
+    expect(JSON.parse(text(b)).entries.map((e: { title: string }) => e.title)).toEqual([
+      'batch-b entry 11',
+      'batch-b entry 10',
+      'batch-b entry 9',
+      'batch-b entry 8',
+    ]);
   });
 
   it('reads cursor pages together, and deep pages once per distinct page, each in its own statement', async () => {

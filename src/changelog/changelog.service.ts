@@ -5,6 +5,7 @@ import { notFound } from '../http/errors.js';
 import { changelogRepository, type Listed, type PageRequest as RepositoryPageRequest } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
+import { Gate } from './gate.js';
 import { commaSeparated, compileSerializer, concatJson, type EntryJson } from '../entries/entry-json.js';
 
 interface ListMetaValue {
@@ -77,31 +78,6 @@ function renderEntry({ entries }: Listed, json: Buffer[]): Buffer {
   return concatJson(['{"entry":', json[0]!, '}']);
 }
 
-/** At most `limit` batches in flight; a batch ready to go waits its turn. */
-class Gate {
-  #inFlight = 0;
-  readonly #waiting: (() => void)[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  /** Dispatches now if a slot is free, else when one frees up (the batch keeps filling until then). */
-  enter(dispatch: () => void): void {
-    if (this.#inFlight < this.limit) dispatch();
-    else this.#waiting.push(dispatch);
-  }
-
-  /** Runs a dispatched batch in its slot. */
-  async run<T>(batch: () => Promise<T>): Promise<T> {
-    this.#inFlight++;
-    try {
-      return await batch();
-    } finally {
-      this.#inFlight--;
-      this.#waiting.shift()?.();
-    }
-  }
-}
-
 const serialized = (body: Buffer, projectId: string): Serialized => ({ body, etag: etagOf(body), projectId });
 
 /**
@@ -133,13 +109,13 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
 
   /**
    * A DataLoader that lists the distinct requests of a batch with `listAll` (one statement, for
-   * cheap reads) and reads their entries' JSON together; identical requests get the very same
-   * result. A request whose entries changed between the two reads is read again on its own
-   * (`alone`, which retries).
+   * cheap reads; an Error fails its own request only) and reads their entries' JSON together;
+   * identical requests get the very same result. A request whose entries changed between the two
+   * reads is read again on its own (`alone`, which retries); the others are answered as listed.
    */
   function batched<K, L extends Listed>(
     keyOf: (request: K) => string,
-    listAll: (requests: K[]) => Promise<(L | undefined)[]>,
+    listAll: (requests: K[]) => Promise<(L | undefined | Error)[]>,
     render: (request: K, listed: L, json: Buffer[]) => Buffer,
     alone: (request: K) => Promise<Serialized>,
   ): DataLoader<K, Serialized> {
@@ -150,13 +126,21 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
         for (const request of requests) distinct.set(keyOf(request), request);
         const unique = [...distinct.values()];
         const listed = await listAll(unique);
-        const wanted = listed.flatMap((l) => l?.entries ?? []);
-        const json = await entryJson.of(readDb, wanted);
-        let at = 0;
-        const jsonOf = listed.map((l) => json?.slice(at, (at += l?.entries.length ?? 0)));
+        const entriesOf = (l: L | undefined | Error) => (l && !(l instanceof Error) ? l.entries : []);
+        const json = await entryJson.of(readDb, listed.flatMap(entriesOf));
+        let jsonOf: (Buffer[] | undefined)[];
+        if (json) {
+          let at = 0;
+          jsonOf = listed.map((l) => json.slice(at, (at += entriesOf(l).length)));
+        } else {
+          // Something changed between the reads: find which requests it touched (what was just read
+          // is held now, so this mostly costs no statement) and read only those again.
+          jsonOf = await Promise.all(listed.map((l) => entryJson.of(readDb, entriesOf(l))));
+        }
         const results = await Promise.all(
           unique.map(async (request, i): Promise<Serialized | Error> => {
             const one = listed[i];
+            if (one instanceof Error) return one;
             if (!one) return notFound('Changelog');
             const own = jsonOf[i];
             try {
@@ -185,9 +169,11 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     return listed.map((l, i) => toPage(l, requests[i]!.limit));
   };
   /** Identical deep pages are still read once, but distinct ones each in their own statement, side by side. */
-  const listDeepPages = (requests: PageRequest[]) =>
-    Promise.all(requests.map(async (r) => toPage(await changelogRepository.page(readDb, { ...r, limit: r.limit + 1 }), r.limit)));
-  const pageLoader = (list: (requests: PageRequest[]) => Promise<(ListedPage | undefined)[]>) =>
+  const listDeepPages = async (requests: PageRequest[]) =>
+    (await Promise.allSettled(requests.map(async (r) => toPage(await changelogRepository.page(readDb, { ...r, limit: r.limit + 1 }), r.limit)))).map(
+      (settled) => (settled.status === 'fulfilled' ? settled.value : (settled.reason as Error)),
+    );
+  const pageLoader = (list: (requests: PageRequest[]) => Promise<(ListedPage | undefined | Error)[]>) =>
     batched<PageRequest, ListedPage>(pageKey, list, renderPage, pageAlone);
   const shallowPages = pageLoader(listPages);
   const pagesAfterCursor = pageLoader(listPages);

@@ -71,7 +71,8 @@ export class EntryJson {
   readonly #byVersion: LRUCache<string, Buffer>;
 
   constructor(maxBytes: number) {
-    this.#byVersion = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (json, key) => json.length + key.length + 48 });
+    // Beyond its bytes, each entry costs its key, a Buffer and an ArrayBuffer of its own: about 200 bytes.
+    this.#byVersion = new LRUCache<string, Buffer>({ maxSize: maxBytes, sizeCalculation: (json, key) => json.length + key.length + 200 });
   }
 
   /**
