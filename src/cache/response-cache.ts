@@ -120,8 +120,7 @@ export class ResponseCache {
     serialized: Body,
     tags: string[],
     generation: number,
-    head?: ResponseHead,
-    etag: string = etagOf(serialized, head),
+    { head, etag = etagOf(serialized, head) }: { head?: ResponseHead; etag?: string } = {},
   ): CachedResponse {
     const storable = this.active && generation === this.#generation && byteLength(serialized) <= this.options.maxBytes / 4;
     // Not stored: no copy into a Buffer that would only be garbage (large bodies fragment the native heap).

@@ -97,12 +97,14 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     return serialized(render(read.listed, read.json), read.listed.project.id);
   }
 
-  async function pageAlone(request: PageRequest): Promise<Serialized> {
-    return read(
-      async () => toPage(await changelogRepository.page(readDb, { ...request, limit: request.limit + 1 }), request.limit),
-      (listed, json) => renderPage(request, listed, json),
-    );
-  }
+  // A page is listed with one row past it, which tells whether there is more (see ListedPage).
+  /** Each request's page, all in one statement. */
+  const listPages = async (requests: PageRequest[]) =>
+    (await changelogRepository.pages(readDb, requests.map((r) => ({ ...r, limit: r.limit + 1 })))).map((l, i) => toPage(l, requests[i]!.limit));
+  /** One request's page, in a statement of its own. */
+  const listPage = async (request: PageRequest) => toPage(await changelogRepository.page(readDb, { ...request, limit: request.limit + 1 }), request.limit);
+
+  const pageAlone = (request: PageRequest) => read(() => listPage(request), (listed, json) => renderPage(request, listed, json));
 
   const entryAlone = (slug: string, id: string) =>
     read(() => changelogRepository.entry(readDb, slug, id), renderEntry);
@@ -161,17 +163,10 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
   }
 
   const pageKey = (r: PageRequest) => `${r.slug}\n${r.limit}\n${r.offset}\n${r.cursor ?? ''}`;
-  const listPages = async (requests: PageRequest[]) => {
-    const listed = await changelogRepository.pages(
-      readDb,
-      requests.map((r) => ({ ...r, limit: r.limit + 1 })),
-    );
-    return listed.map((l, i) => toPage(l, requests[i]!.limit));
-  };
   /** Identical deep pages are still read once, but distinct ones each in their own statement, side by side. */
   const listDeepPages = async (requests: PageRequest[]) =>
-    (await Promise.allSettled(requests.map(async (r) => toPage(await changelogRepository.page(readDb, { ...r, limit: r.limit + 1 }), r.limit)))).map(
-      (settled) => (settled.status === 'fulfilled' ? settled.value : (settled.reason as Error)),
+    (await Promise.allSettled(requests.map(listPage))).map((settled) =>
+      settled.status === 'fulfilled' ? settled.value : (settled.reason as Error),
     );
   const pageLoader = (list: (requests: PageRequest[]) => Promise<(ListedPage | undefined | Error)[]>) =>
     batched<PageRequest, ListedPage>(pageKey, list, renderPage, pageAlone);

@@ -22,7 +22,7 @@ export async function replyCached(
     const produced = await produce();
     cached =
       'serialized' in produced
-        ? cache.set(key, produced.serialized, produced.tags, generation, undefined, produced.etag)
+        ? cache.set(key, produced.serialized, produced.tags, generation, produced.etag ? { etag: produced.etag } : {})
         : cache.set(key, String(reply.serialize(produced.payload)), produced.tags, generation);
   }
   markCacheable(reply.request, key, cached);

@@ -32,7 +32,7 @@ export async function replyCachedText(
     const generation = cache.generation();
     const { body, tags, lastModified, headers } = await produce();
     const head: ResponseHead = { ...(lastModified ? { lastModified: lastModified.getTime() } : {}), ...(headers ? { headers } : {}) };
-    cached = cache.set(key, body, tags, generation, head);
+    cached = cache.set(key, body, tags, generation, { head });
   }
   const head = cached.head ?? {};
   reply.headers({ ...head.headers, etag: cached.etag }).type(contentType);
