@@ -25,8 +25,9 @@ beforeAll(async () => {
   const user = await buildUser(services);
   for (const n of [1, 2, 3]) {
     const project = await buildProject(services, { type: 'user', email: user.email }, { slug: `plans-${n}` });
-    await sql`INSERT INTO changelog_entries (project_id, entry_type, status, title, published_at)
+    await sql`INSERT INTO changelog_entries (project_id, entry_type, status, title, component_tags, published_at)
       SELECT ${project.id}::uuid, 'commit', CASE WHEN i % 10 = 0 THEN 'draft' ELSE 'published' END, 'Entry ' || i,
+        CASE WHEN i % 3 = 0 THEN ARRAY['api'] WHEN i = 7 THEN ARRAY['rare'] ELSE ARRAY[]::text[] END,
         CASE WHEN i % 10 = 0 THEN NULL ELSE timestamptz '2020-01-01' + make_interval(mins => i) END
       FROM generate_series(1, 5000) AS i`.execute(database.db);
     slug = project.slug;
@@ -87,6 +88,18 @@ describe('query plans of the read routes', () => {
     expect(seek?.['Index Cond']).toMatch(/ROW\(published_at, id\) < ROW/);
     expect(scansSequentially(plan!)).toBe(false);
   });
+
+  // An anonymous visitor picks the component: one that matches nothing or almost nothing must not
+  // walk the project's published entries (a full scan per request, repeatable with any string).
+  for (const component of ['no-such-component', 'rare']) {
+    it(`the public page's component filter (${component}) looks the component up in its index`, async () => {
+      const plans = await plansOf(`/c/${slug}?component=${component}`);
+      const statement = plans.find((plan) => plan.some((n) => n['Index Name'] === 'changelog_entries_published_components_idx'));
+      expect(statement, 'the filtered listing uses the component index').toBeDefined();
+      expect(scansSequentially(statement!)).toBe(false);
+      expect(usesPublishedIndex(statement!)).toBe(false);
+    });
+  }
 
   it("the project listing reads each project's newest entries from the published index", async () => {
     const plans = await plansOf('/v1/projects?entries_limit=50', { authorization: `Bearer ${secret}` });

@@ -36,7 +36,10 @@ export const publicPageRepository = {
       .where('project_id', '=', projectId)
       .where('status', '=', 'published');
     if (filter.type) query = query.where('entry_type', '=', filter.type);
-    if (filter.component) query = query.where(sql<boolean>`component_tags @> ARRAY[${filter.component}]::text[]`);
+    // The expression of the per-project component index (migration 0019), so a filter never walks the project.
+    if (filter.component) {
+      query = query.where(sql<boolean>`published_components(project_id, component_tags) @> ARRAY[${`${projectId}/${filter.component}`}]::text[]`);
+    }
     return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
   },
 
