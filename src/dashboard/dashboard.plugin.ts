@@ -36,9 +36,12 @@ export const PRESESSION_COOKIE = 'cl_csrf';
 
 const ASSETS_DIR = new URL('../../public/dashboard/', import.meta.url);
 
-/** Invitation tokens travel in URLs; they must not reach a log line. */
+/**
+ * Invitation tokens travel in URLs; they must not reach a log line, also when the invitation's URL
+ * is itself percent-encoded in a query (`/login?next=%2Fdashboard%2Finvites%2F<token>`).
+ */
 export function redactInviteTokens(url: string): string {
-  return url.replace(/(\/dashboard\/invites\/)[^/?#]+/g, '$1[redacted]');
+  return url.replace(/((?:\/|%2f)dashboard(?:\/|%2f)invites(?:\/|%2f))(?:(?!%2f)[^/?#&])+/gi, '$1[redacted]');
 }
 
 export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: string }> = {

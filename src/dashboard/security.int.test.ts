@@ -241,7 +241,11 @@ describe('secrets', () => {
     const page = await people.alice.submit('/dashboard/orgs/acme', '/dashboard/orgs/acme/invites', { role: 'member' });
     const token = /\/dashboard\/invites\/([\w-]+)/.exec(page.body)![1]!;
     await new DashboardClient(app).get(`/dashboard/invites/${token}`);
+    // The invitation page sends signed-out visitors to sign in with the invitation as `next`.
+    await new DashboardClient(app).get(`/login?next=${encodeURIComponent(`/dashboard/invites/${token}`)}`);
+    await new DashboardClient(app).get(`/login?next=${encodeURIComponent(`/dashboard/invites/${token}`).replaceAll('%2F', '%2f')}`);
     expect(lines.join('')).toContain('/dashboard/invites/[redacted]');
+    expect(lines.join('')).toContain('%2Fdashboard%2Finvites%2F[redacted]');
     expect(lines.join('')).not.toContain(token);
   });
 });
