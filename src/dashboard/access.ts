@@ -1,6 +1,6 @@
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { ResolvedContext } from '../context.js';
-import type { OrganizationRow, OrgRole, ProjectRow } from '../db/schema.js';
+import type { EntryRow, OrganizationRow, OrgRole, ProjectRow } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import type { Membership } from '../orgs/orgs.service.js';
@@ -76,6 +76,19 @@ export function createAccess(services: Services) {
       if (!project || !ws) throw notFound(`Project ${slug}`);
       if (manage && !ws.canManage) throw new AppError('forbidden', 'Only admins and owners of the organization may do this');
       return { project, ws };
+    },
+
+    /**
+     * An entry and its project, when the user may see the project (and manage it, with `manage`).
+     * Any entry outside the user's reach is "Entry not found": never its project's slug.
+     */
+    async entry(user: SessionUser, id: string, manage = false): Promise<{ entry: EntryRow; project: ProjectRow; ws: Workspace }> {
+      const entry = await services.entries.get(id);
+      const project = await services.projects.findById(entry.project_id);
+      const ws = project && (await workspaceOfOwner(user, { userId: project.owner_user_id, orgId: project.owner_org_id }));
+      if (!project || !ws) throw notFound('Entry');
+      if (manage && !ws.canManage) throw new AppError('forbidden', 'Only admins and owners of the organization may do this');
+      return { entry, project, ws };
     },
 
     /** A key the user may see and edit: only in a context they manage; any other key does not exist for them. */

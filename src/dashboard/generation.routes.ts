@@ -260,10 +260,7 @@ ${preview ? previewPanel(preview) : ''}`,
     '/dashboard/entries/:id/regenerate',
     { schema: { hide: true, params: EntryParams, body: Type.Object({ _csrf: Type.Optional(Type.String()) }) } },
     async (request, reply) => {
-      const entry = await services.entries.get(request.params.id);
-      const project = await services.projects.findById(entry.project_id);
-      if (!project) throw new AppError('not_found', 'Entry not found');
-      await access.project(kit.user(request), project.slug, true);
+      const { entry, project } = await access.entry(kit.user(request), request.params.id, true);
       await services.generation.regenerate(entry.id);
       return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=entry-regenerated`, 303);
     },

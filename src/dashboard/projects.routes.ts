@@ -167,10 +167,7 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
 
   /** The entry and its project, if the user may review it (its project's managers). */
   async function reviewable(request: FastifyRequest, id: string) {
-    const entry = await services.entries.get(id);
-    const project = await services.projects.findById(entry.project_id);
-    if (!project) throw new AppError('not_found', 'Entry not found');
-    const { ws } = await access.project(kit.user(request), project.slug, true);
+    const { entry, project, ws } = await access.entry(kit.user(request), id, true);
     return { entry, ws, projectSlug: project.slug };
   }
 

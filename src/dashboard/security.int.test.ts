@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { insertEntries } from '../../test/helpers/factories.js';
 import { DashboardClient, secretOn, type PageResponse } from '../../test/helpers/dashboard-client.js';
 import { buildApp } from '../app.js';
 import { hashKey } from '../keys/key-format.js';
@@ -194,6 +195,26 @@ describe('who may manage which keys', () => {
     const res = await people.carol.submit('/dashboard/personal/keys', '/dashboard/personal/keys', { name: 'x', scope: 'selected', projects: 'acme-app' });
     expect(res.status).toBe(400);
     expect(res.body).toContain('acme-app is not a project of this context');
+  });
+});
+
+describe('entries of other contexts', () => {
+  it('are "Entry not found" to outsiders, the same as an unknown id: no project slug revealed', async () => {
+    const project = await services.projects.findBySlug('alice-blog');
+    const [draft] = await insertEntries(services, project!.id, [{ title: 'Secret draft', status: 'draft' }]);
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    for (const id of [draft!, unknown]) {
+      for (const res of [
+        await people.dave.get(`/dashboard/entries/${id}`),
+        await people.dave.post(`/dashboard/entries/${id}/status`, { status: 'published' }),
+        await people.dave.post(`/dashboard/entries/${id}/regenerate`),
+      ]) {
+        expect(res.status).toBe(404);
+        expect(res.body).toContain('Entry not found');
+        expect(res.body).not.toContain('alice-blog');
+      }
+    }
+    expect((await services.entries.get(draft!)).status).toBe('draft');
   });
 });
 
