@@ -270,6 +270,19 @@ describe('retries', () => {
   });
 });
 
+describe('endpoint cap', () => {
+  it('holds under parallel creation: exactly 20 endpoints, the rest refused with 409', async () => {
+    const project = await buildProject(services, { type: 'user', email: owner.email });
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => services.webhooks.create(project.id, { url: `${receiverUrl}/cap-${i}`, eventTypes: ['entry.published'] })),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(20);
+    for (const r of results) if (r.status === 'rejected') expect((r.reason as { code?: string }).code).toBe('conflict');
+    const count = await db().selectFrom('webhook_endpoints').select((eb) => eb.fn.countAll<string>().as('n')).where('project_id', '=', project.id).executeTakeFirstOrThrow();
+    expect(Number(count.n)).toBe(20);
+  });
+});
+
 describe('retention', () => {
   it('drops events older than 30 days with their deliveries and attempts, and keeps newer ones', async () => {
     const { project, endpoint } = await projectWithEndpoint('/retention');

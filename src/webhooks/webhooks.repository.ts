@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db, Executor } from '../db/database.js';
 import type { WebhookDeliveryAttemptsTable, WebhookDeliveryStatus } from '../db/schema.js';
 import type { Selectable } from 'kysely';
@@ -49,6 +50,11 @@ export const webhooksRepository = {
       .values({ project_id: values.projectId, url: values.url, event_types: values.eventTypes, secret: values.secret })
       .returning(ENDPOINT_COLUMNS)
       .executeTakeFirstOrThrow();
+  },
+
+  /** Serialises endpoint creation per project until the transaction ends, so the cap holds under concurrency. */
+  async lockEndpoints(db: Executor, projectId: string): Promise<void> {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${projectId}`}))`.execute(db);
   },
 
   async countEndpoints(db: Executor, projectId: string): Promise<number> {

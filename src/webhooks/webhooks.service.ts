@@ -129,15 +129,19 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
         throw new AppError('invalid_request', `Event types: ${message}`, [{ in: 'body', parameter: 'event_types', message }]);
       }
       const target = await checkWebhookUrl(url, allow, resolve);
-      if ((await repo.countEndpoints(db, projectId)) >= MAX_ENDPOINTS_PER_PROJECT) {
-        throw new AppError('conflict', `A project may have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
-      }
       const secret = newSigningSecret();
-      const row = await repo.insertEndpoint(db, {
-        projectId,
-        url: target.url.toString(),
-        eventTypes: WEBHOOK_EVENT_TYPES.filter((t) => eventTypes.includes(t)),
-        secret: sealSecret(secret, config.encryptionKey),
+      // Count and insert under one per-project lock: parallel requests must not all see room for one more.
+      const row = await db.transaction().execute(async (tx) => {
+        await repo.lockEndpoints(tx, projectId);
+        if ((await repo.countEndpoints(tx, projectId)) >= MAX_ENDPOINTS_PER_PROJECT) {
+          throw new AppError('conflict', `A project may have at most ${MAX_ENDPOINTS_PER_PROJECT} webhook endpoints`);
+        }
+        return repo.insertEndpoint(tx, {
+          projectId,
+          url: target.url.toString(),
+          eventTypes: WEBHOOK_EVENT_TYPES.filter((t) => eventTypes.includes(t)),
+          secret: sealSecret(secret, config.encryptionKey),
+        });
       });
       return { endpoint: present({ ...row, last_status: null, last_at: null }), secret };
     },
