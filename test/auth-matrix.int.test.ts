@@ -334,7 +334,7 @@ describe('authorization matrix: every credentialed route, every caller, over rea
   async function prime(route: AppRoute, url: string, caller: Caller): Promise<Answer> {
     let answer = await ask(primary, route.method, url, caller.headers);
     // A change notification from the setup may still drop the first stored answer: ask again until it sticks.
-    for (let i = 0; i < 40 && answer.headers.get('x-cache') === 'miss'; i++) {
+    for (let i = 0; i < 20 && answer.headers.get('x-cache') === 'miss'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
       answer = await ask(primary, route.method, url, caller.headers);
     }
