@@ -80,10 +80,11 @@ function eventShapeProblem(event: string, payload: Record<string, unknown>): str
   return null;
 }
 
-const unproven = (installationId: number) =>
+// The same words whether or not the installation exists or is claimed: nothing to learn from them.
+const unproven = (_installationId: number) =>
   new AppError(
     'forbidden',
-    `Cannot verify that you may act for GitHub installation ${installationId}. Prove it with the \`code\` GitHub adds to ` +
+    `Cannot verify that you may act for this GitHub installation. Prove it with the \`code\` GitHub adds to ` +
       'the callback when the app requests user authorization during installation (its user must have access to the ' +
       'installation), or verify your GitHub account once in the dashboard (Settings → GitHub), or have the operator ' +
       'list the installation\'s account in GITHUB_TRUSTED_ACCOUNTS',
@@ -163,9 +164,9 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         if (missing.length > 0) throw new AppError('unavailable', `GitHub user authorization is not configured on this server: set ${missing.join(' and ')}`);
         const proof = await github.proveUser(code, installationId);
         if (!proof) throw new AppError('forbidden', 'GitHub did not accept the authorization code (expired, already used, or not issued to this app): authorize again');
-        if (!proof.canAccessInstallation) throw unproven(installationId);
         // The caller proved who they are on GitHub: later callbacks for this user's installations need no code.
         await scmRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
+        if (!proof.canAccessInstallation) throw unproven(installationId);
         const remote = await github.getInstallation(installationId);
         if (!remote) throw unproven(installationId);
         return remote;
