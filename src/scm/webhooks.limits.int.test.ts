@@ -129,7 +129,7 @@ describe('POST /webhooks/github refuses before reading the body', () => {
         const { socket, response } = rawPost(port, headersFor(LARGE), Buffer.from('{'));
         open.push(socket);
         if (i < fits) continue;
-        refused = await Promise.race([response, new Promise<undefined>((r) => setTimeout(r, 2_000))]);
+        refused = await Promise.race([response, new Promise<undefined>((r) => setTimeout(() => r(undefined), 2_000))]);
       }
       expect(refused?.status).toBe(503);
       expect(JSON.parse(refused!.text).error).toMatch(/retry later/);
