@@ -80,6 +80,14 @@ describe('loadConfig', () => {
       webhookSecret: 'w',
       apiUrl: 'https://api.github.com',
       installUrl: null,
+      clientId: null,
+      clientSecret: null,
+      webUrl: 'https://github.com',
+      trustedAccounts: [],
+    });
+    expect(loadConfig({ GITHUB_TRUSTED_ACCOUNTS: ' Acme, me ,', GITHUB_WEB_URL: 'https://ghe.example.com/' }).github).toMatchObject({
+      trustedAccounts: ['acme', 'me'],
+      webUrl: 'https://ghe.example.com',
     });
     expect(loadConfig({}).github).toMatchObject({ appId: null, privateKey: null, webhookSecret: null });
     expect(loadConfig({ DATA_DIR: '/srv/changelog' }).reposDir).toBe('/srv/changelog/repos');

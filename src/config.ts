@@ -62,6 +62,13 @@ export interface GitHubConfig {
   readonly apiUrl: string;
   /** Where "Connect GitHub" sends people to install the app (https://github.com/apps/NAME/installations/new). */
   readonly installUrl: string | null;
+  /** The app's OAuth client: proves who installed it (user authorization during installation). */
+  readonly clientId: string | null;
+  readonly clientSecret: string | null;
+  /** GitHub's web root (OAuth pages and token exchange): https://github.com, or https://HOST on Enterprise Server. */
+  readonly webUrl: string;
+  /** Lower-case GitHub logins whose installations any context of this server may claim without proof. */
+  readonly trustedAccounts: readonly string[];
 }
 
 /** Abuse limits, fault handling and observability (see README, "Operations"). */
@@ -229,6 +236,12 @@ export function loadConfig(env: Env = process.env): Config {
     webhookSecret: read('GITHUB_WEBHOOK_SECRET') ?? null,
     apiUrl: httpUrl('GITHUB_API_URL', 'https://api.github.com') ?? 'https://api.github.com',
     installUrl: httpUrl('GITHUB_APP_INSTALL_URL', null),
+    clientId: read('GITHUB_CLIENT_ID') ?? null,
+    clientSecret: read('GITHUB_CLIENT_SECRET') ?? null,
+    webUrl: httpUrl('GITHUB_WEB_URL', 'https://github.com') ?? 'https://github.com',
+    trustedAccounts: Object.freeze(
+      (read('GITHUB_TRUSTED_ACCOUNTS') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
+    ),
   };
   const trustedProxies = (read('TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const proxy of trustedProxies) {

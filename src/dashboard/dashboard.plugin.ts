@@ -66,6 +66,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'invite-cancelled': { kind: 'ok', text: 'Invitation cancelled.' },
   joined: { kind: 'ok', text: 'You have joined the organization.' },
   'github-connected': { kind: 'ok', text: 'GitHub connected: the installation is listed below.' },
+  'github-verified': { kind: 'ok', text: 'GitHub account verified: installations it can access can now be connected.' },
   'github-requested': { kind: 'warn', text: 'GitHub asked an organization owner to approve the installation; it appears here once approved.' },
   'generation-saved': { kind: 'ok', text: 'Generation settings saved; they apply from the next generation.' },
   generated: { kind: 'ok', text: 'Changelog generated.' },

@@ -22,7 +22,8 @@ async function connect(who: DashboardClient, org?: string) {
 const setup = (who: DashboardClient, query: Record<string, string>) => who.get(`${SETTINGS}/setup?${new URLSearchParams(query).toString()}`);
 
 beforeAll(async () => {
-  ctx = await createScmTestContext({ SIGNUP_OPEN: 'true' });
+  // The first tests' accounts are trusted (self-hosting); "victim-org" and "alice-real" are not.
+  ctx = await createScmTestContext({ SIGNUP_OPEN: 'true', GITHUB_TRUSTED_ACCOUNTS: 'alice-gh,acme-gh,spare-gh' });
   for (const name of ['alice', 'bob', 'carol'] as const) {
     people[name] = new DashboardClient(ctx.app);
     expect((await people[name].signUp({ name, email: `${name}@example.com` })).status).toBe(303);
@@ -199,5 +200,59 @@ describe('GitHub settings without app configuration', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('GitHub ownership through the dashboard', () => {
+  beforeAll(() => {
+    ctx.github.addInstallation({ id: 601, account: { login: 'victim-org', type: 'Organization' }, repos: [], users: ['victor'], admins: ['victor'] });
+    ctx.github.addInstallation({ id: 602, account: { login: 'alice-real', type: 'User' }, repos: [] });
+    ctx.github.addInstallation({ id: 603, account: { login: 'alice-org', type: 'Organization' }, repos: [], users: ['alice-real'], admins: ['alice-real'] });
+    ctx.github.addInstallation({ id: 604, account: { login: 'other-org', type: 'Organization' }, repos: [], users: ['alice-real'] });
+  });
+
+  it("refuses a valid state returning with another customer's installation, exactly as for one that does not exist", async () => {
+    const before = await installationCount();
+    const victim = await setup(people.bob, { installation_id: '601', setup_action: 'install', state: (await connect(people.bob)).state! });
+    const missing = await setup(people.bob, { installation_id: '6666666', setup_action: 'install', state: (await connect(people.bob)).state! });
+    expect(victim.status).toBe(403);
+    expect(missing.status).toBe(403);
+    expect(victim.body).toBe(missing.body);
+    expect(await installationCount()).toBe(before);
+  });
+
+  it("records it when GitHub's user authorization code shows the user can access it", async () => {
+    const res = await setup(people.bob, { installation_id: '601', setup_action: 'install', state: (await connect(people.bob)).state!, code: ctx.github.authorize('victor') });
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/notice=github-connected/);
+  });
+
+  it('"Verify GitHub account" then lets the API callback alone claim that account\'s installations and its admin orgs', async () => {
+    const key = (await ctx.services.keys.create({ name: 'alice-api', context: { type: 'user', email: 'alice@example.com' } })).secret;
+    const callback = (id: number) =>
+      ctx.app.inject({ method: 'GET', url: `/v1/scm/callback?installation_id=${id}`, headers: { authorization: `Bearer ${key}` } });
+    expect((await callback(602)).statusCode).toBe(403);
+
+    const go = await people.alice.submit(SETTINGS, `${SETTINGS}/identity`, {});
+    expect(go.status).toBe(303);
+    const authorize = new URL(go.location!);
+    expect(`${authorize.origin}${authorize.pathname}`).toBe(`${ctx.github.url}/login/oauth/authorize`);
+    expect(authorize.searchParams.get('client_id')).toBe(ctx.env.GITHUB_CLIENT_ID);
+    expect(authorize.searchParams.get('redirect_uri')).toBe(`${ctx.env.PUBLIC_URL}${SETTINGS}/setup`);
+    const state = authorize.searchParams.get('state')!;
+    // Someone else cannot finish alice's verification with their own code.
+    expect((await setup(people.bob, { state, code: ctx.github.authorize('victor') })).status).toBe(400);
+    const back = await setup(people.alice, { state, code: ctx.github.authorize('alice-real') });
+    expect(back.status).toBe(303);
+    expect(back.location).toBe(`${SETTINGS}?notice=github-verified`);
+    expect((await people.alice.get(SETTINGS)).body).toContain('Verified GitHub account: <strong>alice-real</strong>');
+
+    const personal = await callback(602);
+    expect(personal.statusCode).toBe(200);
+    expect(personal.json()).toMatchObject({ accountLogin: 'alice-real', accountType: 'User' });
+    expect((await callback(603)).statusCode).toBe(200);
+    // A member but not an admin of other-org, and victor's org: no.
+    expect((await callback(604)).statusCode).toBe(403);
+    expect((await callback(601)).statusCode).toBe(403);
   });
 });

@@ -22,6 +22,8 @@ const SetupQuery = Type.Object({
   installation_id: Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,14}$' })),
   setup_action: Type.Optional(Type.Union(SETUP_ACTIONS.map((a) => Type.Literal(a)))),
   state: Type.String({ minLength: 1, maxLength: 200 }),
+  // User authorization (OAuth): during installation when the app asks for it, or from "Verify GitHub account".
+  code: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),
 });
 
 const ownerOf = (ws: Workspace): ContextOwner =>
@@ -46,7 +48,10 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app,
     const user = kit.user(request);
     const csrf = kit.csrf(request);
     const problem = services.scm.connectProblem();
+    const identityProblem = services.scm.identityProblem();
     const workspaces = await managedWorkspaces(user);
+    const identities = new Map<Workspace, { githubLogin: string } | undefined>();
+    for (const ws of workspaces) identities.set(ws, await services.scm.identity(ownerOf(ws)));
     const installations = new Map<Workspace, ScmInstallationRow[]>();
     for (const ws of workspaces) installations.set(ws, await services.scm.listInstallations(ownerOf(ws)));
     const links = await services.scm.linksOfInstallations([...installations.values()].flat().map((i) => i.id));
@@ -56,6 +61,11 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app,
       const rows = installations.get(ws)!;
       return html`<section class="panel" aria-labelledby="gh-${ws.kind}-${ws.org?.slug ?? 'me'}">
 <h2 id="gh-${ws.kind}-${ws.org?.slug ?? 'me'}">${ws.kind === 'user' ? 'Personal' : ws.label}</h2>
+<p class="muted">${
+  identities.get(ws)
+    ? html`Verified GitHub account: <strong>${identities.get(ws)!.githubLogin}</strong> (its installations and those of organizations it administers can be connected with the API callback alone).`
+    : html`No verified GitHub account: connecting an installation needs proof of access to it.`
+}</p>
 ${
   rows.length
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Account</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Linked repositories</th><th scope="col" class="hide-sm">Connected</th></tr></thead><tbody>
@@ -79,6 +89,13 @@ ${
         ws.org ? html`<input type="hidden" name="org" value="${ws.org.slug}">` : ''
       }<button type="submit">Connect GitHub${ws.org ? html` for ${ws.label}` : ''}</button></form>`
 }
+${
+  identityProblem
+    ? ''
+    : html`<form class="inline" method="post" action="${GITHUB_SETTINGS}/identity">${csrfField({ csrf })}${
+        ws.org ? html`<input type="hidden" name="org" value="${ws.org.slug}">` : ''
+      }<button type="submit" class="secondary">Verify GitHub account${ws.org ? html` for ${ws.label}` : ''}</button></form>`
+}
 </section>`;
     };
 
@@ -101,12 +118,18 @@ ${workspaces.map(section)}`,
     return reply.redirect(await services.scm.installUrl(ownerOf(ws)), 303);
   });
 
-  // GitHub's Setup URL. A GET with an effect, which is safe because the signed state is single-use
+  // Sends the user to GitHub's authorization page; GitHub returns to the Setup URL below with a code.
+  app.post(`${GITHUB_SETTINGS}/identity`, { schema: { hide: true, body: ConnectForm } }, async (request, reply) => {
+    const ws = await access.managedWorkspace(kit.user(request), request.body.org || undefined);
+    return reply.redirect(await services.scm.authorizeUrl(ownerOf(ws)), 303);
+  });
+
+  // GitHub's Setup URL (and the app's OAuth callback URL). A GET with an effect, which is safe because the signed state is single-use
   // and bound to the context it was issued for: a forged or replayed link records nothing.
   app.get(`${GITHUB_SETTINGS}/setup`, { schema: { hide: true, querystring: SetupQuery } }, async (request, reply) => {
     const user = kit.user(request);
-    const { installation_id: rawId, setup_action: setupAction = 'install', state } = request.query;
-    if (rawId === undefined && setupAction !== 'request') {
+    const { installation_id: rawId, setup_action: setupAction = 'install', state, code } = request.query;
+    if (rawId === undefined && setupAction !== 'request' && code === undefined) {
       throw new AppError('invalid_request', 'GitHub did not say which installation was made', [{ in: 'query', parameter: 'installation_id', message: 'is required' }]);
     }
     const owner = await services.scm.installStateOwner(state);
@@ -118,7 +141,12 @@ ${workspaces.map(section)}`,
       const org = (await services.orgs.listForUser(user.id)).find((o) => o.id === owner.orgId);
       if (!org || org.role === 'member') throw new AppError('forbidden', 'Only admins and owners of the organization may connect GitHub for it');
     }
-    const result = await services.scm.completeInstall(owner, { installationId: rawId === undefined ? 0 : Number(rawId), setupAction, state });
+    if (rawId === undefined && setupAction !== 'request') {
+      // Back from "Verify GitHub account": no installation, only who the user is on GitHub.
+      await services.scm.verifyIdentity(owner, { state, code: code! });
+      return reply.redirect(`${GITHUB_SETTINGS}?notice=github-verified`, 303);
+    }
+    const result = await services.scm.completeInstall(owner, { installationId: rawId === undefined ? 0 : Number(rawId), setupAction, state, code });
     if (!result.recorded) return reply.redirect(`${GITHUB_SETTINGS}?notice=github-requested`, 303);
     return reply.redirect(`${GITHUB_SETTINGS}?installation=${result.installation!.id}&notice=github-connected`, 303);
   });

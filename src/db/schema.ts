@@ -18,6 +18,8 @@ export interface DB {
   repo_links: RepoLinksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   scm_install_states: ScmInstallStatesTable;
+  scm_identities: ScmIdentitiesTable;
+  webhook_payload_digests: WebhookPayloadDigestsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_event_deliveries: WebhookEventDeliveriesTable;
@@ -254,6 +256,23 @@ export interface ScmInstallStatesTable {
   expires_at: ColumnType<Date, Date | string, Date | string>;
   used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
+}
+
+/** The GitHub user a context proved to be (migrations/0014). */
+export interface ScmIdentitiesTable {
+  id: Generated<string>;
+  context_type: ContextType;
+  user_id: string | null;
+  org_id: string | null;
+  github_user_id: ColumnType<string, number | string, number | string>;
+  github_login: string;
+  verified_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+export interface WebhookPayloadDigestsTable {
+  digest: string;
+  delivery_id: string;
+  received_at: CreatedAt;
 }
 
 /** Outbound webhooks (migrations/0009). */

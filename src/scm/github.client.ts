@@ -1,5 +1,6 @@
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
+import { exchangeWebFlowCode } from '@octokit/oauth-methods';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import type { GitHubConfig } from '../config.js';
 import { AppError } from '../http/errors.js';
@@ -9,8 +10,19 @@ type AppOctokitInstance = InstanceType<typeof AppOctokit>;
 
 export interface GitHubInstallation {
   id: number;
+  /** GitHub's id of the account (user or organization) the app is installed on. */
+  accountId: number;
   accountLogin: string;
   accountType: string;
+  /** Set while the installation is suspended. */
+  suspendedAt: string | null;
+}
+
+/** A GitHub user proved through OAuth (user authorization), and whether they can access one installation. */
+export interface GitHubUserProof {
+  userId: number;
+  login: string;
+  canAccessInstallation: boolean;
 }
 
 export interface GitHubRepository {
@@ -30,6 +42,14 @@ export interface GitHubClient {
   /** Every repository the installation can reach (all pages). */
   listRepositories(installationId: number): Promise<GitHubRepository[]>;
   installationToken(installationId: number): Promise<string>;
+  /**
+   * Exchanges a user authorization `code` for a user-to-server token (at GITHUB_WEB_URL), asks who the
+   * user is and whether GET /user/installations lists `installationId`; the token is then dropped.
+   * Null when GitHub refuses the code (bad, expired or used).
+   */
+  proveUser(code: string, installationId: number | null): Promise<GitHubUserProof | null>;
+  /** Whether GitHub user `userId` (`login`) is an active admin of organization `org`, asked with the installation's token. */
+  isOrgAdmin(installationId: number, org: string, userId: number, login: string): Promise<boolean>;
 }
 
 const statusOf = (error: unknown): number | undefined => {
@@ -67,10 +87,20 @@ export function missingGitHubConfig(config: GitHubConfig): string[] {
   return missing;
 }
 
+/** What is missing for user authorization (OAuth), or an empty list when it is configured. */
+export function missingOAuthConfig(config: GitHubConfig): string[] {
+  const missing: string[] = [];
+  if (config.clientId === null) missing.push('GITHUB_CLIENT_ID');
+  if (config.clientSecret === null) missing.push('GITHUB_CLIENT_SECRET');
+  return missing;
+}
+
 export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
   if (missingGitHubConfig(config).length > 0) return null;
   const auth = { appId: config.appId!, privateKey: config.privateKey! };
   const app = new AppOctokit({ authStrategy: createAppAuth, auth, baseUrl: config.apiUrl });
+  // OAuth lives on GitHub's web host, not the API host (github.com, or the Enterprise Server's root).
+  const web = new Octokit({ baseUrl: config.webUrl });
   // One client per installation: auth-app caches its token and renews it before it expires.
   const installations = new Map<number, AppOctokitInstance>();
   const forInstallation = (installationId: number) => {
@@ -86,11 +116,13 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
     async getInstallation(installationId) {
       try {
         const { data } = await app.request('GET /app/installations/{installation_id}', { installation_id: installationId });
-        const account = data.account as { login?: string; slug?: string; type?: string } | null;
+        const account = data.account as { id?: number; login?: string; slug?: string; type?: string } | null;
         return {
           id: data.id,
+          accountId: Number(account?.id ?? 0),
           accountLogin: account?.login ?? account?.slug ?? '',
           accountType: account?.type ?? (data.target_type as string),
+          suspendedAt: data.suspended_at ?? null,
         };
       } catch (error) {
         if (statusOf(error) === 404) return null;
@@ -124,6 +156,54 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
         return result.token;
       } catch (error) {
         throw upstream(error, 'with an installation token');
+      }
+    },
+
+    async proveUser(code, installationId) {
+      let token: string;
+      try {
+        const { authentication } = await exchangeWebFlowCode({
+          clientType: 'github-app',
+          clientId: config.clientId ?? '',
+          clientSecret: config.clientSecret ?? '',
+          code,
+          request: web.request,
+        });
+        token = authentication.token;
+      } catch (error) {
+        // GitHub answers a bad, expired or used code with an OAuth error (400 here). The error object
+        // carries the request, client secret included: it is never logged or passed on.
+        if (statusOf(error) === 400) return null;
+        throw upstream(error, 'when exchanging the authorization code');
+      }
+      try {
+        const user = new AppOctokit({ auth: token, baseUrl: config.apiUrl });
+        const { data: me } = await user.request('GET /user');
+        let canAccessInstallation = false as boolean;
+        if (installationId !== null) {
+          await user.paginate('GET /user/installations', { per_page: 100 }, (response, done) => {
+            const page = response.data as unknown as { id: number }[];
+            if (page.some((i) => i.id === installationId)) {
+              canAccessInstallation = true;
+              done();
+            }
+            return [];
+          });
+        }
+        return { userId: Number(me.id), login: me.login, canAccessInstallation };
+      } catch (error) {
+        throw upstream(error, 'about the authorized user');
+      }
+    },
+
+    async isOrgAdmin(installationId, org, userId, login) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /orgs/{org}/memberships/{username}', { org, username: login });
+        return data.state === 'active' && data.role === 'admin' && data.user?.id === userId;
+      } catch (error) {
+        // 404: not a member; 403: the app lacks "Members: read" on the organization.
+        if (statusOf(error) === 404 || statusOf(error) === 403) return false;
+        throw upstream(error, 'about the organization membership');
       }
     },
   };

@@ -36,7 +36,8 @@ const installationCount = async () =>
   Number((await sql<{ n: string }>`SELECT count(*) AS n FROM scm_installations`.execute(ctx.services.database.db)).rows[0]!.n);
 
 beforeAll(async () => {
-  ctx = await createScmTestContext();
+  // The accounts of the first tests are trusted (self-hosting); "victim-org" and the users' own are not.
+  ctx = await createScmTestContext({ GITHUB_TRUSTED_ACCOUNTS: 'acme,acme-renamed, Bob-Personal,shared' });
   const alice = await buildUser(ctx.services);
   const bob = await buildUser(ctx.services);
   const org = await buildOrg(ctx.services, alice.email);
@@ -119,10 +120,10 @@ describe('GET /v1/scm/callback', () => {
     expect(viaHeader.json().error).toMatch(/Bearer/);
   });
 
-  it('answers 404 when GitHub does not know the installation', async () => {
+  it('answers 403 when GitHub does not know the installation, exactly as for one the caller cannot prove', async () => {
     const res = await callback('installation_id=999');
-    expect(res.statusCode).toBe(404);
-    expect(res.json()).toMatchObject({ code: 'not_found', error: expect.stringContaining('999') });
+    expect(res.statusCode).toBe(403);
+    expect(res.json()).toMatchObject({ code: 'forbidden', error: expect.stringContaining('GITHUB_TRUSTED_ACCOUNTS') });
   });
 
   it('answers 409 when the installation belongs to another context', async () => {
@@ -163,6 +164,81 @@ describe('GET /v1/scm/callback', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('GET /v1/scm/callback: proving access to the installation', () => {
+  const VICTIM = 701;
+  const secretRepo = { owner: 'victim-org', name: 'secret-repo', cloneUrl: 'file:///nowhere' };
+
+  beforeAll(() => {
+    ctx.github.addInstallation({ id: VICTIM, account: { login: 'victim-org', type: 'Organization' }, repos: [secretRepo], users: ['victor'], admins: ['victor'] });
+    ctx.github.addInstallation({ id: 702, account: { login: 'dora', type: 'User' }, repos: [] });
+  });
+
+  it("refuses an attacker's claim of another customer's installation, with the same answer as for an id that does not exist", async () => {
+    const before = await installationCount();
+    const claimed = await callback(`installation_id=${VICTIM}`, bobKey);
+    const missing = await callback('installation_id=7777777', bobKey);
+    expect(claimed.statusCode).toBe(403);
+    expect(missing.statusCode).toBe(403);
+    expect(claimed.body).toBe(missing.body);
+    expect(claimed.json().error).toMatch(/code.*dashboard.*GITHUB_TRUSTED_ACCOUNTS/s);
+    // With nothing recorded, the attacker has no installation to link victim-org/secret-repo through.
+    expect(await installationCount()).toBe(before);
+    const rows = await ctx.services.database.db.selectFrom('scm_installations').select('id').where('scm_installation_id', '=', String(VICTIM)).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it("refuses a code whose user cannot access the installation, a bad code and a used one", async () => {
+    const mallory = await callback(`installation_id=${VICTIM}&code=${ctx.github.authorize('mallory')}`, bobKey);
+    expect(mallory.statusCode).toBe(403);
+    expect(mallory.json().error).toMatch(/Cannot verify/);
+    const bad = await callback(`installation_id=${VICTIM}&code=not-a-code`, bobKey);
+    expect(bad.statusCode).toBe(403);
+    expect(bad.json().error).toMatch(/did not accept the authorization code/);
+    expect(JSON.stringify(bad.json())).not.toContain('test-client-secret');
+  });
+
+  it('refuses a key limited to selected projects, even with proof', async () => {
+    const res = await callback(`installation_id=${VICTIM}&code=${ctx.github.authorize('victor')}`, limitedKey);
+    expect(res.statusCode).toBe(403);
+    expect(res.json().error).toMatch(/not limited to selected projects/);
+    // The trusted path too: claiming acts for the whole context.
+    expect((await callback('installation_id=303', limitedKey)).statusCode).toBe(403);
+  });
+
+  it('records the installation with a code whose GitHub user can access it (token exchange, then GET /user/installations)', async () => {
+    const code = ctx.github.authorize('victor');
+    const res = await callback(`installation_id=${VICTIM}&setup_action=install&code=${code}&state=anything-the-integrator-sent`, orgKey);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ scmInstallationId: VICTIM, accountLogin: 'victim-org', accountType: 'Organization' });
+    expect(ctx.github.requests).toContainEqual({ method: 'POST', path: '/login/oauth/access_token', status: 200 });
+    expect(ctx.github.requests.some((r) => r.path.startsWith('/user/installations') && r.status === 200)).toBe(true);
+    // The code is spent.
+    expect((await callback(`installation_id=${VICTIM}&code=${code}`, orgKey)).statusCode).toBe(403);
+    // The org context verified its GitHub user: an update needs no code now (victor administers victim-org).
+    const update = await callback(`installation_id=${VICTIM}&setup_action=update`, orgKey);
+    expect(update.statusCode).toBe(200);
+    // The attacker still gets the same 403 as before, not a 409 revealing that someone claimed it.
+    const attacker = await callback(`installation_id=${VICTIM}`, bobKey);
+    expect(attacker.statusCode).toBe(403);
+    expect(attacker.body).toBe((await callback('installation_id=7777777', bobKey)).body);
+  });
+
+  it('accepts an account in GITHUB_TRUSTED_ACCOUNTS without proof (case-insensitive), and only that', async () => {
+    // "shared" is trusted; dora's personal installation is not.
+    expect((await callback('installation_id=303&setup_action=request')).statusCode).toBe(202);
+    expect((await callback('installation_id=702', bobKey)).statusCode).toBe(403);
+  });
+
+  it('after a code proved who the context is on GitHub, their personal installations need no code', async () => {
+    expect((await callback('installation_id=702', aliceKey)).statusCode).toBe(403);
+    const proved = await callback(`installation_id=7777777&code=${ctx.github.authorize('dora')}`, aliceKey);
+    expect(proved.statusCode).toBe(403);
+    const res = await callback('installation_id=702', aliceKey);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ accountLogin: 'dora', accountType: 'User' });
   });
 });
 
@@ -287,9 +363,12 @@ describe('POST /v1/projects/{projectId}/repos', () => {
 
   it('documents every status of both operations in the OpenAPI document', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    expect(Object.keys(doc.paths['/v1/scm/callback'].get.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '500', '502', '503']);
+    expect(Object.keys(doc.paths['/v1/scm/callback'].get.responses).sort()).toEqual(['200', '202', '400', '401', '403', '409', '500', '502', '503']);
     expect(Object.keys(doc.paths['/v1/projects/{projectId}/repos'].post.responses).sort()).toEqual(['200', '400', '401', '404', '422', '500', '502', '503']);
     expect(doc.paths['/webhooks/github']).toBeUndefined();
+    const params = doc.paths['/v1/scm/callback'].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(params).toEqual(['code', 'installation_id', 'setup_action', 'state']);
+    expect(doc.paths['/v1/scm/callback'].get.description).toMatch(/GITHUB_TRUSTED_ACCOUNTS/);
   });
 });
 
@@ -313,7 +392,7 @@ describe('"Connect GitHub" from the dashboard', () => {
     const done = await ctx.services.scm.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state });
     expect(done).toMatchObject({ recorded: true, scmInstallationId: 101, setupAction: 'update' });
     await expect(ctx.services.scm.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state })).rejects.toThrow(/already used/);
-    expect((await ctx.services.scm.listInstallations(aliceOwner)).map((i) => Number(i.scm_installation_id))).toEqual([101]);
+    expect((await ctx.services.scm.listInstallations(aliceOwner)).map((i) => Number(i.scm_installation_id))).toContain(101);
   });
 
   it('refuses a tampered, forged or expired state', async () => {

@@ -234,4 +234,47 @@ export const scmRepository = {
       .executeTakeFirst();
     return row !== undefined;
   },
+
+  /** The GitHub user the context proved to be, if it did. */
+  async findIdentity(db: Executor, owner: ContextOwner): Promise<{ githubUserId: number; githubLogin: string } | undefined> {
+    const query = db.selectFrom('scm_identities').select(['github_user_id', 'github_login']);
+    const row = await (owner.type === 'user' ? query.where('user_id', '=', owner.userId) : query.where('org_id', '=', owner.orgId)).executeTakeFirst();
+    return row ? { githubUserId: Number(row.github_user_id), githubLogin: row.github_login } : undefined;
+  },
+
+  /** Records (or replaces) the GitHub user the context proved to be. */
+  async saveIdentity(db: Executor, owner: ContextOwner, identity: { githubUserId: number; githubLogin: string }): Promise<void> {
+    const fields = { github_user_id: identity.githubUserId, github_login: identity.githubLogin, verified_at: new Date() };
+    await db
+      .insertInto('scm_identities')
+      .values({
+        context_type: owner.type,
+        user_id: owner.type === 'user' ? owner.userId : null,
+        org_id: owner.type === 'org' ? owner.orgId : null,
+        ...fields,
+      })
+      .onConflict((oc) => oc.column(owner.type === 'user' ? 'user_id' : 'org_id').doUpdateSet(fields))
+      .execute();
+  },
+
+  /**
+   * Records that `deliveryId` brought the body with this digest, unless another delivery already did:
+   * returns the delivery the digest belongs to (this one, or the earlier one). One statement pair, safe
+   * across processes: the primary key decides.
+   */
+  async claimPayloadDigest(db: Executor, digest: string, deliveryId: string): Promise<string> {
+    const inserted = await db
+      .insertInto('webhook_payload_digests')
+      .values({ digest, delivery_id: deliveryId })
+      .onConflict((oc) => oc.column('digest').doNothing())
+      .returning('delivery_id')
+      .executeTakeFirst();
+    if (inserted) return inserted.delivery_id;
+    const row = await db.selectFrom('webhook_payload_digests').select('delivery_id').where('digest', '=', digest).executeTakeFirst();
+    return row?.delivery_id ?? deliveryId;
+  },
+
+  async prunePayloadDigests(db: Executor, olderThan: Date): Promise<void> {
+    await db.deleteFrom('webhook_payload_digests').where('received_at', '<', olderThan).execute();
+  },
 };

@@ -77,6 +77,21 @@ const CallbackQuery = Type.Object({
     SETUP_ACTIONS.map((a) => Type.Literal(a)),
     { default: 'install', description: 'As GitHub sends it: install, update or request (awaiting approval).' },
   ),
+  code: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 512,
+      description:
+        'The user authorization code GitHub adds when the app requests user authorization (OAuth) during ' +
+        'installation: proof that the installing GitHub user has access to the installation. Single use.',
+    }),
+  ),
+  state: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description: 'Echoed by GitHub from the install URL; accepted and not interpreted here (it is the integrator\'s own CSRF value to check).',
+    }),
+  ),
 });
 
 const CallbackResponse = Type.Object({
@@ -115,20 +130,26 @@ export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenti
       schema: {
         summary: 'Record a GitHub App installation (the app\'s setup URL lands here)',
         description:
-          'Asks GitHub (with the app\'s JWT) for the installation and records it for the API key\'s context: one ' +
-          'record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same ' +
-          '`installationId`. The account login and type come from GitHub, never from the query. ' +
-          '`setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. ' +
+          'Records the installation for the API key\'s context once the caller proves it may: GitHub knows anyone\'s ' +
+          'installation ids and the setup URL can be forged, so the id alone proves nothing. Proof is one of: `code` ' +
+          '(the app requests user authorization during installation; the code is exchanged for a user token and ' +
+          '`GET /user/installations` must list the installation); the context\'s GitHub account verified once in the ' +
+          'dashboard (Settings → GitHub), when the installation is on that account or an organization it administers; ' +
+          'or the installation\'s account listed in `GITHUB_TRUSTED_ACCOUNTS` (self-hosting). One record per GitHub ' +
+          'installation; calling again (e.g. `setup_action=update`) updates it and returns the same `installationId`. ' +
+          'The account login and type come from GitHub, never from the query. `setup_action=request` (an ' +
+          'organization owner has yet to approve) records nothing and answers 202. ' +
           'Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); ' +
-          '404 GitHub does not know the installation; 409 the installation is recorded for another context; ' +
-          '502 GitHub unreachable or erroring; 503 the GitHub App is not configured on this server.',
+          '403 the key is limited to selected projects, or no proof (the same answer whether or not the installation ' +
+          'exists), or GitHub refused the code; 409 the installation is recorded for another context; ' +
+          '502 GitHub unreachable or erroring; 503 the GitHub App (or, with `code`, its OAuth client) is not configured.',
         tags: ['scm'],
         security: [{ bearerAuth: [] }],
         querystring: CallbackQuery,
         response: {
           200: CallbackResponse,
           202: CallbackPending,
-          ...errorResponses(400, 401, 404, 409, 500, 502, 503),
+          ...errorResponses(400, 401, 403, 409, 500, 502, 503),
         },
       },
     },
@@ -137,6 +158,7 @@ export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenti
       const result = await services.scm.callback(principal, {
         installationId: request.query.installation_id,
         setupAction: request.query.setup_action,
+        code: request.query.code,
       });
       reply.header('cache-control', 'no-store');
       if (!result.recorded || !result.installation) {

@@ -10,9 +10,9 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { visibilityOf } from '../projects/projects.service.js';
-import { missingGitHubConfig, type GitHubClient } from './github.client.js';
+import { missingGitHubConfig, missingOAuthConfig, type GitHubClient, type GitHubInstallation } from './github.client.js';
 import { branchNameProblem } from './names.js';
-import { isValidSignature } from './signature.js';
+import { isWellFormedSignature, signatureCheck, type SignatureCheck } from './signature.js';
 import { scmRepository, type ContextOwner } from './scm.repository.js';
 
 export const SETUP_ACTIONS = ['install', 'update', 'request'] as const;
@@ -26,12 +26,19 @@ export interface CallbackResult {
   redirectUrl: string;
 }
 
-export interface WebhookInput {
+export interface WebhookHeaders {
   event: string | undefined;
   deliveryId: string | undefined;
   signature: string | undefined;
-  /** The body exactly as received: the signature covers these bytes. */
+}
+
+export interface WebhookInput {
+  event: string | undefined;
+  deliveryId: string | undefined;
+  /** The body exactly as received. */
   rawBody: Buffer;
+  /** Whether X-Hub-Signature-256 covers rawBody (checked as the body streamed in, see webhookPreflight). */
+  signatureValid: boolean;
   contentType: string | undefined;
 }
 
@@ -43,6 +50,45 @@ export interface WebhookResult {
 
 /** How long a "Connect GitHub" round trip may take. */
 export const INSTALL_STATE_TTL_MS = 30 * 60 * 1000;
+
+/**
+ * How long a webhook body's digest is kept to refuse it under another X-GitHub-Delivery. GitHub's own
+ * redeliveries keep their delivery id (and may be asked for up to 3 days later); older replays of
+ * installation events are also checked against GitHub itself.
+ */
+export const PAYLOAD_DIGEST_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** The installation actions GitHub sends with the `installation` event. */
+const INSTALLATION_ACTIONS = new Set(['created', 'deleted', 'suspend', 'unsuspend', 'new_permissions_accepted']);
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Why the payload cannot be the event X-GitHub-Event names (that header is not signed, the body is),
+ * or null. Only the events acted upon are checked.
+ */
+function eventShapeProblem(event: string, payload: Record<string, unknown>): string | null {
+  if (event === 'push') {
+    if (typeof payload.ref !== 'string' || !isObject(payload.repository) || 'action' in payload) return 'a push payload has a ref and a repository, and no action';
+  }
+  if (event === 'installation') {
+    const installation = payload.installation;
+    if (typeof payload.action !== 'string' || !INSTALLATION_ACTIONS.has(payload.action) || !isObject(installation) || typeof installation.id !== 'number' || 'ref' in payload) {
+      return 'an installation payload has an installation action and an installation';
+    }
+  }
+  return null;
+}
+
+// The same words whether or not the installation exists or is claimed: nothing to learn from them.
+const unproven = (_installationId: number) =>
+  new AppError(
+    'forbidden',
+    `Cannot verify that you may act for this GitHub installation. Prove it with the \`code\` GitHub adds to ` +
+      'the callback when the app requests user authorization during installation (its user must have access to the ' +
+      'installation), or verify your GitHub account once in the dashboard (Settings → GitHub), or have the operator ' +
+      'list the installation\'s account in GITHUB_TRUSTED_ACCOUNTS',
+  );
 
 function ownerOf(principal: Principal): ContextOwner {
   if (principal.kind === 'identity') return { type: 'user', userId: principal.userId };
@@ -70,6 +116,21 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       .digest('base64url');
   const sameText = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
+  /** Whether GitHub's current view of the installation agrees with the action a delivery reports. */
+  async function githubConfirms(installationId: number, action: 'deleted' | 'suspend' | 'unsuspend'): Promise<boolean> {
+    const remote = await requireGitHub().getInstallation(installationId);
+    if (action === 'deleted') return remote === null;
+    return remote !== null && (action === 'suspend') === (remote.suspendedAt !== null);
+  }
+
+  async function consumeState(owner: ContextOwner, state: string): Promise<void> {
+    const [nonce, signature] = state.split('.');
+    const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
+    if (!signed || !(await scmRepository.consumeInstallState(db, nonce, owner))) {
+      throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
+    }
+  }
+
   const enqueueIngest = (linkId: string) => jobs.send('repo-ingest', { linkId }, { key: linkId });
 
   const dashboardUrl = (installationId: string | null) =>
@@ -82,18 +143,57 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
      * Records the installation GitHub sent the user back with. Account login and type come from
      * GitHub (asked with the app's JWT), never from the request.
      */
-    async callback(principal: Principal, input: { installationId: number; setupAction: SetupAction }): Promise<CallbackResult> {
+    async callback(principal: Principal, input: { installationId: number; setupAction: SetupAction; code?: string }): Promise<CallbackResult> {
+      // The installation becomes the whole context's: a key limited to some projects may not do that.
+      if (principal.kind !== 'api_key' || principal.scope !== 'all') {
+        throw new AppError('forbidden', 'Connecting a GitHub installation acts for the whole context: use a key that is not limited to selected projects');
+      }
       return service.recordInstallation(ownerOf(principal), input);
     },
 
-    async recordInstallation(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction }): Promise<CallbackResult> {
+    /**
+     * The installation, once the caller proved it may claim it for `owner`: GitHub knows anyone's
+     * installation ids, and the Setup URL can be forged, so the id alone proves nothing. Proof is a
+     * user authorization code whose user GitHub lists the installation for (GET /user/installations),
+     * or the context's verified GitHub user owning it (their account, or an org they administer), or
+     * an account the operator trusts. Otherwise 403, the same for an id that does not exist.
+     */
+    async provenInstallation(github: GitHubClient, owner: ContextOwner, installationId: number, code: string | undefined): Promise<GitHubInstallation> {
+      if (code !== undefined) {
+        const missing = missingOAuthConfig(config.github);
+        if (missing.length > 0) throw new AppError('unavailable', `GitHub user authorization is not configured on this server: set ${missing.join(' and ')}`);
+        const proof = await github.proveUser(code, installationId);
+        if (!proof) throw new AppError('forbidden', 'GitHub did not accept the authorization code (expired, already used, or not issued to this app): authorize again');
+        // The caller proved who they are on GitHub: later callbacks for this user's installations need no code.
+        await scmRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
+        if (!proof.canAccessInstallation) throw unproven(installationId);
+        const remote = await github.getInstallation(installationId);
+        if (!remote) throw unproven(installationId);
+        return remote;
+      }
+      const remote = await github.getInstallation(installationId);
+      if (remote) {
+        if (config.github.trustedAccounts.includes(remote.accountLogin.toLowerCase())) return remote;
+        const identity = await scmRepository.findIdentity(db, owner);
+        if (identity && remote.accountType === 'User' && remote.accountId === identity.githubUserId) return remote;
+        if (
+          identity &&
+          remote.accountType === 'Organization' &&
+          (await github.isOrgAdmin(installationId, remote.accountLogin, identity.githubUserId, identity.githubLogin))
+        ) {
+          return remote;
+        }
+      }
+      throw unproven(installationId);
+    },
+
+    async recordInstallation(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction; code?: string }): Promise<CallbackResult> {
       const github = requireGitHub();
       if (input.setupAction === 'request') {
         // An organization owner has yet to approve the installation: there is nothing to record.
         return { recorded: false, installation: null, scmInstallationId: input.installationId, setupAction: 'request', redirectUrl: dashboardUrl(null) };
       }
-      const remote = await github.getInstallation(input.installationId);
-      if (!remote) throw new AppError('not_found', `GitHub has no installation ${input.installationId} of this app`);
+      const remote = await service.provenInstallation(github, owner, input.installationId, input.code);
 
       const installation = await db.transaction().execute(async (tx) => {
         const fields = { accountLogin: remote.accountLogin, accountType: remote.accountType, setupAction: input.setupAction };
@@ -112,6 +212,45 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         setupAction: input.setupAction,
         redirectUrl: dashboardUrl(installation.id),
       };
+    },
+
+    /** The GitHub user a context proved to be, if any (the dashboard's settings page). */
+    async identity(owner: ContextOwner) {
+      return scmRepository.findIdentity(db, owner);
+    },
+
+    /** What the server lacks to offer "Verify GitHub account", or null when it can. */
+    identityProblem(): string | null {
+      const missing = [...missingGitHubConfig(config.github), ...missingOAuthConfig(config.github)];
+      return missing.length > 0 || !deps.github ? `set ${missing.join(' and ')} to verify GitHub accounts` : null;
+    },
+
+    /**
+     * Where "Verify GitHub account" sends the user: GitHub's authorization page for the app, with a
+     * signed, single-use `state` bound to the context; GitHub returns to the Setup URL with a code.
+     */
+    async authorizeUrl(owner: ContextOwner): Promise<string> {
+      const problem = service.identityProblem();
+      if (problem) throw new AppError('unavailable', `GitHub user authorization is not configured on this server: ${problem}`);
+      const nonce = randomBytes(24).toString('base64url');
+      await scmRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
+      const url = new URL(`${config.github.webUrl}/login/oauth/authorize`);
+      url.searchParams.set('client_id', config.github.clientId!);
+      url.searchParams.set('redirect_uri', `${config.publicUrl}/dashboard/settings/github/setup`);
+      url.searchParams.set('state', `${nonce}.${signState(nonce)}`);
+      return url.toString();
+    },
+
+    /** The dashboard's return from GitHub's authorization page: uses the state up and records who the user is on GitHub. */
+    async verifyIdentity(owner: ContextOwner, input: { state: string; code: string }): Promise<{ githubLogin: string }> {
+      const github = requireGitHub();
+      const missing = missingOAuthConfig(config.github);
+      if (missing.length > 0) throw new AppError('unavailable', `GitHub user authorization is not configured on this server: set ${missing.join(' and ')}`);
+      await consumeState(owner, input.state);
+      const proof = await github.proveUser(input.code, null);
+      if (!proof) throw new AppError('forbidden', 'GitHub did not accept the authorization code (expired, already used, or not issued to this app): authorize again');
+      await scmRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
+      return { githubLogin: proof.login };
     },
 
     /** Installations of a context (the dashboard's settings page). */
@@ -175,13 +314,14 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
      * The dashboard's Setup URL handler: checks the `state` (signature, not expired, not used, same
      * context), uses it up, then records the installation like the API callback.
      */
-    async completeInstall(owner: ContextOwner, input: { installationId: number; setupAction: SetupAction; state: string }): Promise<CallbackResult> {
+    async completeInstall(
+      owner: ContextOwner,
+      input: { installationId: number; setupAction: SetupAction; state: string; code?: string },
+    ): Promise<CallbackResult> {
       requireGitHub();
-      const [nonce, signature] = input.state.split('.');
-      const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
-      if (!signed || !(await scmRepository.consumeInstallState(db, nonce, owner))) {
-        throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
-      }
+      // The state only ties the round trip to the context (no CSRF); it proves nothing about the
+      // installation, which recordInstallation verifies like the API callback.
+      await consumeState(owner, input.state);
       return service.recordInstallation(owner, input);
     },
 
@@ -283,10 +423,24 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
      * Handles one GitHub webhook delivery: the signature is checked over the raw bytes before
      * anything is parsed, a delivery is handled once, and the work itself is queued.
      */
-    async handleWebhook(input: WebhookInput): Promise<WebhookResult> {
+    /**
+     * What can be refused from the headers alone, before a byte of the body is read: webhooks not
+     * configured (503), no well-formed signature (401), no event or delivery id (400). Returns the
+     * signature check to feed the body through as it streams in.
+     */
+    webhookPreflight(headers: WebhookHeaders): SignatureCheck {
       const secret = config.github.webhookSecret;
       if (!secret) throw new AppError('unavailable', 'GitHub webhooks are not configured on this server: set GITHUB_WEBHOOK_SECRET');
-      if (!(await isValidSignature(secret, input.rawBody, input.signature))) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
+      if (!isWellFormedSignature(headers.signature)) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
+      if (!headers.event || !headers.deliveryId) {
+        throw new AppError('invalid_request', 'X-GitHub-Event and X-GitHub-Delivery are required');
+      }
+      return signatureCheck(secret, headers.signature);
+    },
+
+    async handleWebhook(input: WebhookInput): Promise<WebhookResult> {
+      if (!config.github.webhookSecret) throw new AppError('unavailable', 'GitHub webhooks are not configured on this server: set GITHUB_WEBHOOK_SECRET');
+      if (!input.signatureValid) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
       if (!input.event || !input.deliveryId) {
         throw new AppError('invalid_request', 'X-GitHub-Event and X-GitHub-Delivery are required');
       }
@@ -304,6 +458,19 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       } catch {
         throw new AppError('invalid_request', 'The webhook body is not a JSON object');
       }
+      const shapeProblem = eventShapeProblem(input.event, payload);
+      if (shapeProblem) {
+        throw new AppError('invalid_request', `The payload does not match X-GitHub-Event "${input.event}": ${shapeProblem}`, [
+          { in: 'headers', parameter: 'x-github-event', message: shapeProblem },
+        ]);
+      }
+      // Only the body is signed: the same bytes under a new X-GitHub-Delivery are a replay. The digest
+      // stays with the delivery that first brought it, so that delivery's own retry still goes through.
+      const digest = createHash('sha256').update(input.rawBody).digest('hex');
+      if ((await scmRepository.claimPayloadDigest(db, digest, input.deliveryId)) !== input.deliveryId) {
+        throw new AppError('conflict', 'This payload was already delivered under another X-GitHub-Delivery: replays are refused');
+      }
+      await scmRepository.prunePayloadDigests(db, new Date(Date.now() - PAYLOAD_DIGEST_TTL_MS));
 
       const outcome = await service.applyEvent(input.event, payload);
       // Recorded after the work is queued: a crash in between means GitHub's redelivery queues it
@@ -337,6 +504,10 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         const action = String(payload.action);
         const installation = await scmRepository.findInstallationByScmId(db, installationId);
         if (!installation) return 'ignored: unknown installation';
+        if ((action === 'deleted' || action === 'suspend' || action === 'unsuspend') && !(await githubConfirms(installationId, action))) {
+          // A replay older than the digests kept, or a delivery overtaken by a later change.
+          return `ignored: GitHub does not confirm installation ${action}`;
+        }
         if (action === 'deleted' || action === 'suspend') {
           await db.transaction().execute(async (tx) => {
             await scmRepository.updateInstallation(tx, installation.id, { status: action === 'deleted' ? 'deleted' : 'suspended' });

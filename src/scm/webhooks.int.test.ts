@@ -48,7 +48,7 @@ const commitStats = async () => {
 const linkRow = () => ctx.services.database.db.selectFrom('repo_links').selectAll().where('id', '=', linkId).executeTakeFirstOrThrow();
 
 beforeAll(async () => {
-  ctx = await createScmTestContext();
+  ctx = await createScmTestContext({ GITHUB_TRUSTED_ACCOUNTS: 'acme' });
   origin = datasetRepoCopy();
   ctx.github.addInstallation({
     id: 101,
@@ -128,9 +128,9 @@ describe('POST /webhooks/github', () => {
     expect(Number(rows.rows[0]!.n)).toBe(1);
     await waitFor(async () => ((await linkRow()).last_ingested_sha === pushed[0] ? true : undefined), 5_000, 'the pushed commit');
 
-    // A new delivery for commits already stored: the ingest runs again and stores nothing.
+    // A new delivery for commits already stored (a new push event, so other bytes): the ingest runs again and stores nothing.
     const before = (await linkRow()).last_ingested_at!.getTime();
-    const sameCommits = await deliver('push', pushPayload(pushed[0]!));
+    const sameCommits = await deliver('push', { ...pushPayload(pushed[0]!), before: pushed[0] });
     expect(sameCommits.json()).toMatchObject({ duplicate: false, outcome: 'queued ingest of 1 link(s)' });
     await waitFor(async () => ((await linkRow()).last_ingested_at!.getTime() > before ? true : undefined), 5_000, 'the second ingest');
     expect(await commitStats()).toEqual({ total: DATASET_COMMITS + 3, distinct: DATASET_COMMITS + 3 });
@@ -173,6 +173,7 @@ describe('POST /webhooks/github', () => {
   });
 
   it('stops ingest when the installation is suspended or deleted, and resumes on unsuspend', async () => {
+    ctx.github.installation(101)!.suspended = true;
     const suspend = await deliver('installation', { action: 'suspend', installation: { id: 101 } });
     expect(suspend.json().outcome).toBe('installation suspended: ingest stopped');
     expect((await linkRow()).status).toBe('suspended');
@@ -181,10 +182,12 @@ describe('POST /webhooks/github', () => {
     expect((await ctx.services.ingest.ingestLink(linkId)).status).toBe('skipped');
     expect((await commitStats()).total).toBe(DATASET_COMMITS + 3);
 
+    ctx.github.installation(101)!.suspended = false;
     await deliver('installation', { action: 'unsuspend', installation: { id: 101 } });
     await waitFor(async () => ((await linkRow()).last_ingested_sha === pushed[0] ? true : undefined), 5_000, 'the resumed ingest');
     expect((await commitStats()).total).toBe(DATASET_COMMITS + 4);
 
+    ctx.github.removeInstallation(101);
     const deleted = await deliver('installation', { action: 'deleted', installation: { id: 101 } });
     expect(deleted.json().outcome).toBe('installation deleted: ingest stopped');
     expect((await linkRow()).status).toBe('suspended');

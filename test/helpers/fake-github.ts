@@ -15,7 +15,19 @@ export interface FakeInstallation {
   account: { login: string; type: 'User' | 'Organization' };
   repos: FakeRepo[];
   suspended?: boolean;
+  /** Logins of users GET /user/installations lists it for (a User account always sees its own). */
+  users?: string[];
+  /** Organization admins (GET /orgs/{org}/memberships/{username} with its installation token). */
+  admins?: string[];
 }
+
+export interface FakeUser {
+  id: number;
+  login: string;
+}
+
+/** GitHub's id of an account: stable per login, so the fake's users and installation accounts agree. */
+export const accountId = (login: string) => 100_000 + Math.abs([...login.toLowerCase()].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7) % 1_000_000);
 
 /** An RSA key pair for a test GitHub App. */
 export function appKeyPair(): { privateKey: string; publicKey: KeyObject } {
@@ -30,9 +42,19 @@ const b64url = (text: string) => Buffer.from(text, 'base64url');
  * app routes need an RS256 JWT signed by the app's key (verified with its public key), other
  * routes an installation token it issued; lists paginate with a Link header.
  */
-export async function startFakeGitHub(options: { appId: number; publicKey: KeyObject; perPage?: number }) {
+export async function startFakeGitHub(options: {
+  appId: number;
+  publicKey: KeyObject;
+  perPage?: number;
+  /** The app's OAuth client (user authorization). */
+  clientId?: string;
+  clientSecret?: string;
+}) {
   const installations = new Map<number, FakeInstallation>();
   const tokens = new Map<string, number>();
+  /** Unused authorization codes and user-to-server tokens, each to the user's login. */
+  const codes = new Map<string, string>();
+  const userTokens = new Map<string, string>();
   const requests: { method: string; path: string; status: number }[] = [];
   let failWith: number | null = null;
 
@@ -76,10 +98,66 @@ export async function startFakeGitHub(options: { appId: number; publicKey: KeyOb
     default_branch: repo.defaultBranch ?? 'main',
   });
 
-  const handle = (req: IncomingMessage, res: ServerResponse): number => {
+  const userOf = (req: IncomingMessage): FakeUser | undefined => {
+    const match = /^(?:token|bearer) (ghu_\w+)$/i.exec(req.headers.authorization ?? '');
+    const login = match ? userTokens.get(match[1]!) : undefined;
+    return login === undefined ? undefined : { id: accountId(login), login };
+  };
+
+  const canAccess = (login: string, installation: FakeInstallation) =>
+    (installation.account.type === 'User' && installation.account.login.toLowerCase() === login.toLowerCase()) ||
+    (installation.users ?? []).some((u) => u.toLowerCase() === login.toLowerCase());
+
+  /** A page of `all` as GitHub paginates it (per_page, page, Link rel="next"). */
+  const paginate = <T>(url: URL, all: T[]) => {
+    const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), options.perPage ?? 100);
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const headers: Record<string, string> = {};
+    if (page * perPage < all.length) {
+      const next = new URL(url.pathname, baseUrl);
+      next.searchParams.set('per_page', String(perPage));
+      next.searchParams.set('page', String(page + 1));
+      headers.link = `<${next.toString()}>; rel="next"`;
+    }
+    return { slice: all.slice((page - 1) * perPage, page * perPage), headers };
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse, body: string): number => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const notFound = () => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
     if (failWith !== null) return send(res, failWith, { message: 'Server Error' });
+
+    // The OAuth web flow's token exchange (on GitHub's web host): errors come back as 200 with `error`.
+    if (url.pathname === '/login/oauth/access_token' && req.method === 'POST') {
+      const params: Record<string, unknown> = (req.headers['content-type'] ?? '').includes('json')
+        ? (JSON.parse(body || '{}') as Record<string, unknown>)
+        : Object.fromEntries(new URLSearchParams(body));
+      if (!options.clientId || params.client_id !== options.clientId || params.client_secret !== options.clientSecret) {
+        return send(res, 200, { error: 'incorrect_client_credentials', error_description: 'The client_id and/or client_secret passed are incorrect.', error_uri: 'https://docs.github.com' });
+      }
+      const login = codes.get(String(params.code));
+      if (login === undefined) {
+        return send(res, 200, { error: 'bad_verification_code', error_description: 'The code passed is incorrect or expired.', error_uri: 'https://docs.github.com' });
+      }
+      codes.delete(String(params.code));
+      const token = `ghu_${randomBytes(18).toString('hex')}`;
+      userTokens.set(token, login);
+      return send(res, 200, { access_token: token, token_type: 'bearer', scope: '', expires_in: 28800 });
+    }
+
+    if (url.pathname === '/user' || url.pathname === '/user/installations') {
+      const user = userOf(req);
+      if (!user) return send(res, 401, { message: 'Bad credentials' });
+      if (url.pathname === '/user') return send(res, 200, { login: user.login, id: user.id, type: 'User' });
+      const visible = [...installations.values()].filter((i) => canAccess(user.login, i));
+      const { slice, headers } = paginate(url, visible);
+      return send(
+        res,
+        200,
+        { total_count: visible.length, installations: slice.map((i) => ({ id: i.id, account: { login: i.account.login, id: accountId(i.account.login), type: i.account.type } })) },
+        headers,
+      );
+    }
 
     let m = /^\/app\/installations\/(\d+)(\/access_tokens)?$/.exec(url.pathname);
     if (m) {
@@ -90,7 +168,7 @@ export async function startFakeGitHub(options: { appId: number; publicKey: KeyOb
       if (!m[2] && req.method === 'GET') {
         return send(res, 200, {
           id: installation.id,
-          account: { login: installation.account.login, type: installation.account.type, id: installation.id * 10 },
+          account: { login: installation.account.login, type: installation.account.type, id: accountId(installation.account.login) },
           target_type: installation.account.type,
           app_id: options.appId,
           suspended_at: installation.suspended ? new Date().toISOString() : null,
@@ -110,26 +188,26 @@ export async function startFakeGitHub(options: { appId: number; publicKey: KeyOb
       return notFound();
     }
 
-    if (url.pathname.startsWith('/repos/') || url.pathname === '/installation/repositories') {
+    if (url.pathname.startsWith('/repos/') || url.pathname.startsWith('/orgs/') || url.pathname === '/installation/repositories') {
       const installation = installationOf(req);
       if (!installation) return send(res, 401, { message: 'Bad credentials' });
+      m = /^\/orgs\/([^/]+)\/memberships\/([^/]+)$/.exec(url.pathname);
+      if (m && req.method === 'GET') {
+        if (installation.account.login.toLowerCase() !== m[1]!.toLowerCase()) return notFound();
+        const login = m[2]!;
+        const admin = (installation.admins ?? []).some((a) => a.toLowerCase() === login.toLowerCase());
+        const member = admin || (installation.users ?? []).some((u) => u.toLowerCase() === login.toLowerCase());
+        if (!member) return notFound();
+        return send(res, 200, { state: 'active', role: admin ? 'admin' : 'member', user: { login, id: accountId(login) }, organization: { login: m[1] } });
+      }
       m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
       if (m && req.method === 'GET') {
         const repo = installation.repos.find((r) => r.owner.toLowerCase() === m![1]!.toLowerCase() && r.name.toLowerCase() === m![2]!.toLowerCase());
         return repo ? send(res, 200, repoJson(repo)) : notFound();
       }
       if (url.pathname === '/installation/repositories' && req.method === 'GET') {
-        const perPage = Math.min(Number(url.searchParams.get('per_page') ?? 30), options.perPage ?? 100);
-        const page = Number(url.searchParams.get('page') ?? 1);
         const all = installation.repos;
-        const slice = all.slice((page - 1) * perPage, page * perPage);
-        const headers: Record<string, string> = {};
-        if (page * perPage < all.length) {
-          const next = new URL(url.pathname, baseUrl);
-          next.searchParams.set('per_page', String(perPage));
-          next.searchParams.set('page', String(page + 1));
-          headers.link = `<${next.toString()}>; rel="next"`;
-        }
+        const { slice, headers } = paginate(url, all);
         return send(res, 200, { total_count: all.length, repository_selection: 'selected', repositories: slice.map(repoJson) }, headers);
       }
     }
@@ -137,10 +215,11 @@ export async function startFakeGitHub(options: { appId: number; publicKey: KeyOb
   };
 
   const server = createServer((req, res) => {
-    // Drain the body (token requests carry one) before answering.
-    req.resume();
+    // Read the body (token requests carry one) before answering.
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const status = handle(req, res);
+      const status = handle(req, res, Buffer.concat(chunks).toString('utf8'));
       requests.push({ method: req.method ?? '', path: req.url ?? '', status });
     });
   });
@@ -154,6 +233,15 @@ export async function startFakeGitHub(options: { appId: number; publicKey: KeyOb
       installations.set(installation.id, installation);
     },
     installation: (id: number) => installations.get(id),
+    removeInstallation(id: number) {
+      installations.delete(id);
+    },
+    /** A one-time authorization code GitHub would hand `login` after they authorize the app. */
+    authorize(login: string): string {
+      const code = randomBytes(10).toString('hex');
+      codes.set(code, login);
+      return code;
+    },
     /** Every request answers with this status until set back to null (GitHub having an outage). */
     failWith(status: number | null) {
       failWith = status;

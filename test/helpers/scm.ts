@@ -6,6 +6,8 @@ import { tempDir } from './git-fixtures.js';
 export const APP_ID = 4242;
 export const WEBHOOK_SECRET = 'test-webhook-secret-0123456789';
 export const PUBLIC_URL = 'https://changelog.example.com';
+export const CLIENT_ID = 'Iv1.testclient';
+export const CLIENT_SECRET = 'test-client-secret-abcdef';
 
 export interface ScmTestContext extends TestContext {
   github: FakeGitHub;
@@ -16,13 +18,16 @@ export interface ScmTestContext extends TestContext {
 /** A fresh database, a fake GitHub on a loopback port, and the app configured as that GitHub's App. */
 export async function createScmTestContext(extraEnv: Record<string, string> = {}): Promise<ScmTestContext> {
   const { privateKey, publicKey } = appKeyPair();
-  const github = await startFakeGitHub({ appId: APP_ID, publicKey, perPage: 2 });
+  const github = await startFakeGitHub({ appId: APP_ID, publicKey, perPage: 2, clientId: CLIENT_ID, clientSecret: CLIENT_SECRET });
   const reposDir = tempDir('mirrors');
   const env = {
     GITHUB_APP_ID: String(APP_ID),
     GITHUB_APP_PRIVATE_KEY: privateKey,
     GITHUB_WEBHOOK_SECRET: WEBHOOK_SECRET,
     GITHUB_API_URL: github.url,
+    GITHUB_WEB_URL: github.url,
+    GITHUB_CLIENT_ID: CLIENT_ID,
+    GITHUB_CLIENT_SECRET: CLIENT_SECRET,
     REPOS_DIR: reposDir,
     PUBLIC_URL,
     GITHUB_APP_INSTALL_URL: 'https://github.com/apps/changelog-test/installations/new',
