@@ -36,15 +36,16 @@ export const PRESESSION_COOKIE = 'cl_csrf';
 
 const ASSETS_DIR = new URL('../../public/dashboard/', import.meta.url);
 
-/** Invitation tokens travel in URLs; they must not reach a log line. */
+/** Invitation and setup tokens travel in URLs; they must not reach a log line. */
 export function redactInviteTokens(url: string): string {
-  return url.replace(/(\/dashboard\/invites\/)[^/?#]+/g, '$1[redacted]');
+  return url.replace(/(\/dashboard\/(?:invites|setup)\/)[^/?#]+/g, '$1[redacted]');
 }
 
 export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: string }> = {
   welcome: { kind: 'ok', text: 'Welcome! Your account is ready.' },
   'signed-out-everywhere': { kind: 'ok', text: 'Every other session of yours has been signed out.' },
-  'password-changed': { kind: 'ok', text: 'Your password has been changed.' },
+  'password-changed': { kind: 'ok', text: 'Your password has been changed, and every other session of yours signed out.' },
+  'signup-done': { kind: 'ok', text: 'Sign in with the e-mail and password you chose. (An e-mail that already had an account keeps its own password.)' },
   'org-created': { kind: 'ok', text: 'Organization created. You are its owner.' },
   'project-created': { kind: 'ok', text: 'Project created.' },
   'project-saved': { kind: 'ok', text: 'Project settings saved.' },

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { TEST_ENV } from '../../test/helpers/config.js';
 import { httpSession } from '../../test/helpers/http-session.js';
+import { createAccountsService } from '../auth/accounts.service.js';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,8 +66,10 @@ describe.runIf(usePostgres)('revocation across two server processes on one Postg
     database = await createTestDatabase();
     [a, b] = await Promise.all([startProcess(database.url!), startProcess(database.url!)]);
     dashboard = httpSession(a.base);
-    await dashboard.request('/dashboard/signup');
-    expect((await dashboard.request('/dashboard/signup', { name: 'Ada', email: 'ada@example.com', password: 'correct-horse-battery' })).status).toBe(303);
+    // The first account, through a setup link on the shared database (each process printed one too).
+    const setup = `/dashboard/setup/${(await createAccountsService(database.db, { signupOpen: false, sessionTtlHours: 1 }).firstAccountSetupLink())!.token}`;
+    await dashboard.request(setup);
+    expect((await dashboard.request(setup, { name: 'Ada', email: 'ada@example.com', password: 'correct-horse-battery' })).status).toBe(303);
     await dashboard.request('/dashboard/personal');
     expect((await dashboard.request('/dashboard/personal/projects', { name: 'Shared', slug: 'shared' })).status).toBe(303);
   }, 90_000);
