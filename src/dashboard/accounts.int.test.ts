@@ -421,3 +421,110 @@ describe('the public contract', () => {
     expect(paths.filter((p) => p.startsWith('/dashboard') || p === '/login' || p === '/logout')).toEqual([]);
   });
 });
+
+describe('with open sign-up (SIGNUP_OPEN)', () => {
+  let open: TestContext;
+  let alice: DashboardClient;
+  const odb = () => open.services.database.db;
+  const pendingInvites = async () => odb().selectFrom('organization_invites').select('id').where('used_at', 'is', null).execute();
+
+  beforeAll(async () => {
+    open = await createTestContext({ SIGNUP_OPEN: 'true' });
+  });
+  afterAll(() => open?.close());
+
+  it('uses a setup link once even when it is posted twice at the same time', async () => {
+    const link = `/dashboard/setup/${(await open.services.accounts.firstAccountSetupLink())!.token}`;
+    const [a, b] = [new DashboardClient(open.app), new DashboardClient(open.app)];
+    await a.get(link);
+    await b.get(link);
+    const results = await Promise.all([
+      a.post(link, { name: 'Alice', email: 'alice@example.com', password: 'correct-horse-battery' }),
+      b.post(link, { name: 'Mallory', email: 'mallory@example.com', password: 'mallory-password' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 404]);
+    expect(await odb().selectFrom('users').select('email').execute()).toHaveLength(1);
+    alice = new DashboardClient(open.app);
+    if (results[0]!.status !== 303) {
+      // Mallory won this race; the test needs alice as the owner.
+      await odb().deleteFrom('users').execute();
+      expect((await alice.setUp(open.services, { name: 'Alice', email: 'alice@example.com' })).status).toBe(303);
+    } else {
+      expect((await alice.signIn('alice@example.com')).status).toBe(303);
+    }
+  });
+
+  it('answers sign-up alike for a new e-mail, an account with a password and a passwordless (CLI) org owner, and signs nobody in', async () => {
+    // As `changelog users create` and `changelog orgs create --owner` leave it: an owner without a password.
+    await open.services.users.create({ email: 'cli-owner@example.com', name: 'CLI Owner' });
+    await open.services.orgs.create({ slug: 'cli-org', name: 'CLI Org', ownerEmail: 'cli-owner@example.com' });
+    const answers = [];
+    for (const email of ['fresh@example.com', 'alice@example.com', 'cli-owner@example.com']) {
+      const attacker = new DashboardClient(open.app);
+      await attacker.get('/dashboard/signup');
+      const res = await attacker.post('/dashboard/signup', { name: 'Mallory', email, password: 'mallory-password' });
+      answers.push({ status: res.status, location: res.location, cookies: res.setCookies.map((c) => c.split('=')[0]), body: res.body });
+      expect(attacker.cookies.has('cl_session')).toBe(false);
+    }
+    expect(answers[0]).toEqual({ status: 303, location: '/login?notice=signup-done', cookies: [], body: '' });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    // Existing accounts are untouched: the attacker's password opens neither.
+    expect((await odb().selectFrom('users').select('password_hash').where('email', '=', 'cli-owner@example.com').executeTakeFirstOrThrow()).password_hash).toBeNull();
+    expect((await new DashboardClient(open.app).signIn('alice@example.com', 'mallory-password')).status).toBe(401);
+    expect((await new DashboardClient(open.app).signIn('cli-owner@example.com', 'mallory-password')).status).toBe(401);
+    // The new account's owner signs in.
+    expect((await new DashboardClient(open.app).signIn('fresh@example.com', 'mallory-password')).status).toBe(303);
+    await odb().deleteFrom('sign_in_limits').execute();
+  });
+
+  const inviteLink = async () => {
+    if (!(await odb().selectFrom('organizations').select('id').where('slug', '=', 'team').executeTakeFirst())) {
+      await alice.submit('/dashboard', '/dashboard/orgs', { name: 'Team', slug: 'team' });
+    }
+    const page = await alice.submit('/dashboard/orgs/team', '/dashboard/orgs/team/invites', { role: 'member' });
+    return /\/dashboard\/invites\/[\w-]+/.exec(page.body)![0];
+  };
+
+  it('joins an invitation with an existing e-mail only with its password, without saying the account exists', async () => {
+    const link = await inviteLink();
+    const guest = new DashboardClient(open.app);
+    await guest.get(link);
+    const wrong = await guest.post(link, { name: 'Mallory', email: 'fresh@example.com', password: 'not-the-password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toContain('Wrong e-mail or password');
+    expect(wrong.body).not.toMatch(/already exists|fresh@example\.com already/);
+    expect(guest.cookies.has('cl_session')).toBe(false);
+    expect(await pendingInvites()).toHaveLength(1);
+
+    const right = await guest.post(link, { name: 'ignored', email: 'fresh@example.com', password: 'mallory-password' });
+    expect(right.location).toBe('/dashboard?notice=joined');
+    expect((await guest.get('/dashboard/orgs/team')).body).toContain('fresh@example.com');
+    expect(await pendingInvites()).toHaveLength(0);
+    await odb().deleteFrom('sign_in_limits').execute();
+  });
+
+  it('lets two newcomers racing for one invitation create one account and one membership', async () => {
+    const link = await inviteLink();
+    const [a, b] = [new DashboardClient(open.app), new DashboardClient(open.app)];
+    await a.get(link);
+    await b.get(link);
+    const results = await Promise.all([
+      a.post(link, { name: 'A', email: 'racer-a@example.com', password: 'racer-password-a' }),
+      b.post(link, { name: 'B', email: 'racer-b@example.com', password: 'racer-password-b' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 404]);
+    const racers = await odb().selectFrom('users').select('email').where('email', 'like', 'racer-%').execute();
+    expect(racers).toHaveLength(1);
+  });
+
+  it('answers a member accepting two invitations to one organization at once with one membership and a 409, not a 500', async () => {
+    const [first, second] = [await inviteLink(), await inviteLink()];
+    const carol = new DashboardClient(open.app);
+    expect((await carol.signUp({ email: 'carol@example.com' })).status).toBe(303);
+    await carol.get(first);
+    const results = await Promise.all([carol.post(first), carol.post(second)]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
+    expect(await pendingInvites()).toHaveLength(1);
+  });
+});

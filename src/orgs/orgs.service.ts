@@ -40,7 +40,14 @@ export async function acceptInviteIn(tx: Executor, token: string, userId: string
   if (!(await invitesRepository.consume(tx, invite.id, userId))) {
     throw new AppError('not_found', 'This invitation link is invalid, used or expired');
   }
-  await orgsRepository.addMember(tx, invite.organization_id, userId, invite.role);
+  try {
+    await orgsRepository.addMember(tx, invite.organization_id, userId, invite.role);
+  } catch (error) {
+    // A concurrent acceptance (another link) made this user a member after the check above; this
+    // transaction, the invite's use included, rolls back.
+    if (isUniqueViolation(error)) throw new AppError('conflict', `You are already a member of ${invite.org_name}`);
+    throw error;
+  }
   const org = await orgsRepository.findById(tx, invite.organization_id);
   return { org: org!, role: invite.role };
 }
