@@ -527,4 +527,20 @@ describe('with open sign-up (SIGNUP_OPEN)', () => {
     expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
     expect(await pendingInvites()).toHaveLength(1);
   });
+
+  it('checks an owner\'s ownership again when acting: an owner demoted meanwhile removes and promotes nobody', async () => {
+    const id = async (email: string) => (await odb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const [aliceId, freshId, carolId] = [await id('alice@example.com'), await id('fresh@example.com'), await id('carol@example.com')];
+    await open.services.orgs.changeRole(await open.services.orgs.membership('team', aliceId), aliceId, freshId, 'owner');
+    // fresh's request read its membership (owner) just before alice demoted fresh.
+    const stale = await open.services.orgs.membership('team', freshId);
+    await open.services.orgs.changeRole(await open.services.orgs.membership('team', aliceId), aliceId, freshId, 'member');
+    await expect(open.services.orgs.removeMember(stale, freshId, carolId)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(open.services.orgs.changeRole(stale, freshId, freshId, 'owner')).rejects.toMatchObject({ code: 'forbidden' });
+    const roles = await odb().selectFrom('organization_members').select(['user_id', 'role']).execute();
+    expect(roles.find((r) => r.user_id === carolId)?.role).toBe('member');
+    expect(roles.find((r) => r.user_id === freshId)?.role).toBe('member');
+    // Leaving needs no ownership.
+    await open.services.orgs.removeMember(stale, freshId, freshId);
+  });
 });
