@@ -17,6 +17,12 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SIGNUP_OPEN: 'sometimes', SESSION_TTL_HOURS: '0' })).toThrow(/SIGNUP_OPEN must be true or false[\s\S]*SESSION_TTL_HOURS must be an integer from 1 to 8760/);
   });
 
+  it('hashes passwords at scrypt N = 2^17 by default, and refuses a cheaper cost in production', () => {
+    expect(loadConfig({}).passwordScryptLogN).toBe(17);
+    expect(loadConfig({ NODE_ENV: 'test', PASSWORD_SCRYPT_LOG_N: '12' }).passwordScryptLogN).toBe(12);
+    expect(() => loadConfig({ NODE_ENV: 'production', PASSWORD_SCRYPT_LOG_N: '12' })).toThrow(/PASSWORD_SCRYPT_LOG_N must be at least 17 in production/);
+  });
+
   it('selects PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({ DATABASE_URL: 'postgres://u@db:5432/x', DATABASE_POOL_MAX: '20' });
     expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://u@db:5432/x', readUrl: null, poolMax: 20, preparedStatements: true });

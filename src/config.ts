@@ -25,6 +25,8 @@ export interface Config {
   readonly signupOpen: boolean;
   /** Dashboard: how long a sign-in lasts. */
   readonly sessionTtlHours: number;
+  /** scrypt cost of new password hashes, log2(N): 17 (OWASP's minimum); lower only outside production, for tests. */
+  readonly passwordScryptLogN: number;
   readonly github: GitHubConfig;
   /** Where the bare mirrors of linked repositories live. */
   readonly reposDir: string;
@@ -287,6 +289,11 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
   };
 
+  const passwordScryptLogN = integer('PASSWORD_SCRYPT_LOG_N', 17, 10, 20);
+  if (nodeEnv === 'production' && passwordScryptLogN < 17) {
+    problems.push(`PASSWORD_SCRYPT_LOG_N must be at least 17 in production (got ${passwordScryptLogN}); lower costs are for tests`);
+  }
+
   const config: Config = {
     nodeEnv,
     serviceName: read('SERVICE_NAME') ?? 'changelog-service',
@@ -310,6 +317,7 @@ export function loadConfig(env: Env = process.env): Config {
     heapGrowthPercent: integer('HEAP_GROWTH_PERCENT', 100, 0, 1_000),
     signupOpen: bool('SIGNUP_OPEN', false),
     sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
+    passwordScryptLogN,
     github,
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
     workerInProcess: bool('WORKER_IN_PROCESS', true),

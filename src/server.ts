@@ -36,6 +36,10 @@ export async function startServer(config: Config, options: StartOptions): Promis
       console.log(`Demo project created: ${config.publicUrl}/v1/changelog/${DEMO_SLUG}`);
     }
     console.log(`Listening on ${config.publicUrl} — API reference at ${config.publicUrl}/docs`);
+    // Only whoever sees this output can create the first account. The token is stored hashed; a restart
+    // before setup prints a new link (earlier ones stay valid until they expire, 24 hours).
+    const setup = await services.accounts.firstAccountSetupLink();
+    if (setup) console.log(`Set up the dashboard: ${setupUrl(config.publicUrl, setup.token)} (works once, until ${setup.expiresAt.toISOString()})`);
   } catch (error) {
     await app?.close().catch(() => {});
     await database.close().catch(() => {});
@@ -52,6 +56,9 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   return server;
 }
+
+/** The dashboard page behind a setup token (first account, or `changelog users invite`). */
+export const setupUrl = (publicUrl: string, token: string) => `${publicUrl}/dashboard/setup/${token}`;
 
 /**
  * Slow clients cannot hold sockets forever: headers must arrive within HEADERS_TIMEOUT_MS and the

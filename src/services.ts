@@ -42,7 +42,7 @@ export function createServices(
     keys: createKeysService(db),
     entries: createEntriesService(db),
     changelog: createChangelogService(database.readDb, entryJson),
-    accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours }),
+    accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
     github,
     ingest: createIngestService(db, {

@@ -1,18 +1,31 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-/** scrypt cost parameters (N = 2^15): about 50 ms per hash on one core, memory 32 MiB. */
-const PARAMS = { N: 32768, r: 8, p: 1 } as const;
+/**
+ * scrypt cost as log2(N), with r = 8 and p = 1. OWASP's minimum is N = 2^17 (128 MiB, about 0.4 s
+ * here); lower costs exist only for tests (PASSWORD_SCRYPT_LOG_N, refused in production).
+ */
+export const SCRYPT_LOG_N = 17;
+const R = 8;
+const P = 1;
 const KEY_LENGTH = 64;
-const MAX_MEMORY = 64 * 1024 * 1024;
+/** Stored hashes above this cost are refused rather than computed (a hash string must not buy gigabytes). */
+const MAX_LOG_N = 20;
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
 
-function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+interface Params {
+  N: number;
+  r: number;
+  p: number;
+}
+
+function derive(password: string, salt: Buffer, { N, r, p }: Params): Promise<Buffer> {
+  // scrypt needs 128·N·r·p bytes; Node's default maxmem (32 MiB) refuses N = 2^17.
+  const maxmem = 128 * N * r * p * 2;
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: MAX_MEMORY }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
+    // The async scrypt runs on the libuv threadpool, off the event loop.
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
   });
 }
 
@@ -23,25 +36,39 @@ export function passwordProblem(password: string): string | null {
   return null;
 }
 
-/** `scrypt$N$r$p$salt$hash` (base64url), with a fresh 16-byte salt per password. */
-export async function hashPassword(password: string): Promise<string> {
+/** `scrypt$N$r$p$salt$hash` (base64url), with a fresh 16-byte salt per password: the parameters travel with the hash. */
+export async function hashPassword(password: string, logN = SCRYPT_LOG_N): Promise<string> {
+  const params = { N: 2 ** logN, r: R, p: P };
   const salt = randomBytes(16);
-  const key = await derive(password, salt, PARAMS);
-  return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  const key = await derive(password, salt, params);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** A hash of nothing, verified against when the account does not exist so timing reveals nothing. */
-let dummyHash: Promise<string> | undefined;
+function parse(encoded: string): (Params & { salt: Buffer; hash: Buffer }) | undefined {
+  const [scheme, n, r, p, salt, hash, extra] = encoded.split('$');
+  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash || extra !== undefined) return undefined;
+  const params = { N: Number(n), r: Number(r), p: Number(p) };
+  const ok =
+    Number.isInteger(params.N) && params.N >= 2 && params.N <= 2 ** MAX_LOG_N && (params.N & (params.N - 1)) === 0 &&
+    Number.isInteger(params.r) && params.r >= 1 && params.r <= 32 && Number.isInteger(params.p) && params.p >= 1 && params.p <= 4;
+  return ok ? { ...params, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') } : undefined;
+}
 
-export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const encoded = stored ?? (await (dummyHash ??= hashPassword(randomBytes(16).toString('hex'))));
-  const [scheme, n, r, p, salt, hash] = encoded.split('$');
-  if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64url');
-  const actual = await derive(password.slice(0, PASSWORD_MAX * 4), Buffer.from(salt, 'base64url'), {
-    N: Number(n),
-    r: Number(r),
-    p: Number(p),
-  });
-  return stored !== null && actual.length === expected.length && timingSafeEqual(actual, expected);
+/** Hashes of nothing per cost, verified against when the account does not exist so timing reveals nothing. */
+const dummyHashes = new Map<number, Promise<string>>();
+
+export interface Verification {
+  ok: boolean;
+  /** The password is right but its hash is weaker than `logN` asks for: store a new one. */
+  rehash: boolean;
+}
+
+export async function verifyPassword(password: string, stored: string | null, logN = SCRYPT_LOG_N): Promise<Verification> {
+  let dummy = dummyHashes.get(logN);
+  if (!dummy) dummyHashes.set(logN, (dummy = hashPassword(randomBytes(16).toString('hex'), logN)));
+  const parsed = parse(stored ?? (await dummy));
+  if (!parsed) return { ok: false, rehash: false };
+  const actual = await derive(password.slice(0, PASSWORD_MAX * 4), parsed.salt, parsed);
+  const ok = stored !== null && actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);
+  return { ok, rehash: ok && (parsed.N < 2 ** logN || parsed.r < R || parsed.p < P) };
 }

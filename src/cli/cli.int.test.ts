@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
 import { generatedJson } from '../../test/helpers/factories.js';
+import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
@@ -492,5 +493,34 @@ describe.skipIf(usePostgres)('the PGlite data-dir lock', () => {
     } finally {
       holder.kill('SIGKILL');
     }
+  });
+});
+
+describe('changelog users invite', () => {
+  it('prints a single-use link that sets the password of a passwordless user (the installation\'s first account), and creates a missing user', async () => {
+    const created = await cliJson('users', 'invite', 'Newcomer@example.com', '--name', 'New Comer');
+    expect(created).toMatchObject({ created: true, user: { email: 'newcomer@example.com', name: 'New Comer' } });
+    const text = await cli('users', 'invite', 'ada@example.com');
+    expect(text).toMatchObject({ code: 0, stderr: '' });
+    const link = /^Setup link for ada@example\.com \(works once, until [^)]+\):\nhttp:\/\/localhost:3000(\/dashboard\/setup\/[\w-]{43})\n$/.exec(text.stdout)?.[1];
+    expect(link).toBeDefined();
+
+    await withDb(async (database) => {
+      const app = await buildApp({ config: loadConfig(env), database });
+      try {
+        const browser = new DashboardClient(app);
+        expect((await browser.get(link!)).body).toContain('ada@example.com');
+        const done = await browser.post(link!, { password: 'ada-password-123' });
+        expect(done.location).toBe('/dashboard?notice=welcome');
+        const ada = await database.db.selectFrom('users').select(['password_hash', 'is_instance_owner']).where('email', '=', 'ada@example.com').executeTakeFirstOrThrow();
+        expect(ada.password_hash).toMatch(/^scrypt\$131072\$/);
+        expect(ada.is_instance_owner).toBe(true);
+        const again = new DashboardClient(app);
+        expect((await again.get(link!)).status).toBe(404);
+        expect((await again.signIn('ada@example.com', 'ada-password-123')).status).toBe(303);
+      } finally {
+        await app.close();
+      }
+    });
   });
 });

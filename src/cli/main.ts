@@ -11,7 +11,7 @@ import { preview } from '../generation/preview.js';
 import type { KeyView } from '../keys/keys.service.js';
 import { backupEmbedded, restoreEmbedded } from '../ops/backup.js';
 import { createServices, type Services } from '../services.js';
-import { startServer } from '../server.js';
+import { setupUrl, startServer } from '../server.js';
 import { registerGenerationCommands } from '../generation/generation.cli.js';
 import { registerScmCommands } from '../scm/scm.cli.js';
 
@@ -160,6 +160,24 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         withServices(async (services) => {
           const user = await services.users.create({ email: opts.email, name: opts.name });
           return { json: presentUser(user), text: `Created user ${user.email} (${user.id})` };
+        }),
+      ),
+    );
+
+  command(users, 'invite', 'print a single-use link (valid 72 hours) that sets the password of the user with this e-mail, creating the user if needed')
+    .argument('<email>', 'e-mail address')
+    .option('--name <name>', 'display name of a new user (default: the part before @)')
+    .action(
+      run(async (email: string, opts: { name?: string }) =>
+        withServices(async (services) => {
+          const existing = await services.users.findByEmail(email);
+          const user = existing ?? (await services.users.create({ email, name: opts.name ?? email.trim().split('@')[0] ?? '' }));
+          const { token, expiresAt } = await services.accounts.userSetupLink(user.id);
+          const link = setupUrl(getConfig().publicUrl, token);
+          return {
+            json: { user: presentUser(user), created: !existing, setup_link: link, expires_at: expiresAt },
+            text: `${existing ? '' : `Created user ${user.email} (${user.id})\n`}Setup link for ${user.email} (works once, until ${expiresAt.toISOString()}):\n${link}`,
+          };
         }),
       ),
     );

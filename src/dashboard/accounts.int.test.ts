@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { seedDemo } from '../demo/seed.js';
 import { SIGN_IN_LIMITS } from '../auth/accounts.service.js';
+import { hashPassword } from '../auth/passwords.js';
 import { eventually } from '../../test/helpers/eventually.js';
 
 let ctx: TestContext;
@@ -16,23 +17,58 @@ afterAll(() => ctx?.close());
 
 const db = () => ctx.services.database.db;
 
-describe('sign-up and sign-in', () => {
-  it('sends a fresh installation to sign-up; the first account (claiming the demo user) becomes its owner', async () => {
-    const browser = new DashboardClient(ctx.app);
-    expect((await browser.get('/dashboard')).location).toBe('/login?next=%2Fdashboard');
-    expect((await browser.get('/login')).location).toBe('/dashboard/signup');
-    const page = await browser.get('/dashboard/signup');
-    expect(page.body).toContain('the first account becomes its owner');
+describe('setting up a fresh installation', () => {
+  it('sends a fresh installation to the setup page, and refuses sign-up without the setup link, even for the passwordless demo user', async () => {
+    const attacker = new DashboardClient(ctx.app);
+    expect((await attacker.get('/dashboard')).location).toBe('/login?next=%2Fdashboard');
+    expect((await attacker.get('/login')).location).toBe('/dashboard/signup');
+    const page = await attacker.get('/dashboard/signup');
+    expect(page.status).toBe(403);
+    expect(page.body).toContain('setup link');
+    // The attacker's form, posted with a valid pre-session token: nobody becomes the demo user.
+    const refused = await attacker.post('/dashboard/signup', { name: 'Mallory', email: 'demo@example.com', password: 'mallory-password' });
+    expect(refused.status).toBe(403);
+    expect(attacker.cookies.has('cl_session')).toBe(false);
+    const demo = await db().selectFrom('users').select(['password_hash', 'is_instance_owner']).where('email', '=', 'demo@example.com').executeTakeFirstOrThrow();
+    expect(demo).toEqual({ password_hash: null, is_instance_owner: false });
+  });
 
-    const done = await browser.signUp({ name: 'Demo Owner', email: 'demo@example.com' });
-    expect(done.status).toBe(303);
+  it('refuses an unknown setup link', async () => {
+    const guest = new DashboardClient(ctx.app);
+    expect((await guest.get(`/dashboard/setup/${'A'.repeat(43)}`)).status).toBe(404);
+    // A pre-session CSRF token from a real setup page, so that the refusal is the link's.
+    await guest.get(`/dashboard/setup/${(await ctx.services.accounts.firstAccountSetupLink())!.token}`);
+    expect((await guest.post(`/dashboard/setup/${'A'.repeat(43)}`, { name: 'M', email: 'm@example.com', password: 'long-enough-pw' })).status).toBe(404);
+  });
+
+  it('creates the first account through the setup link (claiming the demo user), once, with the token stored hashed', async () => {
+    const earlier = (await ctx.services.accounts.firstAccountSetupLink())!;
+    const link = (await ctx.services.accounts.firstAccountSetupLink())!;
+    const stored = await db().selectFrom('account_setup_tokens').select('token_hash').execute();
+    expect(stored.map((r) => r.token_hash)).not.toContain(link.token);
+    const browser = new DashboardClient(ctx.app);
+    const page = await browser.get(`/dashboard/setup/${link.token}`);
+    expect(page.body).toContain("the installation's owner");
+    // A mistake leaves the link usable.
+    expect((await browser.post(`/dashboard/setup/${link.token}`, { name: 'Demo Owner', email: 'demo@example.com', password: 'short' })).status).toBe(400);
+
+    const done = await browser.post(`/dashboard/setup/${link.token}`, { name: 'Demo Owner', email: 'demo@example.com', password: 'correct-horse-battery' });
     expect(done.location).toBe('/dashboard?notice=welcome');
     const users = await db().selectFrom('users').select(['email', 'is_instance_owner', 'password_hash']).execute();
     expect(users).toHaveLength(1);
     expect(users[0]!.is_instance_owner).toBe(true);
     expect(users[0]!.password_hash).toMatch(/^scrypt\$/);
-    const personal = await browser.get('/dashboard/personal');
-    expect(personal.body).toContain('/dashboard/projects/demo');
+    expect((await browser.get('/dashboard/personal')).body).toContain('/dashboard/projects/demo');
+
+    // Single use, and every other first-account link dies with the setup.
+    const replay = new DashboardClient(ctx.app);
+    expect((await replay.get(`/dashboard/setup/${link.token}`)).status).toBe(404);
+    await replay.get('/login');
+    for (const token of [link.token, earlier.token]) {
+      expect((await replay.post(`/dashboard/setup/${token}`, { name: 'M', email: 'mallory@example.com', password: 'mallory-password' })).status).toBe(404);
+    }
+    expect(await ctx.services.accounts.firstAccountSetupLink()).toBeUndefined();
+    expect(await db().selectFrom('users').select('id').where('email', '=', 'mallory@example.com').executeTakeFirst()).toBeUndefined();
   });
 
   it('closes sign-up after the first account', async () => {
@@ -42,7 +78,9 @@ describe('sign-up and sign-in', () => {
     expect(refused.status).toBe(403);
     expect(await db().selectFrom('users').select('id').where('email', '=', 'late@example.com').executeTakeFirst()).toBeUndefined();
   });
+});
 
+describe('sign-in', () => {
   it('signs in with the right password only, and stores only a hash of the session token', async () => {
     const browser = new DashboardClient(ctx.app);
     const wrong = await browser.signIn('demo@example.com', 'not-the-password');
@@ -85,22 +123,16 @@ describe('sign-up and sign-in', () => {
     expect(left[0]!.expires_at.getTime()).toBeGreaterThan(Date.now());
   });
 
-  it('rate-limits failed sign-ins per account, even with the right password afterwards', async () => {
-    const browser = new DashboardClient(ctx.app);
-    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) expect((await browser.signIn('demo@example.com', `wrong-${i}-password`)).status).toBe(401);
-    const limited = await browser.signIn('demo@example.com');
-    expect(limited.status).toBe(429);
-    expect(limited.body).toContain('Too many failed sign-ins');
-    expect(browser.cookies.has('cl_session')).toBe(false);
-    await db().deleteFrom('sign_in_failures').execute();
-  });
-
-  it('rate-limits failed sign-ins per address across accounts', async () => {
-    const browser = new DashboardClient(ctx.app);
-    for (let i = 0; i < SIGN_IN_LIMITS.perAddress; i++) await browser.signIn(`nobody-${i}@example.com`, 'wrong-password');
-    expect((await browser.signIn('demo@example.com')).status).toBe(429);
-    await db().deleteFrom('sign_in_failures').execute();
+  it('rehashes a password stored with weaker scrypt parameters at the next successful sign-in only', async () => {
+    await db().updateTable('users').set({ password_hash: await hashPassword('correct-horse-battery', 10) }).where('email', '=', 'demo@example.com').execute();
+    const stored = async () => (await db().selectFrom('users').select('password_hash').where('email', '=', 'demo@example.com').executeTakeFirstOrThrow()).password_hash!;
+    const browser = new DashboardClient(ctx.app, '192.0.2.50');
+    expect((await browser.signIn('demo@example.com', 'wrong-password-1')).status).toBe(401);
+    expect(await stored()).toMatch(/^scrypt\$1024\$8\$1\$/);
     expect((await browser.signIn('demo@example.com')).status).toBe(303);
+    // The configured cost (the test suite's PASSWORD_SCRYPT_LOG_N=12), parameters in the string.
+    expect(await stored()).toMatch(/^scrypt\$4096\$8\$1\$/);
+    expect((await new DashboardClient(ctx.app).signIn('demo@example.com')).status).toBe(303);
   });
 
   it('does not follow an off-site next= after sign-in', async () => {
@@ -108,6 +140,102 @@ describe('sign-up and sign-in', () => {
     await browser.get('/login');
     const res = await browser.post('/login', { email: 'demo@example.com', password: 'correct-horse-battery', next: '//evil.example/x' });
     expect(res.location).toBe('/dashboard');
+  });
+});
+
+describe('sign-in limits', () => {
+  afterEach(() => db().deleteFrom('sign_in_limits').execute());
+
+  /** Posts sign-ins with one pre-session, all at once. */
+  const parallelSignIns = async (browser: DashboardClient, email: string, passwords: string[]) => {
+    await browser.get('/login');
+    return Promise.all(passwords.map((password) => browser.post('/login', { email, password })));
+  };
+
+  it('checks exactly the allowed number of 60 parallel wrong guesses for one account', async () => {
+    const attacker = new DashboardClient(ctx.app, '198.51.100.1');
+    const results = await parallelSignIns(attacker, 'demo@example.com', Array.from({ length: 60 }, (_, i) => `wrong-guess-${i}`));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(SIGN_IN_LIMITS.perPair);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - SIGN_IN_LIMITS.perPair);
+  });
+
+  it('refuses the right password sent last among 40 parallel tries, and once locked', async () => {
+    const attacker = new DashboardClient(ctx.app, '198.51.100.2');
+    const passwords = [...Array.from({ length: 39 }, (_, i) => `wrong-guess-${i}`), 'correct-horse-battery'];
+    const results = await parallelSignIns(attacker, 'demo@example.com', passwords);
+    expect(results.at(-1)!.status).toBe(429);
+    expect(results.filter((r) => r.status === 303)).toEqual([]);
+    expect(attacker.cookies.has('cl_session')).toBe(false);
+    const limited = await attacker.signIn('demo@example.com');
+    expect(limited.status).toBe(429);
+    expect(limited.body).toContain('Too many failed sign-ins');
+  });
+
+  it('locks one address out of one account without locking the owner out from elsewhere', async () => {
+    const attacker = new DashboardClient(ctx.app, '198.51.100.3');
+    for (let i = 0; i < SIGN_IN_LIMITS.perPair; i++) expect((await attacker.signIn('demo@example.com', `wrong-${i}-password`)).status).toBe(401);
+    expect((await attacker.signIn('demo@example.com')).status).toBe(429);
+    expect((await new DashboardClient(ctx.app, '203.0.113.9').signIn('demo@example.com')).status).toBe(303);
+  });
+
+  it('slows guesses spread over many addresses, but always lets an address\'s first try at the account through', async () => {
+    for (let a = 0; a < SIGN_IN_LIMITS.perAccount / SIGN_IN_LIMITS.perPair; a++) {
+      const bot = new DashboardClient(ctx.app, `198.51.100.${10 + a}`);
+      for (let i = 0; i < SIGN_IN_LIMITS.perPair; i++) expect((await bot.signIn('demo@example.com', `wrong-${i}-password`)).status).toBe(401);
+    }
+    // Past the account's limit: a fresh address gets one try, then waits (2 s, 4 s, ... after the account's last attempt).
+    const next = new DashboardClient(ctx.app, '198.51.100.30');
+    expect((await next.signIn('demo@example.com', 'wrong-password-x')).status).toBe(401);
+    expect((await next.signIn('demo@example.com')).status).toBe(429);
+    // The owner, trying from their own address, is not locked out.
+    expect((await new DashboardClient(ctx.app, '203.0.113.10').signIn('demo@example.com')).status).toBe(303);
+  });
+
+  it('stops password spraying from one address, except for accounts that signed in from it before', async () => {
+    const shared = '198.51.100.99';
+    expect((await new DashboardClient(ctx.app, shared).signIn('demo@example.com')).status).toBe(303);
+    const sprayer = new DashboardClient(ctx.app, shared);
+    await sprayer.get('/login');
+    const sprayed = await Promise.all(
+      Array.from({ length: SIGN_IN_LIMITS.perAddress + 10 }, (_, i) => sprayer.post('/login', { email: `nobody-${i}@example.com`, password: 'Summer2024!!' })),
+    );
+    expect(sprayed.filter((r) => r.status === 401)).toHaveLength(SIGN_IN_LIMITS.perAddress);
+    expect((await sprayer.signIn('someone-else@example.com')).status).toBe(429);
+    // Behind the same proxy address, the demo owner (known here) still signs in.
+    expect((await new DashboardClient(ctx.app, shared).signIn('demo@example.com')).status).toBe(303);
+  });
+});
+
+describe('account page', () => {
+  afterEach(() => db().deleteFrom('sign_in_limits').execute());
+
+  it('signs out every other session on a password change, keeping this one', async () => {
+    const here = new DashboardClient(ctx.app);
+    const elsewhere = new DashboardClient(ctx.app);
+    await here.signIn('demo@example.com');
+    await elsewhere.signIn('demo@example.com');
+    const changed = await here.submit('/dashboard/account', '/dashboard/account/password', { current_password: 'correct-horse-battery', new_password: 'new-horse-battery' });
+    expect(changed.location).toBe('/dashboard/account?notice=password-changed');
+    expect((await here.get('/dashboard/account')).status).toBe(200);
+    expect((await elsewhere.get('/dashboard/account')).location).toBe('/login?next=%2Fdashboard%2Faccount');
+    expect((await new DashboardClient(ctx.app).signIn('demo@example.com', 'new-horse-battery')).status).toBe(303);
+    // Back to the password the other tests use.
+    await here.submit('/dashboard/account', '/dashboard/account/password', { current_password: 'new-horse-battery', new_password: 'correct-horse-battery' });
+  });
+
+  it('limits wrong current passwords like sign-ins: a thief with a session cannot guess the password', async () => {
+    const thief = new DashboardClient(ctx.app, '198.51.100.77');
+    await thief.signIn('demo@example.com');
+    await thief.get('/dashboard/account');
+    const guesses = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => thief.post('/dashboard/account/password', { current_password: `guess-number-${i}`, new_password: 'thief-password-1' })),
+    );
+    expect(guesses.filter((r) => r.status === 400)).toHaveLength(SIGN_IN_LIMITS.perPair);
+    expect(guesses.filter((r) => r.status === 429)).toHaveLength(20 - SIGN_IN_LIMITS.perPair);
+    const right = await thief.post('/dashboard/account/password', { current_password: 'correct-horse-battery', new_password: 'thief-password-1' });
+    expect(right.status).toBe(429);
+    expect((await new DashboardClient(ctx.app).signIn('demo@example.com')).status).toBe(303);
   });
 });
 
@@ -291,5 +419,128 @@ describe('the public contract', () => {
     const paths = Object.keys(doc.paths);
     expect(paths.length).toBeGreaterThan(0);
     expect(paths.filter((p) => p.startsWith('/dashboard') || p === '/login' || p === '/logout')).toEqual([]);
+  });
+});
+
+describe('with open sign-up (SIGNUP_OPEN)', () => {
+  let open: TestContext;
+  let alice: DashboardClient;
+  const odb = () => open.services.database.db;
+  const pendingInvites = async () => odb().selectFrom('organization_invites').select('id').where('used_at', 'is', null).execute();
+
+  beforeAll(async () => {
+    open = await createTestContext({ SIGNUP_OPEN: 'true' });
+  });
+  afterAll(() => open?.close());
+
+  it('uses a setup link once even when it is posted twice at the same time', async () => {
+    const link = `/dashboard/setup/${(await open.services.accounts.firstAccountSetupLink())!.token}`;
+    const [a, b] = [new DashboardClient(open.app), new DashboardClient(open.app)];
+    await a.get(link);
+    await b.get(link);
+    const results = await Promise.all([
+      a.post(link, { name: 'Alice', email: 'alice@example.com', password: 'correct-horse-battery' }),
+      b.post(link, { name: 'Mallory', email: 'mallory@example.com', password: 'mallory-password' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 404]);
+    expect(await odb().selectFrom('users').select('email').execute()).toHaveLength(1);
+    alice = new DashboardClient(open.app);
+    if (results[0]!.status !== 303) {
+      // Mallory won this race; the test needs alice as the owner.
+      await odb().deleteFrom('users').execute();
+      expect((await alice.setUp(open.services, { name: 'Alice', email: 'alice@example.com' })).status).toBe(303);
+    } else {
+      expect((await alice.signIn('alice@example.com')).status).toBe(303);
+    }
+  });
+
+  it('answers sign-up alike for a new e-mail, an account with a password and a passwordless (CLI) org owner, and signs nobody in', async () => {
+    // As `changelog users create` and `changelog orgs create --owner` leave it: an owner without a password.
+    await open.services.users.create({ email: 'cli-owner@example.com', name: 'CLI Owner' });
+    await open.services.orgs.create({ slug: 'cli-org', name: 'CLI Org', ownerEmail: 'cli-owner@example.com' });
+    const answers = [];
+    for (const email of ['fresh@example.com', 'alice@example.com', 'cli-owner@example.com']) {
+      const attacker = new DashboardClient(open.app);
+      await attacker.get('/dashboard/signup');
+      const res = await attacker.post('/dashboard/signup', { name: 'Mallory', email, password: 'mallory-password' });
+      answers.push({ status: res.status, location: res.location, cookies: res.setCookies.map((c) => c.split('=')[0]), body: res.body });
+      expect(attacker.cookies.has('cl_session')).toBe(false);
+    }
+    expect(answers[0]).toEqual({ status: 303, location: '/login?notice=signup-done', cookies: [], body: '' });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    // Existing accounts are untouched: the attacker's password opens neither.
+    expect((await odb().selectFrom('users').select('password_hash').where('email', '=', 'cli-owner@example.com').executeTakeFirstOrThrow()).password_hash).toBeNull();
+    expect((await new DashboardClient(open.app).signIn('alice@example.com', 'mallory-password')).status).toBe(401);
+    expect((await new DashboardClient(open.app).signIn('cli-owner@example.com', 'mallory-password')).status).toBe(401);
+    // The new account's owner signs in.
+    expect((await new DashboardClient(open.app).signIn('fresh@example.com', 'mallory-password')).status).toBe(303);
+    await odb().deleteFrom('sign_in_limits').execute();
+  });
+
+  const inviteLink = async () => {
+    if (!(await odb().selectFrom('organizations').select('id').where('slug', '=', 'team').executeTakeFirst())) {
+      await alice.submit('/dashboard', '/dashboard/orgs', { name: 'Team', slug: 'team' });
+    }
+    const page = await alice.submit('/dashboard/orgs/team', '/dashboard/orgs/team/invites', { role: 'member' });
+    return /\/dashboard\/invites\/[\w-]+/.exec(page.body)![0];
+  };
+
+  it('joins an invitation with an existing e-mail only with its password, without saying the account exists', async () => {
+    const link = await inviteLink();
+    const guest = new DashboardClient(open.app);
+    await guest.get(link);
+    const wrong = await guest.post(link, { name: 'Mallory', email: 'fresh@example.com', password: 'not-the-password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.body).toContain('Wrong e-mail or password');
+    expect(wrong.body).not.toMatch(/already exists|fresh@example\.com already/);
+    expect(guest.cookies.has('cl_session')).toBe(false);
+    expect(await pendingInvites()).toHaveLength(1);
+
+    const right = await guest.post(link, { name: 'ignored', email: 'fresh@example.com', password: 'mallory-password' });
+    expect(right.location).toBe('/dashboard?notice=joined');
+    expect((await guest.get('/dashboard/orgs/team')).body).toContain('fresh@example.com');
+    expect(await pendingInvites()).toHaveLength(0);
+    await odb().deleteFrom('sign_in_limits').execute();
+  });
+
+  it('lets two newcomers racing for one invitation create one account and one membership', async () => {
+    const link = await inviteLink();
+    const [a, b] = [new DashboardClient(open.app), new DashboardClient(open.app)];
+    await a.get(link);
+    await b.get(link);
+    const results = await Promise.all([
+      a.post(link, { name: 'A', email: 'racer-a@example.com', password: 'racer-password-a' }),
+      b.post(link, { name: 'B', email: 'racer-b@example.com', password: 'racer-password-b' }),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 404]);
+    const racers = await odb().selectFrom('users').select('email').where('email', 'like', 'racer-%').execute();
+    expect(racers).toHaveLength(1);
+  });
+
+  it('answers a member accepting two invitations to one organization at once with one membership and a 409, not a 500', async () => {
+    const [first, second] = [await inviteLink(), await inviteLink()];
+    const carol = new DashboardClient(open.app);
+    expect((await carol.signUp({ email: 'carol@example.com' })).status).toBe(303);
+    await carol.get(first);
+    const results = await Promise.all([carol.post(first), carol.post(second)]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 409]);
+    expect(await pendingInvites()).toHaveLength(1);
+  });
+
+  it('checks an owner\'s ownership again when acting: an owner demoted meanwhile removes and promotes nobody', async () => {
+    const id = async (email: string) => (await odb().selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow()).id;
+    const [aliceId, freshId, carolId] = [await id('alice@example.com'), await id('fresh@example.com'), await id('carol@example.com')];
+    await open.services.orgs.changeRole(await open.services.orgs.membership('team', aliceId), aliceId, freshId, 'owner');
+    // fresh's request read its membership (owner) just before alice demoted fresh.
+    const stale = await open.services.orgs.membership('team', freshId);
+    await open.services.orgs.changeRole(await open.services.orgs.membership('team', aliceId), aliceId, freshId, 'member');
+    await expect(open.services.orgs.removeMember(stale, freshId, carolId)).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(open.services.orgs.changeRole(stale, freshId, freshId, 'owner')).rejects.toMatchObject({ code: 'forbidden' });
+    const roles = await odb().selectFrom('organization_members').select(['user_id', 'role']).execute();
+    expect(roles.find((r) => r.user_id === carolId)?.role).toBe('member');
+    expect(roles.find((r) => r.user_id === freshId)?.role).toBe('member');
+    // Leaving needs no ownership.
+    await open.services.orgs.removeMember(stale, freshId, freshId);
   });
 });

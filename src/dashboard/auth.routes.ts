@@ -34,8 +34,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
 
   app.get('/login', { schema: { hide: true, querystring: NextQuery }, config: { public: true } }, async (request, reply) => {
     if (request.dashboardUser) return reply.redirect(safeNext(request.query.next), 303);
-    const state = await services.accounts.signUpState();
-    if (state.first) return reply.redirect('/dashboard/signup', 303);
+    if ((await services.accounts.signUpState()).first) return reply.redirect('/dashboard/signup', 303);
     return kit.render(request, reply, 'Sign in', loginPage({ csrf: kit.csrf(request) }, { next: request.query.next }));
   });
 
@@ -69,10 +68,9 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
     ${field({ name: 'email', label: 'E-mail', type: 'email', value: values.email, errors: details, required: true, autocomplete: 'username' })}
     ${field({ name: 'password', label: 'Password', type: 'password', errors: details, required: true, autocomplete: 'new-password', hint: 'At least 10 characters.' })}`;
 
-  const signupPage = (csrf: string, first: boolean, values: Record<string, string | undefined> = {}, error?: AppError) => html`
+  const signupPage = (csrf: string, values: Record<string, string | undefined> = {}, error?: AppError) => html`
 <div class="auth panel">
   <h1>Create your account</h1>
-  ${first ? html`<p class="hint">This is a new installation: the first account becomes its owner. (To take over the seeded demo project, sign up as <code>demo@example.com</code>.)</p>` : ''}
   ${formErrors(error?.message, error?.details, ['name', 'email', 'password'])}
   <form class="stack" method="post" action="/dashboard/signup">
     ${csrfField({ csrf })}
@@ -81,9 +79,15 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
   </form>
 </div>`;
 
+  const notSetUpPage = html`<div class="auth panel"><h1>Set up this installation</h1>
+<p>This installation has no account yet. Its first account is created through the <strong>setup link</strong> the server
+printed when it started (<code>Set up the dashboard: …/dashboard/setup/…</code>), or one made with
+<code>changelog users invite you@example.com</code>. The link works once.</p></div>`;
+
   app.get('/dashboard/signup', { schema: { hide: true }, config: { public: true } }, async (request, reply) => {
     if (request.dashboardUser) return reply.redirect('/dashboard', 303);
     const state = await services.accounts.signUpState();
+    if (state.first) return kit.render(request, reply, 'Set up this installation', notSetUpPage, { status: 403 });
     if (!state.open) {
       return kit.render(
         request,
@@ -93,7 +97,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
         { status: 403 },
       );
     }
-    return kit.render(request, reply, 'Create your account', signupPage(kit.csrf(request), state.first));
+    return kit.render(request, reply, 'Create your account', signupPage(kit.csrf(request)));
   });
 
   app.post(
@@ -102,15 +106,59 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
     async (request, reply) => {
       const { name, email, password } = request.body;
       try {
-        const session = await services.accounts.signUp({ name, email, password }, request.headers['user-agent'] ?? null);
+        // The same answer whether or not the e-mail already had an account: nobody is signed in here.
+        await services.accounts.signUp({ name, email, password });
+        return reply.redirect('/login?notice=signup-done', 303);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code === 'forbidden') throw error;
+        return kit.render(request, reply, 'Create your account', signupPage(kit.csrf(request), { name, email }, error), { status: error.status });
+      }
+    },
+  );
+
+  const SetupParams = Type.Object({ token: Type.String({ maxLength: 100 }) });
+
+  const setupPage = async (request: Parameters<Kit['csrf']>[0], token: string, values: Record<string, string | undefined> = {}, error?: AppError) => {
+    const link = await services.accounts.setupLink(token);
+    if (!link) throw new AppError('not_found', 'This setup link is invalid, used or expired');
+    const csrf = kit.csrf(request);
+    return html`
+<div class="auth panel">
+  <h1>${link.user ? 'Choose your password' : 'Set up this installation'}</h1>
+  ${link.user
+    ? html`<p>Choose the password of <strong>${link.user.email}</strong>. The link works once.</p>`
+    : html`<p class="hint">The first account becomes the installation's owner. The link works once. (To take over the seeded demo project, use <code>demo@example.com</code>.)</p>`}
+  ${formErrors(error?.message, error?.details, ['name', 'email', 'password'])}
+  <form class="stack" method="post" action="/dashboard/setup/${token}">
+    ${csrfField({ csrf })}
+    ${link.user
+      ? field({ name: 'password', label: 'Password', type: 'password', errors: error?.details, required: true, autocomplete: 'new-password', hint: 'At least 10 characters.' })
+      : signupFields(values, error?.details)}
+    <div class="actions"><button type="submit">${link.user ? 'Set password' : 'Create account'}</button></div>
+  </form>
+</div>`;
+  };
+
+  app.get('/dashboard/setup/:token', { schema: { hide: true, params: SetupParams }, config: { public: true } }, async (request, reply) =>
+    kit.render(request, reply, 'Set up', await setupPage(request, request.params.token)),
+  );
+
+  app.post(
+    '/dashboard/setup/:token',
+    {
+      schema: { hide: true, params: SetupParams, body: Form({ name: Type.Optional(Text(300)), email: Type.Optional(Text(320)), password: Text(1000) }) },
+      config: { public: true },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const { name, email, password } = request.body;
+      try {
+        const session = await services.accounts.completeSetup(token, { name, email, password }, request.headers['user-agent'] ?? null);
         kit.startSession(reply, session);
         return reply.redirect('/dashboard?notice=welcome', 303);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code === 'forbidden') throw error;
-        const state = await services.accounts.signUpState();
-        return kit.render(request, reply, 'Create your account', signupPage(kit.csrf(request), state.first, { name, email }, error), {
-          status: error.status,
-        });
+        if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
+        return kit.render(request, reply, 'Set up', await setupPage(request, token, { name, email }, error), { status: error.status });
       }
     },
   );
@@ -129,7 +177,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
   ${formErrors(error?.message, error?.details, ['name', 'email', 'password'])}
   <form class="stack" method="post" action="/dashboard/invites/${token}">
     ${csrfField({ csrf })}
-    ${user ? html`<p>Signed in as ${user.email}.</p>` : html`<p class="hint">Create your account, or <a href="/login?next=${encodeURIComponent(`/dashboard/invites/${token}`)}">sign in</a> first if you have one.</p>${signupFields(values, error?.details)}`}
+    ${user ? html`<p>Signed in as ${user.email}.</p>` : html`<p class="hint">Create your account, or enter the e-mail and password of the account you have (or <a href="/login?next=${encodeURIComponent(`/dashboard/invites/${token}`)}">sign in</a> first).</p>${signupFields(values, error?.details)}`}
     <div class="actions"><button type="submit">${user ? 'Join' : 'Create account and join'}</button></div>
   </form>
 </div>`;
@@ -154,7 +202,7 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
       }
       const { name = '', email = '', password = '' } = request.body;
       try {
-        const session = await services.accounts.signUp({ name, email, password, inviteToken: token }, request.headers['user-agent'] ?? null);
+        const session = await services.accounts.joinByInvite(token, { name, email, password }, request.ip, request.headers['user-agent'] ?? null);
         kit.startSession(reply, session);
         return reply.redirect('/dashboard?notice=joined', 303);
       } catch (error) {
@@ -202,7 +250,8 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
     { schema: { hide: true, body: Form({ current_password: Text(1000), new_password: Text(1000) }) } },
     async (request, reply) => {
       const user = kit.user(request);
-      await services.accounts.changePassword(user.id, request.body.current_password, request.body.new_password);
+      // Every other session of the user ends; this one stays.
+      await services.accounts.changePassword(user, request.body.current_password, request.body.new_password, request.ip);
       return reply.redirect('/dashboard/account?notice=password-changed', 303);
     },
   );

@@ -37,17 +37,18 @@ export const PRESESSION_COOKIE = 'cl_csrf';
 const ASSETS_DIR = new URL('../../public/dashboard/', import.meta.url);
 
 /**
- * Invitation tokens travel in URLs; they must not reach a log line, also when the invitation's URL
- * is itself percent-encoded in a query (`/login?next=%2Fdashboard%2Finvites%2F<token>`).
+ * Invitation and setup tokens travel in URLs; they must not reach a log line, also when the URL is
+ * itself percent-encoded in a query (`/login?next=%2Fdashboard%2Finvites%2F<token>`).
  */
 export function redactInviteTokens(url: string): string {
-  return url.replace(/((?:\/|%2f)dashboard(?:\/|%2f)invites(?:\/|%2f))(?:(?!%2f)[^/?#&])+/gi, '$1[redacted]');
+  return url.replace(/((?:\/|%2f)dashboard(?:\/|%2f)(?:invites|setup)(?:\/|%2f))(?:(?!%2f)[^/?#&])+/gi, '$1[redacted]');
 }
 
 export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: string }> = {
   welcome: { kind: 'ok', text: 'Welcome! Your account is ready.' },
   'signed-out-everywhere': { kind: 'ok', text: 'Every other session of yours has been signed out.' },
-  'password-changed': { kind: 'ok', text: 'Your password has been changed.' },
+  'password-changed': { kind: 'ok', text: 'Your password has been changed, and every other session of yours signed out.' },
+  'signup-done': { kind: 'ok', text: 'Sign in with the e-mail and password you chose. (An e-mail that already had an account keeps its own password.)' },
   'org-created': { kind: 'ok', text: 'Organization created. You are its owner.' },
   'project-created': { kind: 'ok', text: 'Project created.' },
   'project-saved': { kind: 'ok', text: 'Project settings saved.' },

@@ -26,8 +26,8 @@ beforeAll(async () => {
   ctx = await createTestContext({ REPOS_DIR: reposDir, UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' });
   origin = datasetRepoCopy();
   browser = new DashboardClient(ctx.app);
-  // The first account of an installation may sign up.
-  expect((await browser.signUp({ email: 'lead@example.com' })).status).toBe(303);
+  // The installation's first account, through a setup link.
+  expect((await browser.setUp(ctx.services, { email: 'lead@example.com' })).status).toBe(303);
   project = await buildProject(ctx.services, { type: 'user', email: 'lead@example.com' });
   const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
   await ctx.services.ingest.ingestLink(link.id);

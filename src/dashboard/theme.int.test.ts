@@ -10,7 +10,7 @@ beforeAll(async () => {
   ctx = await createTestContext();
   await seedDemo(ctx.services);
   owner = new DashboardClient(ctx.app);
-  await owner.signUp({ name: 'Demo Owner', email: 'demo@example.com' });
+  await owner.setUp(ctx.services, { name: 'Demo Owner', email: 'demo@example.com' });
 });
 afterAll(() => ctx?.close());
 

@@ -201,7 +201,7 @@ ${
     async (request, reply) => {
       const user = kit.user(request);
       const membership = await services.orgs.membership(request.params.org, user.id);
-      await services.orgs.changeRole(membership, request.params.userId, request.body.role);
+      await services.orgs.changeRole(membership, user.id, request.params.userId, request.body.role);
       return reply.redirect(`/dashboard/orgs/${membership.org.slug}?notice=role-changed`, 303);
     },
   );

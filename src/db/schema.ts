@@ -12,7 +12,8 @@ export interface DB {
   api_key_projects: ApiKeyProjectsTable;
   schema_migrations: SchemaMigrationsTable;
   sessions: SessionsTable;
-  sign_in_failures: SignInFailuresTable;
+  sign_in_limits: SignInLimitsTable;
+  account_setup_tokens: AccountSetupTokensTable;
   organization_invites: OrganizationInvitesTable;
   scm_installations: ScmInstallationsTable;
   repo_links: RepoLinksTable;
@@ -181,11 +182,22 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
-export interface SignInFailuresTable {
+export interface SignInLimitsTable {
+  key: string;
+  failures: ColumnType<number, number | undefined, number>;
+  window_started_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  last_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  succeeded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+
+export interface AccountSetupTokensTable {
   id: Generated<string>;
-  email: string;
-  address: string;
+  token_hash: string;
+  user_id: string | null;
   created_at: CreatedAt;
+  expires_at: Timestamp;
+  used_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  used_by: string | null;
 }
 
 export interface OrganizationInvitesTable {

@@ -11,6 +11,8 @@ const SERVE = fileURLToPath(new URL('../../test/helpers/serve.ts', import.meta.u
 interface Server {
   child: ChildProcess;
   base: string;
+  /** The setup link the process printed at start-up (path only), if it printed one. */
+  setupPath?: string | undefined;
 }
 
 /** One real server process on the shared database; resolves once it listens. */
@@ -34,11 +36,14 @@ function startProcess(databaseUrl: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 45_000);
     child.once('exit', (code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
+    let setupPath: string | undefined;
     createInterface({ input: child.stdout! }).on('line', (line) => {
+      // Printed before it listens while the installation has no account: the operator's setup link.
+      setupPath ??= /^Set up the dashboard: \S+(\/dashboard\/setup\/[\w-]{43}) \(works once/.exec(line)?.[1];
       const match = /^\{"port":(\d+)\}$/.exec(line);
       if (match) {
         clearTimeout(timer);
-        resolve({ child, base: `http://127.0.0.1:${match[1]}` });
+        resolve({ child, base: `http://127.0.0.1:${match[1]}`, setupPath });
       }
     });
   });
@@ -65,8 +70,11 @@ describe.runIf(usePostgres)('revocation across two server processes on one Postg
     database = await createTestDatabase();
     [a, b] = await Promise.all([startProcess(database.url!), startProcess(database.url!)]);
     dashboard = httpSession(a.base);
-    await dashboard.request('/dashboard/signup');
-    expect((await dashboard.request('/dashboard/signup', { name: 'Ada', email: 'ada@example.com', password: 'correct-horse-battery' })).status).toBe(303);
+    // The first account, through the setup link a process printed at start-up.
+    const setup = a.setupPath!;
+    expect(setup).toBeDefined();
+    await dashboard.request(setup);
+    expect((await dashboard.request(setup, { name: 'Ada', email: 'ada@example.com', password: 'correct-horse-battery' })).status).toBe(303);
     await dashboard.request('/dashboard/personal');
     expect((await dashboard.request('/dashboard/personal/projects', { name: 'Shared', slug: 'shared' })).status).toBe(303);
   }, 90_000);

@@ -40,7 +40,14 @@ export async function acceptInviteIn(tx: Executor, token: string, userId: string
   if (!(await invitesRepository.consume(tx, invite.id, userId))) {
     throw new AppError('not_found', 'This invitation link is invalid, used or expired');
   }
-  await orgsRepository.addMember(tx, invite.organization_id, userId, invite.role);
+  try {
+    await orgsRepository.addMember(tx, invite.organization_id, userId, invite.role);
+  } catch (error) {
+    // A concurrent acceptance (another link) made this user a member after the check above; this
+    // transaction, the invite's use included, rolls back.
+    if (isUniqueViolation(error)) throw new AppError('conflict', `You are already a member of ${invite.org_name}`);
+    throw error;
+  }
   const org = await orgsRepository.findById(tx, invite.organization_id);
   return { org: org!, role: invite.role };
 }
@@ -107,12 +114,17 @@ export function createOrgsService(db: Db) {
 
     acceptInvite: (token: string, userId: string) => db.transaction().execute((tx) => acceptInviteIn(tx, token, userId)),
 
-    /** Only owners change roles; the last owner cannot stop being one. */
-    async changeRole(membership: Membership, targetUserId: string, role: string): Promise<void> {
+    /**
+     * Only owners change roles; the last owner cannot stop being one. `membership` was read before the
+     * transaction, so the actor's ownership is checked again under the owners' lock: an owner demoted
+     * meanwhile by another owner acts no more.
+     */
+    async changeRole(membership: Membership, actorUserId: string, targetUserId: string, role: string): Promise<void> {
       const newRole = requireRole(role);
       if (membership.role !== 'owner') throw new AppError('forbidden', 'Only owners change roles');
       await db.transaction().execute(async (tx) => {
         const owners = await orgsRepository.lockOwners(tx, membership.org.id);
+        if (!owners.includes(actorUserId)) throw new AppError('forbidden', 'Only owners change roles');
         if (newRole !== 'owner' && owners.length === 1 && owners[0] === targetUserId) {
           throw new AppError('conflict', 'The last owner cannot stop being an owner: make someone else an owner first');
         }
@@ -125,6 +137,8 @@ export function createOrgsService(db: Db) {
       if (membership.role !== 'owner' && actorUserId !== targetUserId) throw new AppError('forbidden', 'Only owners remove members');
       await db.transaction().execute(async (tx) => {
         const owners = await orgsRepository.lockOwners(tx, membership.org.id);
+        // Checked again under the lock, as in changeRole.
+        if (actorUserId !== targetUserId && !owners.includes(actorUserId)) throw new AppError('forbidden', 'Only owners remove members');
         if (owners.length === 1 && owners[0] === targetUserId) {
           throw new AppError('conflict', 'The last owner cannot leave: make someone else an owner first');
         }

@@ -8,6 +8,8 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function createUsersService(db: Db) {
   return {
+    findByEmail: (email: string) => usersRepository.findByEmail(db, email.trim()),
+
     async create(input: { email: string; name: string; passwordHash?: string | null }): Promise<UserRow> {
       const email = input.email.trim().toLowerCase();
       const name = input.name.trim();

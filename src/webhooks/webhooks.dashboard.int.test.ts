@@ -36,7 +36,7 @@ beforeAll(async () => {
   ctx = await createTestContext({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', SIGNUP_OPEN: 'true', WEBHOOK_DISPATCH_INTERVAL_MS: '100' });
   await startWorker(ctx.services);
   browser = new DashboardClient(ctx.app);
-  expect((await browser.signUp({ email: 'owner@example.com' })).status).toBe(303);
+  expect((await browser.setUp(ctx.services, { email: 'owner@example.com' })).status).toBe(303);
   project = await buildProject(ctx.services, { type: 'user', email: 'owner@example.com' });
 
   // No allow-list: the operator's defaults.
@@ -135,7 +135,7 @@ describe('SSRF protection at registration (no allow-list)', () => {
 
   beforeAll(async () => {
     owner = new DashboardClient(strict.app);
-    expect((await owner.signUp({ email: 'strict@example.com' })).status).toBe(303);
+    expect((await owner.setUp(strict.services, { email: 'strict@example.com' })).status).toBe(303);
     const p = await buildProject(strict.services, { type: 'user', email: 'strict@example.com' });
     strictPage = `/dashboard/projects/${p.slug}/webhooks`;
   });

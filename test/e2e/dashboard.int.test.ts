@@ -73,9 +73,13 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
-  it('signs up, creates an org, a project and a scoped key, and rename/rotate/revoke/delete take effect at once', async () => {
+  it('sets up the first account, creates an org, a project and a scoped key, and rename/rotate/revoke/delete take effect at once', async () => {
     await page.goto(`${base}/dashboard`);
     await expect.poll(() => page.url()).toBe(`${base}/dashboard/signup`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Set up this installation');
+    // The operator opens the setup link the server printed at start-up.
+    const setup = await services.accounts.firstAccountSetupLink();
+    await page.goto(`${base}/dashboard/setup/${setup!.token}`);
     // Keyboard users reach the skip link first.
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');

@@ -39,7 +39,8 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
   });
 
   it('previews the edited form and leaves the saved settings alone', async () => {
-    await page.goto(`${base}/dashboard/signup`);
+    const setup = await ctx.services.accounts.firstAccountSetupLink();
+    await page.goto(`${base}/dashboard/setup/${setup!.token}`);
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Grace Hopper');
     await page.getByLabel('E-mail').fill('grace@example.com');
     await page.getByLabel('Password').fill('correct-horse-battery');

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { Services } from '../../src/services.js';
 
 export interface PageResponse {
   status: number;
@@ -16,7 +17,11 @@ export class DashboardClient {
   readonly cookies = new Map<string, string>();
   csrf: string | undefined;
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `remoteAddress`: the client address the server sees (sign-in limits count per address). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly remoteAddress?: string,
+  ) {}
 
   private cookieHeader(): string {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
@@ -43,7 +48,7 @@ export class DashboardClient {
   }
 
   async get(url: string): Promise<PageResponse> {
-    return this.wrap(await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader() } }));
+    return this.wrap(await this.app.inject({ method: 'GET', url, headers: { cookie: this.cookieHeader() }, ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}) }));
   }
 
   /** Posts a form; `_csrf` is the last page's token unless the form names its own (or `null` for none). */
@@ -60,6 +65,7 @@ export class DashboardClient {
         url,
         headers: { cookie: this.cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' },
         payload: params.toString(),
+        ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
       }),
     );
   }
@@ -70,8 +76,19 @@ export class DashboardClient {
     return this.post(action, form);
   }
 
+  /** Open sign-up (SIGNUP_OPEN), which signs nobody in, then the sign-in; the sign-up's answer when it failed. */
   async signUp(user: { name?: string; email: string; password?: string }): Promise<PageResponse> {
-    return this.submit('/dashboard/signup', '/dashboard/signup', {
+    const password = user.password ?? 'correct-horse-battery';
+    const res = await this.submit('/dashboard/signup', '/dashboard/signup', { name: user.name ?? 'Test User', email: user.email, password });
+    if (res.location !== '/login?notice=signup-done') return res;
+    return this.signIn(user.email, password);
+  }
+
+  /** Creates the installation's first account through a setup link, as its operator would. */
+  async setUp(services: Services, user: { name?: string; email: string; password?: string }): Promise<PageResponse> {
+    const link = await services.accounts.firstAccountSetupLink();
+    if (!link) throw new Error('the installation already has its first account');
+    return this.submit(`/dashboard/setup/${link.token}`, `/dashboard/setup/${link.token}`, {
       name: user.name ?? 'Test User',
       email: user.email,
       password: user.password ?? 'correct-horse-battery',
