@@ -59,6 +59,8 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'POST /dashboard/signup': 'sign-up',
   'GET /dashboard/invites/:token': 'invitation link (the token is the credential)',
   'POST /dashboard/invites/:token': 'invitation link (the token is the credential)',
+  'GET /dashboard/setup/:token': "the operator's one-time setup link (the token is the credential)",
+  'POST /dashboard/setup/:token': "the operator's one-time setup link (the token is the credential)",
 };
 
 /** Routes that check a credential of their own rather than an API key or a session. */
