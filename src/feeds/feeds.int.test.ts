@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
 import { eventually } from '../../test/helpers/eventually.js';
+import { listingDate, untilListingDatePast } from '../../test/helpers/listing-date.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 const SCHEMA = JSON.parse(readFileSync(new URL('../../test/fixtures/jsonfeed-1.1.schema.json', import.meta.url), 'utf8'));
@@ -64,7 +65,8 @@ describe('Atom 1.0', () => {
     expect(feed['@xmlns']).toBe('http://www.w3.org/2005/Atom');
     expect(feed.id).toBe(`urn:uuid:${project.id}`);
     expect(feed.title).toBe('Acme App changelog');
-    expect(feed.updated).toBe('2026-03-03T00:00:01.000Z');
+    // The listing's last change (here: the entries' insertion), not the newest entry's own date.
+    expect(feed.updated).toBe((await listingDate(ctx.services, project.id)).toISOString());
     expect(feed.link).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ '@rel': 'alternate', '@href': 'https://changes.example.com/c/acme-app' }),
@@ -158,6 +160,7 @@ describe('JSON Feed 1.1', () => {
 describe('caching and errors', () => {
   it.each(['atom', 'rss', 'json'])('%s: ETag and Last-Modified, 304 on either, a new ETag once an entry is published', async (format) => {
     const url = `/v1/changelog/acme-app/feed.${format}`;
+    await untilListingDatePast(ctx.services, project.id);
     const first = await get(url);
     const etag = first.headers.etag as string;
     const lastModified = first.headers['last-modified'] as string;
@@ -176,9 +179,11 @@ describe('caching and errors', () => {
 
   it('drops the cached feed when an entry is published or unpublished', async () => {
     const url = '/v1/changelog/acme-app/feed.atom';
+    await untilListingDatePast(ctx.services, project.id);
     const before = await get(url);
     const [draft] = await insertEntries(ctx.services, project.id, [{ status: 'draft', title: 'Launch day', content: 'It is here.' }]);
     await ctx.services.entries.publish(draft!);
+    await untilListingDatePast(ctx.services, project.id);
     const after = await eventually(() => get(url), (res) => res.body.includes('Launch day'));
     expect(after.body).toContain('Launch day');
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -219,5 +224,57 @@ describe('caching and errors', () => {
       headers: { origin: 'https://customer.example', 'access-control-request-method': 'GET' },
     });
     expect(preflight.headers['access-control-allow-origin']).toBe('*');
+  });
+});
+
+describe('Last-Modified after a retraction', () => {
+  it.each(['atom', 'rss', 'json'])('%s: an unpublished entry is not kept alive by If-Modified-Since', async (format) => {
+    const user = await buildUser(ctx.services);
+    const own = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: `retract-${format}`, name: 'Retract' });
+    const [a, b] = await insertEntries(ctx.services, own.id, [
+      { status: 'draft', title: 'Entry Alpha', content: 'first' },
+      { status: 'draft', title: 'Entry Bravo', content: 'second' },
+    ]);
+    await ctx.services.entries.publish(a!);
+    await ctx.services.entries.publish(b!);
+    await untilListingDatePast(ctx.services, own.id);
+    const url = `/v1/changelog/retract-${format}/feed.${format}`;
+    const first = await get(url);
+    expect(first.body).toContain('Entry Bravo');
+    const l1 = first.headers['last-modified'] as string;
+    // The reader's revalidation while nothing changed.
+    expect((await get(url, { 'if-modified-since': l1 })).statusCode).toBe(304);
+
+    // The attacker's case: the newest entry is retracted (usually within the same second as l1).
+    await ctx.services.entries.unpublish(b!);
+    const again = await eventually(() => get(url), (res) => !res.body.includes('Entry Bravo'));
+    expect(again.body).not.toContain('Entry Bravo');
+    expect(again.body).toContain('Entry Alpha');
+    expect(Date.parse(again.headers['last-modified'] as string)).toBeGreaterThanOrEqual(Date.parse(l1));
+    const revalidated = await get(url, { 'if-modified-since': l1 });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.body).toBe(again.body);
+
+    // Once the clock has caught up with the change, the date is a later second and revalidates again.
+    await untilListingDatePast(ctx.services, own.id);
+    const settled = await get(url);
+    const l2 = settled.headers['last-modified'] as string;
+    expect(Date.parse(l2)).toBeGreaterThan(Date.parse(l1));
+    expect((await get(url, { 'if-modified-since': l2 })).statusCode).toBe(304);
+  });
+
+  it('an edit of a published entry right after a read is a later Last-Modified than the one read', async () => {
+    const user = await buildUser(ctx.services);
+    const own = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'edit-soon', name: 'Edit soon' });
+    const [a] = await insertEntries(ctx.services, own.id, [{ status: 'published', title: 'Typo here', content: 'text', published_at: new Date() }]);
+    await untilListingDatePast(ctx.services, own.id);
+    const url = '/v1/changelog/edit-soon/feed.atom';
+    const l1 = (await get(url)).headers['last-modified'] as string;
+    await ctx.services.entries.editText(a!, { title: 'Typo fixed', content: 'text' });
+    const revalidated = await eventually(() => get(url, { 'if-modified-since': l1 }), (res) => res.statusCode === 200);
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.body).toContain('Typo fixed');
+    // In whole seconds, as HTTP dates are.
+    expect(Date.parse((await listingDate(ctx.services, own.id)).toUTCString())).toBeGreaterThan(Date.parse(l1));
   });
 });

@@ -40,8 +40,8 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
           description:
             `Public. The ${FEED_SIZE} newest published entries as ${FORMATS[format].name} (${FORMATS[format].spec}), ` +
             'content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; ' +
-            'links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry\'s ' +
-            'change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. ' +
+            'links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any ' +
+            'kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. ' +
             'Not part of the API contract: an addition.',
           tags: ['changelog'],
           params: SlugParams,

@@ -31,8 +31,9 @@ export interface FeedLinks {
 /**
  * Atom 1.0, RSS 2.0 and JSON Feed 1.1 of a project's newest published entries, built with the
  * `feed` library. Ids are `urn:uuid:` of the project and entries, so they survive a change of slug
- * or host; dates are the entries' own (published, and updated for Atom and JSON), and the feed's
- * date is its newest entry's, so the same entries always give the same bytes.
+ * or host; dates are the entries' own (published, and updated for Atom and JSON). The feed's date
+ * (and Last-Modified) is the listing's last change of any kind, retractions included, which never
+ * moves backwards; the newest entry's date did when that entry was unpublished.
  */
 export function createFeedsService(publicPage: PublicPageService, publicUrl: string) {
   const links = (slug: string): FeedLinks => ({
@@ -47,7 +48,7 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
     async render(slug: string, format: FeedFormat): Promise<TextResponse> {
       const { project, entries } = await publicPage.latest(slug, FEED_SIZE);
       const to = links(project.slug);
-      const updated = entries.length ? new Date(Math.max(...entries.map((e) => entryUpdated(e).getTime()))) : project.updated_at;
+      const updated = project.published_changed_at;
       const feed = new Feed({
         id: `urn:uuid:${project.id}`,
         title: clean(`${project.name} changelog`),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
 import { eventually } from '../../test/helpers/eventually.js';
+import { untilListingDatePast } from '../../test/helpers/listing-date.js';
 
 let ctx: TestContext;
 let project: { id: string; slug: string };
@@ -104,6 +105,7 @@ describe('GET /c/{slug}', () => {
   });
 
   it('sends ETag and Last-Modified and answers 304', async () => {
+    await untilListingDatePast(ctx.services, project.id);
     const first = await get('/c/acme-app');
     expect((await get('/c/acme-app', { 'if-none-match': first.headers.etag as string })).statusCode).toBe(304);
     expect((await get('/c/acme-app', { 'if-modified-since': first.headers['last-modified'] as string })).statusCode).toBe(304);
@@ -136,5 +138,64 @@ describe('GET /c/{slug}/entries/{id}', () => {
     expect((await get(`/c/other-app/entries/${weekly}`)).statusCode).toBe(404);
     expect((await get('/c/acme-app/entries/00000000-0000-4000-8000-000000000000')).statusCode).toBe(404);
     expect((await get('/c/acme-app/entries/not-a-uuid')).statusCode).toBe(400);
+  });
+});
+
+describe('Last-Modified after a retraction', () => {
+  it('the page: an unpublished entry is not kept alive by If-Modified-Since; a theme change is a later date too', async () => {
+    const user = await buildUser(ctx.services);
+    const own = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'retract-page', name: 'Retract' });
+    const [a, b] = await insertEntries(ctx.services, own.id, [
+      { status: 'draft', title: 'Entry Alpha' },
+      { status: 'draft', title: 'Entry Bravo' },
+    ]);
+    await ctx.services.entries.publish(a!);
+    await ctx.services.entries.publish(b!);
+    await untilListingDatePast(ctx.services, own.id);
+    const first = await get('/c/retract-page');
+    expect(first.body).toContain('Entry Bravo');
+    const l1 = first.headers['last-modified'] as string;
+    expect((await get('/c/retract-page', { 'if-modified-since': l1 })).statusCode).toBe(304);
+
+    await ctx.services.entries.unpublish(b!);
+    const again = await eventually(() => get('/c/retract-page'), (res) => !res.body.includes('Entry Bravo'));
+    expect(again.body).not.toContain('Entry Bravo');
+    expect(Date.parse(again.headers['last-modified'] as string)).toBeGreaterThanOrEqual(Date.parse(l1));
+    const revalidated = await get('/c/retract-page', { 'if-modified-since': l1 });
+    expect(revalidated.statusCode).toBe(200);
+    expect(revalidated.body).toBe(again.body);
+
+    await untilListingDatePast(ctx.services, own.id);
+    const l2 = (await get('/c/retract-page')).headers['last-modified'] as string;
+    expect(Date.parse(l2)).toBeGreaterThan(Date.parse(l1));
+    await ctx.services.projects.updateTheme(own.id, { color: '#aa0000', logoUrl: '' });
+    const themed = await eventually(() => get('/c/retract-page', { 'if-modified-since': l2 }), (res) => res.statusCode === 200);
+    expect(themed.statusCode).toBe(200);
+    expect(themed.body).toContain('#aa0000');
+  });
+
+  it('a permalink page: an edit or a retract-and-republish right after a read revalidates to the new page', async () => {
+    const user = await buildUser(ctx.services);
+    const own = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'retract-permalink', name: 'Retract' });
+    const [a] = await insertEntries(ctx.services, own.id, [{ status: 'published', title: 'Original words', content: 'body', published_at: new Date() }]);
+    const url = `/c/retract-permalink/entries/${a}`;
+    await untilListingDatePast(ctx.services, own.id);
+    const l1 = (await get(url)).headers['last-modified'] as string;
+    expect((await get(url, { 'if-modified-since': l1 })).statusCode).toBe(304);
+
+    await ctx.services.entries.editText(a!, { title: 'Corrected words', content: 'body' });
+    const edited = await eventually(() => get(url, { 'if-modified-since': l1 }), (res) => res.statusCode === 200);
+    expect(edited.statusCode).toBe(200);
+    expect(edited.body).toContain('Corrected words');
+
+    await untilListingDatePast(ctx.services, own.id);
+    const l2 = (await get(url)).headers['last-modified'] as string;
+    await ctx.services.entries.unpublish(a!);
+    expect((await eventually(() => get(url), (res) => res.statusCode === 404)).statusCode).toBe(404);
+    await ctx.services.entries.editText(a!, { title: 'Reworded', content: 'body' });
+    await ctx.services.entries.publish(a!);
+    const back = await eventually(() => get(url, { 'if-modified-since': l2 }), (res) => res.statusCode === 200);
+    expect(back.statusCode).toBe(200);
+    expect(back.body).toContain('Reworded');
   });
 });

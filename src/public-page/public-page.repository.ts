@@ -10,7 +10,8 @@ export interface PublicProject {
   theme_color: string | null;
   logo_url: string | null;
   published_entry_count: number;
-  updated_at: Date;
+  /** When anything the public listing shows last changed; a later whole second at every change (migrations/0017). */
+  published_changed_at: Date;
 }
 
 export interface EntryFilter {
@@ -20,10 +21,14 @@ export interface EntryFilter {
 
 /** Reads for the public page and feeds: published entries only, never drafts or archived ones. */
 export const publicPageRepository = {
+  /**
+   * Read before the entries (as every caller does): a change committed in between then leaves the
+   * date older than the entries shown, so a revalidation gets them again, never a 304 for stale ones.
+   */
   async findProject(db: Executor, slug: string): Promise<PublicProject | undefined> {
     return db
       .selectFrom('projects')
-      .select(['id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'updated_at'])
+      .select(['id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at'])
       .where('slug', '=', slug)
       .executeTakeFirst();
   },

@@ -10,7 +10,7 @@ import { errorResponses, Uuid } from '../http/schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';
 import type { Services } from '../services.js';
 import type { PublicProject } from './public-page.repository.js';
-import { createPublicPageService, entryUpdated } from './public-page.service.js';
+import { createPublicPageService } from './public-page.service.js';
 import { changelogPage, entryPage, notFoundPage } from './views.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -95,8 +95,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       };
       return send(request, reply, `page:${slug}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`, async () => {
         const view = await pages.changelog(slug, filters, filters.page);
-        const lastModified = latest(view.project, view.entries);
-        return { project: view.project, body: changelogPage(config.publicUrl, view, filters), lastModified };
+        return { project: view.project, body: changelogPage(config.publicUrl, view, filters), lastModified: view.project.published_changed_at };
       });
     },
   );
@@ -117,13 +116,10 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       const id = request.params.id.toLowerCase();
       return send(request, reply, `entry-page:${slug}:${id}`, async () => {
         const { project, entry } = await pages.entry(slug, id);
-        return { project, body: entryPage(config.publicUrl, project, entry), lastModified: latest(project, [entry]) };
+        // The project's date, not the entry's: it also moves when the entry is retracted and republished.
+        return { project, body: entryPage(config.publicUrl, project, entry), lastModified: project.published_changed_at };
       });
     },
   );
 };
 
-/** A page changes when an entry on it does or the project (name, theme) does. */
-function latest(project: PublicProject, entries: { updated_at: Date; published_at: Date | null }[]): Date {
-  return new Date(Math.max(project.updated_at.getTime(), ...entries.map((e) => entryUpdated(e).getTime())));
-}

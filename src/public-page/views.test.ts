@@ -11,7 +11,7 @@ const project = {
   theme_color: null,
   logo_url: null,
   published_entry_count: 1,
-  updated_at: new Date('2026-01-01T00:00:00Z'),
+  published_changed_at: new Date('2026-01-01T00:00:00Z'),
 };
 const entry = {
   id: '00000000-0000-4000-8000-000000000002',

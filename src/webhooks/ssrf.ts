@@ -1,79 +1,60 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { AppError } from '../http/errors.js';
 
-/** Address ranges a webhook may not reach unless the operator allow-lists them. */
-const BLOCKED_V4: [string, number][] = [
-  ['0.0.0.0', 8], // "this network"
-  ['10.0.0.0', 8], // private
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8], // loopback
-  ['169.254.0.0', 16], // link-local, cloud metadata (169.254.169.254)
-  ['172.16.0.0', 12], // private
-  ['192.0.0.0', 24], // IETF protocol assignments
-  ['192.0.2.0', 24], // documentation
-  ['192.88.99.0', 24], // 6to4 relay anycast
-  ['192.168.0.0', 16], // private
-  ['198.18.0.0', 15], // benchmarking
-  ['198.51.100.0', 24], // documentation
-  ['203.0.113.0', 24], // documentation
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-];
-const BLOCKED_V6: [string, number][] = [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['::', 96], // IPv4-compatible (deprecated)
-  ['100::', 64], // discard
-  ['2001::', 23], // IETF protocol assignments (Teredo, ORCHID, …)
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local (incl. fd00:ec2::254, a cloud metadata address)
-  ['fe80::', 10], // link-local
-  ['fec0::', 10], // site-local (deprecated)
-  ['ff00::', 8], // multicast
-];
+type Address = ipaddr.IPv4 | ipaddr.IPv6;
 
-const blocked = new BlockList();
-for (const [net, prefix] of BLOCKED_V4) blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of BLOCKED_V6) blocked.addSubnet(net, prefix, 'ipv6');
+const v4 = (hi: number, lo: number) => ipaddr.fromByteArray([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]) as ipaddr.IPv4;
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
 
 /**
- * The IPv4 address an IPv6 address carries, for the forms that reach an IPv4 host: IPv4-mapped
- * (`::ffff:a.b.c.d`), NAT64 (`64:ff9b::/96`) and 6to4 (`2002:AABB:CCDD::/48`).
+ * The IPv4 addresses an IPv6 address leads to: IPv4-mapped (`::ffff:a.b.c.d`), IPv4-translated
+ * (`::ffff:0:a.b.c.d`), well-known NAT64 (`64:ff9b::/96`), 6to4 (`2002:AABB:CCDD::/48`) and Teredo
+ * (server and client). Ranges and names from ipaddr.js, not a hand-kept list.
  */
-export function embeddedIPv4(address: string): string | null {
-  if (isIP(address) !== 6) return null;
-  const words = expandIPv6(address);
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
-  if (words.slice(0, 5).every((w) => w === 0) && words[5] === 0xffff) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x64 && words[1] === 0xff9b && words.slice(2, 6).every((w) => w === 0)) return v4(words[6]!, words[7]!);
-  if (words[0] === 0x2002) return v4(words[1]!, words[2]!);
-  return null;
+export function embeddedIPv4s(address: string): string[] {
+  if (isIP(address) !== 6) return [];
+  return embedded(ipaddr.IPv6.parse(address)).map(String);
 }
 
-/** The eight 16-bit words of an IPv6 address (any textual form, dotted tail included). */
-function expandIPv6(address: string): number[] {
-  let text = address.toLowerCase().split('%')[0]!;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
-    text = text.slice(0, -dotted[1]!.length) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+function embedded(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const w = address.parts;
+  switch (address.range() as string) {
+    case 'ipv4Mapped':
+    case 'rfc6145':
+      return [v4(w[6]!, w[7]!)];
+    case 'rfc6052':
+      // Local-use NAT64 (64:ff9b:1::/48) puts the IPv4 address where its operator chose: not read, refused.
+      return address.match(WELL_KNOWN_NAT64) ? [v4(w[6]!, w[7]!)] : [];
+    case '6to4':
+      return [v4(w[1]!, w[2]!)];
+    case 'teredo':
+      // 2001:0:server:server:flags:port:~client:~client (RFC 4380).
+      return [v4(w[2]!, w[3]!), v4(w[6]! ^ 0xffff, w[7]! ^ 0xffff)];
+    default:
+      return [];
   }
-  const [head, tail] = text.includes('::') ? text.split('::') : [text, undefined];
-  const left = head ? head.split(':') : [];
-  const right = tail !== undefined && tail !== '' ? tail.split(':') : [];
-  const middle = tail !== undefined ? Array(8 - left.length - right.length).fill('0') : [];
-  return [...left, ...middle, ...right].map((w) => parseInt(w, 16));
+}
+
+/** True for a public unicast address: IPv4 'unicast', IPv6 'unicast' within 2000::/3, or a form that only leads to such IPv4 addresses. */
+function isPublic(address: Address): boolean {
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  const v6 = address as ipaddr.IPv6;
+  const inner = embedded(v6);
+  if (inner.length) return inner.every((a) => a.range() === 'unicast');
+  // ::a.b.c.d (deprecated IPv4-compatible) is 'unicast' to the library, and nothing outside 2000::/3 is assigned.
+  if (v6.match(IPV4_COMPATIBLE)) return false;
+  return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
 }
 
 /** Why an address may not be reached, or null when it is a public unicast address. */
 export function blockedReason(address: string): string | null {
-  const family = isIP(address);
-  if (family === 0) return 'is not an IP address';
-  const v4 = family === 4 ? address : embeddedIPv4(address);
-  if (v4 !== null && blocked.check(v4, 'ipv4')) return `is a private, loopback, link-local or reserved address (${address})`;
-  if (family === 6 && blocked.check(address, 'ipv6')) return `is a private, loopback, link-local or reserved address (${address})`;
-  return null;
+  if (isIP(address) === 0) return 'is not an IP address';
+  if (isPublic(ipaddr.parse(address))) return null;
+  return `is a private, loopback, link-local or reserved address (${address})`;
 }
 
 /** The operator's allow-list (WEBHOOK_ALLOWED_HOSTS): host names, addresses and CIDR ranges. */
@@ -100,8 +81,8 @@ export class AllowList {
     const family = isIP(address);
     if (family === 0) return false;
     if (this.ranges.check(address, family === 4 ? 'ipv4' : 'ipv6')) return true;
-    const v4 = family === 6 ? embeddedIPv4(address) : null;
-    return v4 !== null && this.ranges.check(v4, 'ipv4');
+    const inner = embeddedIPv4s(address);
+    return inner.length > 0 && inner.every((a) => this.ranges.check(a, 'ipv4'));
   }
 }
 

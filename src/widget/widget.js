@@ -10,11 +10,227 @@
  * --changelog-radius, --changelog-font, --changelog-new-bg, --changelog-new-text.
  *
  * Safety: entry text comes from commit messages. Nothing is ever parsed as HTML here: Markdown is
- * turned into DOM nodes whose text is set with text nodes, and links keep only http(s) and mailto.
+ * turned into DOM nodes whose text is set with text nodes, backslash escapes are honoured (the
+ * server escapes commit text), the structured form is shown as plain text, links keep only http(s)
+ * and mailto, and parsing takes time linear in the text.
  */
 (() => {
   'use strict';
-  if (typeof customElements === 'undefined' || customElements.get('changelog-feed')) return;
+
+  /** Only web and mail links survive; anything else (javascript:, data:, relative tricks) becomes plain text. */
+  function safeHref(raw) {
+    try {
+      const url = new URL(raw);
+      return url.protocol === 'https:' || url.protocol === 'http:' || url.protocol === 'mailto:' ? url.href : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // Markdown becomes a tree of plain objects ({t: tag, a: attributes, c: children}, or strings), made
+  // into DOM nodes later. Linear in the input whatever it holds (runs of brackets, asterisks or
+  // backticks: every character is scanned a bounded number of times). Backslash escapes are honoured:
+  // the server escapes commit text, so `\[x\](https://…)` from a commit stays text, and a link is
+  // only ever Markdown the server or a person wrote. Code spans bind first, then links, then emphasis.
+  const SPECIAL = /[\\`*_[\]]/g;
+  const PUNCT = /[!-/:-@[-`{-~]/;
+  const MAX_NESTING = 16;
+  const isSpace = (c) => c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f' || c === '\v' || c === '\u00a0';
+  const isWord = (c) => {
+    const k = c.charCodeAt(0) | 32; // ASCII letters and digits without a regular expression: the common case
+    return c < '\u0080' ? (k >= 97 && k <= 122) || (c >= '0' && c <= '9') : /[\p{L}\p{N}]/u.test(c);
+  };
+
+  /** Inline Markdown (code, strong, emphasis, links) as tree nodes. */
+  function inline(source) {
+    const s = String(source);
+    // Backtick runs by length: a code span closes at the next run of the same length (pointers only move forward).
+    const runs = new Map();
+    for (let i = s.indexOf('`'); i >= 0; i = s.indexOf('`', i)) {
+      const start = i;
+      while (s[i] === '`') i++;
+      if (!runs.has(i - start)) runs.set(i - start, { at: [], k: 0 });
+      runs.get(i - start).at.push(start);
+    }
+    const closer = (from, n) => {
+      const run = runs.get(n);
+      if (!run) return -1;
+      while (run.k < run.at.length && run.at[run.k] < from) run.k++;
+      return run.k < run.at.length ? run.at[run.k] : -1;
+    };
+    // Delimiters stay text in `out` until matched, when their slot becomes the node.
+    const out = [];
+    const emphKind = []; // open emphasis, innermost last: its run and its index in out
+    const emphAt = [];
+    const bracketAt = []; // open `[`: its index in out, and the emphasis depth then
+    const bracketEmph = [];
+    const floor = { '*': 0, '**': 0, _: 0, __: 0 }; // below this depth, no opener of the kind can match
+    const lower = (depth) => {
+      for (const kind in floor) if (floor[kind] > depth) floor[kind] = depth;
+    };
+    const delim = (run, start, end) => {
+      if (run.length > 2) return void out.push(run);
+      const before = start ? s[start - 1] : ' ';
+      const after = end < s.length ? s[end] : ' ';
+      const star = run[0] === '*';
+      // Underscores only at word boundaries, as in CommonMark: snake_case_names stay as they are.
+      const canOpen = !isSpace(after) && (star || !isWord(before));
+      const canClose = !isSpace(before) && (star || !isWord(after));
+      if (canClose) {
+        const bottom = Math.max(floor[run], bracketEmph.length ? bracketEmph[bracketEmph.length - 1] : 0);
+        for (let k = emphKind.length - 1; k >= bottom; k--) {
+          if (emphKind[k] !== run) continue;
+          const at = emphAt[k];
+          out[at] = { t: run.length === 2 ? 'strong' : 'em', c: out.splice(at + 1) };
+          emphKind.length = emphAt.length = k;
+          lower(k);
+          return;
+        }
+        floor[run] = emphKind.length;
+      }
+      if (canOpen && emphKind.length < MAX_NESTING) {
+        emphKind.push(run);
+        emphAt.push(out.length);
+      }
+      out.push(run);
+    };
+    let from = 0;
+    for (;;) {
+      SPECIAL.lastIndex = from;
+      const m = SPECIAL.exec(s);
+      if (!m) break;
+      let i = m.index;
+      if (i > from) out.push(s.slice(from, i));
+      const ch = s[i];
+      if (ch === '\\') {
+        if (PUNCT.test(s[i + 1] || '')) {
+          out.push(s[i + 1]);
+          i += 2;
+        } else out.push(s[i++]);
+      } else if (ch === '`') {
+        let j = i;
+        while (s[j] === '`') j++;
+        const end = closer(j, j - i);
+        if (end < 0) out.push(s.slice(i, j));
+        else {
+          let code = s.slice(j, end);
+          if (code.length > 1 && code[0] === ' ' && code[code.length - 1] === ' ' && code.trim()) code = code.slice(1, -1);
+          out.push({ t: 'code', c: [code] });
+          j = end + j - i;
+        }
+        i = j;
+      } else if (ch === '*' || ch === '_') {
+        let j = i;
+        while (s[j] === ch) j++;
+        delim(s.slice(i, j), i, j);
+        i = j;
+      } else if (ch === '[') {
+        bracketAt.push(out.length);
+        bracketEmph.push(emphKind.length);
+        out.push('[');
+        i++;
+      } else {
+        // `]`: a link when a `[` is open and an unescaped `(url)` follows at once.
+        const open = bracketAt.length ? bracketAt.pop() : -1;
+        bracketEmph.length = bracketAt.length;
+        let j = i + 1;
+        if (open >= 0 && s[j] === '(') while (++j < s.length && !/[\s()<>[\]`\\]/.test(s[j]));
+        const url = open >= 0 && s[i + 1] === '(' && s[j] === ')' && j > i + 2 ? s.slice(i + 2, j) : null;
+        if (url === null) {
+          out.push(']');
+          i++;
+        } else {
+          // Emphasis does not cross the link's edges, and links do not nest.
+          while (emphAt.length && emphAt[emphAt.length - 1] > open) emphKind.length = --emphAt.length;
+          lower(emphKind.length);
+          bracketAt.length = bracketEmph.length = 0;
+          const href = safeHref(url);
+          const children = out.splice(open + 1);
+          out[open] = href ? { t: 'a', a: { href, rel: 'noopener noreferrer nofollow' }, c: children } : { c: children };
+          i = j + 1;
+        }
+      }
+      from = i;
+    }
+    if (from < s.length) out.push(s.slice(from));
+    return finish(out);
+  }
+
+  /** Neighbouring texts as one string (delimiters that matched nothing are text already). */
+  function finish(list) {
+    const done = [];
+    let texts = [];
+    for (const item of list) {
+      if (typeof item === 'string') texts.push(item);
+      else {
+        if (texts.length) done.push(texts.join(''));
+        texts = [];
+        item.c = finish(item.c);
+        done.push(item);
+      }
+    }
+    if (texts.length) done.push(texts.join(''));
+    return done;
+  }
+
+  /** Strips a heading's optional closing `#`s (without a backtracking regular expression). */
+  function headingText(text) {
+    const t = text.trimEnd();
+    let k = t.length;
+    while (k && t[k - 1] === '#') k--;
+    return (k === 0 || t[k - 1] === ' ' || t[k - 1] === '\t' ? t.slice(0, k) : t).trimEnd();
+  }
+
+  /** Block Markdown (headings, lists, code fences, paragraphs) as tree nodes. */
+  function markdown(source) {
+    const out = [];
+    const lines = String(source).replace(/\r\n?/g, '\n').split('\n');
+    let para = null;
+    let list = null;
+    const paragraph = () => {
+      if (para) out.push({ t: 'p', c: inline(para.join(' ')) });
+      para = null;
+    };
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i];
+      let m;
+      if (/^\s*```/.test(line)) {
+        paragraph();
+        list = null;
+        const code = [];
+        while (++i < lines.length && !/^\s*```/.test(lines[i])) code.push(lines[i]);
+        out.push({ t: 'pre', c: [{ t: 'code', c: [code.join('\n')] }] });
+      } else if (!line.trim()) {
+        paragraph();
+        list = null;
+      } else if ((m = /^#{1,6}\s+(.*)$/.exec(line))) {
+        paragraph();
+        list = null;
+        out.push({ t: 'h4', c: inline(headingText(m[1])) });
+      } else if ((m = /^\s*(?:([-*+])|\d+[.)])\s+(.*)$/.exec(line))) {
+        paragraph();
+        const tag = m[1] ? 'ul' : 'ol';
+        if (!list || list.t !== tag) out.push((list = { t: tag, a: tag === 'ol' ? { class: 'md' } : null, c: [] }));
+        list.c.push({ t: 'li', c: inline(m[2]) });
+      } else if (list && /^\s{2,}\S/.test(line)) {
+        const item = list.c[list.c.length - 1].c; // appended in place: copying would be quadratic in the lines
+        item.push(' ');
+        for (const node of inline(line.trim())) item.push(node);
+      } else {
+        list = null;
+        (para = para || []).push(line.trim());
+      }
+    }
+    paragraph();
+    return out;
+  }
+
+  if (typeof customElements === 'undefined') {
+    // Outside a browser (the unit tests run this file in node:vm) the parser is all there is.
+    if (typeof changelogFeedParser === 'function') changelogFeedParser({ inline, markdown }); // eslint-disable-line no-undef
+    return;
+  }
+  if (customElements.get('changelog-feed')) return;
 
   const SCRIPT_ORIGIN = (() => {
     try {
@@ -63,78 +279,13 @@ button:disabled{opacity:.6;cursor:progress}
     return el;
   }
 
-  /** Only web and mail links survive; anything else (javascript:, data:, relative tricks) becomes plain text. */
-  function safeHref(raw) {
-    try {
-      const url = new URL(raw);
-      return url.protocol === 'https:' || url.protocol === 'http:' || url.protocol === 'mailto:' ? url.href : null;
-    } catch {
-      return null;
-    }
-  }
-
-  // Underscore emphasis only at word boundaries, as in CommonMark: `snake_case_names` stay as they are.
-  const INLINE = /`([^`]+)`|\*\*([^*]+)\*\*|(?<!\w)__([^_]+)__(?!\w)|\[([^\]]+)\]\(([^)\s]+)\)|\*([^*\s][^*]*)\*|(?<!\w)_([^_\s][^_]*)_(?!\w)/g;
-
-  /** Inline Markdown (code, bold, italic, links) as nodes. */
-  function inline(text) {
-    const nodes = [];
-    let last = 0;
-    for (const m of text.matchAll(INLINE)) {
-      if (m.index > last) nodes.push(text.slice(last, m.index));
-      if (m[1] !== undefined) nodes.push(h('code', null, m[1]));
-      else if (m[2] !== undefined || m[3] !== undefined) nodes.push(h('strong', null, inline(m[2] ?? m[3])));
-      else if (m[4] !== undefined) {
-        const href = safeHref(m[5]);
-        nodes.push(href ? h('a', { href, rel: 'noopener noreferrer nofollow' }, inline(m[4])) : m[4]);
-      } else nodes.push(h('em', null, inline(m[6] ?? m[7])));
-      last = m.index + m[0].length;
-    }
-    if (last < text.length) nodes.push(text.slice(last));
-    return nodes;
-  }
-
-  /** Block Markdown (headings, lists, code fences, paragraphs) as a fragment. */
-  function markdown(source) {
-    const out = document.createDocumentFragment();
-    const lines = String(source).replace(/\r\n?/g, '\n').split('\n');
-    let para = null;
-    let list = null;
-    const flush = () => {
-      if (para) out.append(h('p', null, inline(para.join(' '))));
-      para = null;
-      list = null;
-    };
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i];
-      let m;
-      if (/^\s*```/.test(line)) {
-        flush();
-        const code = [];
-        while (++i < lines.length && !/^\s*```/.test(lines[i])) code.push(lines[i]);
-        out.append(h('pre', null, h('code', null, code.join('\n'))));
-      } else if (!line.trim()) {
-        flush();
-      } else if ((m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line))) {
-        flush();
-        out.append(h('h4', null, inline(m[1])));
-      } else if ((m = /^\s*(?:([-*+])|\d+[.)])\s+(.*)$/.exec(line))) {
-        if (para) {
-          out.append(h('p', null, inline(para.join(' '))));
-          para = null;
-        }
-        const tag = m[1] ? 'ul' : 'ol';
-        if (!list || list.tagName.toLowerCase() !== tag) out.append((list = h(tag, tag === 'ol' ? { class: 'md' } : null)));
-        list.append(h('li', null, inline(m[2])));
-      } else if (list && /^\s{2,}\S/.test(line)) {
-        list.lastChild.append(' ', ...inline(line.trim()));
-      } else {
-        list = null;
-        (para = para || []).push(line.trim());
-      }
-    }
-    flush();
-    return out;
+  /** Tree nodes from inline() and markdown() as DOM nodes (a node without a tag is its children). */
+  function build(node) {
+    if (typeof node === 'string') return node;
+    if (node.t) return h(node.t, node.a, node.c.map(build));
+    const fragment = document.createDocumentFragment();
+    for (const child of node.c) fragment.append(build(child));
+    return fragment;
   }
 
   const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
@@ -251,18 +402,20 @@ button:disabled{opacity:.6;cursor:progress}
       const title = entry.title || (json && json.title) || entry.version_label || 'Changes';
       const date = entry.published_at ? new Date(entry.published_at) : null;
       const body = [];
+      // The structured form holds commit text as it was written: plain text, never Markdown (the server
+      // escapes it wherever it writes Markdown), so `[x](https://…)` in a commit is never a link here.
       if (json && (json.headline_items.length || json.sections.length)) {
         if (json.headline_items.length) {
           body.push(h('ul', { class: 'headlines' }, json.headline_items.map((item) =>
-            h('li', null, h('span', { class: 'headline' }, inline(item.title)), item.body ? h('p', null, inline(item.body)) : null))));
+            h('li', null, h('span', { class: 'headline' }, item.title), item.body ? h('p', null, item.body) : null))));
         }
         for (const section of json.sections) {
           body.push(h('h4', null, section.label));
           body.push(h('ul', null, section.items.map((item) =>
-            h('li', null, item.component ? h('span', { class: 'component' }, `${item.component}: `) : null, inline(item.text)))));
+            h('li', null, item.component ? h('span', { class: 'component' }, `${item.component}: `) : null, item.text))));
         }
       } else if (entry.content) {
-        body.push(markdown(entry.content));
+        for (const block of markdown(entry.content)) body.push(build(block));
       }
       return h('li', null, h('article', { part: 'entry', 'data-id': entry.id },
         h('h3', null, title, isNew ? h('span', { class: 'new', part: 'new' }, 'New') : null),

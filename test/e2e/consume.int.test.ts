@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
+import { renderMarkdown } from '../../src/generation/render.js';
 import { createServices, type Services } from '../../src/services.js';
 import { testConfig } from '../helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
@@ -19,6 +20,16 @@ const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
 const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="144" height="36" viewBox="0 0 144 36"><rect width="36" height="36" rx="8" fill="#fff"/><path d="M10 18h16M18 10v16" stroke="#6d28d9" stroke-width="4"/></svg>`;
 
 const day = (n: number) => new Date(Date.parse('2026-03-02T09:00:00Z') + n * 86_400_000);
+/** A commit subject that is a Markdown link to a phishing page, and one that froze a visitor's tab (80,000 `[`). */
+const PHISH = '[phish](https://evil.example/login)';
+const BRACKETS = '['.repeat(80_000);
+const phishJson = (title: string) => ({
+  title,
+  headline_items: [{ section_type_key: 'fix', title: PHISH, body: PHISH }],
+  sections: [{ section_type_key: 'fix', label: 'Fixes', items: [{ text: PHISH, component: null }] }],
+  component_tags: [],
+  team_attribution: null,
+});
 const json = (title: string, version: string | null, headline: string, items: [string, string | null][]) => ({
   title,
   headline_items: [{ section_type_key: 'feature', title: headline, body: null }],
@@ -38,6 +49,7 @@ describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () 
   let browser: Browser;
   let page: Page;
   let weeklyId: string;
+  let phishId: string;
   const cspViolations: string[] = [];
   const outside: string[] = [];
 
@@ -86,9 +98,13 @@ describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () 
         status: 'published' as const, entry_type: 'daily' as const, title: `Daily changes ${i + 1}`, published_at: day(11 - i),
         content: `- **ui:** polish ${i + 1}\n- fix typo in \`settings\``, component_tags: ['ui'],
       })),
+      // Markdown as the server writes it from commit text (escaped), then the structured form (raw text).
+      { status: 'published', entry_type: 'commit', title: 'Phish as Markdown', published_at: day(2), content: `${renderMarkdown(phishJson('Phish as Markdown'))}\n${BRACKETS}` },
+      { status: 'published', entry_type: 'commit', title: 'Phish as structure', published_at: day(1), generated_json: JSON.stringify(phishJson('Phish as structure')) },
       { status: 'draft', title: 'Unreleased: secret pricing page', content: 'not yet', published_at: null },
     ]);
     weeklyId = ids[0]!;
+    phishId = ids[13]!;
     app = await buildApp({ config, database, services });
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -172,8 +188,18 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await page.getByRole('button', { name: 'Load more' }).click();
     await expect.poll(() => articles.count()).toBe(10);
     await page.getByRole('button', { name: 'Load more' }).click();
-    await expect.poll(() => articles.count()).toBe(13);
+    await expect.poll(() => articles.count()).toBe(15);
     expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
+    // Commit text that is a Markdown link shows as text, escaped by the server or not; 80,000 `[` show at once, as text.
+    const phishMarkdown = articles.nth(13);
+    const phishStructure = articles.nth(14);
+    expect(await phishMarkdown.locator('li').first().textContent()).toBe(PHISH);
+    expect(await phishMarkdown.textContent()).toContain(BRACKETS);
+    expect(await phishStructure.locator('.headline').textContent()).toBe(PHISH);
+    expect(await phishStructure.locator('ul:not(.headlines) li').textContent()).toBe(PHISH);
+    expect(await page.locator('changelog-feed a[href^="https://evil.example"]').count()).toBe(0);
+    // The public page's full-page screenshot cannot hold 80,000 characters in one line: the entry loses them.
+    await services.entries.editText(phishId, { title: 'Phish as Markdown', content: renderMarkdown(phishJson('Phish as Markdown')) });
     expect(await page.locator('changelog-feed').textContent()).not.toContain('secret pricing');
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
 
@@ -187,7 +213,7 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
   it('the public page filters, links to permalinks, discovers its feeds, and runs under its CSP', async () => {
     await page.goto(`${base}/c/acme-app`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme App changelog');
-    expect(await page.locator('article').count()).toBe(13);
+    expect(await page.locator('article').count()).toBe(15);
     expect(await page.evaluate("document.querySelector('header img').naturalWidth")).toBeGreaterThan(0);
     expect(await page.getByRole('main').count()).toBe(1);
     expect(await page.getByRole('search', { name: 'Filter entries' }).count()).toBe(1);
@@ -202,7 +228,7 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await page.getByLabel('Entry type').selectOption('commit');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(`${base}/c/acme-app?type=commit&component=`);
-    expect(await page.locator('article').count()).toBe(3);
+    expect(await page.locator('article').count()).toBe(5);
     await page.getByLabel('Component').selectOption('auth');
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(`${base}/c/acme-app?type=commit&component=auth`);

@@ -401,7 +401,7 @@ export interface paths {
         };
         /**
          * Atom 1.0 feed of a project's changelog
-         * @description Public. The 50 newest published entries as Atom 1.0 (RFC 4287), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry's change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         * @description Public. The 50 newest published entries as Atom 1.0 (RFC 4287), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
          */
         get: {
             parameters: {
@@ -477,7 +477,7 @@ export interface paths {
         };
         /**
          * JSON Feed 1.1 feed of a project's changelog
-         * @description Public. The 50 newest published entries as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry's change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         * @description Public. The 50 newest published entries as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
          */
         get: {
             parameters: {
@@ -553,7 +553,7 @@ export interface paths {
         };
         /**
          * RSS 2.0 feed of a project's changelog
-         * @description Public. The 50 newest published entries as RSS 2.0 (https://www.rssboard.org/rss-specification), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the newest entry's change) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         * @description Public. The 50 newest published entries as RSS 2.0 (https://www.rssboard.org/rss-specification), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
          */
         get: {
             parameters: {
