@@ -99,6 +99,11 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 const refuse = (message: string) => new AppError('invalid_request', message, [{ in: 'body', parameter: 'url', message }]);
+/**
+ * One answer for a name that does not resolve and a name that resolves to a refused address, naming
+ * no address: otherwise the form is a lookup tool for the server's internal DNS.
+ */
+const unreachableName = (hostname: string) => refuse(`URL host ${hostname} does not resolve to a public address; webhooks may only reach public addresses`);
 
 /**
  * Checks a webhook URL and resolves its host: https only (http for allow-listed hosts), no
@@ -126,9 +131,9 @@ export async function checkWebhookUrl(raw: string, allow: AllowList, resolve: Re
     try {
       addresses = (await resolve(hostname)).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
     } catch {
-      throw refuse(`URL host ${hostname} does not resolve`);
+      throw unreachableName(hostname);
     }
-    if (addresses.length === 0) throw refuse(`URL host ${hostname} does not resolve`);
+    if (addresses.length === 0) throw unreachableName(hostname);
   }
 
   if (!namedAllowed) {
@@ -136,11 +141,7 @@ export async function checkWebhookUrl(raw: string, allow: AllowList, resolve: Re
       if (allow.hasAddress(address)) continue;
       const reason = blockedReason(address);
       if (reason) {
-        throw refuse(
-          literal
-            ? `URL host ${reason}; webhooks may only reach public addresses`
-            : `URL host ${hostname} resolves to an address that ${reason}; webhooks may only reach public addresses`,
-        );
+        throw literal ? refuse(`URL host ${reason}; webhooks may only reach public addresses`) : unreachableName(hostname);
       }
     }
   }

@@ -142,7 +142,7 @@ describe('SSRF protection at registration (no allow-list)', () => {
 
   it.each([
     ['http://169.254.169.254/latest/meta-data', /private, loopback, link-local or reserved address \(169\.254\.169\.254\)/],
-    ['https://localhost:8443/hook', /localhost resolves to an address that is a private, loopback, link-local or reserved address/],
+    ['https://localhost:8443/hook', /localhost does not resolve to a public address/],
     ['https://127.0.0.1/hook', /private, loopback, link-local or reserved address \(127\.0\.0\.1\)/],
     ['https://[::1]/hook', /reserved address \(::1\)/],
     ['http://127.0.0.1:9/hook', /private, loopback/],
