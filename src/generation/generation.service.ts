@@ -58,6 +58,15 @@ function applyPatch(current: SettingsInput, patch: SettingsPatch): SettingsInput
   return next;
 }
 
+/**
+ * The repository's CODEOWNERS (read at ingest) where the project has none of its own. Added after
+ * validation: the repository's file is not the project's to fix, so its bad lines are skipped
+ * with a warning at generation instead of refusing the settings.
+ */
+function withRepoCodeowners(settings: GenerationSettings, codeowners: string | null | undefined): GenerationSettings {
+  return settings.codeowners !== null || !codeowners ? settings : { ...settings, codeowners };
+}
+
 /** Validation problems as the API's error shape. */
 function invalidSettings(error: SettingsError): AppError {
   return new AppError('invalid_request', 'Invalid generation settings', error.problems.map((message) => ({ message })));
@@ -92,7 +101,7 @@ export function createGenerationService(db: Db) {
    */
   async function settingsFor(executor: Db, projectId: string): Promise<GenerationSettings> {
     const input = (await generationRepository.settingsOf(executor, projectId)) as SettingsInput;
-    return resolve({ ...input, codeowners: input.codeowners ?? (await generationRepository.codeownersOf(executor, projectId)) });
+    return withRepoCodeowners(resolve(input), await generationRepository.codeownersOf(executor, projectId));
   }
 
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
@@ -224,8 +233,8 @@ export function createGenerationService(db: Db) {
       const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
       const codeowners = await generationRepository.codeownersOf(db, project.id);
       const next = applyPatch(input, patch);
-      const proposed = resolve({ ...next, codeowners: next.codeowners ?? codeowners });
-      const current = resolve({ ...input, codeowners: input.codeowners ?? codeowners });
+      const proposed = withRepoCodeowners(resolve(next), codeowners);
+      const current = withRepoCodeowners(resolve(input), codeowners);
       const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
       const versions = buildVersionIndex(commits);
       const comparison = compareGenerations(generate(commits, current, { versions }), generate(commits, proposed, { versions }), proposed);
