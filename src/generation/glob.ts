@@ -46,7 +46,7 @@ type Token =
   /** Anything: the whole pattern is a globstar. */
   | { k: K.Any; g: number }
   /** Empty, or anything ending in a slash: a leading or inner globstar segment with its slash. */
-  | { k: K.Dirs; g: number }
+  | { k: K.Dirs; g: number; inner: boolean }
   /** Empty, or a slash and anything: a trailing globstar segment with the slash before it. */
   | { k: K.Sub; g: number }
   | { k: K.Open; g: number }
@@ -71,7 +71,10 @@ function parse(glob: string): { parts: Part[]; groups: number } {
       throw new GlobError(glob, `uses an extglob (${ch}(…)), which is not supported`);
     } else if (ch === '*') {
       let stars = 1;
-      while (glob[i + 1] === '*') (stars++, i++);
+      while (glob[i + 1] === '*') {
+        stars++;
+        i++;
+      }
       parts.push({ k: 'wild', stars, g: ++groups });
     } else if (ch === '?') {
       parts.push({ k: 'one' });
@@ -171,13 +174,21 @@ function tokenize(atoms: Array<Atom | { k: 'open' | 'close'; g: number }>): Toke
       else if (prev.atom === undefined && next.atom === undefined) out.push({ k: K.Any, g: a.g });
       else if (next.atom !== undefined) {
         // `**/`: the slash belongs to the token (zero segments leave no slash behind).
-        out.push({ k: K.Dirs, g: a.g });
+        out.push({ k: K.Dirs, g: a.g, inner: prev.atom !== undefined });
         atoms.splice(next.j, 1);
       } else {
-        // `/**` at the end: the slash before it belongs to the token (`a/**` matches `a`).
+        // `/**` at the end: after a literal segment the slash belongs to the token (`a/**` matches
+        // `a`); after a segment ending in `*` picomatch requires the slash (`a*\/**` needs one).
         const slashAt = out.map((t) => t.k === K.Char).lastIndexOf(true);
-        out.splice(slashAt, 1);
-        out.push({ k: K.Sub, g: a.g });
+        let segment = slashAt - 1;
+        while (segment >= 0 && !(out[segment]!.k === K.Char && (out[segment] as { c: number }).c === SLASH)) segment--;
+        const before = out.slice(segment + 1, slashAt).filter((t) => t.k !== K.Open && t.k !== K.Close);
+        const wildSegment = before.length > 0 && before[before.length - 1]!.k === K.Star;
+        if (wildSegment) out.push({ k: K.Any, g: a.g });
+        else {
+          out.splice(slashAt, 1);
+          out.push({ k: K.Sub, g: a.g });
+        }
       }
     }
   }
@@ -337,9 +348,17 @@ function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number)
         break;
       }
       case K.Dirs: {
-        if (ok[next + i]) break;
-        let end = i + 1;
-        while (!(text.charCodeAt(end - 1) === SLASH && ok[next + end])) end++;
+        // picomatch tries a leading `**\/` empty first, an inner one with at least one segment first.
+        let end = -1;
+        if (t.inner || !ok[next + i]) {
+          for (let e = i + 1; e <= text.length; e++) {
+            if (text.charCodeAt(e - 1) === SLASH && ok[next + e]) {
+              end = e;
+              break;
+            }
+          }
+        }
+        if (end < 0) break;
         out[t.g] = text.slice(i, end - 1);
         i = end;
         break;
