@@ -12,7 +12,20 @@ interface OwnerRule {
   owners: string[];
 }
 
-const OWNER = /^(@[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?|[^@\s]+@[^@\s]+\.[^@\s]+)$/;
+const OWNER_HANDLE = /^@[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/;
+
+/**
+ * `@user`, `@org/team` or an e-mail address. The e-mail test is done by hand: the regex
+ * `[^@\s]+@[^@\s]+\.[^@\s]+$` retries its last part after every dot (quadratic on a long token).
+ */
+function isOwner(token: string): boolean {
+  if (OWNER_HANDLE.test(token)) return true;
+  const at = token.indexOf('@');
+  if (at < 1 || token.indexOf('@', at + 1) !== -1) return false;
+  const domain = token.slice(at + 1);
+  const dot = domain.indexOf('.', 1);
+  return dot !== -1 && dot < domain.length - 1;
+}
 
 /**
  * Parses CODEOWNERS (GitHub/GitLab syntax): the last matching pattern wins; owners without `@`.
@@ -30,7 +43,7 @@ export function parseCodeowners(text: string, warnings: string[] = []): OwnerRul
     if (!line || line.startsWith('[') || line.startsWith('^[')) continue; // GitLab sections
     const [pattern, ...rest] = line.split(/\s+/);
     if (!pattern) continue;
-    const owners = rest.filter((o) => OWNER.test(o)).map((o) => o.replace(/^@/, ''));
+    const owners = rest.filter(isOwner).map((o) => o.replace(/^@/, ''));
     try {
       rules.push({ match: codeownersMatcher(pattern), owners });
     } catch (error) {

@@ -60,6 +60,7 @@ describe('adversarial commit text is processed in linear time', () => {
       ['co-authors (ingest)', () => coAuthorsOf(`x\n\nCo-authored-by: a${spaces}x`)],
       ['pull request links', () => renderMarkdown({ sections: [{ section_type_key: 'fix', label: 'Fixes', items: [{ text: `${'(#1) '.repeat(20_000)}x`, component: null }] }], headline_items: [], team_attribution: null } as never, { pullRequestUrl: 'https://x/{number}' })],
       ['tag name', () => tagVersion(`${'-0.0.0'.repeat(20_000)}!`)],
+      ['CODEOWNERS owner token', () => createTeamResolver([], `* x@${'.a'.repeat(50_000)}@ @ok\n`)],
       ['author pattern', () => matchesAuthor({ name: 'a'.repeat(5_000), email: 'a@example.com' }, [`${'*a'.repeat(30)}*b`])],
     ];
     for (const [, fn] of cases) expect(time(fn)).toBeLessThan(1000);
@@ -191,6 +192,17 @@ describe('linear rewrites agree with the regexes they replace on ordinary text',
         const parsed = parseMessage(['feat: x', ...rest].join('\n'));
         const start = oldFooterStart(rest);
         expect(parsed.body).toBe(rest.slice(0, start).join('\n').trim());
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('CODEOWNERS owners: the old regex', () => {
+    const OLD = /^(@[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?|[^@\s]+@[^@\s]+\.[^@\s]+)$/;
+    fc.assert(
+      fc.property(fc.stringMatching(/^[@a./]{1,8}$/), (token) => {
+        const owners = createTeamResolver([], `* ${token}\n`).teamsOf(classifyCommit(commit('feat: x')), [['M', 'f']]);
+        expect(owners).toEqual(OLD.test(token) ? [token.replace(/^@/, '')] : []);
       }),
       { numRuns: 3000 },
     );
