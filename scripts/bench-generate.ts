@@ -34,6 +34,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/ingest/ingest.service.js';
 import { createBenchProject, ensureDatasetRepo } from './dataset-repo.js';
@@ -122,7 +123,9 @@ async function main() {
     console.log('Ingesting the prettier history into PostgreSQL (untimed)…');
     const ingested = await createIngestService(db, { reposDir, installationToken: null }).ingestLink(link.id);
 
-    const generation = createGenerationService(db);
+    // The engine in a worker thread, as the server and the CLI run it (commits copied to the thread).
+    const engine = createThreadEngine({ budgetMs: 600_000 });
+    const generation = createGenerationService(db, { engine });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
     const clear = async () => {
       await db.deleteFrom('changelog_entries').where('project_id', '=', project.id).execute();

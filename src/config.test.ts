@@ -99,6 +99,9 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATA_DIR: '/srv/changelog' }).reposDir).toBe('/srv/changelog/repos');
     expect(loadConfig({}).workerInProcess).toBe(true);
     expect(loadConfig({ WORKER_IN_PROCESS: 'false' }).workerInProcess).toBe(false);
+    expect(loadConfig({}).generationTimeBudgetMs).toBe(300_000);
+    expect(loadConfig({ GENERATION_TIME_BUDGET_MS: '5000' }).generationTimeBudgetMs).toBe(5000);
+    expect(() => loadConfig({ GENERATION_TIME_BUDGET_MS: '0' })).toThrow(/GENERATION_TIME_BUDGET_MS must be an integer from 1/);
   });
 
   it('lists every GitHub setting problem at once', () => {

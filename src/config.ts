@@ -32,6 +32,8 @@ export interface Config {
   readonly reposDir: string;
   /** `changelog serve` also runs the background worker (repository ingestion). */
   readonly workerInProcess: boolean;
+  /** Longest a generation run's engine may take (in its worker thread) before it is stopped and the job fails. */
+  readonly generationTimeBudgetMs: number;
   readonly hardening: HardeningConfig;
   readonly webhooks: WebhooksConfig;
 }
@@ -321,6 +323,7 @@ export function loadConfig(env: Env = process.env): Config {
     github,
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
     workerInProcess: bool('WORKER_IN_PROCESS', true),
+    generationTimeBudgetMs: integer('GENERATION_TIME_BUDGET_MS', 300_000, 1, 86_400_000),
     hardening,
     webhooks: {
       allowedHosts: webhookAllowedHosts,

@@ -8,6 +8,7 @@ import { createKeysService } from './keys/keys.service.js';
 import { createOrgsService } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
+import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
 import { createIngestService } from './ingest/ingest.service.js';
 import { postgresLinkLock } from './ingest/link-lock.js';
@@ -54,7 +55,8 @@ export function createServices(
         : {}),
     }),
     scm: createScmService({ db, config, github, jobs }),
-    generation: createGenerationService(db),
+    // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
+    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }) }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

@@ -41,7 +41,9 @@ export interface ClassifyOptions {
 }
 
 const SKIP_MARKER = /\[(skip[ _-]?changelog|changelog[ _-]?skip|no[ _-]?changelog|skip[ _-]?release[ _-]?notes|ignore[ _-]?changelog)\]/i;
-const CI_MARKERS = /\s*\[(skip ci|ci skip|skip actions|actions skip|no ci)\]\s*/gi;
+// No `\s*` around it: a leading `\s*` rescans a run of spaces from every position in it (quadratic);
+// every use collapses whitespace afterwards anyway.
+const CI_MARKERS = /\[(skip ci|ci skip|skip actions|actions skip|no ci)\]/gi;
 const PR_SUFFIX = /\(#(\d+)\)\s*$/;
 const MERGE_PR = /^Merge pull request #(\d+) from \S+/i;
 const MERGE_ANY = /^Merge (branch|remote-tracking branch|tag|pull request|commit|'[^']*'|"[^"]*")/i;

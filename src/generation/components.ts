@@ -2,7 +2,7 @@
  * Components a commit touches: its conventional scope, plus path rules (`packages/*\/**` → `$1`,
  * the package name). Without rules, common monorepo layouts are detected from the paths themselves.
  */
-import picomatch from 'picomatch';
+import { compileGlob, globProblem } from './glob.js';
 import type { Change, PathRule } from './types.js';
 
 export interface ComponentMatcher {
@@ -15,19 +15,17 @@ export function compilePathRules(rules: readonly PathRule[]): ComponentMatcher {
   // The literal start of a glob (`packages/` of `packages/*/**`) rules most paths out without the regex.
   const compiled = rules.map((rule) => ({
     rule,
-    prefix: /^[^*?[\]{}()!+@]*/.exec(rule.glob)![0],
-    re: picomatch.makeRe(rule.glob, { capture: true, dot: true }),
+    glob: compileGlob(rule.glob),
   }));
   const cache = new Map<string, string | null>();
   const componentOfPath = (path: string): string | null => {
     // Most paths match no rule's literal prefix: answer those without touching the cache.
-    if (!compiled.some((c) => path.startsWith(c.prefix))) return null;
+    if (!compiled.some((c) => c.glob.prefixes.some((prefix) => path.startsWith(prefix)))) return null;
     let hit = cache.get(path);
     if (hit !== undefined) return hit;
     hit = null;
-    for (const { rule, prefix, re } of compiled) {
-      if (!path.startsWith(prefix)) continue;
-      const m = re.exec(path);
+    for (const { rule, glob } of compiled) {
+      const m = glob.exec(path);
       if (!m) continue;
       // `$1`, `$2`… are the glob's captures; an empty component means the first capture.
       const template = rule.component || '$1';
@@ -60,6 +58,8 @@ export function parsePathRule(text: string): PathRule {
   const glob = (at >= 0 ? text.slice(0, at) : text).trim();
   const component = (at >= 0 ? text.slice(at + 1) : '').trim();
   if (!glob) throw new Error(`Path rule "${text}" has no glob`);
+  const problem = globProblem(glob);
+  if (problem) throw new Error(`Path rule "${text}": ${problem}`);
   if (!component && !/(^|[^*])\*([^*]|$)/.test(glob)) throw new Error(`Path rule "${text}" names no component and has no * to take one from`);
   return { glob, component };
 }

@@ -48,16 +48,15 @@ export function parseMessage(message: string): ParsedMessage {
   const subject = (lines[start] ?? '').trim();
   const rest = lines.slice(start + 1);
 
-  // The footer block is the trailing run of lines, starting after a blank line, that begins with a
-  // footer token; lines inside it that are not tokens continue the previous footer's value.
+  // The footer block is the trailing run of paragraphs that each begin with a footer token; lines
+  // inside it that are not tokens continue the previous footer's value. Found in one backward pass
+  // (checking each candidate against the rest of the message was quadratic in its paragraphs).
   let footerStart = rest.length;
-  for (let i = 0; i < rest.length; i++) {
-    if ((i === 0 || rest[i - 1]!.trim() === '') && FOOTER_LINE.test(rest[i]!)) {
-      if (isFooterBlock(rest.slice(i))) {
-        footerStart = i;
-        break;
-      }
-    }
+  for (let i = rest.length - 1; i >= 0; i--) {
+    const paragraphStart = rest[i]!.trim() !== '' && (i === 0 || rest[i - 1]!.trim() === '');
+    if (!paragraphStart) continue;
+    if (!FOOTER_LINE.test(rest[i]!)) break;
+    footerStart = i;
   }
   const footers: Footer[] = [];
   for (const line of rest.slice(footerStart)) {
@@ -79,18 +78,4 @@ export function parseMessage(message: string): ParsedMessage {
     breaking: Boolean(header?.breaking || breakingFooter),
     breakingDescription: breakingFooter?.value || null,
   };
-}
-
-/** True when every paragraph from here on starts with a footer token (so prose is never taken for footers). */
-function isFooterBlock(lines: string[]): boolean {
-  let paragraphStart = true;
-  for (const line of lines) {
-    if (line.trim() === '') {
-      paragraphStart = true;
-      continue;
-    }
-    if (paragraphStart && !FOOTER_LINE.test(line)) return false;
-    paragraphStart = false;
-  }
-  return true;
 }

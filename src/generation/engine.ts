@@ -60,16 +60,18 @@ export interface GenerationResult {
   entries: GeneratedEntry[];
   commits: PreparedCommit[];
   stats: GenerationStats;
+  /** Problems that did not stop generation (a CODEOWNERS line from the repository that was skipped). */
+  warnings: string[];
 }
 
 const ROLLUPS: readonly RollupType[] = ['daily', 'weekly', 'monthly'];
 
-export function prepareCommits(commits: readonly CommitRecord[], settings: GenerationSettings): PreparedCommit[] {
+export function prepareCommits(commits: readonly CommitRecord[], settings: GenerationSettings, warnings: string[] = []): PreparedCommit[] {
   const shas = new Set(commits.map((c) => c.sha));
   const matcher: ComponentMatcher = compilePathRules(
     settings.pathRules.length ? settings.pathRules : detectPathRules(allPaths(commits)),
   );
-  const teams = createTeamResolver(settings.teams, settings.codeowners);
+  const teams = createTeamResolver(settings.teams, settings.codeowners, warnings);
   return commits.map((record) => {
     const classified = classifyCommit(record, {
       excludeAuthors: settings.excludeAuthors,
@@ -96,7 +98,8 @@ function* allPaths(commits: readonly CommitRecord[]): Iterable<string> {
 
 export function generate(commits: readonly CommitRecord[], settings: GenerationSettings, options: GenerateOptions = {}): GenerationResult {
   const types = options.types ?? settings.entryTypes;
-  const prepared = prepareCommits(commits, settings).sort((a, b) => a.at - b.at || cmp(a.record.sha, b.record.sha));
+  const warnings: string[] = [];
+  const prepared = prepareCommits(commits, settings, warnings).sort((a, b) => a.at - b.at || cmp(a.record.sha, b.record.sha));
   const versions = options.versions ?? buildVersionIndex(commits);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
   const touched = options.touched ? new Set(options.touched) : null;
@@ -144,7 +147,7 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
     }
   }
   for (const e of entries) stats.entries[e.entry_type]++;
-  return { entries, commits: prepared, stats };
+  return { entries, commits: prepared, stats, warnings };
 }
 
 /** The rollup periods the given commits fall in: storage loads each period's commits and regenerates it. */

@@ -30,7 +30,8 @@ export function describeSummary(s: GenerateSummary): string {
     `${s.project}: ${total(s.created)} entries created (${per(s.created)}), ${total(s.updated)} updated (${per(s.updated)}), ` +
     `${s.unchanged} unchanged` +
     (s.pending ? `, ${s.pending} edited by a person and awaiting regeneration` : '') +
-    (s.archived ? `, ${s.archived} archived` : '')
+    (s.archived ? `, ${s.archived} archived` : '') +
+    (s.warnings?.length ? `\nwarning: ${s.warnings.join('\nwarning: ')}` : '')
   );
 }
 

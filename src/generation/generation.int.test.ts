@@ -64,6 +64,20 @@ describe('settings', () => {
     expect((await ctx.services.generation.settings(project.slug)).input).toEqual({});
   });
 
+  it('refuses team and path globs the linear matcher does not take, naming the pattern (400), and stores nothing', async () => {
+    const { project } = await newLinkedProject();
+    const long = `src/${'*a'.repeat(260)}`;
+    const error = await ctx.services.generation
+      .configure(project.slug, { teams: [{ team: 'Core', paths: [long] }], pathRules: ['@(a|b)/*=x'] })
+      .catch((e: unknown) => e);
+    expect((error as AppError).status).toBe(400);
+    expect((error as AppError).details!.map((d) => d.message)).toEqual([
+      'Path rule "@(a|b)/*=x": glob "@(a|b)/*" uses an extglob (@(…)), which is not supported',
+      `team "Core": glob "${long.slice(0, 80)}…" is longer than 512 characters`,
+    ]);
+    expect((await ctx.services.generation.settings(project.slug)).input).toEqual({});
+  });
+
   it('stores valid settings and fills defaults around them', async () => {
     const { project } = await newLinkedProject();
     const resolved = await ctx.services.generation.configure(project.slug, {

@@ -2,8 +2,9 @@ import type { Db } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../http/errors.js';
 import { projectsRepository } from '../projects/projects.repository.js';
-import { compareGenerations, type SettingsComparison } from './compare.js';
-import { generate, touchedPeriods } from './engine.js';
+import { type SettingsComparison } from './compare.js';
+import { touchedPeriods } from './engine.js';
+import { inlineEngine, type Engine } from './engine-thread.js';
 import { generationRepository, type StoredGenerated } from './generation.repository.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import { type CommitRecord, type GeneratedEntryType, type GenerationSettings } from './types.js';
@@ -44,6 +45,8 @@ export interface GenerateSummary {
   pending: number;
   /** Entries whose period or commit no longer has anything visible to show. */
   archived: number;
+  /** Problems that did not stop the run (a CODEOWNERS line from the repository skipped). */
+  warnings: string[];
 }
 
 /** Settings changes the CLI and the dashboard make: any SettingsInput field, replaced when given. */
@@ -58,6 +61,15 @@ function applyPatch(current: SettingsInput, patch: SettingsPatch): SettingsInput
   return next;
 }
 
+/**
+ * The repository's CODEOWNERS (read at ingest) where the project has none of its own. Added after
+ * validation: the repository's file is not the project's to fix, so its bad lines are skipped
+ * with a warning at generation instead of refusing the settings.
+ */
+function withRepoCodeowners(settings: GenerationSettings, codeowners: string | null | undefined): GenerationSettings {
+  return settings.codeowners !== null || !codeowners ? settings : { ...settings, codeowners };
+}
+
 /** Validation problems as the API's error shape. */
 function invalidSettings(error: SettingsError): AppError {
   return new AppError('invalid_request', 'Invalid generation settings', error.problems.map((message) => ({ message })));
@@ -70,7 +82,7 @@ function invalidSettings(error: SettingsError): AppError {
  * second run changes nothing. An entry a person edited keeps its text and is flagged
  * `pending_regeneration` instead.
  */
-export function createGenerationService(db: Db) {
+export function createGenerationService(db: Db, { engine = inlineEngine }: { engine?: Engine } = {}) {
   async function projectBySlug(slug: string): Promise<ProjectRow> {
     const project = await projectsRepository.findBySlug(db, slug);
     if (!project) throw notFound(`Project ${slug}`);
@@ -92,7 +104,7 @@ export function createGenerationService(db: Db) {
    */
   async function settingsFor(executor: Db, projectId: string): Promise<GenerationSettings> {
     const input = (await generationRepository.settingsOf(executor, projectId)) as SettingsInput;
-    return resolve({ ...input, codeowners: input.codeowners ?? (await generationRepository.codeownersOf(executor, projectId)) });
+    return withRepoCodeowners(resolve(input), await generationRepository.codeownersOf(executor, projectId));
   }
 
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
@@ -130,7 +142,9 @@ export function createGenerationService(db: Db) {
       const types = options.types ?? settings.entryTypes;
       const progress = options.onProgress ?? (() => {});
       progress({ stage: 'generate', done: 0, total: commits.length });
-      const result = generate(commits, settings, { types, versions, ...(touched ? { touched: [...touched] } : {}) });
+      // In a worker thread on a server: the engine's CPU never holds the event loop, and a run over
+      // its time budget is stopped (GenerationTimeout) instead of hanging the job.
+      const result = await engine.run({ kind: 'generate', commits, settings, options: { types, ...(touched ? { touched: [...touched] } : {}) } });
       const summary: GenerateSummary = {
         project: project.slug,
         commits: commits.length,
@@ -140,6 +154,7 @@ export function createGenerationService(db: Db) {
         unchanged: 0,
         pending: 0,
         archived: 0,
+        warnings: result.warnings,
       };
 
       progress({ stage: 'generate', done: commits.length, total: commits.length });
@@ -224,11 +239,10 @@ export function createGenerationService(db: Db) {
       const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
       const codeowners = await generationRepository.codeownersOf(db, project.id);
       const next = applyPatch(input, patch);
-      const proposed = resolve({ ...next, codeowners: next.codeowners ?? codeowners });
-      const current = resolve({ ...input, codeowners: input.codeowners ?? codeowners });
+      const proposed = withRepoCodeowners(resolve(next), codeowners);
+      const current = withRepoCodeowners(resolve(input), codeowners);
       const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
-      const versions = buildVersionIndex(commits);
-      const comparison = compareGenerations(generate(commits, current, { versions }), generate(commits, proposed, { versions }), proposed);
+      const comparison = await engine.run({ kind: 'compare', commits, current, proposed });
       // The settings as a form shows them: the repository's CODEOWNERS is not the project's own.
       return { ...comparison, settings: resolve(next) };
     },

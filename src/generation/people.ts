@@ -1,4 +1,5 @@
 /** People on a commit: its author, `Co-authored-by:` trailers, bots, and exclusion patterns. */
+import { wildcardMatch } from './glob.js';
 
 export interface Author {
   name: string;
@@ -13,19 +14,42 @@ export function isBot(person: Author): boolean {
   return BOT_NAMES.test(name) || BOT_EMAILS.test(person.email.trim()) || /\bbot$/i.test(name);
 }
 
-const CO_AUTHOR = /^co-authored-by:\s*(.+?)\s*<([^>]*)>\s*$/gim;
-
 /** `Co-authored-by: Name <email>` trailers, in order, without duplicates. */
 export function coAuthors(message: string): Author[] {
   const seen = new Set<string>();
   const out: Author[] = [];
-  for (const m of message.matchAll(CO_AUTHOR)) {
-    const person = { name: m[1]!.trim(), email: m[2]!.trim() };
+  for (const person of coAuthorTrailers(message)) {
     const key = personKey(person);
     if (!seen.has(key)) {
       seen.add(key);
       out.push(person);
     }
+  }
+  return out;
+}
+
+const CO_AUTHOR_PREFIX = 'co-authored-by:';
+
+/**
+ * Every `Co-authored-by: Name <email>` line, read with string scans: the regex this replaces
+ * (`\s*(.+?)\s*<`) was quadratic on a line of many spaces. The e-mail is the last `<…>` on the
+ * line; the name, what comes before it, must not be empty.
+ */
+export function coAuthorTrailers(message: string): Author[] {
+  const out: Author[] = [];
+  let from = 0;
+  while (from <= message.length) {
+    let end = message.indexOf('\n', from);
+    if (end < 0) end = message.length;
+    const line = message.slice(from, end).replace(/\r$/, '');
+    from = end + 1;
+    if (line.length <= CO_AUTHOR_PREFIX.length || line.slice(0, CO_AUTHOR_PREFIX.length).toLowerCase() !== CO_AUTHOR_PREFIX) continue;
+    const rest = line.slice(CO_AUTHOR_PREFIX.length).trimEnd();
+    if (!rest.endsWith('>')) continue;
+    const open = rest.lastIndexOf('<');
+    const email = rest.slice(open + 1, -1);
+    if (open < 1 || email.includes('>')) continue;
+    out.push({ name: rest.slice(0, open).trim(), email: email.trim() });
   }
   return out;
 }
@@ -43,8 +67,8 @@ export function matchesAuthor(person: Author, patterns: readonly string[]): bool
     const pattern = raw.trim().toLowerCase();
     if (!pattern) return false;
     if (!pattern.includes('*')) return pattern === name || pattern === email;
-    const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
-    return re.test(name) || re.test(email);
+    // Not a regex: `^a.*a.*a.*b$` backtracks exponentially in the number of stars.
+    return wildcardMatch(pattern, name) || wildcardMatch(pattern, email);
   });
 }
 

@@ -54,9 +54,27 @@ export interface RenderOptions {
 function linkPullRequest(escaped: string, options: RenderOptions): string {
   const template = options.pullRequestUrl;
   if (!template) return escaped;
-  return escaped.replace(/\(#(\d+)\)((?: \(#\d+\))*)$/, (whole, _n: string) =>
-    whole.replace(/#(\d+)/g, (_m, n: string) => `[#${n}](${template.replace('{number}', n)})`),
-  );
+  const start = trailingPullRequests(escaped);
+  if (start < 0) return escaped;
+  return escaped.slice(0, start) + escaped.slice(start).replace(/#(\d+)/g, (_m, n: string) => `[#${n}](${template.replace('{number}', n)})`);
+}
+
+/**
+ * Where the trailing `(#1) (#2)` run starts, or -1. Scanned back from the end: the regex
+ * `\(#\d+\)(?: \(#\d+\))*$` retried from every `(#` was quadratic in their number.
+ */
+function trailingPullRequests(text: string): number {
+  let start = -1;
+  let end = text.length;
+  for (;;) {
+    if (text[end - 1] !== ')') return start;
+    let i = end - 2;
+    while (i >= 0 && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) i--;
+    if (i === end - 2 || text[i] !== '#' || text[i - 1] !== '(') return start;
+    start = i - 1;
+    if (text[start - 1] !== ' ') return start;
+    end = start - 1;
+  }
 }
 
 /** The Markdown body of an entry (its title is a separate field, so it is not repeated here). */

@@ -1,6 +1,8 @@
 /** Generation settings: defaults, and validation of what a project (or the CLI) asks for. */
 import { isValidTimeZone } from './periods.js';
 import { parsePathRule } from './components.js';
+import { globProblem } from './glob.js';
+import { parseCodeowners } from './teams.js';
 import {
   DEFAULT_SECTION_LABELS,
   GENERATED_ENTRY_TYPES,
@@ -75,7 +77,10 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
   const pathRules: PathRule[] = [];
   for (const r of input.pathRules ?? []) {
     try {
-      pathRules.push(typeof r === 'string' ? parsePathRule(r) : r);
+      const rule = typeof r === 'string' ? parsePathRule(r) : r;
+      const problem = typeof r === 'string' ? null : globProblem(String(rule?.glob ?? ''));
+      if (problem) problems.push(`path rule ${problem}`);
+      else pathRules.push(rule);
     } catch (error) {
       problems.push((error as Error).message);
     }
@@ -85,9 +90,21 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     const team = typeof t?.team === 'string' ? t.team.trim() : '';
     const paths = (t?.paths ?? []).map((p) => String(p).trim()).filter(Boolean);
     const authors = (t?.authors ?? []).map((a) => String(a).trim()).filter(Boolean);
+    // Patterns are refused here, with the pattern named, rather than matched slowly at generation.
+    for (const p of paths) {
+      const problem = globProblem(p);
+      if (problem) problems.push(`team "${team}": ${problem}`);
+    }
     if (!team) problems.push('a team mapping needs a team name');
     else if (!paths.length && !authors.length) problems.push(`team "${team}" needs at least one path or author`);
     else teams.push({ team, ...(paths.length ? { paths } : {}), ...(authors.length ? { authors } : {}) });
+  }
+  if (input.codeowners) {
+    // The project's own CODEOWNERS text is refused like its team rules; the repository's file
+    // (filled in at generation, after these checks) skips bad lines instead.
+    const warnings: string[] = [];
+    parseCodeowners(input.codeowners, warnings);
+    problems.push(...warnings);
   }
   const headlineLimit = input.headlineLimit ?? 5;
   if (!Number.isInteger(headlineLimit) || headlineLimit < 0) problems.push('headline limit must be a whole number ≥ 0');

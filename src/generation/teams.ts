@@ -2,8 +2,8 @@
  * Who a change is from: teams from the project's mapping (paths or authors → team), else from a
  * CODEOWNERS file, else the human authors and co-authors ("A, B and N others"). Bots never count.
  */
-import picomatch from 'picomatch';
 import type { ClassifiedCommit } from './classify.js';
+import { compileGlobs, GlobError } from './glob.js';
 import { formatNames, isBot, matchesAuthor, personKey, type Author } from './people.js';
 import type { Change, TeamMapping } from './types.js';
 
@@ -12,18 +12,44 @@ interface OwnerRule {
   owners: string[];
 }
 
-const OWNER = /^(@[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?|[^@\s]+@[^@\s]+\.[^@\s]+)$/;
+const OWNER_HANDLE = /^@[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)?$/;
 
-/** Parses CODEOWNERS (GitHub/GitLab syntax): the last matching pattern wins; owners without `@`. */
-export function parseCodeowners(text: string): OwnerRule[] {
+/**
+ * `@user`, `@org/team` or an e-mail address. The e-mail test is done by hand: the regex
+ * `[^@\s]+@[^@\s]+\.[^@\s]+$` retries its last part after every dot (quadratic on a long token).
+ */
+function isOwner(token: string): boolean {
+  if (OWNER_HANDLE.test(token)) return true;
+  const at = token.indexOf('@');
+  if (at < 1 || token.indexOf('@', at + 1) !== -1) return false;
+  const domain = token.slice(at + 1);
+  const dot = domain.indexOf('.', 1);
+  return dot !== -1 && dot < domain.length - 1;
+}
+
+/**
+ * Parses CODEOWNERS (GitHub/GitLab syntax): the last matching pattern wins; owners without `@`.
+ * The file comes from the repository: a pattern the glob matcher refuses skips its line with a
+ * warning (as GitHub skips lines it cannot parse) rather than failing the whole generation.
+ */
+export function parseCodeowners(text: string, warnings: string[] = []): OwnerRule[] {
   const rules: OwnerRule[] = [];
-  for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/(^|\s)#.*$/, '').trim();
+  const lines = text.split(/\r?\n/);
+  for (let n = 0; n < lines.length; n++) {
+    const raw = lines[n]!;
+    // A comment starts at a `#` at the start or after whitespace (indexOf, not a regex: linear).
+    const hash = raw.startsWith('#') ? 0 : raw.search(/\s#/);
+    const line = (hash < 0 ? raw : raw.slice(0, hash)).trim();
     if (!line || line.startsWith('[') || line.startsWith('^[')) continue; // GitLab sections
     const [pattern, ...rest] = line.split(/\s+/);
     if (!pattern) continue;
-    const owners = rest.filter((o) => OWNER.test(o)).map((o) => o.replace(/^@/, ''));
-    rules.push({ match: codeownersMatcher(pattern), owners });
+    const owners = rest.filter(isOwner).map((o) => o.replace(/^@/, ''));
+    try {
+      rules.push({ match: codeownersMatcher(pattern), owners });
+    } catch (error) {
+      if (!(error instanceof GlobError)) throw error;
+      warnings.push(`CODEOWNERS line ${n + 1} skipped: ${error.message}`);
+    }
   }
   return rules;
 }
@@ -35,7 +61,7 @@ function codeownersMatcher(pattern: string): (path: string) => boolean {
   if (p.endsWith('/')) p += '**';
   const glob = anchored ? p : `**/${p}`;
   const globs = p.endsWith('**') ? [glob] : [glob, `${glob}/**`];
-  return picomatch(globs, { dot: true });
+  return compileGlobs(globs);
 }
 
 export interface TeamResolver {
@@ -43,13 +69,14 @@ export interface TeamResolver {
   teamsOf(commit: ClassifiedCommit, changes: readonly Change[]): string[];
 }
 
-export function createTeamResolver(mappings: readonly TeamMapping[], codeowners: string | null): TeamResolver {
+/** `warnings` receives the CODEOWNERS lines skipped. Team paths were checked with the settings. */
+export function createTeamResolver(mappings: readonly TeamMapping[], codeowners: string | null, warnings: string[] = []): TeamResolver {
   const mapped = mappings.map((m) => ({
     team: m.team,
     authors: m.authors ?? [],
-    paths: m.paths?.length ? picomatch(m.paths, { dot: true }) : null,
+    paths: m.paths?.length ? compileGlobs(m.paths) : null,
   }));
-  const ownerRules = codeowners ? parseCodeowners(codeowners) : [];
+  const ownerRules = codeowners ? parseCodeowners(codeowners, warnings) : [];
   const ownersCache = new Map<string, string[]>();
   const ownersOf = (path: string): string[] => {
     let hit = ownersCache.get(path);

@@ -8,8 +8,13 @@ import type { CommitRecord } from './types.js';
 
 const VERSION_AT_END = /^(?:.*?[@/_-])?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
 
+const MAX_TAG_LENGTH = 300;
+
 /** The semantic version a tag names, or null when the tag is not a release tag. */
 export function tagVersion(tag: string): semver.SemVer | null {
+  // The regex retries its version part after every separator: quadratic on a long tag name. No
+  // release tag is this long (semver itself refuses versions over 256 characters).
+  if (tag.length > MAX_TAG_LENGTH) return null;
   const m = VERSION_AT_END.exec(tag.trim());
   return m ? semver.parse(m[1]!) : null;
 }

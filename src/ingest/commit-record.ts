@@ -1,3 +1,5 @@
+import { coAuthorTrailers } from '../generation/people.js';
+
 /** A person and the moment as git recorded them; `date` is ISO 8601 with the original UTC offset. */
 export interface Signature {
   name: string;
@@ -23,16 +25,12 @@ export interface CommitRecord {
   prNumber: number | null;
 }
 
-const CO_AUTHOR = /^co-authored-by:[ \t]*(.+?)[ \t]*<([^<>\n]+)>[ \t]*$/gim;
-
 /** People named in `Co-authored-by: Name <email>` trailers, once each (by e-mail). */
 export function coAuthorsOf(message: string): { name: string; email: string }[] {
   const seen = new Set<string>();
   const result: { name: string; email: string }[] = [];
-  for (const match of message.matchAll(CO_AUTHOR)) {
-    const name = match[1]!.trim();
-    const email = match[2]!.trim();
-    if (seen.has(email.toLowerCase())) continue;
+  for (const { name, email } of coAuthorTrailers(message)) {
+    if (!email || seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     result.push({ name, email });
   }

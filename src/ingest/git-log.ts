@@ -8,6 +8,22 @@ const FORMAT = `--format=${RECORD}%H%x00%P%x00%an%x00%ae%x00%aI%x00%cn%x00%ce%x0
 const HEADER_FIELDS = 9;
 
 /**
+ * Longest commit message stored (UTF-16 code units; 64 Ki). Messages come from whoever can push:
+ * everything after ingest reads them, so they are bounded once, here. Real messages are far
+ * shorter (the Linux kernel's longest are around 20 kB); a longer one keeps its first 64 Ki.
+ */
+export const MAX_MESSAGE_LENGTH = 65_536;
+/** Longest author or committer name and e-mail stored. */
+export const MAX_IDENTITY_LENGTH = 1_024;
+
+/** `text` cut to at most `max` code units, never between the two halves of a surrogate pair. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/**
  * `git log` arguments that list commits with their changed paths against the first parent.
  * Renames are off: detecting them needs file contents, which a blobless mirror does not have.
  */
@@ -26,7 +42,9 @@ export async function* parseGitLog(tokens: AsyncIterable<string>, tagsBySha: Map
   let pendingStatus: string | null = null;
 
   const finish = (fields: string[]): CommitRecord => {
-    const [sha, parents, an, ae, ad, cn, ce, cd, message] = fields as [string, string, string, string, string, string, string, string, string];
+    const [sha, parents, rawAn, rawAe, ad, rawCn, rawCe, cd, rawMessage] = fields as [string, string, string, string, string, string, string, string, string];
+    const message = truncate(rawMessage, MAX_MESSAGE_LENGTH);
+    const [an, ae, cn, ce] = [rawAn, rawAe, rawCn, rawCe].map((s) => truncate(s, MAX_IDENTITY_LENGTH)) as [string, string, string, string];
     return {
       sha,
       parents: parents ? parents.split(' ') : [],

@@ -1,0 +1,115 @@
+/**
+ * Runs the generation engine (pure CPU over untrusted commit text) in a worker thread with a time
+ * budget, so that a repository crafted to be slow costs a thread for at most the budget and never
+ * the event loop that answers HTTP.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { compareGenerations, type SettingsComparison } from './compare.js';
+import { generate, type GenerateOptions } from './engine.js';
+import type { CommitRecord, GeneratedEntry, GenerationSettings } from './types.js';
+import { buildVersionIndex } from './versions.js';
+
+/**
+ * What crosses to the thread: the commits (copied once), the settings and plain options. The
+ * version index holds functions, so the thread builds its own; only entries and warnings (or the
+ * comparison, a summary) come back, not the prepared commits.
+ */
+export type EngineRequest =
+  | { kind: 'generate'; commits: readonly CommitRecord[]; settings: GenerationSettings; options: Omit<GenerateOptions, 'versions'> }
+  | { kind: 'compare'; commits: readonly CommitRecord[]; current: GenerationSettings; proposed: GenerationSettings };
+
+export interface EngineResult {
+  entries: GeneratedEntry[];
+  warnings: string[];
+}
+type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
+export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison } | { ok: false; message: string };
+
+/** The engine's work for one request, in whichever thread calls it. */
+export function runEngineRequest(request: EngineRequest): EngineResult | SettingsComparison {
+  const versions = buildVersionIndex(request.commits);
+  if (request.kind === 'generate') {
+    const result = generate(request.commits, request.settings, { ...request.options, versions });
+    return { entries: result.entries, warnings: result.warnings };
+  }
+  const current = generate(request.commits, request.current, { versions });
+  const proposed = generate(request.commits, request.proposed, { versions });
+  return compareGenerations(current, proposed, request.proposed);
+}
+
+/** How generation runs: in a worker thread (servers) or in the calling thread. */
+export interface Engine {
+  run<R extends EngineRequest>(request: R): Promise<ResultOf<R>>;
+  /** Ends idle worker threads (a running one ends with its run). */
+  close(): Promise<void>;
+}
+
+/** A run that took longer than its budget: its thread was stopped. */
+export class GenerationTimeout extends Error {
+  constructor(readonly budgetMs: number) {
+    super(`generation exceeded its time budget of ${budgetMs} ms (GENERATION_TIME_BUDGET_MS) and was stopped`);
+    this.name = 'GenerationTimeout';
+  }
+}
+
+/** The engine in the calling thread. */
+export const inlineEngine: Engine = {
+  async run<R extends EngineRequest>(request: R) {
+    return runEngineRequest(request) as ResultOf<R>;
+  },
+  async close() {},
+};
+
+/**
+ * The worker's module next to this one: `.js` in the compiled dist, `.ts` when running from source
+ * (tsx, vitest), where the thread needs tsx's loader to import TypeScript.
+ */
+function startWorker(): Worker {
+  const js = new URL('./engine-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(js))) return new Worker(js);
+  // From source: tsx's API imports the TypeScript module in the thread (`--import tsx` in a
+  // worker's execArgv does not install its loader on Node 20).
+  const ts = new URL('./engine-worker.ts', import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
+}
+
+/**
+ * The engine in worker threads: one thread per concurrent run, an idle one kept for the next run.
+ * A run over `budgetMs` terminates its thread (the only way to stop synchronous code) and fails
+ * with GenerationTimeout.
+ */
+export function createThreadEngine({ budgetMs }: { budgetMs: number }): Engine {
+  const idle: Worker[] = [];
+
+  return {
+    run<R extends EngineRequest>(request: R) {
+      const worker = idle.pop() ?? startWorker();
+      worker.ref();
+      return new Promise<ResultOf<R>>((resolve, reject) => {
+        const finish = (settle: () => void, keep: boolean) => {
+          clearTimeout(timer);
+          worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+          if (keep) {
+            worker.unref();
+            idle.push(worker);
+          } else void worker.terminate();
+          settle();
+        };
+        const onMessage = (response: EngineResponse) =>
+          response.ok
+            ? finish(() => resolve(response.result as ResultOf<R>), true)
+            : finish(() => reject(new Error(response.message)), true);
+        const onError = (error: Error) => finish(() => reject(error), false);
+        const onExit = (code: number) => finish(() => reject(new Error(`the generation thread exited with code ${code}`)), false);
+        const timer = setTimeout(() => finish(() => reject(new GenerationTimeout(budgetMs)), false), budgetMs);
+        worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+        worker.postMessage(request);
+      });
+    },
+    async close() {
+      await Promise.all(idle.splice(0).map((w) => w.terminate()));
+    },
+  };
+}

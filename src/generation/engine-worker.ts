@@ -1,0 +1,16 @@
+/**
+ * The generation engine in a worker thread (engine-thread.ts starts it): classification, glob
+ * matching and rendering run here, off the HTTP server's event loop.
+ */
+import { parentPort } from 'node:worker_threads';
+import { runEngineRequest, type EngineRequest, type EngineResponse } from './engine-thread.js';
+
+parentPort!.on('message', (request: EngineRequest) => {
+  let response: EngineResponse;
+  try {
+    response = { ok: true, result: runEngineRequest(request) };
+  } catch (error) {
+    response = { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+  parentPort!.postMessage(response);
+});
