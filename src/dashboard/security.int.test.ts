@@ -201,7 +201,7 @@ describe('secrets', () => {
   it('never shows a key secret or hash again: pages, API responses and logs', async () => {
     const created = await createKey(people.alice, '/dashboard/personal', { name: 'leak-check', scope: 'all' });
     const rotatedPage = await people.alice.submit(`/dashboard/keys/${created.id}`, `/dashboard/keys/${created.id}/rotate`, { grace: '3600' });
-    expect(rotatedPage.headers['cache-control']).toBe('no-store');
+    expect(rotatedPage.headers['cache-control']).toBe('private, no-store');
     const rotated = secretOn(rotatedPage);
     expect(rotated).not.toBe(created.secret);
 
