@@ -288,7 +288,7 @@ describe('POST /v1/projects/{projectId}/repos', () => {
   it('documents every status of both operations in the OpenAPI document', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     expect(Object.keys(doc.paths['/v1/scm/callback'].get.responses).sort()).toEqual(['200', '202', '400', '401', '404', '409', '500', '502', '503']);
-    expect(Object.keys(doc.paths['/v1/projects/{projectId}/repos'].post.responses).sort()).toEqual(['200', '400', '401', '404', '422', '500', '502', '503']);
+    expect(Object.keys(doc.paths['/v1/projects/{projectId}/repos'].post.responses).sort()).toEqual(['200', '400', '401', '404', '413', '422', '500', '502', '503']);
     expect(doc.paths['/webhooks/github']).toBeUndefined();
   });
 });
