@@ -179,7 +179,7 @@ describe('POST /v1/projects/{projectId}/repos with a megabyte of unknown keys', 
     ['a made-up key', () => ({ authorization: 'Bearer clk_made_up' })],
     ['a valid key in X-API-KEY, which this route does not take', () => ({ 'x-api-key': key })],
   ])('answers %s with a small 401, not a 400 listing every key', async (_label, headers: () => Record<string, string>) => {
-    const res = await post(headers(), unknownKeys(1024 * 1024));
+    const res = await post(headers(), unknownKeys(1_000_000));
     expect(res.statusCode).toBe(401);
     expect(res.json()).toMatchObject({ code: 'unauthorized' });
     expect(res.rawPayload.length).toBeLessThan(300);
@@ -187,7 +187,7 @@ describe('POST /v1/projects/{projectId}/repos with a megabyte of unknown keys', 
   });
 
   it('answers a valid key with a 413: the route takes 16 KiB at most', async () => {
-    const res = await post({ authorization: `Bearer ${key}` }, unknownKeys(1024 * 1024));
+    const res = await post({ authorization: `Bearer ${key}` }, unknownKeys(1_000_000));
     expect(res.statusCode).toBe(413);
     expect(res.rawPayload.length).toBeLessThan(300);
   });
