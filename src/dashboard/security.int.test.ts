@@ -124,6 +124,25 @@ describe('session cookie', () => {
   });
 });
 
+describe('Cache-Control', () => {
+  it('keeps every page private and unstored, signed in or not, errors and redirects too; only assets are shared', async () => {
+    const anonymous = new DashboardClient(app);
+    const pages = [
+      await people.alice.get('/dashboard'),
+      await people.alice.get('/dashboard/personal/keys'),
+      await people.alice.post('/dashboard/personal/keys', { _csrf: 'forged', name: 'x', scope: 'all' }),
+      await people.dave.get('/dashboard/orgs/acme'),
+      await anonymous.get('/login'),
+      await anonymous.get('/dashboard/personal/keys'),
+    ];
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 403, 404, 200, 303]);
+    for (const page of pages) expect(page.headers['cache-control']).toBe('private, no-store');
+    const css = /href="(\/dashboard\/assets\/dashboard\.css\?v=\w+)"/.exec(pages[0]!.body)![1]!;
+    expect((await anonymous.get(css)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await anonymous.get('/dashboard/assets/nothing.css')).headers['cache-control']).toBe('private, no-store');
+  });
+});
+
 describe('who may manage which keys', () => {
   let orgKey: { id: string; secret: string };
   let alicePersonal: { id: string; secret: string };
