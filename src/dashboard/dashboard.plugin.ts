@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError, capDetails } from '../http/errors.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { Services } from '../services.js';
 import { createAccess, type Access } from './access.js';
@@ -222,10 +222,12 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     if (error instanceof AppError) {
       status = error.status;
       message = error.message;
-      if (error.details?.length) message += `: ${error.details.map((d) => `${d.parameter ?? ''} ${d.message}`.trim()).join('; ')}`;
+      if (error.details?.length) message += `: ${capDetails(error.details).map((d) => `${d.parameter ?? ''} ${d.message}`.trim()).join('; ')}`;
     } else if (error.validation) {
       status = 400;
-      message = `The form was not filled in correctly (${error.validation.map((v) => `${v.instancePath.slice(1) || 'form'} ${v.message ?? ''}`).join('; ')})`;
+      // Capped like the API's details: a form of a thousand unknown fields gets a page of 20 and a count.
+      const problems = capDetails(error.validation.map((v) => ({ message: `${v.instancePath.slice(1) || 'form'} ${v.message ?? ''}` })));
+      message = `The form was not filled in correctly (${problems.map((p) => p.message).join('; ')})`;
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       message = error.message;

@@ -143,6 +143,18 @@ describe('Cache-Control', () => {
   });
 });
 
+describe('form errors', () => {
+  it('list at most 20 problems and count the rest, however many unknown fields a form has', async () => {
+    await people.alice.get('/dashboard/projects/alice-blog/webhooks');
+    const form: Record<string, string> = { url: 'https://hooks.example.com/x' };
+    for (let i = 0; i < 500; i++) form[`unknown_${i}`] = 'x';
+    const page = await people.alice.post('/dashboard/projects/alice-blog/webhooks', form);
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('…and 480 more problems');
+    expect(page.body.length).toBeLessThan(20_000);
+  });
+});
+
 describe('who may manage which keys', () => {
   let orgKey: { id: string; secret: string };
   let alicePersonal: { id: string; secret: string };
