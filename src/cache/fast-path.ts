@@ -65,8 +65,8 @@ type Limiter = (request: unknown) => Promise<RateLimitState>;
  * A request qualifies only when the framework has already answered the very same raw URL from
  * the response cache (so routing, validation and normalization have been done for it) on a route
  * that declared `config: { publicCache: true }` (so no credential plays a part: nothing here
- * authenticates) and the response is still cached. Everything a cache hit would get from the middleware chain happens
- * here too, at a fraction of the cost: the same headers (captured from the framework's own reply:
+ * authenticates) and the response is still cached. Everything a cache hit would get from the
+ * middleware chain happens here too, at a fraction of the cost: the same headers (captured from the framework's own reply:
  * security headers, CORS, Cache-Control, ETag), a request id, the same rate-limit counters
  * (the limiter's shared store) and RateLimit headers, 304 for a matching If-None-Match, load
  * shedding (a process under pressure sends everything through the framework, which sheds), metrics
