@@ -17,6 +17,7 @@ import { readyRoutes } from './health/ready.routes.js';
 import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerHardening } from './http/plugins/index.js';
+import { registerRoutePolicy } from './http/route-policy.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
@@ -91,6 +92,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
   });
   registerErrorHandling(app);
+  // Before any route is added: every route's declaration decides its authentication and caching.
+  const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
+  registerRoutePolicy(app, { authenticate });
   const { observeRequest } = await registerHardening(app, { config, database, services });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);
   await registerOpenApi(app);
@@ -103,16 +107,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     app.addHook('onClose', async () => disconnect());
   }
 
-  const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
   await app.register(healthRoutes, { config });
   await app.register(readyRoutes, { database, timeoutMs: config.hardening.databaseTimeoutMs, jobs: services.jobs });
-  await app.register(projectsRoutes, { services, authenticate, cache });
+  await app.register(projectsRoutes, { services });
   await app.register(changelogRoutes, { services, config, cache });
   await app.register(feedRoutes, { services, config, cache });
   await app.register(publicPageRoutes, { services, config, cache });
   await app.register(widgetRoutes);
   await app.register(dashboardPlugin, { services, config });
-  await app.register(scmRoutes, { services, authenticate });
+  await app.register(scmRoutes, { services });
   await app.register(webhookRoutes, { services });
   // Only now: until every route and hook is in place, all requests go through the framework.
   fast.path = fastPathHandler;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
+import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
 
 /** Records one answered request in the metrics (method, route pattern, status, seconds). */
@@ -62,9 +63,10 @@ type Limiter = (request: unknown) => Promise<RateLimitState>;
  * Cache hits of public routes, answered before the framework sees them.
  *
  * A request qualifies only when the framework has already answered the very same raw URL from
- * the response cache (so routing, validation and normalization have been done for it) and the
- * response is still cached. Everything a cache hit would get from the middleware chain happens
- * here too, at a fraction of the cost: the same headers (captured from the framework's own reply:
+ * the response cache (so routing, validation and normalization have been done for it) on a route
+ * that declared `config: { publicCache: true }` (so no credential plays a part: nothing here
+ * authenticates) and the response is still cached. Everything a cache hit would get from the
+ * middleware chain happens here too, at a fraction of the cost: the same headers (captured from the framework's own reply:
  * security headers, CORS, Cache-Control, ETag), a request id, the same rate-limit counters
  * (the limiter's shared store) and RateLimit headers, 304 for a matching If-None-Match, load
  * shedding (a process under pressure sends everything through the framework, which sheds), metrics
@@ -80,8 +82,16 @@ export function createFastPath(
 
   app.addHook('onSend', (request, reply, payload, done) => {
     const hit = answered.get(request);
-    // Only a response the cache kept can be answered from it again.
-    if (hit && reply.statusCode === 200 && request.method === 'GET' && cache.holds(hit.key, hit.response)) {
+    // Only a response the cache kept can be answered from it again, and only to anyone: a route that
+    // declared publicCache (never one needing credentials), an answer that sets no cookie.
+    if (
+      hit &&
+      reply.statusCode === 200 &&
+      request.method === 'GET' &&
+      isPublicCache(request.routeOptions.config) &&
+      !reply.hasHeader('set-cookie') &&
+      cache.holds(hit.key, hit.response)
+    ) {
       cache.remember(request.url, hit.key, hit.response, { headers: wireHeaders(reply), route: request.routeOptions.url ?? '' });
     }
     done(null, payload);

@@ -59,6 +59,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
         querystring: ListQuery,
         response: { 200: ListResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
       },
+      config: { publicCache: true },
     },
     async (request, reply) => {
       const { slug } = request.params;
@@ -81,6 +82,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
         params: Type.Object({ slug: SlugParam, id: Uuid }),
         response: { 200: EntryResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
       },
+      config: { publicCache: true },
     },
     async (request, reply) => {
       const { slug } = request.params;

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError, capDetails } from '../http/errors.js';
+import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { Services } from '../services.js';
 import { createAccess, type Access } from './access.js';
 import { html, type Html } from './html.js';
@@ -114,6 +115,12 @@ function sameToken(a: string, b: string): boolean {
  * encapsulated scope (cookies, form bodies, HTML errors) and hidden from /openapi.json.
  */
 export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = async (app, { services, config }) => {
+  // Every dashboard answer depends on the session cookie (even public pages carry a CSRF token): none
+  // may reach the response cache or its fast path, which answer anyone asking for the same URL.
+  app.addHook('onRoute', (route) => {
+    if (isPublicCache(route.config)) throw new Error(`${String(route.method)} ${route.url}: dashboard routes cannot declare config.publicCache`);
+  });
+
   const secure = config.publicUrl.startsWith('https:');
   const cookieBase = { path: '/', httpOnly: true, sameSite: 'lax' as const, secure };
 
@@ -165,8 +172,11 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     }
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('cache-control', reply.getHeader('cache-control') ?? 'no-store');
+  app.addHook('onSend', async (request, reply, payload) => {
+    // Signed-in pages (and the sign-in forms, with their CSRF token) are for this browser alone; only
+    // the versioned static assets are shared.
+    const asset = request.routeOptions.url === '/dashboard/assets/:name' && reply.statusCode === 200;
+    if (!asset) reply.header('cache-control', 'private, no-store');
     reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
@@ -217,10 +227,12 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     if (error instanceof AppError) {
       status = error.status;
       message = error.message;
-      if (error.details?.length) message += `: ${error.details.map((d) => `${d.parameter ?? ''} ${d.message}`.trim()).join('; ')}`;
+      if (error.details?.length) message += `: ${capDetails(error.details).map((d) => `${d.parameter ?? ''} ${d.message}`.trim()).join('; ')}`;
     } else if (error.validation) {
       status = 400;
-      message = `The form was not filled in correctly (${error.validation.map((v) => `${v.instancePath.slice(1) || 'form'} ${v.message ?? ''}`).join('; ')})`;
+      // Capped like the API's details: a form of a thousand unknown fields gets a page of 20 and a count.
+      const problems = capDetails(error.validation.map((v) => ({ message: `${v.instancePath.slice(1) || 'form'} ${v.message ?? ''}` })));
+      message = `The form was not filled in correctly (${problems.map((p) => p.message).join('; ')})`;
     } else if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
       status = error.statusCode;
       message = error.message;

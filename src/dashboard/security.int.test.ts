@@ -127,6 +127,37 @@ describe('session cookie', () => {
   });
 });
 
+describe('Cache-Control', () => {
+  it('keeps every page private and unstored, signed in or not, errors and redirects too; only assets are shared', async () => {
+    const anonymous = new DashboardClient(app);
+    const pages = [
+      await people.alice.get('/dashboard'),
+      await people.alice.get('/dashboard/personal/keys'),
+      await people.alice.post('/dashboard/personal/keys', { _csrf: 'forged', name: 'x', scope: 'all' }),
+      await people.dave.get('/dashboard/orgs/acme'),
+      await anonymous.get('/login'),
+      await anonymous.get('/dashboard/personal/keys'),
+    ];
+    expect(pages.map((p) => p.status)).toEqual([200, 200, 403, 404, 200, 303]);
+    for (const page of pages) expect(page.headers['cache-control']).toBe('private, no-store');
+    const css = /href="(\/dashboard\/assets\/dashboard\.css\?v=\w+)"/.exec(pages[0]!.body)![1]!;
+    expect((await anonymous.get(css)).headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect((await anonymous.get('/dashboard/assets/nothing.css')).headers['cache-control']).toBe('private, no-store');
+  });
+});
+
+describe('form errors', () => {
+  it('list at most 20 problems and count the rest, however many unknown fields a form has', async () => {
+    await people.alice.get('/dashboard/projects/alice-blog/webhooks');
+    const form: Record<string, string> = { url: 'https://hooks.example.com/x' };
+    for (let i = 0; i < 500; i++) form[`unknown_${i}`] = 'x';
+    const page = await people.alice.post('/dashboard/projects/alice-blog/webhooks', form);
+    expect(page.status).toBe(400);
+    expect(page.body).toContain('…and 480 more problems');
+    expect(page.body.length).toBeLessThan(20_000);
+  });
+});
+
 describe('who may manage which keys', () => {
   let orgKey: { id: string; secret: string };
   let alicePersonal: { id: string; secret: string };
@@ -224,7 +255,7 @@ describe('secrets', () => {
   it('never shows a key secret or hash again: pages, API responses and logs', async () => {
     const created = await createKey(people.alice, '/dashboard/personal', { name: 'leak-check', scope: 'all' });
     const rotatedPage = await people.alice.submit(`/dashboard/keys/${created.id}`, `/dashboard/keys/${created.id}/rotate`, { grace: '3600' });
-    expect(rotatedPage.headers['cache-control']).toBe('no-store');
+    expect(rotatedPage.headers['cache-control']).toBe('private, no-store');
     const rotated = secretOn(rotatedPage);
     expect(rotated).not.toBe(created.secret);
 

@@ -54,6 +54,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
             ...errorResponses(400, 404, 500),
           },
         },
+        config: { publicCache: true },
       },
       async (request, reply) => {
         reply.header('cache-control', cacheControl);

@@ -1,7 +1,19 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { markCacheable } from '../cache/fast-path.js';
 import { Readable } from 'node:stream';
 import { byteLength, type Body, type ResponseCache } from '../cache/response-cache.js';
+import { isPublicCache } from './plugins/route-kind.js';
+
+/**
+ * The response cache and the fast path answer anyone who asks for the same URL, so only a route that
+ * declared `config: { publicCache: true }` (which start-up refuses on routes needing credentials) may
+ * put an answer there. A programming error, not a client's: it fails loudly.
+ */
+export function assertPublicCache(request: FastifyRequest): void {
+  if (!isPublicCache(request.routeOptions.config)) {
+    throw new Error(`${request.method} ${request.routeOptions.url} did not declare config.publicCache: its answers must not be cached`);
+  }
+}
 
 /**
  * Answers from the response cache, or produces the payload, serializes it with the route's own
@@ -15,6 +27,7 @@ export async function replyCached(
   key: string,
   produce: () => Promise<{ tags: string[] } & ({ payload: unknown } | { serialized: Body; etag?: string })>,
 ): Promise<FastifyReply> {
+  assertPublicCache(reply.request);
   let cached = cache.get(key);
   reply.header('x-cache', cached ? 'hit' : 'miss');
   if (!cached) {
@@ -26,10 +39,15 @@ export async function replyCached(
         : cache.set(key, String(reply.serialize(produced.payload)), produced.tags, generation);
   }
   markCacheable(reply.request, key, cached);
-  reply.header('etag', cached.etag).type('application/json; charset=utf-8');
-  if (!Array.isArray(cached.body)) return reply.send(cached.body);
+  return sendJson(reply, cached.body, cached.etag);
+}
+
+/** Sends serialized JSON with its ETag (@fastify/etag answers a matching If-None-Match with 304). */
+export function sendJson(reply: FastifyReply, body: Body, etag: string): FastifyReply {
+  reply.header('etag', etag).type('application/json; charset=utf-8');
+  if (!Array.isArray(body)) return reply.send(body);
   // A large body in pieces is sent 64 kB at a time: never one more copy of it whole in memory.
-  const pieces = cached.body as readonly Buffer[];
+  const pieces = body as readonly Buffer[];
   return reply.header('content-length', byteLength(pieces)).send(Readable.from(chunks(pieces, 64 * 1024), { objectMode: false }));
 }
 

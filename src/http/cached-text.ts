@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ResponseCache, ResponseHead } from '../cache/response-cache.js';
+import { assertPublicCache } from './cached-reply.js';
 
 export interface TextResponse {
   body: string;
@@ -26,6 +27,7 @@ export async function replyCachedText(
   contentType: string,
   produce: () => Promise<TextResponse>,
 ): Promise<FastifyReply> {
+  assertPublicCache(request);
   let cached = cache.get(key);
   reply.header('x-cache', cached ? 'hit' : 'miss');
   if (!cached) {

@@ -57,9 +57,22 @@ interface ValidationItem {
   params: Record<string, unknown>;
 }
 
+/** Details listed in one error body; the rest are counted in a final entry (see capDetails). */
+export const MAX_DETAILS = 20;
+
+/**
+ * At most MAX_DETAILS details and a final "…and N more": a body of a megabyte of unknown keys would
+ * otherwise be answered with ten times as many bytes of details (and as long an `error` string).
+ */
+export function capDetails(details: ErrorDetail[], max = MAX_DETAILS): ErrorDetail[] {
+  if (details.length <= max) return details;
+  const rest = details.length - max;
+  return [...details.slice(0, max), { message: `…and ${rest} more problem${rest === 1 ? '' : 's'}` }];
+}
+
 /**
  * Turns Ajv's errors into one detail per offending parameter, named the way the client sent it
- * (`limit`, not `/limit`), so a client can show which input to fix.
+ * (`limit`, not `/limit`), so a client can show which input to fix. Capped by capDetails.
  */
 export function validationDetails(context: string, errors: ValidationItem[]): ErrorDetail[] {
   const seen = new Set<string>();
@@ -77,11 +90,11 @@ export function validationDetails(context: string, errors: ValidationItem[]): Er
       error.keyword === 'additionalProperties' ? 'is not a known property' : (error.message ?? 'is invalid');
     details.push({ in: context, ...(parameter ? { parameter } : {}), message });
   }
-  return details;
+  return capDetails(details);
 }
 
 function describe(details: ErrorDetail[]): string {
-  const names = details.map((d) => `${d.parameter ?? d.in ?? 'request'} ${d.message}`);
+  const names = details.map((d) => (d.parameter === undefined && d.in === undefined ? d.message : `${d.parameter ?? d.in} ${d.message}`));
   return `Invalid request: ${names.join('; ')}`;
 }
 
@@ -96,7 +109,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       status = error.status;
-      body = { error: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) };
+      body = { error: error.message, code: error.code, ...(error.details ? { details: capDetails(error.details) } : {}) };
     } else if (error.validation) {
       const details = validationDetails(error.validationContext ?? 'request', error.validation as ValidationItem[]);
       status = 400;

@@ -8,13 +8,15 @@ const DESCRIPTION = `Published changelog entries of projects, generated from the
 
 **Decisions where the contract is silent** (part of this document's contract):
 - Invalid parameters (out of range, not an integer, malformed uuid or slug, duplicated scalar parameters) are
-  answered **400** with an ErrorResponse whose \`details\` name each offending parameter. Unknown query parameters are ignored.
+  answered **400** with an ErrorResponse whose \`details\` name each offending parameter
+  (the first 20, then one entry counting the rest). Unknown query parameters are ignored.
 - Unknown routes are **404** ErrorResponse; every 5xx body is \`{error, code}\` with no stack or internals.
 - \`GET /v1/changelog/{slug}\`: \`limit\` defaults to 20 and \`offset\` to 0; entries are ordered by \`published_at\`
   descending, then \`id\` descending; \`meta.count\` is the number of entries in the page, and \`meta.total\` and
   \`meta.has_more\` are additions.
 - Public routes send \`ETag\` and \`Cache-Control: public, max-age=N\` and answer \`If-None-Match\` with 304.
-- \`GET /v1/projects\` lists projects by slug and sends \`Cache-Control: private, no-store\`.
+- \`GET /v1/projects\` lists projects by slug. Authenticated routes check credentials before validating anything else
+  (a missing or invalid key is 401 whatever the body or query) and send \`Cache-Control: private, no-store\`, errors included.
 - Entry \`status\` is one of draft, published, archived; public routes only ever return published entries.
 - Error bodies carry an additional machine-readable \`code\`.
 

@@ -20,17 +20,25 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** Which credentials a route accepts besides `Authorization: Bearer` (see http/route-policy.ts). */
+export interface AuthenticationOptions {
+  /** `X-API-KEY: <key>` too. */
+  allowApiKeyHeader: boolean;
+  /** A user vouched for by the trusted gateway (`X-Identity-User-Id`), when the operator enabled it. */
+  allowIdentityHeader: boolean;
+}
+
 /**
  * Resolves the caller of an authenticated route. An API key comes as `Authorization: Bearer`
  * or, where `allowApiKeyHeader` is set, as `X-API-KEY`. Without a key, `X-Identity-User-Id` is
- * honoured only when the operator enabled it and the request carries the gateway's shared secret
- * in `X-Gateway-Secret`; otherwise the header is ignored. Every invalid key gets the same answer,
- * so a caller cannot tell an unknown key from a revoked one.
+ * honoured only where the route allows it, the operator enabled it and the request carries the
+ * gateway's shared secret in `X-Gateway-Secret`; otherwise the header is ignored. Every invalid key
+ * gets the same answer, so a caller cannot tell an unknown key from a revoked one.
  */
 export function createAuthenticator(deps: { keys: KeysService; db: Db; config: Config }) {
   const { enabled, gatewaySecret } = deps.config.identityHeader;
 
-  return async function authenticate(request: FastifyRequest, options: { allowApiKeyHeader: boolean }): Promise<Principal> {
+  return async function authenticate(request: FastifyRequest, options: AuthenticationOptions): Promise<Principal> {
     const authorization = single(request.headers.authorization);
     const apiKeyHeader = options.allowApiKeyHeader ? single(request.headers['x-api-key']) : undefined;
     let secret: string | undefined;
@@ -50,7 +58,7 @@ export function createAuthenticator(deps: { keys: KeysService; db: Db; config: C
 
     const identity = single(request.headers['x-identity-user-id']);
     const presented = single(request.headers['x-gateway-secret']);
-    if (enabled && gatewaySecret && identity !== undefined && presented !== undefined && sameSecret(presented, gatewaySecret)) {
+    if (options.allowIdentityHeader && enabled && gatewaySecret && identity !== undefined && presented !== undefined && sameSecret(presented, gatewaySecret)) {
       if (!UUID.test(identity)) throw unauthorized('X-Identity-User-Id must be a user id (uuid)');
       const user = await usersRepository.findById(deps.db, identity.toLowerCase());
       if (!user) throw unauthorized('Unknown user in X-Identity-User-Id');

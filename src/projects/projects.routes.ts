@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ResponseCache } from '../cache/response-cache.js';
-import { replyCached } from '../http/cached-reply.js';
+import { etagOf } from '../cache/response-cache.js';
+import { sendJson } from '../http/cached-reply.js';
+import { principalOf } from '../http/route-policy.js';
 import { errorResponses, NotModified } from '../http/schemas.js';
-import type { Authenticator } from '../keys/authenticate.js';
 import type { Services } from '../services.js';
 import { ProjectsResponse, ProjectSummary } from './projects.schemas.js';
 
@@ -30,11 +30,7 @@ const ProjectsHeaders = Type.Object({
   'x-gateway-secret': Type.Optional(Type.String({ description: 'Shared secret proving the request came from the trusted gateway.' })),
 });
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{
-  services: Services;
-  authenticate: Authenticator;
-  cache: ResponseCache;
-}> = async (app, { services, authenticate, cache }) => {
+export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.addSchema(ProjectSummary);
 
   app.get(
@@ -54,19 +50,11 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      // Authentication is never cached: a revoked key fails on its very next request.
-      const principal = await authenticate(request, { allowApiKeyHeader: true });
-      const limit = request.query.entries_limit ?? 50;
-      const who = principal.kind === 'api_key' ? `key:${principal.keyId}` : `user:${principal.userId}`;
-      reply.header('cache-control', 'private, no-store');
-      return replyCached(reply, cache, `projects:${who}:${limit}`, async () => {
-        const { body, projectIds } = await services.projects.listVisibleJson(principal, limit);
-        return {
-          serialized: body,
-          // Any project joining or leaving the context, or a key's selection changing, redraws the list.
-          tags: ['projects', 'keys', ...projectIds.map((id) => `project:${id}`)],
-        };
-      });
+      // The caller was authenticated before anything else (http/route-policy.ts), on every request. The
+      // answer is read fresh each time, never from the response cache: that cache (and its fast path)
+      // answers anyone asking for the same URL. The ETag, hashed from this body, still allows a 304.
+      const { body } = await services.projects.listVisibleJson(principalOf(request), request.query.entries_limit ?? 50);
+      return sendJson(reply, body, etagOf(body));
     },
   );
 };

@@ -85,6 +85,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         querystring: PageQuery,
         response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
       },
+      config: { publicCache: true },
     },
     async (request, reply) => {
       const { slug } = request.params;
@@ -110,6 +111,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         params: Type.Object({ slug: SlugParam, id: Uuid }),
         response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
       },
+      config: { publicCache: true },
     },
     async (request, reply) => {
       const { slug } = request.params;

@@ -1,10 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { RepoLinkRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
 import { DateTime, errorResponses, Nullable, Uuid } from '../http/schemas.js';
-import type { Authenticator } from '../keys/authenticate.js';
-import type { Principal } from '../keys/principal.js';
+import { principalOf } from '../http/route-policy.js';
 import type { Services } from '../services.js';
 import { OWNER_PATTERN, REPO_NAME_PATTERN } from './names.js';
 import { SETUP_ACTIONS } from './scm.service.js';
@@ -111,17 +109,18 @@ const CallbackPending = Type.Object({
   redirectUrl: Type.String(),
 });
 
-/** These routes take an API key as `Authorization: Bearer` only (not X-API-KEY, not a gateway identity). */
-async function requireApiKey(authenticate: Authenticator, request: Parameters<Authenticator>[0]): Promise<Principal> {
-  const principal = await authenticate(request, { allowApiKeyHeader: false });
-  if (principal.kind !== 'api_key') throw new AppError('unauthorized', 'Missing API key: send "Authorization: Bearer <API key>"');
-  return principal;
-}
+/**
+ * Largest body of POST /v1/projects/{id}/repos: four short fields fit in well under a kilobyte, and an
+ * authenticated caller's megabyte of unknown keys would still cost Ajv (allErrors) a long validation.
+ */
+const LINK_BODY_LIMIT = 16 * 1024;
 
-export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenticate: Authenticator }> = async (
-  app,
-  { services, authenticate },
-) => {
+/**
+ * These routes take an API key as `Authorization: Bearer` only (not X-API-KEY, not a gateway identity):
+ * their security requirement names bearerAuth alone and they declare no identity header, so the
+ * authentication that runs before their bodies are read (http/route-policy.ts) accepts nothing else.
+ */
+export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.addSchema(RepoLink);
 
   app.get(
@@ -154,8 +153,7 @@ export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenti
       },
     },
     async (request, reply) => {
-      const principal = await requireApiKey(authenticate, request);
-      const result = await services.scm.callback(principal, {
+      const result = await services.scm.callback(principalOf(request), {
         installationId: request.query.installation_id,
         setupAction: request.query.setup_action,
         code: request.query.code,
@@ -192,19 +190,20 @@ export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services; authenti
           'nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an ' +
           'installation token); otherwise 422. Linking the same repository and branch again returns the existing ' +
           'link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). ' +
-          'Errors: 400 bad body (unknown fields, names, branch); 401 missing or invalid key (Bearer only); ' +
-          '404 project or installation not found; 422 repository unreachable or installation suspended; ' +
+          'The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 ' +
+          '`details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over ' +
+          '16 KiB; 422 repository unreachable or installation suspended; ' +
           '502 GitHub unreachable or erroring; 503 the GitHub App is not configured.',
         tags: ['scm'],
         security: [{ bearerAuth: [] }],
         params: Type.Object({ projectId: Uuid }),
         body: LinkBody,
-        response: { 200: Type.Ref(RepoLink), ...errorResponses(400, 401, 404, 422, 500, 502, 503) },
+        response: { 200: Type.Ref(RepoLink), ...errorResponses(400, 401, 404, 413, 422, 500, 502, 503) },
       },
+      bodyLimit: LINK_BODY_LIMIT,
     },
     async (request, reply) => {
-      const principal = await requireApiKey(authenticate, request);
-      const { link } = await services.scm.linkGitHubRepo(principal, request.params.projectId.toLowerCase(), {
+      const { link } = await services.scm.linkGitHubRepo(principalOf(request), request.params.projectId.toLowerCase(), {
         scmInstallationId: request.body.scmInstallationId.toLowerCase(),
         repoOwner: request.body.repoOwner,
         repoName: request.body.repoName,

@@ -1,5 +1,17 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route answers every caller alike (no credentials, no cookies), so its answers may be kept in
+     * the response cache and replayed by the fast path to anyone asking for the same URL. The only way
+     * onto those paths: replyCached/replyCachedText refuse other routes, and a route with a security
+     * requirement (or any dashboard route) that declares it stops the application from starting.
+     */
+    publicCache?: boolean;
+  }
+}
+
 type RouteLike = Pick<RouteOptions, 'schema'> | FastifyRequest['routeOptions'];
 
 /**
@@ -23,4 +35,9 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 /** Operator routes (`config: { internal: true }`: /ready, /metrics) are for probes and scrapers, not browsers. */
 export function isInternal(config: unknown): boolean {
   return (config as { internal?: unknown } | undefined)?.internal === true;
+}
+
+/** Whether a route opted in to the public response cache and the fast path (`config: { publicCache: true }`). */
+export function isPublicCache(config: unknown): boolean {
+  return (config as { publicCache?: unknown } | undefined)?.publicCache === true;
 }

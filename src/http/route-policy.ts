@@ -1,0 +1,71 @@
+import type { FastifyInstance, FastifyRequest, onSendHookHandler, preParsingAsyncHookHandler, RouteOptions } from 'fastify';
+import type { AuthenticationOptions, Authenticator } from '../keys/authenticate.js';
+import type { Principal } from '../keys/principal.js';
+import { isAuthenticatedRoute, isPublicCache } from './plugins/route-kind.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The caller of a route with a security requirement, authenticated before its body is read; null elsewhere. */
+    principal: Principal | null;
+  }
+}
+
+/** What an authenticated route's declaration says it accepts, besides `Authorization: Bearer`. */
+export function authenticationOptions(route: Pick<RouteOptions, 'schema'>): AuthenticationOptions {
+  const schema = route.schema as { security?: Record<string, unknown>[]; headers?: { properties?: Record<string, unknown> } } | undefined;
+  return {
+    allowApiKeyHeader: (schema?.security ?? []).some((requirement) => 'apiKeyHeader' in requirement),
+    // The route publishes the header in its OpenAPI headers, so behaviour and document cannot disagree.
+    allowIdentityHeader: schema?.headers?.properties?.['x-identity-user-id'] !== undefined,
+  };
+}
+
+const hooksOf = <T>(hooks: T | T[] | undefined): T[] => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]);
+
+// Whatever the handler or the error handler set: an answer made with credentials is nobody else's to keep.
+const privateNoStore: onSendHookHandler = (_request, reply, payload, done) => {
+  reply.header('cache-control', 'private, no-store');
+  done(null, payload);
+};
+
+/**
+ * What a route's declaration implies, applied to every route as it is added (so nothing depends on a
+ * list of routes kept in sync by hand):
+ *
+ * - A route with a security requirement authenticates in preParsing, before its body is read,
+ *   parsed or validated, so an anonymous megabyte of JSON costs a 401 and nothing more; after the
+ *   global preParsing hooks (the failed-authentication limit), whose 429 must come first. The handler
+ *   reads the caller from `request.principal` (principalOf).
+ * - Its answers, errors included, are `Cache-Control: private, no-store`.
+ * - `config: { publicCache: true }` (response cache and fast path) is refused, at start-up, on such a
+ *   route and on anything but GET: those answers depend on who asks.
+ */
+export function registerRoutePolicy(app: FastifyInstance, deps: { authenticate: Authenticator }): void {
+  app.decorateRequest('principal', null);
+
+  app.addHook('onRoute', (route) => {
+    const authenticated = isAuthenticatedRoute(route);
+    if (isPublicCache(route.config)) {
+      const where = `${String(route.method)} ${route.url}`;
+      if (authenticated) throw new Error(`${where}: a route with a security requirement cannot declare config.publicCache`);
+      if ([route.method].flat().some((method) => method !== 'GET' && method !== 'HEAD')) {
+        throw new Error(`${where}: only GET routes can declare config.publicCache`);
+      }
+    }
+    if (!authenticated) return;
+
+    const options = authenticationOptions(route);
+    const authenticate: preParsingAsyncHookHandler = async (request, _reply, payload) => {
+      request.principal = await deps.authenticate(request, options);
+      return payload;
+    };
+    route.preParsing = [authenticate, ...hooksOf(route.preParsing)];
+    route.onSend = [...hooksOf(route.onSend), privateNoStore];
+  });
+}
+
+/** The authenticated caller of the current route. */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new Error(`${request.method} ${request.routeOptions.url} has no security requirement: no caller is authenticated`);
+  return request.principal;
+}
