@@ -172,7 +172,7 @@ describe('GET /v1/scm/callback: proving access to the installation', () => {
   const secretRepo = { owner: 'victim-org', name: 'secret-repo', cloneUrl: 'file:///nowhere' };
 
   beforeAll(() => {
-    ctx.github.addInstallation({ id: VICTIM, account: { login: 'victim-org', type: 'Organization' }, repos: [secretRepo], users: ['victor'], admins: ['victor'] });
+    ctx.github.addInstallation({ id: VICTIM, account: { login: 'victim-org', type: 'Organization' }, repos: [secretRepo], users: ['victor', 'carl'], admins: ['victor'] });
     ctx.github.addInstallation({ id: 702, account: { login: 'dora', type: 'User' }, repos: [] });
   });
 
@@ -198,6 +198,15 @@ describe('GET /v1/scm/callback: proving access to the installation', () => {
     expect(bad.statusCode).toBe(403);
     expect(bad.json().error).toMatch(/did not accept the authorization code/);
     expect(JSON.stringify(bad.json())).not.toContain('test-client-secret');
+  });
+
+  it('refuses a code of a user GitHub lists the installation for who does not own it (a collaborator of one repository)', async () => {
+    const carl = await callback(`installation_id=${VICTIM}&code=${ctx.github.authorize('carl')}`, bobKey);
+    expect(carl.statusCode).toBe(403);
+    expect(carl.body).toBe((await callback('installation_id=7777777', bobKey)).body);
+    expect(ctx.github.requests.some((r) => r.path.startsWith('/user/installations') && r.status === 200)).toBe(true);
+    // Carl's identity is now the attacker context's, and it owns nothing either.
+    expect((await callback(`installation_id=${VICTIM}`, bobKey)).statusCode).toBe(403);
   });
 
   it('refuses a key limited to selected projects, even with proof', async () => {

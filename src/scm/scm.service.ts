@@ -136,6 +136,17 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
   const dashboardUrl = (installationId: string | null) =>
     `${config.publicUrl}/dashboard/settings/github${installationId ? `?installation=${installationId}` : ''}`;
 
+  /** A GitHub user owns an installation when it is their own account, or an organization they administer. */
+  async function ownedBy(
+    github: GitHubClient,
+    installationId: number,
+    remote: GitHubInstallation,
+    user: { githubUserId: number; githubLogin: string },
+  ): Promise<boolean> {
+    if (remote.accountType === 'User') return remote.accountId === user.githubUserId;
+    return remote.accountType === 'Organization' && github.isOrgAdmin(installationId, remote.accountLogin, user.githubUserId, user.githubLogin);
+  }
+
   const service = {
     enqueueIngest,
 
@@ -154,9 +165,10 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
     /**
      * The installation, once the caller proved it may claim it for `owner`: GitHub knows anyone's
      * installation ids, and the Setup URL can be forged, so the id alone proves nothing. Proof is a
-     * user authorization code whose user GitHub lists the installation for (GET /user/installations),
-     * or the context's verified GitHub user owning it (their account, or an org they administer), or
-     * an account the operator trusts. Otherwise 403, the same for an id that does not exist.
+     * user authorization code whose user GitHub lists the installation for (GET /user/installations)
+     * and who owns it (their own account, or an organization they administer: a collaborator who can
+     * read one repository is listed too), or the context's verified GitHub user owning it, or an
+     * account the operator trusts. Otherwise 403, the same for an id that does not exist.
      */
     async provenInstallation(github: GitHubClient, owner: ContextOwner, installationId: number, code: string | undefined): Promise<GitHubInstallation> {
       if (code !== undefined) {
@@ -167,22 +179,19 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         // The caller proved who they are on GitHub: later callbacks for this user's installations need no code.
         await scmRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
         if (!proof.canAccessInstallation) throw unproven(installationId);
+        // GET /user/installations also lists installations the user merely reads a repository of (an
+        // outside collaborator): being listed is not owning. The same rule as a verified identity.
         const remote = await github.getInstallation(installationId);
-        if (!remote) throw unproven(installationId);
+        if (!remote || !(await ownedBy(github, installationId, remote, { githubUserId: proof.userId, githubLogin: proof.login }))) {
+          throw unproven(installationId);
+        }
         return remote;
       }
       const remote = await github.getInstallation(installationId);
       if (remote) {
         if (config.github.trustedAccounts.includes(remote.accountLogin.toLowerCase())) return remote;
         const identity = await scmRepository.findIdentity(db, owner);
-        if (identity && remote.accountType === 'User' && remote.accountId === identity.githubUserId) return remote;
-        if (
-          identity &&
-          remote.accountType === 'Organization' &&
-          (await github.isOrgAdmin(installationId, remote.accountLogin, identity.githubUserId, identity.githubLogin))
-        ) {
-          return remote;
-        }
+        if (identity && (await ownedBy(github, installationId, remote, identity))) return remote;
       }
       throw unproven(installationId);
     },
