@@ -119,30 +119,49 @@ describe('POST /webhooks/github refuses before reading the body', () => {
     }
   });
 
-  it('answers 503 while large bodies fill the in-flight budget, and takes deliveries again once they are gone', async () => {
-    const fits = Math.floor(WEBHOOK_IN_FLIGHT_LIMIT / LARGE);
+  it('answers 503 once the bytes received fill the in-flight budget, and takes deliveries again once they are gone', async () => {
+    const SENT = 12 * 1024 * 1024;
+    const fits = Math.floor(WEBHOOK_IN_FLIGHT_LIMIT / SENT);
     const open: Socket[] = [];
     try {
       let refused: { status: number; text: string } | undefined;
-      // The first `fits` are admitted and stall (their bodies never come); then one is refused.
+      // The first `fits` send 12 MB of their 20 MB and stall; the next one's bytes pass the budget.
       for (let i = 0; i < fits + 3 && !refused; i++) {
-        const { socket, response } = rawPost(port, headersFor(LARGE), Buffer.from('{'));
+        const { socket, response } = rawPost(port, headersFor(LARGE), Buffer.alloc(SENT, 0x20));
         open.push(socket);
-        if (i < fits) continue;
-        refused = await Promise.race([response, new Promise<undefined>((r) => setTimeout(() => r(undefined), 2_000))]);
+        if (i < fits) {
+          await new Promise<void>((r) => socket.write('', () => r()));
+          continue;
+        }
+        refused = await Promise.race([response, new Promise<undefined>((r) => setTimeout(() => r(undefined), 5_000))]);
       }
       expect(refused?.status).toBe(503);
       expect(JSON.parse(refused!.text).error).toMatch(/retry later/);
     } finally {
       for (const socket of open) socket.destroy();
     }
-    // Their reservations are released when the connections close.
+    // What they held is released when the connections close.
     let ok = 0;
     for (let i = 0; i < 50 && ok !== 200; i++) {
       ok = (await deliver('ping', JSON.stringify({ zen: `again ${i}` }))).statusCode;
       if (ok !== 200) await new Promise((r) => setTimeout(r, 20));
     }
     expect(ok).toBe(200);
+  });
+
+  it('lets idle connections that announce 25 MB hold nothing: a genuine delivery still gets through', async () => {
+    const open = Array.from({ length: 10 }, () => rawPost(port, headersFor(25 * 1024 * 1024)));
+    try {
+      const body = JSON.stringify({ zen: 'through the crowd' });
+      const res = await fetch(`http://127.0.0.1:${port}/webhooks/github`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-github-event': 'ping', 'x-github-delivery': randomUUID(), 'x-hub-signature-256': sign(body) },
+        body,
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      for (const { socket } of open) socket.destroy();
+    }
   });
 });
 

@@ -10,9 +10,11 @@ import type { SignatureCheck } from './signature.js';
 export const WEBHOOK_BODY_LIMIT = 25 * 1024 * 1024;
 
 /**
- * Webhook body bytes one process reads at once (by declared length; the full limit for a chunked
- * body): an unauthenticated sender learns the signature is bad only after the last byte, so this
- * bounds the memory many parallel large bodies can take. Beyond it: 503 before reading.
+ * Webhook body bytes one process holds at once, counted as they arrive: an unauthenticated sender
+ * learns the signature is bad only after the last byte, so this bounds the memory many parallel
+ * large bodies can take. A body whose next chunk would pass it is refused with 503. Counting what
+ * arrived (not what a Content-Length announces) means idle connections announcing 25 MB hold nothing,
+ * so they cannot shut genuine deliveries out.
  */
 export const WEBHOOK_IN_FLIGHT_LIMIT = 64 * 1024 * 1024;
 
@@ -29,13 +31,14 @@ interface WebhookBody {
  * the size limit, and is parsed only once the signature checks out.
  */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
-  const checks = new WeakMap<FastifyRequest, SignatureCheck>();
+  const checks = new WeakMap<FastifyRequest, { signature: SignatureCheck; held: number }>();
   let inFlight = 0;
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(['application/json', 'application/x-www-form-urlencoded'], (request, payload, done) => {
-    const check = checks.get(request);
-    if (!check) return done(new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256'), undefined);
+    const state = checks.get(request);
+    if (!state) return done(new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256'), undefined);
+    const check = state.signature;
     const chunks: Buffer[] = [];
     let size = 0;
     let finished = false;
@@ -52,6 +55,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         finish(new AppError('payload_too_large', `Webhook bodies are limited to ${WEBHOOK_BODY_LIMIT} bytes`));
         return;
       }
+      if (inFlight + chunk.length > WEBHOOK_IN_FLIGHT_LIMIT) {
+        chunks.length = 0;
+        finish(new AppError('unavailable', 'Too many webhook bodies are being received at once: retry later'));
+        return;
+      }
+      inFlight += chunk.length;
+      state.held += chunk.length;
       check.update(chunk);
       chunks.push(chunk);
     });
@@ -80,17 +90,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         if (declared !== null && declared > WEBHOOK_BODY_LIMIT) {
           throw new AppError('payload_too_large', `Webhook bodies are limited to ${WEBHOOK_BODY_LIMIT} bytes`);
         }
-        const reserved = declared ?? WEBHOOK_BODY_LIMIT;
-        if (inFlight + reserved > WEBHOOK_IN_FLIGHT_LIMIT) {
-          reply.header('retry-after', '10');
-          throw new AppError('unavailable', 'Too many webhook bodies are being received at once: retry later');
-        }
-        inFlight += reserved;
+        const state = { signature: check, held: 0 };
         // 'close' comes once the response is sent or the connection dropped, whichever happens.
         reply.raw.once('close', () => {
-          inFlight -= reserved;
+          inFlight -= state.held;
+          state.held = 0;
         });
-        checks.set(request, check);
+        checks.set(request, state);
       },
     },
     async (request, reply) => {
@@ -100,7 +106,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
         deliveryId: single(request.headers['x-github-delivery']),
         rawBody: body?.rawBody ?? Buffer.alloc(0),
         // No body at all: the signature must then cover zero bytes.
-        signatureValid: body ? body.signatureValid : checks.get(request)!.matches(),
+        signatureValid: body ? body.signatureValid : checks.get(request)!.signature.matches(),
         contentType: request.headers['content-type'],
       });
       reply.header('cache-control', 'no-store');
