@@ -152,6 +152,9 @@ describe('POST /webhooks/github refuses before reading the body', () => {
   it('lets idle connections that announce 25 MB hold nothing: a genuine delivery still gets through', async () => {
     const open = Array.from({ length: 10 }, () => rawPost(port, headersFor(25 * 1024 * 1024)));
     try {
+      // Their headers are in before the genuine delivery's (the server has had time to take them).
+      await Promise.all(open.map(({ socket }) => new Promise<void>((r) => socket.write('', () => r()))));
+      await new Promise((r) => setTimeout(r, 300));
       const body = JSON.stringify({ zen: 'through the crowd' });
       const res = await fetch(`http://127.0.0.1:${port}/webhooks/github`, {
         method: 'POST',
