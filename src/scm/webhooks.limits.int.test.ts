@@ -149,8 +149,9 @@ describe('POST /webhooks/github refuses before reading the body', () => {
     expect(ok).toBe(200);
   });
 
-  it('lets idle connections that announce 25 MB hold nothing: a genuine delivery still gets through', async () => {
-    const open = Array.from({ length: 10 }, () => rawPost(port, headersFor(25 * 1024 * 1024)));
+  it('lets idle connections announcing the whole budget hold nothing: a genuine delivery still gets through', async () => {
+    // Announced lengths that add up to the whole budget (25 + 25 + 14 MB), then silence.
+    const open = [25, 25, 14].map((mb) => rawPost(port, headersFor(mb * 1024 * 1024)));
     try {
       // Their headers are in before the genuine delivery's (the server has had time to take them).
       await Promise.all(open.map(({ socket }) => new Promise<void>((r) => socket.write('', () => r()))));
