@@ -8,6 +8,7 @@ import { acceptInviteIn, hashToken } from '../orgs/orgs.service.js';
 import { usersRepository } from '../users/users.repository.js';
 import { sessionsRepository, setupTokensRepository, signInLimitsRepository, type LimitRule, type SessionUser } from './auth.repository.js';
 import { hashPassword, passwordProblem, SCRYPT_LOG_N, verifyPassword } from './passwords.js';
+import { addressBucket } from '../http/client-address.js';
 
 export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -100,10 +101,11 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
     return { userId, token, expiresAt };
   }
 
+  // IPv6 clients count by /56: a subscriber's prefix, not each of its 2^72 addresses, is "an address".
   const limitKeys = (email: string, address: string) => ({
-    pair: `pair:${address} ${email}`,
+    pair: `pair:${addressBucket(address, 56)} ${email}`,
     account: `account:${email}`,
-    address: `address:${address}`,
+    address: `address:${addressBucket(address, 56)}`,
   });
 
   /** Reserves one password attempt under every limit (see SIGN_IN_LIMITS), all or none, before any hashing. */

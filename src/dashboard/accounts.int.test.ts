@@ -179,6 +179,16 @@ describe('sign-in limits', () => {
     expect((await new DashboardClient(ctx.app, '203.0.113.9').signIn('demo@example.com')).status).toBe(303);
   });
 
+  it('counts every IPv6 address of one /56 as one address: a fresh address from the same prefix is no fresh start', async () => {
+    for (let i = 0; i < SIGN_IN_LIMITS.perPair; i++) {
+      const bot = new DashboardClient(ctx.app, `2001:db8:77:${(i * 17).toString(16)}::${i + 1}`);
+      expect((await bot.signIn('demo@example.com', `wrong-${i}-password`)).status).toBe(401);
+    }
+    expect((await new DashboardClient(ctx.app, '2001:db8:77:ff:1234::9').signIn('demo@example.com')).status).toBe(429);
+    // Another subscriber's prefix is not affected.
+    expect((await new DashboardClient(ctx.app, '2001:db8:78::1').signIn('demo@example.com')).status).toBe(303);
+  });
+
   it('slows guesses spread over many addresses, but always lets an address\'s first try at the account through', async () => {
     for (let a = 0; a < SIGN_IN_LIMITS.perAccount / SIGN_IN_LIMITS.perPair; a++) {
       const bot = new DashboardClient(ctx.app, `198.51.100.${10 + a}`);

@@ -5,6 +5,7 @@ import type { Config } from '../../config.js';
 import { hashKey } from '../../keys/key-format.js';
 import { AppError } from '../errors.js';
 import { isAuthenticatedRoute, presentedKey } from './route-kind.js';
+import { addressBucket } from '../client-address.js';
 
 /**
  * Rate limits: public routes per client address, authenticated routes per API key (the bucket is
@@ -40,7 +41,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
       const key = presentedKey(request);
       if (key !== undefined) return `key:${hashKey(key)}`;
     }
-    return `ip:${request.ip}`;
+    return `ip:${addressBucket(request.ip)}`;
   };
 
   const tooMany = (seconds: number) =>
@@ -60,7 +61,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
 
   // Failed authentications per address: read before the route runs, counted when it answers 401.
   const failures = app.createRateLimit({
-    keyGenerator: (request) => `authfail:${request.ip}`,
+    keyGenerator: (request) => `authfail:${addressBucket(request.ip)}`,
     max: limits.authFailuresMax,
     timeWindow: limits.windowMs,
   });
