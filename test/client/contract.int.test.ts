@@ -38,6 +38,8 @@ beforeAll(async () => {
     id: 707,
     account: { login: 'acme', type: 'Organization' },
     repos: [{ owner: 'acme', name: 'widgets', cloneUrl: `file://${cachedDatasetRepo()}`, defaultBranch: 'main' }],
+    users: ['ada'],
+    admins: ['ada'],
   });
 });
 
@@ -111,7 +113,9 @@ describe('typed client against a listening server', () => {
   });
 
   it('records a GitHub installation and links a repository', async () => {
-    const installed = await authed.GET('/v1/scm/callback', { params: { query: { installation_id: 707, setup_action: 'install' } } });
+    // The proof of ownership GitHub's user authorization gives: a code for an admin of the account.
+    const code = ctx.github.authorize('ada');
+    const installed = await authed.GET('/v1/scm/callback', { params: { query: { installation_id: 707, setup_action: 'install', code } } });
     expect(installed.response.status).toBe(200);
     const recorded = installed.data!;
     if (!('installationId' in recorded)) throw new Error('installation not recorded');

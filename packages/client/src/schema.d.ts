@@ -849,15 +849,19 @@ export interface paths {
         };
         /**
          * Record a GitHub App installation (the app's setup URL lands here)
-         * @description Asks GitHub (with the app's JWT) for the installation and records it for the API key's context: one record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same `installationId`. The account login and type come from GitHub, never from the query. `setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); 404 GitHub does not know the installation; 409 the installation is recorded for another context; 502 GitHub unreachable or erroring; 503 the GitHub App is not configured on this server.
+         * @description Records the installation for the API key's context once the caller proves it may: GitHub knows anyone's installation ids and the setup URL can be forged, so the id alone proves nothing. Proof is one of: `code` (the app requests user authorization during installation; the code is exchanged for a user token and `GET /user/installations` must list the installation); the context's GitHub account verified once in the dashboard (Settings → GitHub), when the installation is on that account or an organization it administers; or the installation's account listed in `GITHUB_TRUSTED_ACCOUNTS` (self-hosting). One record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same `installationId`. The account login and type come from GitHub, never from the query. `setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); 403 the key is limited to selected projects, or no proof (the same answer whether or not the installation exists), or GitHub refused the code; 409 the installation is recorded for another context; 502 GitHub unreachable or erroring; 503 the GitHub App (or, with `code`, its OAuth client) is not configured.
          */
         get: {
             parameters: {
                 query: {
+                    /** @description The user authorization code GitHub adds when the app requests user authorization (OAuth) during installation: proof that the installing GitHub user has access to the installation. Single use. */
+                    code?: string;
                     /** @description GitHub's installation id. */
                     installation_id: number;
                     /** @description As GitHub sends it: install, update or request (awaiting approval). */
                     setup_action: "install" | "update" | "request";
+                    /** @description Echoed by GitHub from the install URL; accepted and not interpreted here (it is the integrator's own CSRF value to check). */
+                    state?: string;
                 };
                 header?: never;
                 path?: never;
@@ -920,7 +924,7 @@ export interface paths {
                     };
                 };
                 /** @description Every error body. 5xx bodies never carry details or internals. */
-                404: {
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
