@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, type GenerateOptions } from './engine.js';
-import { entryToStore, packCommits, unpackCommits, type EntryToStore, type PackedCommits } from './engine-wire.js';
+import { entryToStore, packCommits, type EntryToStore, type PackedCommits } from './engine-wire.js';
 import type { CommitRecord, GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
