@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, type GenerateOptions } from './engine.js';
-import { entryToStore, packCommits, type EntryToStore, type PackedCommits } from './engine-wire.js';
+import { entryToStore, packCommits, toCommitRecords, type EngineCommit, type EntryToStore, type PackedCommits } from './engine-wire.js';
 import type { CommitRecord, GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
@@ -20,12 +20,12 @@ import { buildVersionIndex } from './versions.js';
 export type EngineRequest =
   | {
       kind: 'generate';
-      commits: readonly CommitRecord[];
+      commits: readonly EngineCommit[];
       settings: GenerationSettings;
       options: Omit<GenerateOptions, 'versions'>;
       stored?: ReadonlyMap<string, string>;
     }
-  | { kind: 'compare'; commits: readonly CommitRecord[]; current: GenerationSettings; proposed: GenerationSettings };
+  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings };
 
 /** A request as it crosses to the thread: the commits packed (engine-wire.ts). */
 export type WireRequest = DistributiveOmit<EngineRequest, 'commits'> & { commits: PackedCommits };
@@ -39,8 +39,8 @@ export interface EngineResult {
 type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
 export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison } | { ok: false; message: string };
 
-/** The engine's work for one request, in whichever thread calls it. */
-export function runEngineRequest(request: EngineRequest): EngineResult | SettingsComparison {
+/** The engine's work for one request (its commits' changes parsed), in whichever thread calls it. */
+export function runEngineRequest(request: EngineRequest & { commits: readonly CommitRecord[] }): EngineResult | SettingsComparison {
   const versions = buildVersionIndex(request.commits);
   if (request.kind === 'generate') {
     const result = generate(request.commits, request.settings, { ...request.options, versions });
@@ -70,7 +70,7 @@ export class GenerationTimeout extends Error {
 /** The engine in the calling thread. */
 export const inlineEngine: Engine = {
   async run<R extends EngineRequest>(request: R) {
-    return runEngineRequest(request) as ResultOf<R>;
+    return runEngineRequest({ ...request, commits: toCommitRecords(request.commits) }) as ResultOf<R>;
   },
   async close() {},
 };

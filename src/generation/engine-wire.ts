@@ -4,16 +4,29 @@
  * the engine's own work on the main thread; one long string and an array of lengths copy in a few
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
-import type { CommitRecord, GeneratedEntry, GeneratedEntryType } from './types.js';
+import type { Change, CommitRecord, GeneratedEntry, GeneratedEntryType } from './types.js';
 
-/** Commits as one string of all their text fields and the lengths (and counts) that cut it up. */
+/**
+ * A commit as the engine is handed it. `changes` may still be the JSON text storage holds: the
+ * HTTP process has no use for the 140k paths, so they are parsed in the thread.
+ */
+export interface EngineCommit extends Omit<CommitRecord, 'changes'> {
+  changes: Change[] | string;
+}
+
+/** The commits with their changes parsed (the inline engine's step; the thread's is `unpackCommits`). */
+export function toCommitRecords(commits: readonly EngineCommit[]): CommitRecord[] {
+  return commits.map((c) => (typeof c.changes === 'string' ? { ...c, changes: JSON.parse(c.changes) as Change[] } : (c as CommitRecord)));
+}
+
+/** Commits as one string of all their text fields (changes as JSON) and the lengths (and counts) that cut it up. */
 export interface PackedCommits {
   count: number;
   text: string;
   lengths: Uint32Array;
 }
 
-export function packCommits(commits: readonly CommitRecord[]): PackedCommits {
+export function packCommits(commits: readonly EngineCommit[]): PackedCommits {
   const parts: string[] = [];
   const lengths: number[] = [];
   const put = (s: string) => {
@@ -31,11 +44,7 @@ export function packCommits(commits: readonly CommitRecord[]): PackedCommits {
     put(c.committer.email);
     put(c.committer.date);
     put(c.message);
-    lengths.push(c.changes.length);
-    for (const [status, path] of c.changes) {
-      put(status);
-      put(path);
-    }
+    put(typeof c.changes === 'string' ? c.changes : JSON.stringify(c.changes));
     lengths.push(c.tags.length);
     for (const t of c.tags) put(t);
   }
@@ -59,8 +68,7 @@ export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRe
     const author = { name: next(), email: next(), date: next() };
     const committer = { name: next(), email: next(), date: next() };
     const message = next();
-    const changes: CommitRecord['changes'] = new Array(lengths[li++]!);
-    for (let j = 0; j < changes.length; j++) changes[j] = [next(), next()];
+    const changes = JSON.parse(next()) as Change[];
     const tags: string[] = new Array(lengths[li++]!);
     for (let j = 0; j < tags.length; j++) tags[j] = next();
     commits[i] = { sha, parents, author, committer, message, changes, tags };

@@ -2,14 +2,15 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { EntryStatus } from '../db/schema.js';
 import { isoWithOffset } from '../ingest/commit-record.js';
-import type { CommitRecord } from './types.js';
+import type { EngineCommit } from './engine-wire.js';
 
 /** A stored commit as generation reads it. */
 export interface StoredCommit {
   id: string;
   /** When ingestion stored it (epoch ms). */
   storedAt: number;
-  record: CommitRecord;
+  /** Changes as the stored JSON text: only the generation thread reads them. */
+  record: EngineCommit & { changes: string };
 }
 
 /** What storage needs to know about an entry generation made before. */
@@ -115,7 +116,8 @@ export const generationRepository = {
       .selectFrom('commits')
       .select([
         'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'changes', 'tags',
+        'committer_tz_offset', 'message', 'tags',
+        sql<string>`changes::text`.as('changes'),
         sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
         sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
         sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),

@@ -113,7 +113,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       await generationRepository.lockProject(tx, project.id);
       const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
-      const commits: CommitRecord[] = rows.map((r) => r.record);
+      const commits = rows.map((r) => r.record);
       const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
@@ -228,7 +228,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
     settings: GenerationSettings,
     entryTypes: readonly GeneratedEntryType[],
     touched: Set<string> | null,
-    commits: CommitRecord[],
+    commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
   ): (e: StoredGenerated) => boolean {
     const types = new Set<string>(entryTypes);
     if (!touched) return (e) => types.has(e.entry_type);
