@@ -8,31 +8,44 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, type GenerateOptions } from './engine.js';
-import type { CommitRecord, GeneratedEntry, GenerationSettings } from './types.js';
+import { entryToStore, packCommits, toCommitRecords, type EngineCommit, type EntryToStore, type PackedCommits } from './engine-wire.js';
+import type { CommitRecord, GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
 /**
- * What crosses to the thread: the commits (copied once), the settings and plain options. The
- * version index holds functions, so the thread builds its own; only entries and warnings (or the
- * comparison, a summary) come back, not the prepared commits.
+ * What the engine is asked: the commits, the settings and plain options. The version index holds
+ * functions, so the thread builds its own. `stored` (key → fingerprint of the stored entries) lets
+ * the engine leave out the JSON of entries storage holds unchanged.
  */
 export type EngineRequest =
-  | { kind: 'generate'; commits: readonly CommitRecord[]; settings: GenerationSettings; options: Omit<GenerateOptions, 'versions'> }
-  | { kind: 'compare'; commits: readonly CommitRecord[]; current: GenerationSettings; proposed: GenerationSettings };
+  | {
+      kind: 'generate';
+      commits: readonly EngineCommit[];
+      settings: GenerationSettings;
+      options: Omit<GenerateOptions, 'versions'>;
+      stored?: ReadonlyMap<string, string>;
+    }
+  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings };
 
+/** A request as it crosses to the thread: the commits packed (engine-wire.ts). */
+export type WireRequest = DistributiveOmit<EngineRequest, 'commits'> & { commits: PackedCommits };
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Entries in the form storage writes (only entries and warnings come back, not the prepared commits). */
 export interface EngineResult {
-  entries: GeneratedEntry[];
+  entries: EntryToStore[];
   warnings: string[];
 }
 type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
 export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison } | { ok: false; message: string };
 
-/** The engine's work for one request, in whichever thread calls it. */
-export function runEngineRequest(request: EngineRequest): EngineResult | SettingsComparison {
+/** The engine's work for one request (its commits' changes parsed), in whichever thread calls it. */
+export function runEngineRequest(request: EngineRequest & { commits: readonly CommitRecord[] }): EngineResult | SettingsComparison {
   const versions = buildVersionIndex(request.commits);
   if (request.kind === 'generate') {
     const result = generate(request.commits, request.settings, { ...request.options, versions });
-    return { entries: result.entries, warnings: result.warnings };
+    const stored = request.stored;
+    return { entries: result.entries.map((e) => entryToStore(e, stored?.get(e.key))), warnings: result.warnings };
   }
   const current = generate(request.commits, request.current, { versions });
   const proposed = generate(request.commits, request.proposed, { versions });
@@ -57,7 +70,7 @@ export class GenerationTimeout extends Error {
 /** The engine in the calling thread. */
 export const inlineEngine: Engine = {
   async run<R extends EngineRequest>(request: R) {
-    return runEngineRequest(request) as ResultOf<R>;
+    return runEngineRequest({ ...request, commits: toCommitRecords(request.commits) }) as ResultOf<R>;
   },
   async close() {},
 };
@@ -85,6 +98,7 @@ export function createThreadEngine({ budgetMs }: { budgetMs: number }): Engine {
 
   return {
     run<R extends EngineRequest>(request: R) {
+      const wire: WireRequest = { ...request, commits: packCommits(request.commits) };
       const worker = idle.pop() ?? startWorker();
       worker.ref();
       return new Promise<ResultOf<R>>((resolve, reject) => {
@@ -105,7 +119,7 @@ export function createThreadEngine({ budgetMs }: { budgetMs: number }): Engine {
         const onExit = (code: number) => finish(() => reject(new Error(`the generation thread exited with code ${code}`)), false);
         const timer = setTimeout(() => finish(() => reject(new GenerationTimeout(budgetMs)), false), budgetMs);
         worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-        worker.postMessage(request);
+        worker.postMessage(wire, [wire.commits.lengths.buffer as ArrayBuffer]);
       });
     },
     async close() {

@@ -151,7 +151,7 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
 }
 
 /** The rollup periods the given commits fall in: storage loads each period's commits and regenerates it. */
-export function touchedPeriods(commits: readonly CommitRecord[], types: readonly GeneratedEntryType[], timeZone: string): Period[] {
+export function touchedPeriods(commits: readonly Pick<CommitRecord, 'committer'>[], types: readonly GeneratedEntryType[], timeZone: string): Period[] {
   const out = new Map<string, Period>();
   for (const c of commits) {
     for (const type of ROLLUPS) {

@@ -2,14 +2,15 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { EntryStatus } from '../db/schema.js';
 import { isoWithOffset } from '../ingest/commit-record.js';
-import type { CommitRecord, GeneratedEntry } from './types.js';
+import type { EngineCommit } from './engine-wire.js';
 
 /** A stored commit as generation reads it. */
 export interface StoredCommit {
   id: string;
   /** When ingestion stored it (epoch ms). */
   storedAt: number;
-  record: CommitRecord;
+  /** Changes as the stored JSON text: only the generation thread reads them. */
+  record: EngineCommit & { changes: string };
 }
 
 /** What storage needs to know about an entry generation made before. */
@@ -42,19 +43,19 @@ const RECORD_COLUMNS = [
 ];
 
 /**
- * Writes `rows` a batch per statement, serialising the next batch while the database stores the
+ * Writes `rows` a batch per statement, joining the next batch while the database stores the
  * previous one (one connection runs one statement at a time; this keeps both sides busy).
  */
 async function pipelined<T>(
   rows: readonly T[],
-  toRecords: (batch: readonly T[]) => unknown[],
+  toRecord: (row: T) => string,
   write: (json: string, count: number) => Promise<void>,
 ): Promise<void> {
   let previous: Promise<void> = Promise.resolve();
   try {
     for (let i = 0; i < rows.length; i += WRITE_BATCH) {
       const batch = rows.slice(i, i + WRITE_BATCH);
-      const json = JSON.stringify(toRecords(batch));
+      const json = `[${batch.map(toRecord).join(',')}]`;
       await previous;
       previous = write(json, batch.length);
       // Surfaced by the next await; meanwhile not an unhandled rejection.
@@ -65,22 +66,12 @@ async function pipelined<T>(
   }
 }
 
-function recordOf(entry: GeneratedEntry, commitId: string | null) {
-  return {
-    generation_key: entry.key,
-    entry_type: entry.entry_type,
-    title: entry.title,
-    content: entry.content,
-    generated_json: entry.generated_json,
-    version_label: entry.version_label,
-    team_attribution: entry.team_attribution,
-    component_tags: entry.component_tags,
-    commit_id: commitId,
-    commit_shas: entry.commit_shas,
-    period_start: entry.period_start,
-    period_end: entry.period_end,
-    fingerprint: entry.fingerprint,
-  };
+/**
+ * A generated entry's record (a JSON object serialised in the generation thread, engine-wire.ts)
+ * with this row's own fields added: the entry's JSON is not parsed again on this thread.
+ */
+function withFields(record: string, fields: Record<string, string | null>): string {
+  return `${record.slice(0, -1)},${JSON.stringify(fields).slice(1)}`;
 }
 
 export const generationRepository = {
@@ -125,7 +116,8 @@ export const generationRepository = {
       .selectFrom('commits')
       .select([
         'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'changes', 'tags',
+        'committer_tz_offset', 'message', 'tags',
+        sql<string>`changes::text`.as('changes'),
         sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
         sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
         sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),
@@ -170,10 +162,10 @@ export const generationRepository = {
   async insertGenerated(
     db: Executor,
     projectId: string,
-    rows: ReadonlyArray<{ entry: GeneratedEntry; commitId: string | null; status: EntryStatus }>,
+    rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
-    await pipelined(rows, (batch) => batch.map(({ entry, commitId, status }) => ({ ...recordOf(entry, commitId), status })), async (json, n) => {
+    await pipelined(rows, ({ record, commitId, status }) => withFields(record, { commit_id: commitId, status }), async (json, n) => {
       await sql`
         INSERT INTO changelog_entries (
           project_id, generation_key, status, published_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
@@ -191,12 +183,12 @@ export const generationRepository = {
    */
   async updateGenerated(
     db: Executor,
-    rows: ReadonlyArray<{ id: string; entry: GeneratedEntry; commitId: string | null; restore?: EntryStatus }>,
+    rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
     await pipelined(
       rows,
-      (batch) => batch.map(({ id, entry, commitId, restore }) => ({ ...recordOf(entry, commitId), id, restore: restore ?? null })),
+      ({ id, record, commitId, restore }) => withFields(record, { commit_id: commitId, id, restore: restore ?? null }),
       async (json, n) => {
         await sql`
           UPDATE changelog_entries e SET

@@ -5,6 +5,7 @@ import { projectsRepository } from '../projects/projects.repository.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';
 import { inlineEngine, type Engine } from './engine-thread.js';
+import type { EntryToStore } from './engine-wire.js';
 import { generationRepository, type StoredGenerated } from './generation.repository.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import { type CommitRecord, type GeneratedEntryType, type GenerationSettings } from './types.js';
@@ -112,16 +113,16 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       await generationRepository.lockProject(tx, project.id);
       const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
-      const commits: CommitRecord[] = rows.map((r) => r.record);
+      const commits = rows.map((r) => r.record);
       const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
-      const versions = buildVersionIndex(commits);
       const stored = await generationRepository.generatedEntries(tx, project.id);
       const byKey = new Map(stored.map((e) => [e.generation_key, e]));
 
       let touched: Set<string> | null = null;
       if (options.since || options.shas || options.storedSince) {
+        const versions = buildVersionIndex(commits);
         touched = new Set(options.shas ?? []);
         if (options.storedSince) {
           const since = options.storedSince.getTime();
@@ -144,7 +145,16 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       progress({ stage: 'generate', done: 0, total: commits.length });
       // In a worker thread on a server: the engine's CPU never holds the event loop, and a run over
       // its time budget is stopped (GenerationTimeout) instead of hanging the job.
-      const result = await engine.run({ kind: 'generate', commits, settings, options: { types, ...(touched ? { touched: [...touched] } : {}) } });
+      // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
+      const fingerprints = new Map<string, string>();
+      for (const e of stored) if (e.fingerprint) fingerprints.set(e.generation_key, e.fingerprint);
+      const result = await engine.run({
+        kind: 'generate',
+        commits,
+        settings,
+        options: { types, ...(touched ? { touched: [...touched] } : {}) },
+        stored: fingerprints,
+      });
       const summary: GenerateSummary = {
         project: project.slug,
         commits: commits.length,
@@ -158,8 +168,8 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       };
 
       progress({ stage: 'generate', done: commits.length, total: commits.length });
-      const inserts: Array<{ entry: (typeof result.entries)[number]; commitId: string | null; status: EntryStatus }> = [];
-      const updates: Array<{ id: string; entry: (typeof result.entries)[number]; commitId: string | null; restore?: EntryStatus }> = [];
+      const inserts: Array<{ record: string; commitId: string | null; status: EntryStatus }> = [];
+      const updates: Array<{ id: string; record: string; commitId: string | null; restore?: EntryStatus }> = [];
       const pending: string[] = [];
       const produced = new Set<string>();
       for (const entry of result.entries) {
@@ -168,7 +178,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
         const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
         const status: EntryStatus = settings.publish[entry.entry_type] === 'auto' ? 'published' : 'draft';
         if (!existing) {
-          inserts.push({ entry, commitId, status });
+          inserts.push({ record: recordOf(entry), commitId, status });
           summary.created[entry.entry_type]++;
         } else if (existing.fingerprint === entry.fingerprint) {
           summary.unchanged++;
@@ -178,7 +188,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
         } else {
           // Archived by generation (no fingerprint) and produced again: back under the type's policy.
           const restore = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at ? status : undefined;
-          updates.push({ id: existing.id, entry, commitId, ...(restore ? { restore } : {}) });
+          updates.push({ id: existing.id, record: recordOf(entry), commitId, ...(restore ? { restore } : {}) });
           summary.updated[entry.entry_type]++;
         }
       }
@@ -207,12 +217,18 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
     });
   }
 
+  /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
+  function recordOf(entry: EntryToStore): string {
+    if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
+    return entry.record;
+  }
+
   /** Which stored entries this run speaks for: all of the configured types, or the touched keys. */
   function scopeOf(
     settings: GenerationSettings,
     entryTypes: readonly GeneratedEntryType[],
     touched: Set<string> | null,
-    commits: CommitRecord[],
+    commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
   ): (e: StoredGenerated) => boolean {
     const types = new Set<string>(entryTypes);
     if (!touched) return (e) => types.has(e.entry_type);

@@ -35,8 +35,11 @@ export interface VersionIndex {
   releases: readonly ReleaseTag[];
 }
 
-export function buildVersionIndex(commits: readonly CommitRecord[]): VersionIndex {
-  const bySha = new Map<string, CommitRecord>();
+/** What the index reads of a commit (the service passes commits whose changes are still JSON text). */
+type VersionedCommit = Pick<CommitRecord, 'sha' | 'parents' | 'tags' | 'committer'>;
+
+export function buildVersionIndex(commits: readonly VersionedCommit[]): VersionIndex {
+  const bySha = new Map<string, VersionedCommit>();
   for (const c of commits) bySha.set(c.sha, c);
 
   const releases: ReleaseTag[] = [];

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { generate } from './engine.js';
+import { entryToStore, packCommits, unpackCommits } from './engine-wire.js';
+import { resolveSettings } from './settings.js';
+import type { CommitRecord } from './types.js';
+
+const commits: CommitRecord[] = [
+  {
+    sha: 'a'.repeat(40),
+    parents: [],
+    author: { name: 'Zoë ✨', email: 'z@example.com', date: '2024-01-01T10:00:00+01:00' },
+    committer: { name: 'Ci', email: 'ci@example.com', date: '2024-01-01T10:00:05+01:00' },
+    message: 'feat(core): émoji 🎉\n\nbody\u0000with a NUL\r\n',
+    changes: [['A', 'packages/core/ä.ts'], ['D', '']],
+    tags: ['v1.0.0', ''],
+  },
+  { sha: 'b'.repeat(40), parents: ['a'.repeat(40), 'c'.repeat(40)], author: { name: '', email: '', date: '' }, committer: { name: '', email: '', date: '' }, message: '', changes: [], tags: [] },
+];
+
+describe('what crosses to the generation thread', () => {
+  it('unpacks commits exactly as packed: empty fields, astral characters and NULs included', () => {
+    expect(unpackCommits(structuredClone(packCommits(commits)))).toEqual(commits);
+    expect(unpackCommits(packCommits([]))).toEqual([]);
+  });
+
+  it('refuses packed commits whose lengths do not add up', () => {
+    const packed = packCommits(commits);
+    expect(() => unpackCommits({ ...packed, text: `${packed.text}x` })).toThrow('packed commits do not match their lengths');
+  });
+
+  it('sends the stored JSON of an entry unless storage holds its fingerprint already', () => {
+    const [entry] = generate(commits, resolveSettings({ entryTypes: ['commit'] })).entries;
+    const fresh = entryToStore(entry!, undefined);
+    expect(JSON.parse(fresh.record!)).toEqual({
+      generation_key: entry!.key, entry_type: 'commit', title: entry!.title, content: entry!.content, generated_json: entry!.generated_json,
+      version_label: entry!.version_label, team_attribution: entry!.team_attribution, component_tags: entry!.component_tags,
+      commit_shas: entry!.commit_shas, period_start: null, period_end: null, fingerprint: entry!.fingerprint,
+    });
+    expect(entryToStore(entry!, 'stale').record).toBe(fresh.record);
+    expect(entryToStore(entry!, entry!.fingerprint)).toEqual({ key: entry!.key, entry_type: 'commit', fingerprint: entry!.fingerprint, commit_sha: entry!.commit_sha, record: null });
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * What crosses between the HTTP process and the generation thread, in forms that cross cheaply.
+ * Structured cloning 11k commit objects (and their 140k `[status, path]` pairs) costs far more than
+ * the engine's own work on the main thread; one long string and an array of lengths copy in a few
+ * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
+ */
+import type { Change, CommitRecord, GeneratedEntry, GeneratedEntryType } from './types.js';
+
+/**
+ * A commit as the engine is handed it. `changes` may still be the JSON text storage holds: the
+ * HTTP process has no use for the 140k paths, so they are parsed in the thread.
+ */
+export interface EngineCommit extends Omit<CommitRecord, 'changes'> {
+  changes: Change[] | string;
+}
+
+/** The commits with their changes parsed (the inline engine's step; the thread's is `unpackCommits`). */
+export function toCommitRecords(commits: readonly EngineCommit[]): CommitRecord[] {
+  return commits.map((c) => (typeof c.changes === 'string' ? { ...c, changes: JSON.parse(c.changes) as Change[] } : (c as CommitRecord)));
+}
+
+/** Commits as one string of all their text fields (changes as JSON) and the lengths (and counts) that cut it up. */
+export interface PackedCommits {
+  count: number;
+  text: string;
+  lengths: Uint32Array;
+}
+
+export function packCommits(commits: readonly EngineCommit[]): PackedCommits {
+  const parts: string[] = [];
+  const lengths: number[] = [];
+  const put = (s: string) => {
+    parts.push(s);
+    lengths.push(s.length);
+  };
+  for (const c of commits) {
+    put(c.sha);
+    lengths.push(c.parents.length);
+    for (const p of c.parents) put(p);
+    put(c.author.name);
+    put(c.author.email);
+    put(c.author.date);
+    put(c.committer.name);
+    put(c.committer.email);
+    put(c.committer.date);
+    put(c.message);
+    put(typeof c.changes === 'string' ? c.changes : JSON.stringify(c.changes));
+    lengths.push(c.tags.length);
+    for (const t of c.tags) put(t);
+  }
+  return { count: commits.length, text: parts.join(''), lengths: Uint32Array.from(lengths) };
+}
+
+export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRecord[] {
+  let at = 0;
+  let li = 0;
+  const next = () => {
+    const end = at + lengths[li++]!;
+    const s = text.slice(at, end);
+    at = end;
+    return s;
+  };
+  const commits: CommitRecord[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const sha = next();
+    const parents: string[] = new Array(lengths[li++]!);
+    for (let j = 0; j < parents.length; j++) parents[j] = next();
+    const author = { name: next(), email: next(), date: next() };
+    const committer = { name: next(), email: next(), date: next() };
+    const message = next();
+    const changes = JSON.parse(next()) as Change[];
+    const tags: string[] = new Array(lengths[li++]!);
+    for (let j = 0; j < tags.length; j++) tags[j] = next();
+    commits[i] = { sha, parents, author, committer, message, changes, tags };
+  }
+  if (at !== text.length || li !== lengths.length) throw new Error('packed commits do not match their lengths');
+  return commits;
+}
+
+/** An entry as storage needs it: what it compares, and the columns it writes as one JSON object. */
+export interface EntryToStore {
+  key: string;
+  entry_type: GeneratedEntryType;
+  fingerprint: string;
+  commit_sha: string | null;
+  /**
+   * The generated columns as a JSON object (the record `jsonb_to_recordset` reads, without the
+   * row's commit id, status or entry id); null when the stored entry has this fingerprint already.
+   */
+  record: string | null;
+}
+
+/** The entry for storage; `storedFingerprint` is what storage holds under its key, if anything. */
+export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | undefined): EntryToStore {
+  return {
+    key: entry.key,
+    entry_type: entry.entry_type,
+    fingerprint: entry.fingerprint,
+    commit_sha: entry.commit_sha,
+    record:
+      storedFingerprint === entry.fingerprint
+        ? null
+        : JSON.stringify({
+            generation_key: entry.key,
+            entry_type: entry.entry_type,
+            title: entry.title,
+            content: entry.content,
+            generated_json: entry.generated_json,
+            version_label: entry.version_label,
+            team_attribution: entry.team_attribution,
+            component_tags: entry.component_tags,
+            commit_shas: entry.commit_shas,
+            period_start: entry.period_start,
+            period_end: entry.period_end,
+            fingerprint: entry.fingerprint,
+          }),
+  };
+}
