@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createThreadEngine, GenerationTimeout, inlineEngine } from './engine-thread.js';
+import { createThreadEngine, GenerationBusy, GenerationTimeout, inlineEngine } from './engine-thread.js';
 import { resolveSettings } from './settings.js';
 import type { CommitRecord } from './types.js';
 
@@ -38,5 +38,23 @@ describe('generation in a worker thread', () => {
       'generation exceeded its time budget of 1 ms (GENERATION_TIME_BUDGET_MS) and was stopped',
     );
     await tight.close();
+  });
+
+  it('runs at most maxThreads at once, queues up to maxQueued, and refuses the rest at once (503)', async () => {
+    const bounded = createThreadEngine({ budgetMs: 60_000, maxThreads: 1, maxQueued: 2 });
+    const commits = Array.from({ length: 300 }, (_, i) => commit(i, `feat: change ${i}`));
+    const runs = Array.from({ length: 6 }, () => bounded.run({ kind: 'generate', commits, settings: resolveSettings({}), options: {} }));
+    const results = await Promise.allSettled(runs);
+    // One runs, two wait their turn; the other three are refused without a thread of their own.
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => r.reason);
+    expect(refused).toHaveLength(3);
+    for (const reason of refused) {
+      expect(reason).toBeInstanceOf(GenerationBusy);
+      expect((reason as GenerationBusy).code).toBe('unavailable');
+    }
+    // Once the queue drains, runs are taken again.
+    expect((await bounded.run({ kind: 'generate', commits: [], settings: resolveSettings({}), options: {} })).entries).toEqual([]);
+    await bounded.close();
   });
 });

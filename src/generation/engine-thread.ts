@@ -4,6 +4,8 @@
  * the event loop that answers HTTP.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { AppError } from '../http/errors.js';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compareGenerations, type SettingsComparison } from './compare.js';
@@ -88,42 +90,86 @@ function startWorker(): Worker {
   return new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
 }
 
+/** Every generation thread is busy and the queue is full: try again shortly (a job retries by itself). */
+export class GenerationBusy extends AppError {
+  constructor() {
+    super('unavailable', 'Changelog generation is busy on this server; try again in a moment');
+  }
+}
+
 /**
- * The engine in worker threads: one thread per concurrent run, an idle one kept for the next run.
- * A run over `budgetMs` terminates its thread (the only way to stop synchronous code) and fails
- * with GenerationTimeout.
+ * The engine in worker threads: at most `maxThreads` runs at once (idle threads kept for the next
+ * run), later runs wait in a queue of at most `maxQueued`, and past that a run fails at once with
+ * GenerationBusy. Without the bound, each dashboard preview started a thread of its own: enough of
+ * them starve the machine that the thread exists to protect. A run over `budgetMs` (counted from when
+ * it starts, not while it waits) terminates its thread (the only way to stop synchronous code) and
+ * fails with GenerationTimeout.
  */
-export function createThreadEngine({ budgetMs }: { budgetMs: number }): Engine {
+export function createThreadEngine({
+  budgetMs,
+  maxThreads = Math.max(1, availableParallelism() - 1),
+  maxQueued = 16,
+}: {
+  budgetMs: number;
+  maxThreads?: number;
+  maxQueued?: number;
+}): Engine {
   const idle: Worker[] = [];
+  const waiting: Array<() => void> = [];
+  let running = 0;
+
+  /** A slot to run in: now, or once a run before it ends. */
+  const acquire = (): Promise<void> => {
+    if (running < maxThreads) {
+      running++;
+      return Promise.resolve();
+    }
+    if (waiting.length >= maxQueued) return Promise.reject(new GenerationBusy());
+    return new Promise((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next) next();
+    else running--;
+  };
 
   return {
-    run<R extends EngineRequest>(request: R) {
-      const wire: WireRequest = { ...request, commits: packCommits(request.commits) };
-      const worker = idle.pop() ?? startWorker();
-      worker.ref();
-      return new Promise<ResultOf<R>>((resolve, reject) => {
-        const finish = (settle: () => void, keep: boolean) => {
-          clearTimeout(timer);
-          worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-          if (keep) {
-            worker.unref();
-            idle.push(worker);
-          } else void worker.terminate();
-          settle();
-        };
-        const onMessage = (response: EngineResponse) =>
-          response.ok
-            ? finish(() => resolve(response.result as ResultOf<R>), true)
-            : finish(() => reject(new Error(response.message)), true);
-        const onError = (error: Error) => finish(() => reject(error), false);
-        const onExit = (code: number) => finish(() => reject(new Error(`the generation thread exited with code ${code}`)), false);
-        const timer = setTimeout(() => finish(() => reject(new GenerationTimeout(budgetMs)), false), budgetMs);
-        worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-        worker.postMessage(wire, [wire.commits.lengths.buffer as ArrayBuffer]);
-      });
+    async run<R extends EngineRequest>(request: R) {
+      await acquire();
+      try {
+        return await runInThread(request);
+      } finally {
+        release();
+      }
     },
     async close() {
       await Promise.all(idle.splice(0).map((w) => w.terminate()));
     },
   };
+
+  function runInThread<R extends EngineRequest>(request: R): Promise<ResultOf<R>> {
+    const wire: WireRequest = { ...request, commits: packCommits(request.commits) };
+    const worker = idle.pop() ?? startWorker();
+    worker.ref();
+    return new Promise<ResultOf<R>>((resolve, reject) => {
+      const finish = (settle: () => void, keep: boolean) => {
+        clearTimeout(timer);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        if (keep) {
+          worker.unref();
+          idle.push(worker);
+        } else void worker.terminate();
+        settle();
+      };
+      const onMessage = (response: EngineResponse) =>
+        response.ok
+          ? finish(() => resolve(response.result as ResultOf<R>), true)
+          : finish(() => reject(new Error(response.message)), true);
+      const onError = (error: Error) => finish(() => reject(error), false);
+      const onExit = (code: number) => finish(() => reject(new Error(`the generation thread exited with code ${code}`)), false);
+      const timer = setTimeout(() => finish(() => reject(new GenerationTimeout(budgetMs)), false), budgetMs);
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+      worker.postMessage(wire, [wire.commits.lengths.buffer as ArrayBuffer]);
+    });
+  }
 }
