@@ -1,5 +1,5 @@
 import type { Executor } from './db/database.js';
-import { AppError } from './http/errors.js';
+import { AppError } from './errors.js';
 import { orgsRepository } from './orgs/orgs.repository.js';
 import { usersRepository } from './users/users.repository.js';
 

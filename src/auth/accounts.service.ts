@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { UserRow } from '../db/schema.js';
-import { AppError, type ErrorDetail } from '../http/errors.js';
+import { AppError, type ErrorDetail } from '../errors.js';
 import { invitesRepository } from '../orgs/invites.repository.js';
 import { acceptInviteIn, hashToken } from '../orgs/orgs.service.js';
 import { usersRepository } from '../users/users.repository.js';

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import { etagOf } from '../cache/response-cache.js';
 import type { Db } from '../db/database.js';
-import { notFound } from '../http/errors.js';
+import { notFound } from '../errors.js';
 import { changelogRepository, type Listed, type PageRequest as RepositoryPageRequest } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 /** Position after an entry in published order: its published_at (to the microsecond) and id. */
 export interface Cursor {

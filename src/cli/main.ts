@@ -6,7 +6,7 @@ import { parseContextRef } from '../context.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import type { EntryRow, OrganizationRow, ProjectRow, UserRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { preview } from '../generation/preview.js';
 import type { KeyView } from '../keys/keys.service.js';
 import { backupEmbedded, restoreEmbedded } from '../ops/backup.js';

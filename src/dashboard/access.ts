@@ -1,7 +1,7 @@
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { ResolvedContext } from '../context.js';
 import type { EntryRow, OrganizationRow, OrgRole, ProjectRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import type { Membership } from '../orgs/orgs.service.js';
 import type { Services } from '../services.js';

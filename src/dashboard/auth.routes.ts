@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { AppError, type ErrorDetail } from '../http/errors.js';
+import { AppError, type ErrorDetail } from '../errors.js';
 import type { Kit } from './dashboard.plugin.js';
 import { html } from './html.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';

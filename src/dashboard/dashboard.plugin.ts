@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
-import { AppError, capDetails } from '../http/errors.js';
+import { AppError, capDetails } from '../errors.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { Services } from '../services.js';
 import { createAccess, type Access } from './access.js';

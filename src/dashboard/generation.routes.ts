@@ -5,7 +5,7 @@ import type { ProjectRow } from '../db/schema.js';
 import type { SettingsPatch } from '../generation/generation.service.js';
 import { parseTeamRules, SettingsError, teamRules } from '../generation/settings.js';
 import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings } from '../generation/types.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './dashboard.plugin.js';
 import type { Services } from '../services.js';

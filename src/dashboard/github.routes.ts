@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { ScmInstallationRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { ContextOwner } from '../scm/scm.repository.js';
 import { SETUP_ACTIONS } from '../scm/scm.service.js';
 import type { Workspace } from './access.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './dashboard.plugin.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/auth.repository.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { INVITE_TTL_HOURS } from '../orgs/orgs.service.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './dashboard.plugin.js';

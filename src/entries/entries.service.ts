@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db } from '../db/database.js';
 import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
-import { AppError, notFound, type ErrorDetail } from '../http/errors.js';
+import { AppError, notFound, type ErrorDetail } from '../errors.js';
 import { DateTime, Nullable, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
 import { projectsRepository } from '../projects/projects.repository.js';

@@ -3,7 +3,7 @@ import fastJson from 'fast-json-stringify';
 import { LRUCache } from 'lru-cache';
 import type { Executor } from '../db/database.js';
 import type { EntryRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { entriesRepository } from './entries.repository.js';
 import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 

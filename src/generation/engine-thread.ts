@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compareGenerations, type SettingsComparison } from './compare.js';

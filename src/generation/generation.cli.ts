@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliIo, Output } from '../cli/main.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
 import { parseTeamRules, SettingsError, teamRules } from './settings.js';

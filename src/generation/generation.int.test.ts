@@ -7,7 +7,7 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { commitsRepository, toCommitRecord } from '../ingest/commits.repository.js';
 import { startWorker } from '../jobs/worker.js';
 import { generate } from './engine.js';

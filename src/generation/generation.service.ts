@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, notFound } from '../errors.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';

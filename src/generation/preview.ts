@@ -3,7 +3,7 @@
  * The same reader and engine as the service, so a newcomer sees exactly what a project would get.
  */
 import { resolve } from 'node:path';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { generate, type GenerationStats } from './engine.js';
 import { GitError, readRepository } from './git-source.js';
 import { SettingsError, resolveSettings } from './settings.js';

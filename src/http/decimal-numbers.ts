@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, type ErrorDetail } from './errors.js';
+import { AppError, type ErrorDetail } from '../errors.js';
 
 const DECIMAL = { integer: /^-?[0-9]+$/, number: /^-?[0-9]+(\.[0-9]+)?$/ } as const;
 const MESSAGE = { integer: 'must be an integer in decimal digits', number: 'must be a number in decimal digits' } as const;

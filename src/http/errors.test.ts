@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capDetails, MAX_DETAILS, validationDetails, type ErrorDetail } from './errors.js';
+import { capDetails, MAX_DETAILS, type ErrorDetail } from '../errors.js';
+import { validationDetails } from './errors.js';
 
 const details = (n: number): ErrorDetail[] => Array.from({ length: n }, (_, i) => ({ in: 'body', parameter: `k${i}`, message: 'is not a known property' }));
 

@@ -1,7 +1,8 @@
 import AjvModule from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { TSchema } from '@sinclair/typebox';
-import { validationDetails, type ErrorDetail } from './errors.js';
+import { type ErrorDetail } from '../errors.js';
+import { validationDetails } from './errors.js';
 
 // CommonJS packages seen through NodeNext: the constructor is the default export's default.
 const Ajv = AjvModule.default;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { scmRepository } from '../scm/scm.repository.js';
 import type { CommitRecord } from './commit-record.js';
 import { commitsRepository } from './commits.repository.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 
 /** Slack for clock differences between this process and the database that stamps `created_at`. */

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { usersRepository } from '../users/users.repository.js';
 import type { Db } from '../db/database.js';
 import type { KeysService } from './keys.service.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { KeyScope } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
-import { AppError, notFound } from '../http/errors.js';
+import { AppError, notFound } from '../errors.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './key-format.js';
 import { keysRepository, type ApiKeyRecord } from './keys.repository.js';

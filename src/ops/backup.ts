@@ -4,7 +4,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 const POSTGRES_HINT =
   'With DATABASE_URL the data lives in PostgreSQL: back it up with pg_dump --format=custom and restore it with ' +

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../db/errors.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import type { OrganizationRow, OrgRole } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { slugProblem } from '../projects/slug.js';
 import { usersRepository } from '../users/users.repository.js';
 import { invitesRepository } from './invites.repository.js';

@@ -4,7 +4,7 @@ import type { ProjectRow } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
 import { entriesRepository } from '../entries/entries.repository.js';
 import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../entries/entry-json.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { contrastRatio, parseTheme, textColorOn } from './theme.js';
 
 describe('parseTheme', () => {

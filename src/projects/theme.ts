@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 /** How a project's public page and widget defaults look; both parts optional. */
 export interface Theme {

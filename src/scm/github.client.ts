@@ -3,7 +3,7 @@ import { Octokit } from '@octokit/core';
 import { exchangeWebFlowCode } from '@octokit/oauth-methods';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import type { GitHubConfig } from '../config.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 const AppOctokit = Octokit.plugin(paginateRest);
 type AppOctokitInstance = InstanceType<typeof AppOctokit>;

@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
 import { commitsRepository } from '../ingest/commits.repository.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository } from '../projects/projects.repository.js';

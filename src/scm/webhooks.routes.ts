@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import type { SignatureCheck } from './signature.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { UserRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { usersRepository } from './users.repository.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import { AllowList, blockedReason, checkWebhookUrl, embeddedIPv4s, type Resolver } from './ssrf.js';
 
 const none = new AllowList([]);

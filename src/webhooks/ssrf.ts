@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 

@@ -5,7 +5,7 @@ import type { Kit } from '../dashboard/dashboard.plugin.js';
 import { html } from '../dashboard/html.js';
 import { csrfField, formErrors, when } from '../dashboard/views/layout.js';
 import type { ProjectRow } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { Workspace } from '../dashboard/access.js';
 import { WEBHOOK_EVENT_TYPES } from './webhooks.service.js';
 

@@ -2,7 +2,7 @@ import type { WebhooksConfig } from '../config.js';
 import { ENTRY_COLUMNS } from '../entries/entries.repository.js';
 import type { Db } from '../db/database.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 import { sendWebhook } from './sender.js';
 import { newSigningSecret, openSecret, sealSecret, SIGNATURE_HEADER, signPayload } from './signature.js';

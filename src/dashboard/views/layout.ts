@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '../../http/errors.js';
+import type { ErrorDetail } from '../../errors.js';
 import { html, type Html, type Part } from '../html.js';
 
 export interface Viewer {

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Services } from '../../services.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import { hashKey } from '../../keys/key-format.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 import { isAuthenticatedRoute, presentedKey } from './route-kind.js';
 import { addressBucket } from '../client-address.js';
 

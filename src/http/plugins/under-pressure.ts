@@ -1,7 +1,7 @@
 import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.js';
-import { AppError } from '../errors.js';
+import { AppError } from '../../errors.js';
 
 /** Liveness must answer even when the process sheds load: restarting a busy process helps no one. */
 const NEVER_SHED = new Set(['/health', '/metrics']);
