@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', 'test-results/', 'tmp/', '.cache/'] },
+  { ignores: ['.dependency-cruiser.cjs', 'dist/', 'data/', 'node_modules/', 'coverage/', 'test-results/', 'tmp/', '.cache/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

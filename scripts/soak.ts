@@ -2,7 +2,7 @@
 // Needs a PostgreSQL server: DATABASE_URL or TEST_DATABASE_URL (a scratch database is created there).
 // Prints the report, writes it to docs/benchmarks.md ("Soak" section), exits 1 on any 5xx.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { formatSoakReport, runSoak } from '../src/ops/soak.js';
+import { formatSoakReport, runSoak } from './soak-traffic.js';
 
 const adminUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const seconds = Number(process.env.SOAK_SECONDS ?? 60);

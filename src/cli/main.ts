@@ -14,14 +14,7 @@ import { createServices, type Services } from '../services.js';
 import { setupUrl, startServer } from '../server.js';
 import { registerGenerationCommands } from '../generation/generation.cli.js';
 import { registerScmCommands } from '../scm/scm.cli.js';
-
-export interface CliIo {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: Record<string, string | undefined>;
-  /** A terminal to draw progress bars on (absent when output is not a terminal). */
-  progress?: NodeJS.WriteStream;
-}
+import type { CliIo, Output } from './io.js';
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -30,11 +23,6 @@ const defaultIo: CliIo = {
   ...(process.stdout.isTTY && process.stderr.isTTY ? { progress: process.stderr } : {}),
 };
 
-/** What a command returns: the JSON object for `--json`, and the lines for people. */
-export interface Output {
-  json: Record<string, unknown>;
-  text: string;
-}
 
 // Presenters name every field they show: a key's hash can never slip into output.
 const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at });

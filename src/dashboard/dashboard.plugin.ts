@@ -3,14 +3,15 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError } from 'fastify';
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
 import { AppError, capDetails } from '../errors.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { Services } from '../services.js';
-import { createAccess, type Access } from './access.js';
-import { html, type Html } from './html.js';
+import { createAccess } from './access.js';
+import { html } from './html.js';
+import type { Kit } from './kit.js';
 import { layout, type PageContext } from './views/layout.js';
 import { authRoutes } from './auth.routes.js';
 import { workspaceRoutes } from './workspace.routes.js';
@@ -75,25 +76,6 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'drafts-published': { kind: 'ok', text: 'Selected drafts published.' },
   'entry-regenerated': { kind: 'ok', text: 'Entry regenerated from its commits; the edit was dropped.' },
 };
-
-export interface RenderOptions {
-  status?: number;
-  section?: PageContext['section'];
-  notice?: PageContext['notice'];
-}
-
-/** What every dashboard route module gets. */
-export interface Kit {
-  services: Services;
-  config: Config;
-  access: Access;
-  /** The signed-in user; routes not marked public are only reached with one. */
-  user(request: FastifyRequest): SessionUser;
-  csrf(request: FastifyRequest): string;
-  render(request: FastifyRequest, reply: FastifyReply, title: string, body: Html, options?: RenderOptions): FastifyReply;
-  startSession(reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
-  clearSession(reply: FastifyReply): void;
-}
 
 export interface DashboardOptions {
   services: Services;

@@ -7,7 +7,7 @@ import { parseTeamRules, SettingsError, teamRules } from '../generation/settings
 import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings } from '../generation/types.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
-import type { Kit } from './dashboard.plugin.js';
+import type { Kit } from './kit.js';
 import type { Services } from '../services.js';
 import { html, type Html } from './html.js';
 import { renderMarkdown } from './markdown.js';

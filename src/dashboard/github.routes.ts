@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import type { ContextOwner } from '../scm/scm.repository.js';
 import { SETUP_ACTIONS } from '../scm/scm.service.js';
 import type { Workspace } from './access.js';
-import type { Kit } from './dashboard.plugin.js';
+import type { Kit } from './kit.js';
 import { html, type Html } from './html.js';
 import { csrfField, when } from './views/layout.js';
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import type { Workspace } from './access.js';
-import type { Kit } from './dashboard.plugin.js';
+import type { Kit } from './kit.js';
 import { html, type Html } from './html.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EntryRow, ProjectRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
-import type { Kit } from './dashboard.plugin.js';
+import type { Kit } from './kit.js';
 import { html } from './html.js';
 import { renderMarkdown } from './markdown.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';

@@ -5,7 +5,7 @@ import type { SessionUser } from '../auth/auth.repository.js';
 import { AppError } from '../errors.js';
 import { INVITE_TTL_HOURS } from '../orgs/orgs.service.js';
 import type { Workspace } from './access.js';
-import type { Kit } from './dashboard.plugin.js';
+import type { Kit } from './kit.js';
 import { html, type Html } from './html.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 

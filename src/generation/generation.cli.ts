@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import type { CliIo, Output } from '../cli/main.js';
+import type { CliIo, Output } from '../cli/io.js';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';

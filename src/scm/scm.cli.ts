@@ -1,6 +1,6 @@
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
-import type { CliIo, Output } from '../cli/main.js';
+import type { CliIo, Output } from '../cli/io.js';
 import type { Config } from '../config.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import type { IngestResult } from '../ingest/ingest.service.js';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kit } from '../dashboard/dashboard.plugin.js';
+import type { Kit } from '../dashboard/kit.js';
 import { html } from '../dashboard/html.js';
 import { csrfField, formErrors, when } from '../dashboard/views/layout.js';
 import type { ProjectRow } from '../db/schema.js';

@@ -3,11 +3,11 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openDatabase } from '../db/database.js';
-import { migrate } from '../db/migrate.js';
-import { createServices, type Services } from '../services.js';
+import { openDatabase } from '../src/db/database.js';
+import { migrate } from '../src/db/migrate.js';
+import { createServices, type Services } from '../src/services.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 export interface SoakOptions {
   /** A PostgreSQL server URL; the soak creates (and drops) its own database there. */

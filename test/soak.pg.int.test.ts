@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatSoakReport, runSoak } from './soak.js';
+import { formatSoakReport, runSoak } from '../scripts/soak-traffic.js';
 
 // The short form of `npm run soak` (PostgreSQL runs only): 5 s of mixed traffic against a real server.
 describe('soak (short)', () => {

@@ -1,0 +1,35 @@
+/**
+ * The floor plan's rules, checked by `npm run lint` (dependency-cruiser): no import cycles among source
+ * files; only entry points import the composition root; scripts (benchmarks, soak) stay out of the
+ * server build. See docs/architecture.md.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'An import cycle ties modules together so neither can be understood or changed alone.',
+      from: { path: '^src' },
+      to: { circular: true },
+    },
+    {
+      name: 'composition-root-only-from-entry-points',
+      severity: 'error',
+      comment: 'services.ts wires every domain; only entry points (app, server, CLI, worker) may import it.',
+      from: { path: '^src', pathNot: ['^src/(app|server|services)\\.ts$', '^src/cli/', '\\.test\\.ts$', '^src/jobs/worker\\.ts$'] },
+      to: { path: '^src/services\\.ts$', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'src-never-imports-scripts-or-tests',
+      severity: 'error',
+      from: { path: '^src', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(scripts|test)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    exclude: { path: '(^dist/|^packages/|\\.test\\.ts$)' },
+  },
+};
