@@ -8,6 +8,7 @@ import { compileValidator } from '../http/validator.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { entriesRepository } from './entries.repository.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
+import { isUuid } from '../ids.js';
 
 /**
  * One entry of an import file, in the contract's field names. `id`, `project_id`, `created_at`
@@ -43,7 +44,7 @@ const checkImport = compileValidator<Static<typeof ImportFile>>(ImportFile, [Hea
 
 export function createEntriesService(db: Db) {
   async function transition(id: string, status: EntryStatus): Promise<EntryRow> {
-    const existing = /^[0-9a-f-]{36}$/i.test(id) ? await entriesRepository.findById(db, id) : undefined;
+    const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
     if (!existing) throw notFound('Entry');
     const updated = await entriesRepository.setStatus(db, id, status);
     if (!updated) throw notFound('Entry');
@@ -120,7 +121,7 @@ export function createEntriesService(db: Db) {
     listForProject: (projectId: string, limit = 200) => entriesRepository.listForProject(db, projectId, limit),
 
     async get(id: string): Promise<EntryRow> {
-      const entry = /^[0-9a-f-]{36}$/i.test(id) ? await entriesRepository.findById(db, id) : undefined;
+      const entry = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
       if (!entry) throw notFound('Entry');
       return entry;
     },

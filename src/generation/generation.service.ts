@@ -10,6 +10,7 @@ import { generationRepository, type StoredGenerated } from './generation.reposit
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import { type CommitRecord, type GeneratedEntryType, type GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
+import { isUuid } from '../ids.js';
 
 type PerType = Record<GeneratedEntryType, number>;
 
@@ -290,13 +291,13 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
 
     /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
     async publishDrafts(projectId: string, ids: readonly string[]): Promise<number> {
-      const valid = ids.filter((id) => /^[0-9a-f-]{36}$/i.test(id));
+      const valid = ids.filter((id) => isUuid(id));
       return generationRepository.publishDrafts(db, projectId, [...new Set(valid)]);
     },
 
     /** Drops a person's edit of an entry and writes the generated text again. */
     async regenerate(entryId: string): Promise<GenerateSummary> {
-      const entry = /^[0-9a-f-]{36}$/i.test(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
+      const entry = isUuid(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
       if (!entry) throw notFound('Entry');
       if (!entry.generation_key) throw new AppError('conflict', 'This entry was not generated from commits, so it cannot be regenerated');
       await generationRepository.clearEdit(db, entry.id);

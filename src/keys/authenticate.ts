@@ -6,8 +6,8 @@ import { usersRepository } from '../users/users.repository.js';
 import type { Db } from '../db/database.js';
 import type { KeysService } from './keys.service.js';
 import type { Principal } from './principal.js';
+import { isUuid } from '../ids.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const unauthorized = (message: string) => new AppError('unauthorized', message);
 
@@ -59,7 +59,7 @@ export function createAuthenticator(deps: { keys: KeysService; db: Db; config: C
     const identity = single(request.headers['x-identity-user-id']);
     const presented = single(request.headers['x-gateway-secret']);
     if (options.allowIdentityHeader && enabled && gatewaySecret && identity !== undefined && presented !== undefined && sameSecret(presented, gatewaySecret)) {
-      if (!UUID.test(identity)) throw unauthorized('X-Identity-User-Id must be a user id (uuid)');
+      if (!isUuid(identity)) throw unauthorized('X-Identity-User-Id must be a user id (uuid)');
       const user = await usersRepository.findById(deps.db, identity.toLowerCase());
       if (!user) throw unauthorized('Unknown user in X-Identity-User-Id');
       return { kind: 'identity', userId: user.id };

@@ -6,6 +6,7 @@ import { projectsRepository } from '../projects/projects.repository.js';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './key-format.js';
 import { keysRepository, type ApiKeyRecord } from './keys.repository.js';
 import type { Principal } from './principal.js';
+import { isUuid } from '../ids.js';
 
 /** How often a key's `last_used_at` is written at most: reads should not turn into writes. */
 export const LAST_USED_THROTTLE_SECONDS = 60;
@@ -37,7 +38,7 @@ export function createKeysService(db: Db, options: { onUseError?: (error: unknow
   }
 
   async function requireKey(id: string): Promise<ApiKeyRecord> {
-    const record = /^[0-9a-f-]{36}$/i.test(id) ? await keysRepository.findById(db, id) : undefined;
+    const record = isUuid(id) ? await keysRepository.findById(db, id) : undefined;
     if (!record) throw notFound('API key');
     return record;
   }

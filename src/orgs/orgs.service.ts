@@ -8,6 +8,7 @@ import { slugProblem } from '../projects/slug.js';
 import { usersRepository } from '../users/users.repository.js';
 import { invitesRepository } from './invites.repository.js';
 import { orgsRepository } from './orgs.repository.js';
+import { isUuid } from '../ids.js';
 
 export const ORG_ROLES: readonly OrgRole[] = ['owner', 'admin', 'member'];
 /** How long an invitation link stays valid. */
@@ -105,7 +106,7 @@ export function createOrgsService(db: Db) {
 
     async cancelInvite(membership: Membership, inviteId: string): Promise<void> {
       if (membership.role !== 'owner') throw new AppError('forbidden', 'Only owners manage invitations');
-      if (!/^[0-9a-f-]{36}$/i.test(inviteId) || !(await invitesRepository.delete(db, membership.org.id, inviteId))) {
+      if (!isUuid(inviteId) || !(await invitesRepository.delete(db, membership.org.id, inviteId))) {
         throw new AppError('not_found', 'Invitation not found');
       }
     },

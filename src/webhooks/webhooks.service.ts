@@ -8,6 +8,7 @@ import { sendWebhook } from './sender.js';
 import { newSigningSecret, openSecret, sealSecret, SIGNATURE_HEADER, signPayload } from './signature.js';
 import { AllowList, checkWebhookUrl, type Resolver } from './ssrf.js';
 import { webhooksRepository as repo, type AttemptRow, type DeliveryWork } from './webhooks.repository.js';
+import { isUuid } from '../ids.js';
 
 /** Events a project's endpoints can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ['entry.published', 'entry.unpublished', 'entry.updated'] as const;
@@ -75,7 +76,6 @@ const present = (row: Awaited<ReturnType<typeof repo.listEndpoints>>[number]): E
   lastAt: row.last_at,
 });
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhooksServiceOptions {
   db: Db;
@@ -93,7 +93,7 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
   const allow = new AllowList(config.allowedHosts);
 
   async function endpointOf(projectId: string, id: string) {
-    const endpoint = UUID.test(id) ? await repo.findEndpoint(db, projectId, id) : undefined;
+    const endpoint = isUuid(id) ? await repo.findEndpoint(db, projectId, id) : undefined;
     if (!endpoint) throw new AppError('not_found', 'Webhook endpoint not found');
     return endpoint;
   }
@@ -147,7 +147,7 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
     },
 
     async remove(projectId: string, id: string): Promise<void> {
-      if (!UUID.test(id) || !(await repo.deleteEndpoint(db, projectId, id))) throw new AppError('not_found', 'Webhook endpoint not found');
+      if (!isUuid(id) || !(await repo.deleteEndpoint(db, projectId, id))) throw new AppError('not_found', 'Webhook endpoint not found');
     },
 
     /** Sends a `webhook.test` event to one endpoint now (through the queue, like any delivery). */
