@@ -5,7 +5,13 @@ import { usersRepository } from './users/users.repository.js';
 
 /** A personal or organization context, as people write it: `user:EMAIL` or `org:SLUG`. */
 export type ContextRef = { type: 'user'; email: string } | { type: 'org'; slug: string };
+/** The owner of projects, keys and installations, once: every layer uses this type. */
 export type ResolvedContext = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
+
+/** The context a row names in its `context_type`, `user_id` and `org_id` columns. */
+export function contextOfRow(row: { context_type: 'user' | 'org'; user_id: string | null; org_id: string | null }): ResolvedContext {
+  return row.context_type === 'user' ? { type: 'user', userId: row.user_id! } : { type: 'org', orgId: row.org_id! };
+}
 
 export function parseContextRef(value: string, option = 'context'): ContextRef {
   const match = /^(user|org):(.+)$/.exec(value.trim());

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { ApiKeyRow, ContextType, KeyScope } from '../db/schema.js';
+import type { ResolvedContext } from '../context.js';
 
 /** Columns safe to show: everything but the hashes. */
 export const KEY_PUBLIC_COLUMNS = [
@@ -36,7 +37,7 @@ export const keysRepository = {
     db: Executor,
     key: {
       name: string;
-      context: { type: 'user'; userId: string } | { type: 'org'; orgId: string };
+      context: ResolvedContext;
       scope: KeyScope;
       keyHash: string;
       displayPrefix: string;
@@ -110,7 +111,7 @@ export const keysRepository = {
 
   async list(
     db: Executor,
-    context?: { type: 'user'; userId: string } | { type: 'org'; orgId: string },
+    context?: ResolvedContext,
   ): Promise<ApiKeyRecord[]> {
     let query = db.selectFrom('api_keys').select(KEY_PUBLIC_COLUMNS);
     if (context?.type === 'user') query = query.where('user_id', '=', context.userId);

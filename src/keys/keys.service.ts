@@ -7,6 +7,7 @@ import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './key-form
 import { keysRepository, type ApiKeyRecord } from './keys.repository.js';
 import type { Principal } from './principal.js';
 import { isUuid } from '../ids.js';
+import { contextOfRow } from '../context.js';
 
 /** How often a key's `last_used_at` is written at most: reads should not turn into writes. */
 export const LAST_USED_THROTTLE_SECONDS = 60;
@@ -177,7 +178,7 @@ export function createKeysService(db: Db, options: { onUseError?: (error: unknow
         kind: 'api_key',
         keyId: key.id,
         scope: key.scope,
-        context: key.context_type === 'user' ? { type: 'user', userId: key.user_id! } : { type: 'org', orgId: key.org_id! },
+        context: contextOfRow(key),
       };
     },
   };

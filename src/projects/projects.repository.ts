@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { DB, OwnerType, ProjectRow } from '../db/schema.js';
+import type { ResolvedContext } from '../context.js';
 
 /** Which projects a caller may see; resolved in SQL so a request needs one statement for it. */
 export type Visibility =
@@ -45,7 +46,7 @@ export function whereVisible<Q extends SelectQueryBuilder<DB & { p: DB['projects
 export const projectsRepository = {
   async insert(
     db: Executor,
-    project: { name: string; slug: string; owner: { type: 'user'; userId: string } | { type: 'org'; orgId: string } },
+    project: { name: string; slug: string; owner: ResolvedContext },
   ): Promise<ProjectRow> {
     return db
       .insertInto('projects')
@@ -93,7 +94,7 @@ export const projectsRepository = {
   },
 
   /** Every project of one personal or organization context, by name. */
-  async listByOwner(db: Executor, owner: { type: 'user'; userId: string } | { type: 'org'; orgId: string }): Promise<ProjectRow[]> {
+  async listByOwner(db: Executor, owner: ResolvedContext): Promise<ProjectRow[]> {
     const query = db.selectFrom('projects').selectAll();
     return (owner.type === 'user' ? query.where('owner_user_id', '=', owner.userId) : query.where('owner_org_id', '=', owner.orgId))
       .orderBy('name')

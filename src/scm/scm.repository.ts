@@ -2,8 +2,10 @@ import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { InstallationStatus, ProjectRow, RepoLinkRow, RepoLinkStatus, ScmInstallationRow } from '../db/schema.js';
 import { whereVisible, type Visibility } from '../projects/projects.repository.js';
+import { contextOfRow, type ResolvedContext } from '../context.js';
 
-export type ContextOwner = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
+/** The context an installation or identity belongs to (the one owner type: context.ts). */
+export type ContextOwner = ResolvedContext;
 
 export interface NewRepoLink {
   project_id: string;
@@ -192,7 +194,7 @@ export const scmRepository = {
       .where('expires_at', '>', new Date())
       .executeTakeFirst();
     if (!row) return undefined;
-    return row.context_type === 'user' ? { type: 'user', userId: row.user_id! } : { type: 'org', orgId: row.org_id! };
+    return contextOfRow(row);
   },
 
   /** The repositories linked through these installations, with their project's slug (the settings page). */
