@@ -15,9 +15,9 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
-import { gitLogArgs } from '../src/ingest/git-log.js';
+import { gitLogArgs } from '../src/git/git-log.js';
 import { createIngestService } from '../src/ingest/ingest.service.js';
-import { syncMirror } from '../src/ingest/mirror.js';
+import { syncMirror } from '../src/git/mirror.js';
 import { createBenchProject } from './dataset-repo.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));

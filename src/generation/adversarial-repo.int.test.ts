@@ -16,7 +16,7 @@ import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { buildApp } from '../app.js';
-import { MAX_MESSAGE_LENGTH } from '../ingest/git-log.js';
+import { MAX_MESSAGE_LENGTH } from '../git/git-log.js';
 import { startWorker } from '../jobs/worker.js';
 import { createServices, type Services } from '../services.js';
 

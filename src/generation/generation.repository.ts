@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { EntryStatus } from '../db/schema.js';
-import { isoWithOffset } from '../ingest/commit-record.js';
+import { isoWithOffset } from '../git/commit-record.js';
 import type { EngineCommit } from './engine-wire.js';
 
 /** A stored commit as generation reads it. */

@@ -5,7 +5,7 @@ import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { datasetFile, ensureDatasetRepo } from '../../scripts/dataset-repo.js';
 import { generate, type GenerationResult } from './engine.js';
-import { readRepository } from './git-source.js';
+import { readRepository } from '../git/local.js';
 import { resolveSettings } from './settings.js';
 import { SECTION_KEYS, type CommitRecord, type GeneratedEntry } from './types.js';
 import { tagVersion } from './versions.js';

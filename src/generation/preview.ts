@@ -5,7 +5,7 @@
 import { resolve } from 'node:path';
 import { AppError } from '../errors.js';
 import { generate, type GenerationStats } from './engine.js';
-import { GitError, readRepository } from './git-source.js';
+import { GitError, readRepository } from '../git/local.js';
 import { SettingsError, resolveSettings } from './settings.js';
 import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GeneratedEntryType } from './types.js';
 

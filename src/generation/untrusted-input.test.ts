@@ -15,7 +15,7 @@ import { renderMarkdown } from './render.js';
 import { resolveSettings, SettingsError } from './settings.js';
 import { createTeamResolver } from './teams.js';
 import { tagVersion } from './versions.js';
-import { coAuthorsOf } from '../ingest/commit-record.js';
+import { coAuthorsOf } from '../git/commit-record.js';
 import type { CommitRecord } from './types.js';
 
 const commit = (message: string, paths: string[] = ['a.txt']): CommitRecord => ({

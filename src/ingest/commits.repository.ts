@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { CommitRow } from '../db/schema.js';
-import { isoWithOffset, offsetMinutes, type CommitRecord } from './commit-record.js';
+import { isoWithOffset, offsetMinutes, type CommitRecord } from '../git/commit-record.js';
 
 export const commitsRepository = {
   /**

@@ -10,7 +10,7 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, historyMap, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
-import { coAuthorsOf, prNumberOf } from './commit-record.js';
+import { coAuthorsOf, prNumberOf } from '../git/commit-record.js';
 import { commitsRepository, toCommitRecord } from './commits.repository.js';
 
 interface DatasetCommit {

@@ -3,10 +3,10 @@ import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import { scmRepository } from '../scm/scm.repository.js';
-import type { CommitRecord } from './commit-record.js';
+import type { CommitRecord } from '../git/commit-record.js';
 import { commitsRepository } from './commits.repository.js';
-import { readCommits } from './git-log.js';
-import { countCommits, isAncestor, reachableShas, readCodeownersAt, resolveRef, syncMirror, tagsByCommit, type GitSource } from './mirror.js';
+import { readCommits } from '../git/git-log.js';
+import { countCommits, isAncestor, reachableShas, readCodeownersAt, resolveRef, syncMirror, tagsByCommit, type GitSource } from '../git/mirror.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
@@ -115,7 +115,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
       const total = await countCommits(dir, range);
-      const tags = await tagsByCommit(dir);
+      const tags = await tagsByCommit({ gitDir: dir });
 
       let done = 0;
       let added = 0;

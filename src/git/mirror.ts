@@ -83,8 +83,8 @@ export async function reachableShas(dir: string, tip: string): Promise<Set<strin
 }
 
 /** Tag names per commit they point at (annotated tags peeled to their commit). */
-export async function tagsByCommit(dir: string): Promise<Map<string, string[]>> {
-  const out = await runGit(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname:strip=2)', 'refs/tags'], { gitDir: dir });
+export async function tagsByCommit(at: GitOptions): Promise<Map<string, string[]>> {
+  const out = await runGit(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname:strip=2)', 'refs/tags'], at);
   const map = new Map<string, string[]>();
   for (const line of out.split('\n')) {
     const [object, peeled, name] = line.split(' ');
@@ -99,7 +99,7 @@ export async function tagsByCommit(dir: string): Promise<Map<string, string[]>> 
 }
 
 /** Where GitHub (in this order) and GitLab look for CODEOWNERS. */
-const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'];
+export const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'];
 const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024; // GitHub ignores larger files
 
 /**

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../cli/main.js';
-import { readRepository } from './git-source.js';
+import { readRepository } from './local.js';
 
 let dir: string;
 const shas: Record<string, string> = {};

@@ -1,19 +1,13 @@
 /**
- * Reads a local repository with the `git` CLI: one streamed `git log` (parents, author, committer,
+ * Reads a local checkout with the `git` CLI, through the same runner, log parser and tag reading as
+ * ingestion (one git layer, one sanitized environment): one streamed `git log` (parents, author, committer,
  * full message, changed paths against the first parent) and the tags. Produces the same commit
  * records ingestion stores, so `changelog preview` runs the engine exactly as the service does.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { GitError as IngestGitError, streamGitTokens } from '../ingest/git.js';
-import { gitLogArgs, parseGitLog } from '../ingest/git-log.js';
-import type { CommitRecord } from './types.js';
-
-const execFileAsync = promisify(execFile);
-
-export class GitError extends Error {
-  override name = 'GitError';
-}
+import { GitError, runGit, streamGitTokens } from './git.js';
+import { CODEOWNERS_PATHS, tagsByCommit } from './mirror.js';
+import { gitLogArgs, parseGitLog } from './git-log.js';
+import type { CommitRecord } from '../generation/types.js';
 
 export interface ReadOptions {
   /** Tags already read (readRepository reads them alongside other work). */
@@ -24,69 +18,42 @@ export interface ReadOptions {
   since?: Date;
 }
 
-async function git(dir: string, args: string[]): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync('git', ['-C', dir, ...args], { maxBuffer: 256 * 1024 * 1024, encoding: 'utf8' });
-    return stdout;
-  } catch (error) {
-    const stderr = String((error as { stderr?: string }).stderr ?? '').trim();
-    throw new GitError(stderr || (error as Error).message);
-  }
-}
+/** git in a local checkout (or bare repository), with ingestion's sanitized environment. */
+const git = (dir: string, args: string[]): Promise<string> => runGit(args, { cwd: dir });
 
 /** Throws a GitError naming the problem when `dir` is not inside a git work tree or bare repository. */
 export async function assertRepository(dir: string): Promise<void> {
   try {
     await git(dir, ['rev-parse', '--git-dir']);
   } catch {
-    throw new GitError(`${dir} is not a git repository`);
+    throw new GitError(`${dir} is not a git repository`, null, '');
   }
 }
 
-/** Tag name → the commit it points at (annotated tags peeled). */
-export async function readTags(dir: string): Promise<Map<string, string[]>> {
-  const out = await git(dir, ['for-each-ref', '--format=%(objectname) %(*objectname) %(refname:strip=2)', 'refs/tags']);
-  const byCommit = new Map<string, string[]>();
-  for (const line of out.split('\n')) {
-    const m = /^([0-9a-f]+) ([0-9a-f]*) (.+)$/.exec(line);
-    if (!m) continue;
-    const sha = m[2] || m[1]!;
-    const list = byCommit.get(sha) ?? [];
-    list.push(m[3]!);
-    byCommit.set(sha, list);
-  }
-  for (const list of byCommit.values()) list.sort();
-  return byCommit;
-}
+/** Tag name → the commit it points at (annotated tags peeled): the reading ingestion uses. */
+export const readTags = (dir: string): Promise<Map<string, string[]>> => tagsByCommit({ cwd: dir });
 
 /** A revision must not be read as an option (`--output=…` would make git write a file). */
 function checkRev(rev: string): string {
-  if (!rev || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`"${rev}" is not a revision`);
+  if (!rev || rev.startsWith('-') || /[\s\0]/.test(rev)) throw new GitError(`"${rev}" is not a revision`, null, '');
   return rev;
 }
 
 /**
  * Streams the commits reachable from `rev`, newest first, with their changed paths: the very
- * `git log` and parser ingestion uses (src/ingest/git-log.ts), so a preview reads what a project stores.
+ * `git log` and parser ingestion uses (git-log.ts), so a preview reads what a project stores.
  */
 export async function* streamCommits(dir: string, options: ReadOptions = {}): AsyncGenerator<CommitRecord> {
   const rev = checkRev(options.rev ?? 'HEAD');
   const tags = options.tags ?? (await readTags(dir));
   const args = gitLogArgs([rev], options.since ? { since: options.since } : {});
-  try {
-    for await (const c of parseGitLog(streamGitTokens(args, { cwd: dir }), tags)) {
-      // The engine derives co-authors and PR numbers from the message itself.
-      yield { sha: c.sha, parents: c.parents, author: c.author, committer: c.committer, message: c.message, changes: c.changes, tags: c.tags };
-    }
-  } catch (error) {
-    if (error instanceof IngestGitError) throw new GitError(error.stderr || error.message);
-    throw error;
+  for await (const c of parseGitLog(streamGitTokens(args, { cwd: dir }), tags)) {
+    // The engine derives co-authors and PR numbers from the message itself.
+    yield { sha: c.sha, parents: c.parents, author: c.author, committer: c.committer, message: c.message, changes: c.changes, tags: c.tags };
   }
 }
 
 /** The CODEOWNERS file at `rev`, from one of the places GitHub and GitLab look, if there is one. */
-const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'];
-
 export async function readCodeowners(dir: string, rev = 'HEAD'): Promise<string | null> {
   checkRev(rev);
   // One listing finds which of the usual places has the file (GitHub's order), one read fetches it.
@@ -117,3 +84,5 @@ export async function readRepository(dir: string, options: ReadOptions = {}): Pr
   commits.reverse();
   return { commits, codeowners: await codeowners };
 }
+
+export { GitError };
