@@ -20,6 +20,13 @@ module.exports = {
       to: { path: '^src/services\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'only-src-git-runs-processes',
+      severity: 'error',
+      comment: 'git runs in one place, with one sanitized environment (src/git/git.ts); nothing else spawns processes.',
+      from: { path: '^src', pathNot: ['^src/git/git\\.ts$', '\\.test\\.ts$'] },
+      to: { path: '^(node:)?child_process$' },
+    },
+    {
       name: 'src-never-imports-scripts-or-tests',
       severity: 'error',
       from: { path: '^src', pathNot: '\\.test\\.ts$' },
