@@ -33,3 +33,12 @@ describe('passwords', () => {
     expect(passwordProblem('long enough pass')).toBeNull();
   });
 });
+
+describe('stored hashes past the memory bound', () => {
+  it('are refused without computing: N = 2^20 with r = 32 would take 4 GiB per check', async () => {
+    const salt = Buffer.alloc(16).toString('base64url');
+    const key = Buffer.alloc(64).toString('base64url');
+    expect(await verifyPassword('anything at all', `scrypt$${2 ** 20}$32$1$${salt}$${key}`)).toEqual({ ok: false, rehash: false });
+    expect(await verifyPassword('anything at all', `scrypt$${2 ** 18}$16$1$${salt}$${key}`)).toEqual({ ok: false, rehash: false });
+  });
+});

@@ -10,6 +10,8 @@ const P = 1;
 const KEY_LENGTH = 64;
 /** Stored hashes above this cost are refused rather than computed (a hash string must not buy gigabytes). */
 const MAX_LOG_N = 20;
+/** The memory (128·N·r·p bytes) a stored hash may make one verification take: twice today's cost. */
+const MAX_SCRYPT_BYTES = 256 * 1024 * 1024;
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 200;
@@ -50,7 +52,8 @@ function parse(encoded: string): (Params & { salt: Buffer; hash: Buffer }) | und
   const params = { N: Number(n), r: Number(r), p: Number(p) };
   const ok =
     Number.isInteger(params.N) && params.N >= 2 && params.N <= 2 ** MAX_LOG_N && (params.N & (params.N - 1)) === 0 &&
-    Number.isInteger(params.r) && params.r >= 1 && params.r <= 32 && Number.isInteger(params.p) && params.p >= 1 && params.p <= 4;
+    Number.isInteger(params.r) && params.r >= 1 && params.r <= 32 && Number.isInteger(params.p) && params.p >= 1 && params.p <= 4 &&
+    128 * params.N * params.r * params.p <= MAX_SCRYPT_BYTES;
   return ok ? { ...params, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') } : undefined;
 }
 

@@ -72,10 +72,6 @@ export function matchesAuthor(person: Author, patterns: readonly string[]): bool
   });
 }
 
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /** "A", "A and B", "A, B and 1 other", "A, B and 5 others". */
 export function formatNames(names: readonly string[]): string | null {
   if (names.length === 0) return null;
