@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AppError, type ErrorDetail } from '../errors.js';
 import type { Kit } from './kit.js';
-import { html } from './html.js';
+import { html } from '../html/html.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 
 const Form = <T extends Record<string, ReturnType<typeof Type.String>>>(fields: T) =>

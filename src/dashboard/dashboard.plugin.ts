@@ -10,7 +10,7 @@ import { AppError, capDetails } from '../errors.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { Services } from '../services.js';
 import { createAccess } from './access.js';
-import { html } from './html.js';
+import { html } from '../html/html.js';
 import type { Kit } from './kit.js';
 import { layout, type PageContext } from './views/layout.js';
 import { authRoutes } from './auth.routes.js';

@@ -9,8 +9,8 @@ import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
 import type { Services } from '../services.js';
-import { html, type Html } from './html.js';
-import { renderMarkdown } from './markdown.js';
+import { html, type Html } from '../html/html.js';
+import { renderMarkdown } from '../html/markdown.js';
 import { csrfField, formErrors, when } from './views/layout.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });

@@ -7,7 +7,7 @@ import type { ContextOwner } from '../scm/scm.repository.js';
 import { SETUP_ACTIONS } from '../scm/scm.service.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html/html.js';
 import { csrfField, when } from './views/layout.js';
 
 export const GITHUB_SETTINGS = '/dashboard/settings/github';

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
-import { html, type Html } from './html.js';
+import { html, type Html } from '../html/html.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 
 const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });

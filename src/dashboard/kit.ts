@@ -3,7 +3,7 @@ import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import type { Access } from './access.js';
-import type { Html } from './html.js';
+import type { Html } from '../html/html.js';
 import type { PageContext } from './views/layout.js';
 
 export interface RenderOptions {

@@ -5,8 +5,8 @@ import type { EntryRow, ProjectRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
-import { html } from './html.js';
-import { renderMarkdown } from './markdown.js';
+import { html } from '../html/html.js';
+import { renderMarkdown } from '../html/markdown.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 
 const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });

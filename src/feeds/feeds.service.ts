@@ -1,6 +1,6 @@
 import { Feed } from 'feed';
-import { escapeHtml } from '../dashboard/html.js';
-import { renderMarkdown } from '../dashboard/markdown.js';
+import { escapeHtml } from '../html/html.js';
+import { renderMarkdown } from '../html/markdown.js';
 import type { EntryRow } from '../db/schema.js';
 import type { TextResponse } from '../http/cached-text.js';
 import { entryTitle, entryUpdated, type PublicPageService } from '../public-page/public-page.service.js';

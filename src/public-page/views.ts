@@ -1,5 +1,5 @@
-import { html, trusted, type Html } from '../dashboard/html.js';
-import { renderMarkdown } from '../dashboard/markdown.js';
+import { html, trusted, type Html } from '../html/html.js';
+import { renderMarkdown } from '../html/markdown.js';
 import type { EntryRow, EntryType } from '../db/schema.js';
 import { textColorOn } from '../projects/theme.js';
 import type { PublicProject } from './public-page.repository.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kit } from '../dashboard/kit.js';
-import { html } from '../dashboard/html.js';
+import { html } from '../html/html.js';
 import { csrfField, formErrors, when } from '../dashboard/views/layout.js';
 import type { ProjectRow } from '../db/schema.js';
 import { AppError } from '../errors.js';

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../errors.js';
-import { html, type Html, type Part } from '../html.js';
+import { html, type Html, type Part } from '../../html/html.js';
 
 export interface Viewer {
   name: string;
