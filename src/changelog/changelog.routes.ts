@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
-import { replyCached } from '../http/cached-reply.js';
+import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, Uuid } from '../http/schemas.js';
 import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
-import { replyCachedText } from '../http/cached-text.js';
+import { replyCachedText } from '../cache/cached-text.js';
 import { errorResponses } from '../http/schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';
 import { createPublicPageService } from '../public-page/public-page.service.js';

@@ -8,8 +8,8 @@ import { createServices, type Services } from '../services.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildUser } from '../../test/helpers/factories.js';
-import { replyCached } from './cached-reply.js';
-import { replyCachedText } from './cached-text.js';
+import { replyCached } from '../cache/cached-reply.js';
+import { replyCachedText } from '../cache/cached-text.js';
 import { principalOf } from './route-policy.js';
 
 /**

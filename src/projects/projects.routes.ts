@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { etagOf } from '../cache/response-cache.js';
-import { sendJson } from '../http/cached-reply.js';
+import { sendJson } from '../cache/cached-reply.js';
 import { principalOf } from '../http/route-policy.js';
 import { errorResponses, NotModified } from '../http/schemas.js';
 import type { Services } from '../services.js';

@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { ENTRY_TYPES } from '../entries/entry.schemas.js';
-import { replyCachedText } from '../http/cached-text.js';
+import { replyCachedText } from '../cache/cached-text.js';
 import { AppError } from '../errors.js';
 import { errorResponses, Uuid } from '../http/schemas.js';
 import { SLUG_PATTERN } from '../projects/slug.js';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { markCacheable } from '../cache/fast-path.js';
+import { markCacheable } from './fast-path.js';
 import { Readable } from 'node:stream';
-import { byteLength, type Body, type ResponseCache } from '../cache/response-cache.js';
-import { isPublicCache } from './plugins/route-kind.js';
+import { byteLength, type Body, type ResponseCache } from './response-cache.js';
+import { isPublicCache } from '../http/plugins/route-kind.js';
 
 /**
  * The response cache and the fast path answer anyone who asks for the same URL, so only a route that

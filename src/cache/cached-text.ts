@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResponseCache, ResponseHead } from '../cache/response-cache.js';
+import type { ResponseCache, ResponseHead } from './response-cache.js';
 import { assertPublicCache } from './cached-reply.js';
 
 export interface TextResponse {
@@ -13,7 +13,7 @@ export interface TextResponse {
 }
 
 /**
- * replyCached (src/http/cached-reply.ts) for non-JSON bodies: feeds and HTML pages. The ETag hashes
+ * replyCached (src/cache/cached-reply.ts) for non-JSON bodies: feeds and HTML pages. The ETag hashes
  * the body and its head (Last-Modified and content-dependent headers, stored beside it, so a hit
  * costs no query), so it changes whenever the body, the date or a header does. @fastify/etag answers
  * a matching If-None-Match with 304; If-Modified-Since (consulted only without If-None-Match, as
