@@ -3,20 +3,12 @@ import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
-import { errorResponses, NotModified, Uuid } from '../http/schemas.js';
+import { errorResponses, NotModified, SlugParam, Uuid } from '../http/schemas.js';
 import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
-import { SLUG_PATTERN } from '../projects/slug.js';
 import type { Services } from '../services.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
 const MAX_OFFSET = 10_000_000;
-
-const SlugParam = Type.String({
-  minLength: 2,
-  maxLength: 64,
-  pattern: SLUG_PATTERN,
-  description: 'Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404.',
-});
 
 const ListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, in decimal digits (`1e1` or `0x10` is a 400).' })),

@@ -3,17 +3,10 @@ import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCachedText } from '../cache/cached-text.js';
-import { errorResponses } from '../http/schemas.js';
-import { SLUG_PATTERN } from '../projects/slug.js';
+import { errorResponses, NotModified, SlugParam } from '../http/schemas.js';
 import { createPublicPageService } from '../public-page/public-page.service.js';
 import type { Services } from '../services.js';
 import { createFeedsService, FEED_FORMATS, FEED_SIZE, type FeedFormat } from './feeds.service.js';
-
-const SlugParams = Type.Object({
-  slug: Type.String({ minLength: 2, maxLength: 64, pattern: SLUG_PATTERN, description: 'Project slug.' }),
-});
-
-const NOT_MODIFIED = { description: 'Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body.', type: 'null' };
 
 const FORMATS: Record<FeedFormat, { name: string; spec: string }> = {
   atom: { name: 'Atom 1.0', spec: 'RFC 4287' },
@@ -44,13 +37,13 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
             'kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. ' +
             'Not part of the API contract: an addition.',
           tags: ['changelog'],
-          params: SlugParams,
+          params: Type.Object({ slug: SlugParam }),
           response: {
             200: {
               description: `The ${FORMATS[format].name} document.`,
               content: { [mediaType]: { schema: format === 'json' ? { type: 'object' } : { type: 'string' } } },
             },
-            304: NOT_MODIFIED,
+            304: NotModified,
             ...errorResponses(400, 404, 500),
           },
         },

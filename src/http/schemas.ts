@@ -1,4 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { SLUG_PATTERN } from '../projects/slug.js';
 
 /**
  * A value of `schema`'s type or null, written as a JSON Schema type array: valid in OpenAPI 3.1,
@@ -40,8 +41,18 @@ export const ErrorResponse = Type.Object(
   { $id: 'ErrorResponse', description: 'Every error body. 5xx bodies never carry details or internals.' },
 );
 
-/** 304 answers to a matching If-None-Match carry no body. */
-export const NotModified = Type.Null({ description: 'Not Modified: the If-None-Match ETag is current; no body.' });
+/** A project slug in a public URL: a malformed one fails validation (400) before any read. */
+export const SlugParam = Type.String({
+  minLength: 2,
+  maxLength: 64,
+  pattern: SLUG_PATTERN,
+  description: 'Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404.',
+});
+
+/** 304 answers to a matching If-None-Match (or If-Modified-Since) carry no body. */
+export const NotModified = Type.Null({
+  description: 'Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body.',
+});
 
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, Type.Ref(ErrorResponse)]));

@@ -6,8 +6,7 @@ import type { Config } from '../config.js';
 import { ENTRY_TYPES } from '../entries/entry.schemas.js';
 import { replyCachedText } from '../cache/cached-text.js';
 import { AppError } from '../errors.js';
-import { errorResponses, Uuid } from '../http/schemas.js';
-import { SLUG_PATTERN } from '../projects/slug.js';
+import { errorResponses, NotModified, SlugParam, Uuid } from '../http/schemas.js';
 import type { Services } from '../services.js';
 import type { PublicProject } from './public-page.repository.js';
 import { createPublicPageService } from './public-page.service.js';
@@ -16,14 +15,12 @@ import { changelogPage, entryPage, notFoundPage } from './views.js';
 const HTML = 'text/html; charset=utf-8';
 const MAX_PAGE = 500;
 
-const SlugParam = Type.String({ minLength: 2, maxLength: 64, pattern: SLUG_PATTERN, description: 'Project slug.' });
 const PageQuery = Type.Object({
   type: Type.Optional(Type.Union([Type.Literal(''), ...ENTRY_TYPES.map((t) => Type.Literal(t))], { description: 'Only entries of this type.' })),
   component: Type.Optional(Type.String({ maxLength: 100, description: 'Only entries tagged with this component.' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page of 20 entries, 1 first.' })),
 });
 const HtmlPage = { description: 'An HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
-const NotModified = { description: 'Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current.', type: 'null' };
 const NotFound = { description: 'Unknown project or entry: a small HTML page.', content: { 'text/html': { schema: { type: 'string' } } } };
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { etagOf } from '../cache/response-cache.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, NotModified } from '../http/schemas.js';
 
 /** The web component's source; the same path from src/ (tsx, tests) and dist/ (compiled), as it is not compiled. */
 export const WIDGET_FILE = new URL('../../src/widget/widget.js', import.meta.url);
@@ -27,7 +27,7 @@ export const widgetRoutes: FastifyPluginAsync = async (app) => {
         tags: ['public page'],
         response: {
           200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } },
-          304: { description: 'Not Modified.', type: 'null' },
+          304: NotModified,
           ...errorResponses(500),
         },
       },

@@ -25,7 +25,7 @@ export interface paths {
                 };
                 header?: never;
                 path: {
-                    /** @description Project slug. */
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
                     slug: string;
                 };
                 cookie?: never;
@@ -41,7 +41,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -102,7 +102,7 @@ export interface paths {
                 header?: never;
                 path: {
                     id: string;
-                    /** @description Project slug. */
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
                     slug: string;
                 };
                 cookie?: never;
@@ -118,7 +118,7 @@ export interface paths {
                         "text/html": string;
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -269,7 +269,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -348,7 +348,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -408,7 +408,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description Project slug. */
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
                     slug: string;
                 };
                 cookie?: never;
@@ -424,7 +424,7 @@ export interface paths {
                         "application/atom+xml": string;
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -484,7 +484,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description Project slug. */
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
                     slug: string;
                 };
                 cookie?: never;
@@ -500,7 +500,7 @@ export interface paths {
                         "application/feed+json": Record<string, never>;
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -560,7 +560,7 @@ export interface paths {
                 query?: never;
                 header?: never;
                 path: {
-                    /** @description Project slug. */
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
                     slug: string;
                 };
                 cookie?: never;
@@ -576,7 +576,7 @@ export interface paths {
                         "application/rss+xml": string;
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag (or If-Modified-Since date) is current; no body. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -664,7 +664,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Not Modified: the If-None-Match ETag is current; no body. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
@@ -1007,7 +1007,7 @@ export interface paths {
                         "text/javascript": string;
                     };
                 };
-                /** @description Not Modified. */
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
                 304: {
                     headers: {
                         [name: string]: unknown;
