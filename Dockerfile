@@ -24,7 +24,7 @@ COPY bin ./bin
 COPY migrations ./migrations
 # Files served as written: the dashboard's assets and the embeddable widget.
 COPY public ./public
-COPY src/widget/widget.js ./src/widget/widget.js
+COPY src/changelog/widget/widget.js ./src/changelog/widget/widget.js
 # The embedded database (without DATABASE_URL) lives in /data, the only place the service writes.
 RUN mkdir -p /data && chown node:node /data
 USER node

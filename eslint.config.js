@@ -19,7 +19,7 @@ export default tseslint.config(
   },
   {
     // The embeddable <changelog-feed> web component, served as written.
-    files: ['src/widget/**/*.js'],
+    files: ['src/changelog/widget/**/*.js'],
     languageOptions: {
       sourceType: 'script',
       globals: Object.fromEntries(

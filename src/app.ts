@@ -11,7 +11,7 @@ import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugi
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { entrySchemas } from './entries/entry.schemas.js';
-import { feedRoutes } from './feeds/feeds.routes.js';
+import { feedRoutes } from './changelog/feeds/feeds.routes.js';
 import { healthRoutes } from './health/health.routes.js';
 import { readyRoutes } from './health/ready.routes.js';
 import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
@@ -22,11 +22,11 @@ import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
 import { projectsRoutes } from './projects/projects.routes.js';
-import { publicPageRoutes } from './public-page/public-page.routes.js';
+import { publicPageRoutes } from './changelog/page/public-page.routes.js';
 import { scmRoutes } from './scm/scm.routes.js';
 import { webhookRoutes } from './scm/webhooks.routes.js';
 import { createServices, type Services } from './services.js';
-import { widgetRoutes } from './widget/widget.routes.js';
+import { widgetRoutes } from './changelog/widget/widget.routes.js';
 
 export interface AppOptions {
   config: Config;

@@ -3,6 +3,8 @@ import { loadConfig, type Config } from './config.js';
 import type { Database } from './db/database.js';
 import { EntryJson } from './entries/entry-json.js';
 import { createChangelogService } from './changelog/changelog.service.js';
+import { createFeedsService } from './changelog/feeds/feeds.service.js';
+import { createPublicPageService } from './changelog/page/public-page.service.js';
 import { createEntriesService } from './entries/entries.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import { createOrgsService } from './orgs/orgs.service.js';
@@ -35,6 +37,7 @@ export function createServices(
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
+  const publicPage = createPublicPageService(database.readDb);
   return {
     database,
     users: createUsersService(db),
@@ -43,6 +46,8 @@ export function createServices(
     keys: createKeysService(db),
     entries: createEntriesService(db),
     changelog: createChangelogService(database.readDb, entryJson),
+    publicPage,
+    feeds: createFeedsService(publicPage, config.publicUrl),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
     github,

@@ -1,15 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { ResponseCache } from '../cache/response-cache.js';
-import type { Config } from '../config.js';
-import { ENTRY_TYPES } from '../entries/entry.schemas.js';
-import { replyCachedText } from '../cache/cached-text.js';
-import { AppError } from '../errors.js';
-import { errorResponses, NotModified, SlugParam, Uuid } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { ResponseCache } from '../../cache/response-cache.js';
+import type { Config } from '../../config.js';
+import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
+import { replyCachedText } from '../../cache/cached-text.js';
+import { AppError } from '../../errors.js';
+import { errorResponses, NotModified, SlugParam, Uuid } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
 import type { PublicProject } from './public-page.repository.js';
-import { createPublicPageService } from './public-page.service.js';
 import { changelogPage, entryPage, notFoundPage } from './views.js';
 
 const HTML = 'text/html; charset=utf-8';
@@ -45,7 +44,6 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
   app,
   { services, config, cache },
 ) => {
-  const pages = createPublicPageService(services.database.readDb);
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
 
   /** Renders a page through the response cache; an unknown project or entry becomes an HTML 404. */
@@ -92,7 +90,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         page: request.query.page ?? 1,
       };
       return send(request, reply, `page:${slug}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`, async () => {
-        const view = await pages.changelog(slug, filters, filters.page);
+        const view = await services.publicPage.changelog(slug, filters, filters.page);
         return { project: view.project, body: changelogPage(config.publicUrl, view, filters), lastModified: view.project.published_changed_at };
       });
     },
@@ -114,7 +112,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       const { slug } = request.params;
       const id = request.params.id.toLowerCase();
       return send(request, reply, `entry-page:${slug}:${id}`, async () => {
-        const { project, entry } = await pages.entry(slug, id);
+        const { project, entry } = await services.publicPage.entry(slug, id);
         // The project's date, not the entry's: it also moves when the entry is retracted and republished.
         return { project, body: entryPage(config.publicUrl, project, entry), lastModified: project.published_changed_at };
       });

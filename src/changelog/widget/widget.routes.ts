@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { readFileSync } from 'node:fs';
-import { etagOf } from '../cache/response-cache.js';
-import { errorResponses, NotModified } from '../http/schemas.js';
+import { etagOf } from '../../cache/response-cache.js';
+import { errorResponses, NotModified } from '../../http/schemas.js';
 
 /** The web component's source; the same path from src/ (tsx, tests) and dist/ (compiled), as it is not compiled. */
-export const WIDGET_FILE = new URL('../../src/widget/widget.js', import.meta.url);
+export const WIDGET_FILE = new URL('../../../src/changelog/widget/widget.js', import.meta.url);
 
 /**
  * `/widget.js`: the `<changelog-feed>` web component, for any site to embed. Public like the reads it

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
-import { eventually } from '../../test/helpers/eventually.js';
-import { untilListingDatePast } from '../../test/helpers/listing-date.js';
+import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
+import { buildProject, buildUser, insertEntries } from '../../../test/helpers/factories.js';
+import { eventually } from '../../../test/helpers/eventually.js';
+import { untilListingDatePast } from '../../../test/helpers/listing-date.js';
 
 let ctx: TestContext;
 let project: { id: string; slug: string };

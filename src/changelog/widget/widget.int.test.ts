@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
 
 let ctx: TestContext;
 

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
-import type { Executor } from '../db/database.js';
-import type { EntryRow, EntryType } from '../db/schema.js';
-import { ENTRY_COLUMNS } from '../entries/entries.repository.js';
+import type { Executor } from '../../db/database.js';
+import type { EntryRow, EntryType } from '../../db/schema.js';
+import { ENTRY_COLUMNS } from '../../entries/entries.repository.js';
 
 export interface PublicProject {
   id: string;

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
-import { listingDate } from '../../test/helpers/listing-date.js';
+import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
+import { buildProject, buildUser, insertEntries } from '../../../test/helpers/factories.js';
+import { listingDate } from '../../../test/helpers/listing-date.js';
 
 /**
  * projects.published_changed_at (migrations/0017), sent as Last-Modified by the feeds and public

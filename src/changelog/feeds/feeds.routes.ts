@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ResponseCache } from '../cache/response-cache.js';
-import type { Config } from '../config.js';
-import { replyCachedText } from '../cache/cached-text.js';
-import { errorResponses, NotModified, SlugParam } from '../http/schemas.js';
-import { createPublicPageService } from '../public-page/public-page.service.js';
-import type { Services } from '../services.js';
-import { createFeedsService, FEED_FORMATS, FEED_SIZE, type FeedFormat } from './feeds.service.js';
+import type { ResponseCache } from '../../cache/response-cache.js';
+import type { Config } from '../../config.js';
+import { replyCachedText } from '../../cache/cached-text.js';
+import { errorResponses, NotModified, SlugParam } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { FEED_FORMATS, FEED_SIZE, type FeedFormat } from './feeds.service.js';
 
 const FORMATS: Record<FeedFormat, { name: string; spec: string }> = {
   atom: { name: 'Atom 1.0', spec: 'RFC 4287' },
@@ -19,7 +18,6 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
   app,
   { services, config, cache },
 ) => {
-  const feeds = createFeedsService(createPublicPageService(services.database.readDb), config.publicUrl);
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
 
   for (const format of Object.keys(FEED_FORMATS) as FeedFormat[]) {
@@ -52,7 +50,7 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
       async (request, reply) => {
         reply.header('cache-control', cacheControl);
         return replyCachedText(request, reply, cache, `feed:${format}:${request.params.slug}`, type, () =>
-          feeds.render(request.params.slug, format),
+          services.feeds.render(request.params.slug, format),
         );
       },
     );

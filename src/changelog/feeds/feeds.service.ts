@@ -1,9 +1,9 @@
 import { Feed } from 'feed';
-import { escapeHtml } from '../html/html.js';
-import { renderMarkdown } from '../html/markdown.js';
-import type { EntryRow } from '../db/schema.js';
-import type { TextResponse } from '../cache/cached-text.js';
-import { entryTitle, entryUpdated, type PublicPageService } from '../public-page/public-page.service.js';
+import { escapeHtml } from '../../html/html.js';
+import { renderMarkdown } from '../../html/markdown.js';
+import type { EntryRow } from '../../db/schema.js';
+import type { TextResponse } from '../../cache/cached-text.js';
+import { entryTitle, entryUpdated, type PublicPageService } from '../page/public-page.service.js';
 
 export const FEED_FORMATS = {
   atom: 'application/atom+xml; charset=utf-8',

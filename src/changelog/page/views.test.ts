@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { EntryRow } from '../db/schema.js';
-import { contrastRatio, textColorOn } from '../projects/theme.js';
+import type { EntryRow } from '../../db/schema.js';
+import { contrastRatio, textColorOn } from '../../projects/theme.js';
 import type { ChangelogView } from './public-page.service.js';
 import { changelogPage, DEFAULT_ACCENT, entryPage, PALETTE } from './views.js';
 

@@ -1,6 +1,6 @@
-import type { Db } from '../db/database.js';
-import type { EntryRow } from '../db/schema.js';
-import { notFound } from '../errors.js';
+import type { Db } from '../../db/database.js';
+import type { EntryRow } from '../../db/schema.js';
+import { notFound } from '../../errors.js';
 import { publicPageRepository, type EntryFilter, type PublicProject } from './public-page.repository.js';
 
 export const PAGE_SIZE = 20;

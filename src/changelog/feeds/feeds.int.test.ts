@@ -3,13 +3,13 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
-import { eventually } from '../../test/helpers/eventually.js';
-import { listingDate, untilListingDatePast } from '../../test/helpers/listing-date.js';
+import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
+import { buildProject, buildUser, insertEntries } from '../../../test/helpers/factories.js';
+import { eventually } from '../../../test/helpers/eventually.js';
+import { listingDate, untilListingDatePast } from '../../../test/helpers/listing-date.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
-const SCHEMA = JSON.parse(readFileSync(new URL('../../test/fixtures/jsonfeed-1.1.schema.json', import.meta.url), 'utf8'));
+const SCHEMA = JSON.parse(readFileSync(new URL('../../../test/fixtures/jsonfeed-1.1.schema.json', import.meta.url), 'utf8'));
 const HOSTILE_TITLE = '<script>alert(1)</script> ]]> & "quotes"\u0001';
 const HOSTILE_CONTENT = '<img src=x onerror=alert(1)>\n\n[click me](javascript:alert(1)) and ]]> too\n\n<script>alert(2)</script>';
 
