@@ -1,8 +1,8 @@
 import { createAccountsService } from './auth/accounts.service.js';
 import { loadConfig, type Config } from './config.js';
 import type { Database } from './db/database.js';
-import { EntryJson } from './entries/entry-json.js';
 import { createChangelogService } from './changelog/changelog.service.js';
+import { EntryJson } from './changelog/entry-json.js';
 import { createFeedsService } from './changelog/feeds/feeds.service.js';
 import { createPublicPageService } from './changelog/page/public-page.service.js';
 import { createEntriesService } from './entries/entries.service.js';
@@ -37,15 +37,16 @@ export function createServices(
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
+  const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
   return {
     database,
     users: createUsersService(db),
     orgs: createOrgsService(db),
-    projects: createProjectsService(db, database.readDb, entryJson),
+    projects: createProjectsService(db, database.readDb, entryJson, changelog),
     keys: createKeysService(db),
     entries: createEntriesService(db),
-    changelog: createChangelogService(database.readDb, entryJson),
+    changelog,
     publicPage,
     feeds: createFeedsService(publicPage, config.publicUrl),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),

@@ -1,13 +1,31 @@
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
-import type { EntryVersion } from '../entries/entry-json.js';
+import type { EntryRow, EntryType } from '../db/schema.js';
+import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
 import type { Cursor } from './cursor.js';
 
+/**
+ * A project as the public reads show it. The API's statements read only the columns it serializes
+ * (`ListedProject`); the page and feeds read the theme and the listing's date too.
+ */
 export interface PublicProject {
   id: string;
   name: string;
   slug: string;
+  theme_color: string | null;
+  logo_url: string | null;
   published_entry_count: number;
+  /** When anything the public listing shows last changed; a later whole second at every change (migrations/0017). */
+  published_changed_at: Date;
+}
+
+/** What the API's listing statements read of a project. */
+export type ListedProject = Pick<PublicProject, 'id' | 'name' | 'slug' | 'published_entry_count'>;
+
+/** A published entry as a listing names it: which row, and which stored version of it. */
+export interface EntryVersion {
+  id: string;
+  version: string;
 }
 
 /** A published entry as a page lists it, with its exact sort position. */
@@ -35,7 +53,7 @@ export interface PageRequest {
 }
 
 export interface Listed {
-  project: PublicProject;
+  project: ListedProject;
   entries: ListedEntry[];
 }
 
@@ -54,6 +72,11 @@ function splitBatch(rows: (ProjectAndEntryRow & { n: string })[], count: number)
   return groups.map(split);
 }
 
+export interface EntryFilter {
+  type?: EntryType | undefined;
+  component?: string | undefined;
+}
+
 const PROJECT_AND_ENTRY_COLUMNS = sql`p.id AS project_id, p.name, p.slug, p.published_entry_count, e.id, e.row_version::text AS version`;
 const SORT_KEY = sql`to_char(e.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
@@ -68,9 +91,13 @@ const publishedPage = (projectId: RawBuilder<unknown>, limit: RawBuilder<unknown
   ORDER BY c.published_at DESC, c.id DESC
   LIMIT ${limit} OFFSET ${offset}`;
 
+const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
+
 /**
- * The public read side's SQL: one statement per request names the project and the versions of the
- * entries to show; the entries' serialized JSON is then reused by version (see entry-json.ts).
+ * The one repository of published content, the only SQL that reads it: the API (one statement per
+ * request names the project and the versions of the entries to show; the entries' serialized JSON is
+ * then reused by version, see entry-json.ts), the project listing's newest entries, and the public
+ * page and feeds (whole rows). Published entries only, never drafts or archived ones.
  */
 export const changelogRepository = {
   /** The project by slug and one page of its published entries (`publishedPage`), after `cursor` when given. No row: no such project. */
@@ -126,5 +153,95 @@ export const changelogRepository = {
       LEFT JOIN projects p ON p.slug = q.slug
       LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = q.id AND e.status = 'published'`.execute(db);
     return splitBatch(result.rows, requests.length);
+  },
+
+  /** Published entries by id, whole, with their current row version. */
+  async publishedRowsByIds(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
+    const result = await sql<EntryRow & { version: string }>`${sql.raw(PREPARED)}
+      SELECT ${columns}, row_version::text AS version FROM changelog_entries
+      WHERE id = ANY(${ids}::uuid[]) AND status = 'published'`.execute(db);
+    return result.rows;
+  },
+
+  /**
+   * The newest `limit` published entries of each project, by id and row version, in one statement
+   * whatever the number of projects (a lateral join walks each project's published index once).
+   */
+  async latestPublishedVersionsPerProject(
+    db: Executor,
+    projectIds: string[],
+    limit: number,
+  ): Promise<{ project_id: string; id: string; version: string }[]> {
+    if (projectIds.length === 0) return [];
+    const result = await sql<{ project_id: string; id: string; version: string }>`${sql.raw(PREPARED)}
+      SELECT p.id AS project_id, e.id, e.row_version::text AS version
+      FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
+      CROSS JOIN LATERAL (
+        SELECT id, published_at, row_version FROM changelog_entries
+        WHERE project_id = p.id AND status = 'published'
+        ORDER BY ${PUBLISHED_ORDER}
+        LIMIT ${limit}
+      ) AS e
+      ORDER BY p.ord, e.published_at DESC, e.id DESC`.execute(db);
+    return result.rows;
+  },
+
+  /**
+   * Read before the entries (as every caller does): a change committed in between then leaves the
+   * date older than the entries shown, so a revalidation gets them again, never a 304 for stale ones.
+   */
+  async findProject(db: Executor, slug: string): Promise<PublicProject | undefined> {
+    return db
+      .selectFrom('projects')
+      .select(['id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at'])
+      .where('slug', '=', slug)
+      .executeTakeFirst();
+  },
+
+  /** Newest first (published_at, then id, descending: the API's order), optionally of one type and/or component. */
+  async listPublished(db: Executor, projectId: string, filter: EntryFilter, page: { limit: number; offset: number }): Promise<EntryRow[]> {
+    let query = db
+      .selectFrom('changelog_entries')
+      .select(ENTRY_COLUMNS)
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'published');
+    if (filter.type) query = query.where('entry_type', '=', filter.type);
+    // The expression of the per-project component index (migration 0019), so a filter never walks the project.
+    if (filter.component) {
+      query = query.where(sql<boolean>`published_components(project_id, component_tags) @> ARRAY[${`${projectId}/${filter.component}`}]::text[]`);
+    }
+    return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+  },
+
+  /**
+   * What the filter menus offer: the entry types and components of the newest `window` published
+   * entries (one walk of the published index, so a project with a million entries costs the same as
+   * one with a thousand), components capped at `maxComponents`.
+   */
+  async filterOptions(db: Executor, projectId: string, window: number, maxComponents: number): Promise<{ types: EntryType[]; components: string[] }> {
+    const result = await sql<{ kind: 'type' | 'component'; value: string }>`
+      WITH recent AS (
+        SELECT entry_type, component_tags FROM changelog_entries
+        WHERE project_id = ${projectId} AND status = 'published'
+        ORDER BY published_at DESC, id DESC
+        LIMIT ${window}
+      )
+      (SELECT DISTINCT 'type' AS kind, entry_type::text AS value FROM recent)
+      UNION ALL
+      (SELECT DISTINCT 'component' AS kind, c AS value FROM recent, unnest(component_tags) AS c ORDER BY 2 LIMIT ${maxComponents})`.execute(db);
+    const types = result.rows.filter((r) => r.kind === 'type').map((r) => r.value as EntryType);
+    const components = result.rows.filter((r) => r.kind === 'component').map((r) => r.value);
+    return { types: types.sort(), components: components.sort() };
+  },
+
+  async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {
+    return db
+      .selectFrom('changelog_entries')
+      .select(ENTRY_COLUMNS)
+      .where('id', '=', id)
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
   },
 };

@@ -6,7 +6,7 @@ import { changelogRepository, type Listed, type PageRequest as RepositoryPageReq
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Gate } from './gate.js';
-import { commaSeparated, compileSerializer, concatJson, type EntryJson } from '../entries/entry-json.js';
+import { commaSeparated, compileSerializer, concatJson, type EntryJson } from './entry-json.js';
 
 interface ListMetaValue {
   limit: number;
@@ -195,5 +195,11 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     async entryJson(slug: string, id: string): Promise<Serialized> {
       return entries.load({ slug, id });
     },
+
+    /** The newest `limit` published entries of each project, by version, in one statement (the project listing's). */
+    latestVersionsPerProject: (projectIds: string[], limit: number) =>
+      changelogRepository.latestPublishedVersionsPerProject(readDb, projectIds, limit),
   };
 }
+
+export type ChangelogService = ReturnType<typeof createChangelogService>;

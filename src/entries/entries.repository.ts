@@ -1,65 +1,11 @@
 import { sql } from 'kysely';
-import { PREPARED, type Executor } from '../db/database.js';
+import type { Executor } from '../db/database.js';
 import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
-
-/** The columns that make up a ChangelogEntry, in contract order. */
-export const ENTRY_COLUMNS = [
-  'id',
-  'project_id',
-  'entry_type',
-  'status',
-  'title',
-  'content',
-  'generated_json',
-  'version_label',
-  'team_attribution',
-  'component_tags',
-  'commit_id',
-  'commit_shas',
-  'period_start',
-  'period_end',
-  'published_at',
-  'created_at',
-  'updated_at',
-] as const;
-
-const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
+import { ENTRY_COLUMNS } from './entry.schemas.js';
 
 export const entriesRepository = {
-  /** Published entries by id, whole, with their current row version. */
-  async publishedRowsByIds(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
-    const result = await sql<EntryRow & { version: string }>`${sql.raw(PREPARED)}
-      SELECT ${columns}, row_version::text AS version FROM changelog_entries
-      WHERE id = ANY(${ids}::uuid[]) AND status = 'published'`.execute(db);
-    return result.rows;
-  },
-
   async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
     return db.selectFrom('changelog_entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
-  },
-
-  /**
-   * The newest `limit` published entries of each project, by id and row version, in one statement
-   * whatever the number of projects (a lateral join walks each project's published index once).
-   */
-  async latestPublishedVersionsPerProject(
-    db: Executor,
-    projectIds: string[],
-    limit: number,
-  ): Promise<{ project_id: string; id: string; version: string }[]> {
-    if (projectIds.length === 0) return [];
-    const result = await sql<{ project_id: string; id: string; version: string }>`${sql.raw(PREPARED)}
-      SELECT p.id AS project_id, e.id, e.row_version::text AS version
-      FROM unnest(${projectIds}::uuid[]) WITH ORDINALITY AS p(id, ord)
-      CROSS JOIN LATERAL (
-        SELECT id, published_at, row_version FROM changelog_entries
-        WHERE project_id = p.id AND status = 'published'
-        ORDER BY ${PUBLISHED_ORDER}
-        LIMIT ${limit}
-      ) AS e
-      ORDER BY p.ord, e.published_at DESC, e.id DESC`.execute(db);
-    return result.rows;
   },
 
   async insertMany(db: Executor, entries: NewEntry[]): Promise<string[]> {

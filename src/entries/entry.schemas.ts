@@ -55,6 +55,27 @@ export const ChangelogEntry = Type.Object(
   { $id: 'ChangelogEntry' },
 );
 
+/** The columns that make up a ChangelogEntry (the schema above), in contract order. */
+export const ENTRY_COLUMNS = [
+  'id',
+  'project_id',
+  'entry_type',
+  'status',
+  'title',
+  'content',
+  'generated_json',
+  'version_label',
+  'team_attribution',
+  'component_tags',
+  'commit_id',
+  'commit_shas',
+  'period_start',
+  'period_end',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const;
+
 export type ChangelogEntryDto = Static<typeof ChangelogEntry>;
 
 export const entrySchemas = [HeadlineItem, SectionItem, Section, GeneratedJson, ChangelogEntry];

@@ -2,8 +2,8 @@ import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
-import { entriesRepository } from '../entries/entries.repository.js';
-import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../entries/entry-json.js';
+import type { ChangelogService } from '../changelog/changelog.service.js';
+import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../changelog/entry-json.js';
 import { AppError } from '../errors.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
@@ -35,7 +35,8 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
   return name;
 }
 
-export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson) {
+/** `changelog` gives the newest published entries of each project: published content is read in one place. */
+export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson, changelog: Pick<ChangelogService, 'latestVersionsPerProject'>) {
   return {
     /**
      * The project listing, serialized as the route answers it: projects and which entry versions to
@@ -47,7 +48,7 @@ export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson) 
       const { listed: visible, json } = (await entryJson.read(readDb, async () => {
         const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
         const ids = projects.map((p) => p.id);
-        return { projects, ids, entries: await entriesRepository.latestPublishedVersionsPerProject(readDb, ids, entriesLimit) };
+        return { projects, ids, entries: await changelog.latestVersionsPerProject(ids, entriesLimit) };
       }))!;
       const byProject = new Map<string, Buffer[]>(visible.ids.map((id) => [id, []]));
       visible.entries.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));

@@ -8,7 +8,7 @@ import { replyCachedText } from '../../cache/cached-text.js';
 import { AppError } from '../../errors.js';
 import { errorResponses, NotModified, SlugParam, Uuid } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import type { PublicProject } from './public-page.repository.js';
+import type { PublicProject } from '../changelog.repository.js';
 import { changelogPage, entryPage, notFoundPage } from './views.js';
 
 const HTML = 'text/html; charset=utf-8';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { EntryRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import { publicPageRepository, type EntryFilter, type PublicProject } from './public-page.repository.js';
+import { changelogRepository, type EntryFilter, type PublicProject } from '../changelog.repository.js';
 
 export const PAGE_SIZE = 20;
 const MAX_COMPONENTS = 200;
@@ -19,7 +19,7 @@ export interface ChangelogView {
 /** What readers see of a project without an account: its theme and its published entries. */
 export function createPublicPageService(readDb: Db) {
   async function requireProject(slug: string): Promise<PublicProject> {
-    const project = await publicPageRepository.findProject(readDb, slug);
+    const project = await changelogRepository.findProject(readDb, slug);
     if (!project) throw notFound('Changelog');
     return project;
   }
@@ -31,8 +31,8 @@ export function createPublicPageService(readDb: Db) {
     async changelog(slug: string, filter: EntryFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
       const [rows, { components, types }] = await Promise.all([
-        publicPageRepository.listPublished(readDb, project.id, filter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-        publicPageRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
+        changelogRepository.listPublished(readDb, project.id, filter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+        changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
       ]);
       return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types };
     },
@@ -40,13 +40,13 @@ export function createPublicPageService(readDb: Db) {
     /** The newest published entries, for feeds. */
     async latest(slug: string, limit: number): Promise<{ project: PublicProject; entries: EntryRow[] }> {
       const project = await requireProject(slug);
-      const entries = await publicPageRepository.listPublished(readDb, project.id, {}, { limit, offset: 0 });
+      const entries = await changelogRepository.listPublished(readDb, project.id, {}, { limit, offset: 0 });
       return { project, entries };
     },
 
     async entry(slug: string, id: string): Promise<{ project: PublicProject; entry: EntryRow }> {
       const project = await requireProject(slug);
-      const entry = await publicPageRepository.findPublished(readDb, project.id, id);
+      const entry = await changelogRepository.findPublished(readDb, project.id, id);
       if (!entry) throw notFound('Entry');
       return { project, entry };
     },

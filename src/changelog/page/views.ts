@@ -2,7 +2,7 @@ import { html, trusted, type Html } from '../../html/html.js';
 import { renderMarkdown } from '../../html/markdown.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
 import { textColorOn } from '../../projects/theme.js';
-import type { PublicProject } from './public-page.repository.js';
+import type { PublicProject } from '../changelog.repository.js';
 import { entryTitle, type ChangelogView } from './public-page.service.js';
 
 const DEFAULT_ACCENT = '#1f2937';

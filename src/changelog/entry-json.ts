@@ -4,14 +4,8 @@ import { LRUCache } from 'lru-cache';
 import type { Executor } from '../db/database.js';
 import type { EntryRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { entriesRepository } from './entries.repository.js';
-import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
-
-/** A published entry as a listing names it: which row, and which stored version of it. */
-export interface EntryVersion {
-  id: string;
-  version: string;
-}
+import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from '../entries/entry.schemas.js';
+import { changelogRepository, type EntryVersion } from './changelog.repository.js';
 
 /** Tries before giving up on a listing whose entries keep changing between its two reads. */
 const ATTEMPTS = 5;
@@ -106,7 +100,7 @@ export class EntryJson {
       else out[i] = json;
     }
     if (missing.length === 0) return out;
-    const rows = await entriesRepository.publishedRowsByIds(
+    const rows = await changelogRepository.publishedRowsByIds(
       db,
       missing.map((i) => wanted[i]!.id),
     );

@@ -3,16 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
 import { etagOf } from '../cache/response-cache.js';
 import { createServices, type Services } from '../services.js';
-import { ChangelogEntry, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
+import { ChangelogEntry, ENTRY_COLUMNS, GeneratedJson, HeadlineItem, Section, SectionItem } from '../entries/entry.schemas.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
-import { changelogRepository } from '../changelog/changelog.repository.js';
-import { EntryResponse, ListResponse, Project } from '../changelog/changelog.schemas.js';
-import { encodeCursor } from '../changelog/cursor.js';
+import { changelogRepository } from './changelog.repository.js';
+import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
+import { encodeCursor } from './cursor.js';
 import { projectsRepository } from '../projects/projects.repository.js';
 import { ProjectsResponse, ProjectSummary } from '../projects/projects.schemas.js';
-import { ENTRY_COLUMNS } from './entries.repository.js';
 import { compileSerializer, EntryJson } from './entry-json.js';
 
 /**
