@@ -35,13 +35,16 @@ export function createServices(
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
+  // Services other services call (a domain reaches another's tables only through its service).
+  const projects = createProjectsService(db, database.readDb, entryJson);
+  const entries = createEntriesService(db, { projects });
   return {
     database,
     users: createUsersService(db),
     orgs: createOrgsService(db),
-    projects: createProjectsService(db, database.readDb, entryJson),
-    keys: createKeysService(db),
-    entries: createEntriesService(db),
+    projects,
+    keys: createKeysService(db, { projects }),
+    entries,
     changelog: createChangelogService(database.readDb, entryJson),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
@@ -56,7 +59,7 @@ export function createServices(
     }),
     scm: createScmService({ db, config, github, jobs }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
-    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }) }),
+    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries, projects }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

@@ -4,6 +4,27 @@ import { DateTime, Nullable, Uuid } from '../http/schemas.js';
 export const ENTRY_TYPES = ['commit', 'daily', 'weekly', 'monthly'] as const;
 export const ENTRY_STATUSES = ['draft', 'published', 'archived'] as const;
 
+/** The columns that make up a ChangelogEntry, in contract order. */
+export const ENTRY_COLUMNS = [
+  'id',
+  'project_id',
+  'entry_type',
+  'status',
+  'title',
+  'content',
+  'generated_json',
+  'version_label',
+  'team_attribution',
+  'component_tags',
+  'commit_id',
+  'commit_shas',
+  'period_start',
+  'period_end',
+  'published_at',
+  'created_at',
+  'updated_at',
+] as const;
+
 export const HeadlineItem = Type.Object(
   { section_type_key: Type.String(), title: Type.String(), body: Nullable(Type.String()) },
   { $id: 'HeadlineItem' },

@@ -1,5 +1,5 @@
 import type { WebhooksConfig } from '../config.js';
-import { ENTRY_COLUMNS } from '../entries/entries.repository.js';
+import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
 import type { Db } from '../db/database.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
 import { AppError } from '../errors.js';
