@@ -34,9 +34,13 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { createEntriesService } from '../src/entries/entries.service.js';
+import { createChangelogService } from '../src/changelog/changelog.service.js';
+import { EntryJson } from '../src/changelog/entry-json.js';
 import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/ingest/ingest.service.js';
+import { createProjectsService } from '../src/projects/projects.service.js';
 import { createBenchProject, ensureDatasetRepo } from './dataset-repo.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -125,7 +129,10 @@ async function main() {
 
     // The engine in a worker thread, as the server and the CLI run it (commits copied to the thread).
     const engine = createThreadEngine({ budgetMs: 600_000 });
-    const generation = createGenerationService(db, { engine });
+    // Wired as src/services.ts wires them: generation stores its entries through the entries service.
+    const entryJson = new EntryJson(0);
+    const projects = createProjectsService(db, db, entryJson, createChangelogService(db, entryJson));
+    const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects }), projects });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
     const clear = async () => {
       await db.deleteFrom('changelog_entries').where('project_id', '=', project.id).execute();

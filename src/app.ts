@@ -93,7 +93,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   // Before any route is added: every route's declaration decides its authentication and caching.
-  const authenticate = createAuthenticator({ keys: services.keys, db: database.db, config });
+  const authenticate = createAuthenticator({ keys: services.keys, users: services.users, config });
   registerRoutePolicy(app, { authenticate });
   const { observeRequest } = await registerHardening(app, { config, database, services });
   for (const schema of [...sharedSchemas, ...entrySchemas]) app.addSchema(schema);

@@ -39,13 +39,16 @@ export function createServices(
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
   const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
+  // Services other services call (a domain reaches another's tables only through its service).
+  const projects = createProjectsService(db, database.readDb, entryJson, changelog);
+  const entries = createEntriesService(db, { projects });
   return {
     database,
     users: createUsersService(db),
     orgs: createOrgsService(db),
-    projects: createProjectsService(db, database.readDb, entryJson, changelog),
-    keys: createKeysService(db),
-    entries: createEntriesService(db),
+    projects,
+    keys: createKeysService(db, { projects }),
+    entries,
     changelog,
     publicPage,
     feeds: createFeedsService(publicPage, config.publicUrl),
@@ -62,7 +65,7 @@ export function createServices(
     }),
     scm: createScmService({ db, config, github, jobs }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
-    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }) }),
+    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries, projects }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

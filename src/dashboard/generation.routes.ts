@@ -251,7 +251,7 @@ ${preview ? previewPanel(preview) : ''}`,
     { schema: { hide: true, params: SlugParams, body: Type.Object({ _csrf: Type.Optional(Type.String()), ids: Many }) } },
     async (request, reply) => {
       const { project } = await access.project(kit.user(request), request.params.slug, true);
-      await services.generation.publishDrafts(project.id, many(request.body.ids));
+      await services.entries.publishDrafts(project.id, many(request.body.ids));
       return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=drafts-published`, 303);
     },
   );

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
 import { AppError, notFound, type ErrorDetail } from '../errors.js';
 import { DateTime, Nullable, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
-import { projectsRepository } from '../projects/projects.repository.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { entriesRepository } from './entries.repository.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 import { isUuid } from '../ids.js';
@@ -42,7 +42,14 @@ const ImportedEntry = Type.Object(
 const ImportFile = Type.Array(ImportedEntry, { maxItems: 100_000 });
 const checkImport = compileValidator<Static<typeof ImportFile>>(ImportFile, [HeadlineItem, SectionItem, Section, GeneratedJson]);
 
-export function createEntriesService(db: Db) {
+/** Generation's writes run in its transaction: `tx` is that transaction (default: outside any). */
+interface WriteOptions {
+  tx?: Executor;
+  /** Called after each batch is stored, with the number of rows it held. */
+  onBatch?: (written: number) => void;
+}
+
+export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsService, 'findBySlug'> }) {
   async function transition(id: string, status: EntryStatus): Promise<EntryRow> {
     const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
     if (!existing) throw notFound('Entry');
@@ -75,17 +82,11 @@ export function createEntriesService(db: Db) {
       if (problems.length) throw new AppError('invalid_request', 'Some entries are inconsistent', problems);
 
       return db.transaction().execute(async (tx) => {
-        const project = await projectsRepository.findBySlug(tx, projectSlug);
+        const project = await deps.projects.findBySlug(projectSlug, tx);
         if (!project) throw notFound(`Project ${projectSlug}`);
         const commitIds = [...new Set(entries.map((e) => e.commit_id).filter((id): id is string => !!id))];
         if (commitIds.length) {
-          const found = await tx
-            .selectFrom('commits')
-            .select('id')
-            .where('project_id', '=', project.id)
-            .where('id', 'in', commitIds)
-            .execute();
-          const known = new Set(found.map((c) => c.id));
+          const known = await entriesRepository.commitIdsOfProject(tx, project.id, commitIds);
           const missing = entries.flatMap((e, i) =>
             e.commit_id && !known.has(e.commit_id) ? [{ parameter: `[${i}].commit_id`, message: 'is not a commit of this project' }] : [],
           );
@@ -141,5 +142,32 @@ export function createEntriesService(db: Db) {
     publish: (id: string) => transition(id, 'published'),
     unpublish: (id: string) => transition(id, 'draft'),
     archive: (id: string) => transition(id, 'archived'),
+
+    /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
+    async publishDrafts(projectId: string, ids: readonly string[], { tx = db }: WriteOptions = {}): Promise<number> {
+      const valid = ids.filter((id) => isUuid(id));
+      return entriesRepository.publishDrafts(tx, projectId, [...new Set(valid)]);
+    },
+
+    /**
+     * Stores new generated entries, each `draft` or `published` as its type's policy says (a
+     * `published` one is stamped now). Batched for speed: see entriesRepository.insertGenerated.
+     */
+    insertGenerated: (
+      projectId: string,
+      rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus }>,
+      { tx = db, onBatch }: WriteOptions = {},
+    ) => entriesRepository.insertGenerated(tx, projectId, rows, onBatch),
+
+    /** Rewrites generated entries in place; `restore` brings one archived by generation back with that status. */
+    updateGenerated: (
+      rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus }>,
+      { tx = db, onBatch }: WriteOptions = {},
+    ) => entriesRepository.updateGenerated(tx, rows, onBatch),
+
+    /** Archives generated entries generation no longer produces (unpublishing them). */
+    archiveGenerated: (ids: string[], { tx = db }: WriteOptions = {}) => entriesRepository.archiveGenerated(tx, ids),
   };
 }
+
+export type EntriesService = ReturnType<typeof createEntriesService>;

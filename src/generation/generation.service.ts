@@ -1,7 +1,8 @@
 import type { Db } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
-import { projectsRepository } from '../projects/projects.repository.js';
+import type { EntriesService } from '../entries/entries.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';
 import { inlineEngine, type Engine } from './engine-thread.js';
@@ -84,9 +85,16 @@ function invalidSettings(error: SettingsError): AppError {
  * second run changes nothing. An entry a person edited keeps its text and is flagged
  * `pending_regeneration` instead.
  */
-export function createGenerationService(db: Db, { engine = inlineEngine }: { engine?: Engine } = {}) {
+export interface GenerationDeps {
+  engine?: Engine;
+  /** Every status an entry gets (draft, published, archived) is written by the entries service. */
+  entries: Pick<EntriesService, 'insertGenerated' | 'updateGenerated' | 'archiveGenerated'>;
+  projects: Pick<ProjectsService, 'findBySlug' | 'findById'>;
+}
+
+export function createGenerationService(db: Db, { engine = inlineEngine, entries, projects }: GenerationDeps) {
   async function projectBySlug(slug: string): Promise<ProjectRow> {
-    const project = await projectsRepository.findBySlug(db, slug);
+    const project = await projects.findBySlug(slug);
     if (!project) throw notFound(`Project ${slug}`);
     return project;
   }
@@ -197,8 +205,8 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       let written = 0;
       const onWritten = (n: number) => progress({ stage: 'store', done: (written += n), total: toWrite });
       progress({ stage: 'store', done: 0, total: toWrite });
-      await generationRepository.insertGenerated(tx, project.id, inserts, onWritten);
-      await generationRepository.updateGenerated(tx, updates, onWritten);
+      await entries.insertGenerated(project.id, inserts, { tx, onBatch: onWritten });
+      await entries.updateGenerated(updates, { tx, onBatch: onWritten });
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
@@ -211,7 +219,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
           summary.pending++;
         } else archive.push(e.id);
       }
-      await generationRepository.archive(tx, archive);
+      await entries.archiveGenerated(archive, { tx });
       await generationRepository.markPending(tx, pending);
       summary.archived = archive.length;
       return summary;
@@ -279,7 +287,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
     },
 
     async generateProject(projectId: string, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
-      const project = await projectsRepository.findById(db, projectId);
+      const project = await projects.findById(projectId);
       if (!project) throw notFound('Project');
       return run(project, options);
     },
@@ -289,19 +297,13 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
 
     reviewQueue: (projectId: string, limit = 500) => generationRepository.reviewQueue(db, projectId, limit),
 
-    /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
-    async publishDrafts(projectId: string, ids: readonly string[]): Promise<number> {
-      const valid = ids.filter((id) => isUuid(id));
-      return generationRepository.publishDrafts(db, projectId, [...new Set(valid)]);
-    },
-
     /** Drops a person's edit of an entry and writes the generated text again. */
     async regenerate(entryId: string): Promise<GenerateSummary> {
       const entry = isUuid(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
       if (!entry) throw notFound('Entry');
       if (!entry.generation_key) throw new AppError('conflict', 'This entry was not generated from commits, so it cannot be regenerated');
       await generationRepository.clearEdit(db, entry.id);
-      const project = await projectsRepository.findById(db, entry.project_id);
+      const project = await projects.findById(entry.project_id);
       if (!project) throw notFound('Project');
       // Its own type only, even if the project no longer generates that type.
       return run(project, { shas: entry.commit_shas, types: [entry.entry_type] });

@@ -2,8 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import { usersRepository } from '../users/users.repository.js';
-import type { Db } from '../db/database.js';
+import type { UsersService } from '../users/users.service.js';
 import type { KeysService } from './keys.service.js';
 import type { Principal } from './principal.js';
 import { isUuid } from '../ids.js';
@@ -35,7 +34,7 @@ export interface AuthenticationOptions {
  * gateway's shared secret in `X-Gateway-Secret`; otherwise the header is ignored. Every invalid key
  * gets the same answer, so a caller cannot tell an unknown key from a revoked one.
  */
-export function createAuthenticator(deps: { keys: KeysService; db: Db; config: Config }) {
+export function createAuthenticator(deps: { keys: KeysService; users: Pick<UsersService, 'findById'>; config: Config }) {
   const { enabled, gatewaySecret } = deps.config.identityHeader;
 
   return async function authenticate(request: FastifyRequest, options: AuthenticationOptions): Promise<Principal> {
@@ -60,7 +59,7 @@ export function createAuthenticator(deps: { keys: KeysService; db: Db; config: C
     const presented = single(request.headers['x-gateway-secret']);
     if (options.allowIdentityHeader && enabled && gatewaySecret && identity !== undefined && presented !== undefined && sameSecret(presented, gatewaySecret)) {
       if (!isUuid(identity)) throw unauthorized('X-Identity-User-Id must be a user id (uuid)');
-      const user = await usersRepository.findById(deps.db, identity.toLowerCase());
+      const user = await deps.users.findById(identity.toLowerCase());
       if (!user) throw unauthorized('Unknown user in X-Identity-User-Id');
       return { kind: 'identity', userId: user.id };
     }

@@ -105,6 +105,12 @@ export const keysRepository = {
       .executeTakeFirst();
   },
 
+  /** The key's current secret hash, its row locked until the transaction ends (a rotation reads then replaces it). */
+  async lockKeyHash(db: Executor, id: string): Promise<string | undefined> {
+    const row = await db.selectFrom('api_keys').select('key_hash').where('id', '=', id).forUpdate().executeTakeFirst();
+    return row?.key_hash;
+  },
+
   async findById(db: Executor, id: string): Promise<ApiKeyRecord | undefined> {
     return db.selectFrom('api_keys').select(KEY_PUBLIC_COLUMNS).where('id', '=', id).executeTakeFirst();
   },

@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js';
 import type { KeyScope } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
 import { AppError, notFound } from '../errors.js';
-import { projectsRepository } from '../projects/projects.repository.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './key-format.js';
 import { keysRepository, type ApiKeyRecord } from './keys.repository.js';
 import type { Principal } from './principal.js';
@@ -32,7 +32,10 @@ function validName(name: string): string {
   return trimmed;
 }
 
-export function createKeysService(db: Db, options: { onUseError?: (error: unknown) => void } = {}) {
+export function createKeysService(
+  db: Db,
+  options: { projects: Pick<ProjectsService, 'findBySlug'>; onUseError?: (error: unknown) => void },
+) {
   async function view(record: ApiKeyRecord): Promise<KeyView> {
     const slugs = await keysRepository.projectSlugs(db, [record.id]);
     return { ...record, projects: slugs.get(record.id) ?? [] };
@@ -64,7 +67,7 @@ export function createKeysService(db: Db, options: { onUseError?: (error: unknow
         const context = 'email' in input.context || 'slug' in input.context ? await resolveContext(tx, input.context) : input.context;
         const projectIds: string[] = [];
         for (const slug of input.projectSlugs ?? []) {
-          const project = await projectsRepository.findBySlug(tx, slug);
+          const project = await options.projects.findBySlug(slug, tx);
           const inContext =
             project &&
             (context.type === 'user' ? project.owner_user_id === context.userId : project.owner_org_id === context.orgId);
@@ -135,12 +138,12 @@ export function createKeysService(db: Db, options: { onUseError?: (error: unknow
       if (record.revoked_at) throw new AppError('conflict', 'A revoked key cannot be rotated');
       const secret = generateKey();
       const updated = await db.transaction().execute(async (tx) => {
-        const current = await tx.selectFrom('api_keys').select('key_hash').where('id', '=', id).forUpdate().executeTakeFirst();
-        if (!current) throw notFound('API key');
+        const currentHash = await keysRepository.lockKeyHash(tx, id);
+        if (currentHash === undefined) throw notFound('API key');
         return keysRepository.update(tx, id, {
           keyHash: hashKey(secret),
           displayPrefix: displayPrefix(secret),
-          previousKeyHash: graceSeconds > 0 ? current.key_hash : null,
+          previousKeyHash: graceSeconds > 0 ? currentHash : null,
           previousExpiresAt: graceSeconds > 0 ? new Date(Date.now() + graceSeconds * 1000) : null,
         });
       });

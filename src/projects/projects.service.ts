@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
 import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
@@ -75,8 +75,9 @@ export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson, 
       });
     },
 
-    findBySlug: (slug: string) => projectsRepository.findBySlug(db, slug),
-    findById: (id: string) => projectsRepository.findById(db, id),
+    // `tx`: another domain's service looking a project up inside its own transaction.
+    findBySlug: (slug: string, tx: Executor = db) => projectsRepository.findBySlug(tx, slug),
+    findById: (id: string, tx: Executor = db) => projectsRepository.findById(tx, id),
     listForContext: (context: ResolvedContext) => projectsRepository.listByOwner(db, context),
 
     /** Renames and/or re-slugs a project, with the same rules as creation. */
@@ -107,3 +108,5 @@ export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson, 
     },
   };
 }
+
+export type ProjectsService = ReturnType<typeof createProjectsService>;

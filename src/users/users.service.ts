@@ -9,6 +9,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export function createUsersService(db: Db) {
   return {
     findByEmail: (email: string) => usersRepository.findByEmail(db, email.trim()),
+    findById: (id: string) => usersRepository.findById(db, id),
 
     async create(input: { email: string; name: string; passwordHash?: string | null }): Promise<UserRow> {
       const email = input.email.trim().toLowerCase();
@@ -26,3 +27,5 @@ export function createUsersService(db: Db) {
     },
   };
 }
+
+export type UsersService = ReturnType<typeof createUsersService>;
