@@ -36,7 +36,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
-import { createIngestService } from '../src/ingest/ingest.service.js';
+import { createIngestService } from '../src/repos/ingest.service.js';
 import { createBenchProject, ensureDatasetRepo } from './dataset-repo.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

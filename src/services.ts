@@ -10,11 +10,12 @@ import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
-import { createIngestService } from './ingest/ingest.service.js';
-import { postgresLinkLock } from './ingest/link-lock.js';
+import { createGitHubClient, type GitHubClient } from './github/github.client.js';
+import { createGitHubService } from './github/github.service.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
-import { createGitHubClient, type GitHubClient } from './scm/github.client.js';
-import { createScmService } from './scm/scm.service.js';
+import { createIngestService } from './repos/ingest.service.js';
+import { postgresLinkLock } from './repos/link-lock.js';
+import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import type { Resolver } from './webhooks/ssrf.js';
 
@@ -25,7 +26,7 @@ export function createServices(
   options: { github?: GitHubClient | null; jobs?: JobQueueOptions; resolve?: Resolver } = {},
 ) {
   const db = database.db;
-  const github = options.github !== undefined ? options.github : createGitHubClient(config.github);
+  const githubClient = options.github !== undefined ? options.github : createGitHubClient(config.github);
   const jobs = createJobQueue(database, {
     ...options.jobs,
     queues: {
@@ -35,6 +36,9 @@ export function createServices(
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
+  const repos = createReposService({ db, jobs });
+  // The GitHub App creates, stops and resumes links through the repos service.
+  const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
     database,
     users: createUsersService(db),
@@ -45,16 +49,17 @@ export function createServices(
     changelog: createChangelogService(database.readDb, entryJson),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
+    githubClient,
+    repos,
     github,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
-      installationToken: github ? (id) => github.installationToken(id) : null,
+      installationToken: (installationId) => github.installationToken(installationId),
       // The advisory lock holds a pooled connection while the ingest uses another.
       ...(database.kind === 'postgres' && (config.database.kind !== 'postgres' || config.database.poolMax >= 2)
         ? { withLinkLock: postgresLinkLock(db) }
         : {}),
     }),
-    scm: createScmService({ db, config, github, jobs }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
     generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }) }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),

@@ -1,19 +1,15 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
-import { commitsRepository } from '../ingest/commits.repository.js';
 import { AppError } from '../errors.js';
-import type { JobQueue } from '../jobs/queue.js';
 import type { Principal } from '../keys/principal.js';
-import { projectsRepository } from '../projects/projects.repository.js';
 import { visibilityOf } from '../projects/projects.service.js';
+import { branchNameProblem } from '../repos/names.js';
+import { githubSourceKey, type ReposService } from '../repos/repos.service.js';
 import { missingGitHubConfig, missingOAuthConfig, type GitHubClient, type GitHubInstallation } from './github.client.js';
-import { branchNameProblem } from './names.js';
+import { githubRepository, type ContextOwner } from './github.repository.js';
 import { isWellFormedSignature, signatureCheck, type SignatureCheck } from './signature.js';
-import { scmRepository, type ContextOwner } from './scm.repository.js';
 
 export const SETUP_ACTIONS = ['install', 'update', 'request'] as const;
 export type SetupAction = (typeof SETUP_ACTIONS)[number];
@@ -98,8 +94,13 @@ function ownerOf(principal: Principal): ContextOwner {
 const sameOwner = (installation: ScmInstallationRow, owner: ContextOwner) =>
   owner.type === 'user' ? installation.user_id === owner.userId : installation.org_id === owner.orgId;
 
-export function createScmService(deps: { db: Db; config: Config; github: GitHubClient | null; jobs: JobQueue }) {
-  const { db, config, jobs } = deps;
+/**
+ * The GitHub App: installations and the proof that a context may claim one, verified GitHub
+ * identities, and webhook deliveries. Repository links themselves belong to the repos service,
+ * which this one asks to create, stop and resume them.
+ */
+export function createGitHubService(deps: { db: Db; config: Config; github: GitHubClient | null; repos: ReposService }) {
+  const { db, config, repos } = deps;
 
   function requireGitHub(): GitHubClient {
     const missing = missingGitHubConfig(config.github);
@@ -126,12 +127,10 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
   async function consumeState(owner: ContextOwner, state: string): Promise<void> {
     const [nonce, signature] = state.split('.');
     const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
-    if (!signed || !(await scmRepository.consumeInstallState(db, nonce, owner))) {
+    if (!signed || !(await githubRepository.consumeInstallState(db, nonce, owner))) {
       throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
     }
   }
-
-  const enqueueIngest = (linkId: string) => jobs.send('repo-ingest', { linkId }, { key: linkId });
 
   const dashboardUrl = (installationId: string | null) =>
     `${config.publicUrl}/dashboard/settings/github${installationId ? `?installation=${installationId}` : ''}`;
@@ -148,8 +147,6 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
   }
 
   const service = {
-    enqueueIngest,
-
     /**
      * Records the installation GitHub sent the user back with. Account login and type come from
      * GitHub (asked with the app's JWT), never from the request.
@@ -177,7 +174,7 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         const proof = await github.proveUser(code, installationId);
         if (!proof) throw new AppError('forbidden', 'GitHub did not accept the authorization code (expired, already used, or not issued to this app): authorize again');
         // The caller proved who they are on GitHub: later callbacks for this user's installations need no code.
-        await scmRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
+        await githubRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
         if (!proof.canAccessInstallation) throw unproven(installationId);
         // GET /user/installations also lists installations the user merely reads a repository of (an
         // outside collaborator): being listed is not owning. The same rule as a verified identity.
@@ -190,7 +187,7 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       const remote = await github.getInstallation(installationId);
       if (remote) {
         if (config.github.trustedAccounts.includes(remote.accountLogin.toLowerCase())) return remote;
-        const identity = await scmRepository.findIdentity(db, owner);
+        const identity = await githubRepository.findIdentity(db, owner);
         if (identity && (await ownedBy(github, installationId, remote, identity))) return remote;
       }
       throw unproven(installationId);
@@ -206,13 +203,13 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
 
       const installation = await db.transaction().execute(async (tx) => {
         const fields = { accountLogin: remote.accountLogin, accountType: remote.accountType, setupAction: input.setupAction };
-        const inserted = await scmRepository.insertInstallation(tx, { scmInstallationId: input.installationId, owner, ...fields });
+        const inserted = await githubRepository.insertInstallation(tx, { scmInstallationId: input.installationId, owner, ...fields });
         if (inserted) return inserted;
-        const existing = await scmRepository.findInstallationByScmId(tx, input.installationId);
+        const existing = await githubRepository.findInstallationByScmId(tx, input.installationId);
         if (!existing || !sameOwner(existing, owner)) {
           throw new AppError('conflict', `Installation ${input.installationId} is already connected to another account`);
         }
-        return scmRepository.updateInstallation(tx, existing.id, { ...fields, status: 'active' });
+        return githubRepository.updateInstallation(tx, existing.id, { ...fields, status: 'active' });
       });
       return {
         recorded: true,
@@ -225,7 +222,7 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
 
     /** The GitHub user a context proved to be, if any (the dashboard's settings page). */
     async identity(owner: ContextOwner) {
-      return scmRepository.findIdentity(db, owner);
+      return githubRepository.findIdentity(db, owner);
     },
 
     /** What the server lacks to offer "Verify GitHub account", or null when it can. */
@@ -242,7 +239,7 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       const problem = service.identityProblem();
       if (problem) throw new AppError('unavailable', `GitHub user authorization is not configured on this server: ${problem}`);
       const nonce = randomBytes(24).toString('base64url');
-      await scmRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
+      await githubRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
       const url = new URL(`${config.github.webUrl}/login/oauth/authorize`);
       url.searchParams.set('client_id', config.github.clientId!);
       url.searchParams.set('redirect_uri', `${config.publicUrl}/dashboard/settings/github/setup`);
@@ -258,13 +255,13 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       await consumeState(owner, input.state);
       const proof = await github.proveUser(input.code, null);
       if (!proof) throw new AppError('forbidden', 'GitHub did not accept the authorization code (expired, already used, or not issued to this app): authorize again');
-      await scmRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
+      await githubRepository.saveIdentity(db, owner, { githubUserId: proof.userId, githubLogin: proof.login });
       return { githubLogin: proof.login };
     },
 
     /** Installations of a context (the dashboard's settings page). */
     async listInstallations(owner: ContextOwner): Promise<ScmInstallationRow[]> {
-      return scmRepository.listInstallations(db, owner);
+      return githubRepository.listInstallations(db, owner);
     },
 
     /**
@@ -275,7 +272,7 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       requireGitHub();
       if (!config.github.installUrl) throw new AppError('unavailable', 'Set GITHUB_APP_INSTALL_URL to offer "Connect GitHub"');
       const nonce = randomBytes(24).toString('base64url');
-      await scmRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
+      await githubRepository.insertInstallState(db, nonce, owner, new Date(Date.now() + INSTALL_STATE_TTL_MS));
       const url = new URL(config.github.installUrl);
       url.searchParams.set('state', `${nonce}.${signState(nonce)}`);
       return url.toString();
@@ -296,27 +293,9 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
     async installStateOwner(state: string): Promise<ContextOwner> {
       const [nonce, signature] = state.split('.');
       const signed = nonce !== undefined && signature !== undefined && sameText(signature, signState(nonce));
-      const owner = signed ? await scmRepository.findPendingInstallState(db, nonce) : undefined;
+      const owner = signed ? await githubRepository.findPendingInstallState(db, nonce) : undefined;
       if (!owner) throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
       return owner;
-    },
-
-    /**
-     * Seconds since each live link last ingested successfully (since it was linked, when it never has):
-     * how far behind its repository the stored history may be.
-     */
-    async ingestLag(now = new Date()): Promise<{ project: string; repo: string; branch: string; seconds: number }[]> {
-      const rows = await scmRepository.ingestTimes(db);
-      return rows.map((row) => ({
-        project: row.project,
-        repo: row.kind === 'github' ? `${row.repo_owner}/${row.repo_name}` : row.source_key.replace(/^local:/, ''),
-        branch: row.tracked_branch,
-        seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000),
-      }));
-    },
-
-    async linksOfInstallations(installationIds: string[]) {
-      return scmRepository.linksOfInstallations(db, installationIds);
     },
 
     /**
@@ -348,17 +327,16 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       if (problem) {
         throw new AppError('invalid_request', `Invalid trackedBranch: ${problem}`, [{ in: 'body', parameter: 'trackedBranch', message: problem }]);
       }
-      const project = await scmRepository.findVisibleProject(db, projectId, visibilityOf(principal));
-      if (!project) throw new AppError('not_found', 'Project not found');
-      const installation = await scmRepository.findInstallation(db, input.scmInstallationId);
+      const project = await repos.visibleProject(projectId, visibilityOf(principal));
+      const installation = await githubRepository.findInstallation(db, input.scmInstallationId);
       if (!installation || !sameOwner(installation, ownerOf(principal)) || installation.status === 'deleted') {
         throw new AppError('not_found', 'Installation not found');
       }
       if (installation.status !== 'active') {
         throw new AppError('unprocessable', `The GitHub installation for ${installation.account_login} is suspended`);
       }
-      const sourceKey = `github:${input.repoOwner}/${input.repoName}`.toLowerCase();
-      const existing = await scmRepository.findLinkByKey(db, project.id, sourceKey, input.trackedBranch);
+      const sourceKey = githubSourceKey(input.repoOwner, input.repoName);
+      const existing = await repos.findLink(project.id, sourceKey, input.trackedBranch);
       if (existing) return { link: existing, created: false };
 
       const repo = await github.getRepository(Number(installation.scm_installation_id), input.repoOwner, input.repoName);
@@ -369,69 +347,29 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
             'check the name and that the app was granted access to this repository',
         );
       }
-      const result = await scmRepository.insertLink(db, {
-        project_id: project.id,
-        kind: 'github',
-        installation_id: installation.id,
-        repo_owner: repo.owner,
-        repo_name: repo.name,
-        source_url: repo.cloneUrl,
-        source_key: sourceKey,
-        tracked_branch: input.trackedBranch,
-        default_branch: repo.defaultBranch,
+      return repos.linkGitHubRepo({
+        projectId: project.id,
+        installationId: installation.id,
+        repoOwner: repo.owner,
+        repoName: repo.name,
+        cloneUrl: repo.cloneUrl,
+        sourceKey,
+        trackedBranch: input.trackedBranch,
+        defaultBranch: repo.defaultBranch,
       });
-      if (result.created) await enqueueIngest(result.link.id);
-      return result;
-    },
-
-    /** Links a repository the server reaches directly (a local path or any git URL), for self-hosting. */
-    async linkLocalRepo(input: { projectSlug: string; source: string; branch: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
-      const problem = branchNameProblem(input.branch);
-      if (problem) throw new AppError('invalid_request', `Invalid branch: ${problem}`, [{ parameter: 'branch', message: problem }]);
-      const project = await projectsRepository.findBySlug(db, input.projectSlug);
-      if (!project) throw new AppError('not_found', `No project with slug ${input.projectSlug}`);
-      let source = input.source.trim();
-      const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:/.test(source);
-      if (!isUrl) {
-        source = resolve(source);
-        if (!existsSync(source) || !statSync(source).isDirectory()) {
-          throw new AppError('invalid_request', `No directory at ${source}`, [{ parameter: 'path', message: 'must be a git repository directory or a git URL' }]);
-        }
-      }
-      return scmRepository.insertLink(db, {
-        project_id: project.id,
-        kind: 'local',
-        installation_id: null,
-        repo_owner: null,
-        repo_name: null,
-        source_url: source,
-        source_key: `local:${source}`,
-        tracked_branch: input.branch,
-        default_branch: null,
-      });
-    },
-
-    async listLinks(projectSlug: string) {
-      const project = await projectsRepository.findBySlug(db, projectSlug);
-      if (!project) throw new AppError('not_found', `No project with slug ${projectSlug}`);
-      return { project, links: await scmRepository.listLinks(db, project.id) };
-    },
-
-    async commitCounts(projectId: string) {
-      return commitsRepository.countForProject(db, projectId);
-    },
-
-    /** Re-queues links whose ingest never finished (the process stopped half-way). */
-    async resumeUnfinished(): Promise<number> {
-      const links = await scmRepository.unfinishedLinks(db);
-      for (const link of links) await enqueueIngest(link.id);
-      return links.length;
     },
 
     /**
-     * Handles one GitHub webhook delivery: the signature is checked over the raw bytes before
-     * anything is parsed, a delivery is handled once, and the work itself is queued.
+     * A token to fetch a GitHub link's repository with, or null when its installation is gone or not
+     * active (the ingest then suspends the link).
      */
+    async installationToken(installationId: string): Promise<string | null> {
+      const installation = await githubRepository.findInstallation(db, installationId);
+      if (!installation || installation.status !== 'active') return null;
+      if (!deps.github) throw new AppError('unavailable', 'GitHub is not configured on this server');
+      return deps.github.installationToken(Number(installation.scm_installation_id));
+    },
+
     /**
      * What can be refused from the headers alone, before a byte of the body is read: webhooks not
      * configured (503), no well-formed signature (401), no event or delivery id (400). Returns the
@@ -447,13 +385,17 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       return signatureCheck(secret, headers.signature);
     },
 
+    /**
+     * Handles one GitHub webhook delivery: the signature is checked over the raw bytes before
+     * anything is parsed, a delivery is handled once, and the work itself is queued.
+     */
     async handleWebhook(input: WebhookInput): Promise<WebhookResult> {
       if (!config.github.webhookSecret) throw new AppError('unavailable', 'GitHub webhooks are not configured on this server: set GITHUB_WEBHOOK_SECRET');
       if (!input.signatureValid) throw new AppError('unauthorized', 'Missing or invalid X-Hub-Signature-256');
       if (!input.event || !input.deliveryId) {
         throw new AppError('invalid_request', 'X-GitHub-Event and X-GitHub-Delivery are required');
       }
-      if (await scmRepository.deliverySeen(db, input.deliveryId)) {
+      if (await githubRepository.deliverySeen(db, input.deliveryId)) {
         return { duplicate: true, event: input.event, outcome: 'already handled' };
       }
       const payloadText = input.rawBody.toString('utf8');
@@ -476,15 +418,15 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
       // Only the body is signed: the same bytes under a new X-GitHub-Delivery are a replay. The digest
       // stays with the delivery that first brought it, so that delivery's own retry still goes through.
       const digest = createHash('sha256').update(input.rawBody).digest('hex');
-      if ((await scmRepository.claimPayloadDigest(db, digest, input.deliveryId)) !== input.deliveryId) {
+      if ((await githubRepository.claimPayloadDigest(db, digest, input.deliveryId)) !== input.deliveryId) {
         throw new AppError('conflict', 'This payload was already delivered under another X-GitHub-Delivery: replays are refused');
       }
-      await scmRepository.prunePayloadDigests(db, new Date(Date.now() - PAYLOAD_DIGEST_TTL_MS));
+      await githubRepository.prunePayloadDigests(db, new Date(Date.now() - PAYLOAD_DIGEST_TTL_MS));
 
       const outcome = await service.applyEvent(input.event, payload);
       // Recorded after the work is queued: a crash in between means GitHub's redelivery queues it
       // again, which is harmless (ingestion is idempotent), rather than losing the push.
-      const fresh = await scmRepository.recordDelivery(db, {
+      const fresh = await githubRepository.recordDelivery(db, {
         deliveryId: input.deliveryId,
         event: input.event,
         action: typeof payload.action === 'string' ? payload.action : null,
@@ -504,14 +446,16 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         }
         // The branch was deleted: keep what is stored; fetching it would only fail and retry.
         if (payload.deleted === true) return 'ignored: branch deleted';
-        const links = await scmRepository.findGithubLinks(db, installationId, owner, repository.name, ref.slice('refs/heads/'.length));
-        const live = links.filter((link) => link.status !== 'suspended');
-        for (const link of live) await enqueueIngest(link.id);
-        return live.length ? `queued ingest of ${live.length} link(s)` : 'ignored: no link tracks this branch';
+        // Only an active installation's links follow its pushes.
+        const installation = await githubRepository.findInstallationByScmId(db, installationId);
+        const queued = installation?.status === 'active'
+          ? await repos.queuePush(installation.id, owner, repository.name, ref.slice('refs/heads/'.length))
+          : 0;
+        return queued ? `queued ingest of ${queued} link(s)` : 'ignored: no link tracks this branch';
       }
       if (event === 'installation' && Number.isSafeInteger(installationId)) {
         const action = String(payload.action);
-        const installation = await scmRepository.findInstallationByScmId(db, installationId);
+        const installation = await githubRepository.findInstallationByScmId(db, installationId);
         if (!installation) return 'ignored: unknown installation';
         if ((action === 'deleted' || action === 'suspend' || action === 'unsuspend') && !(await githubConfirms(installationId, action))) {
           // A replay older than the digests kept, or a delivery overtaken by a later change.
@@ -519,15 +463,14 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
         }
         if (action === 'deleted' || action === 'suspend') {
           await db.transaction().execute(async (tx) => {
-            await scmRepository.updateInstallation(tx, installation.id, { status: action === 'deleted' ? 'deleted' : 'suspended' });
-            await scmRepository.setLinksStatusForInstallation(tx, installation.id, 'suspended');
+            await githubRepository.updateInstallation(tx, installation.id, { status: action === 'deleted' ? 'deleted' : 'suspended' });
+            await repos.suspendInstallationLinks(installation.id, tx);
           });
           return `installation ${action === 'deleted' ? 'deleted' : 'suspended'}: ingest stopped`;
         }
         if (action === 'unsuspend') {
-          await scmRepository.updateInstallation(db, installation.id, { status: 'active' });
-          const links = await scmRepository.setLinksStatusForInstallation(db, installation.id, 'pending');
-          for (const link of links) await enqueueIngest(link.id);
+          await githubRepository.updateInstallation(db, installation.id, { status: 'active' });
+          await repos.resumeInstallationLinks(installation.id);
           return 'installation unsuspended: ingest resumed';
         }
         return `ignored: installation ${action}`;
@@ -538,4 +481,4 @@ export function createScmService(deps: { db: Db; config: Config; github: GitHubC
   return service;
 }
 
-export type ScmService = ReturnType<typeof createScmService>;
+export type GitHubService = ReturnType<typeof createGitHubService>;
