@@ -27,6 +27,13 @@ module.exports = {
       to: { path: '^(node:)?child_process$' },
     },
     {
+      name: 'repos-never-imports-github',
+      severity: 'error',
+      comment: 'The GitHub App drives links through the repos service; repos learns what it needs from GitHub through what it is handed (an installation token function).',
+      from: { path: '^src/repos/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/github/' },
+    },
+    {
       name: 'src-never-imports-scripts-or-tests',
       severity: 'error',
       from: { path: '^src', pathNot: '\\.test\\.ts$' },
