@@ -39,7 +39,7 @@ import { createChangelogService } from '../src/changelog/changelog.service.js';
 import { EntryJson } from '../src/changelog/entry-json.js';
 import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
-import { createIngestService } from '../src/ingest/ingest.service.js';
+import { createIngestService } from '../src/repos/ingest.service.js';
 import { createProjectsService } from '../src/projects/projects.service.js';
 import { createBenchProject, ensureDatasetRepo } from './dataset-repo.js';
 

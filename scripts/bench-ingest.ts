@@ -16,7 +16,7 @@ import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { gitLogArgs } from '../src/git/git-log.js';
-import { createIngestService } from '../src/ingest/ingest.service.js';
+import { createIngestService } from '../src/repos/ingest.service.js';
 import { syncMirror } from '../src/git/mirror.js';
 import { createBenchProject } from './dataset-repo.js';
 

@@ -23,8 +23,8 @@ import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
 import { projectsRoutes } from './projects/projects.routes.js';
 import { publicPageRoutes } from './changelog/page/public-page.routes.js';
-import { scmRoutes } from './scm/scm.routes.js';
-import { webhookRoutes } from './scm/webhooks.routes.js';
+import { githubRoutes } from './github/github.routes.js';
+import { webhookRoutes } from './github/webhooks.routes.js';
 import { createServices, type Services } from './services.js';
 import { widgetRoutes } from './changelog/widget/widget.routes.js';
 
@@ -115,7 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(publicPageRoutes, { services, config, cache });
   await app.register(widgetRoutes);
   await app.register(dashboardPlugin, { services, config });
-  await app.register(scmRoutes, { services });
+  await app.register(githubRoutes, { services });
   await app.register(webhookRoutes, { services });
   // Only now: until every route and hook is in place, all requests go through the framework.
   fast.path = fastPathHandler;

@@ -12,11 +12,12 @@ import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './users/users.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
-import { createIngestService } from './ingest/ingest.service.js';
-import { postgresLinkLock } from './ingest/link-lock.js';
+import { createGitHubClient, type GitHubClient } from './github/github.client.js';
+import { createGitHubService } from './github/github.service.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
-import { createGitHubClient, type GitHubClient } from './scm/github.client.js';
-import { createScmService } from './scm/scm.service.js';
+import { createIngestService } from './repos/ingest.service.js';
+import { postgresLinkLock } from './repos/link-lock.js';
+import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import type { Resolver } from './webhooks/ssrf.js';
 
@@ -27,7 +28,7 @@ export function createServices(
   options: { github?: GitHubClient | null; jobs?: JobQueueOptions; resolve?: Resolver } = {},
 ) {
   const db = database.db;
-  const github = options.github !== undefined ? options.github : createGitHubClient(config.github);
+  const githubClient = options.github !== undefined ? options.github : createGitHubClient(config.github);
   const jobs = createJobQueue(database, {
     ...options.jobs,
     queues: {
@@ -42,6 +43,9 @@ export function createServices(
   // Services other services call (a domain reaches another's tables only through its service).
   const projects = createProjectsService(db, database.readDb, entryJson, changelog);
   const entries = createEntriesService(db, { projects });
+  const repos = createReposService({ db, jobs });
+  // The GitHub App creates, stops and resumes links through the repos service.
+  const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
     database,
     users: createUsersService(db),
@@ -54,16 +58,17 @@ export function createServices(
     feeds: createFeedsService(publicPage, config.publicUrl),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
+    githubClient,
+    repos,
     github,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
-      installationToken: github ? (id) => github.installationToken(id) : null,
+      installationToken: (installationId) => github.installationToken(installationId),
       // The advisory lock holds a pooled connection while the ingest uses another.
       ...(database.kind === 'postgres' && (config.database.kind !== 'postgres' || config.database.poolMax >= 2)
         ? { withLinkLock: postgresLinkLock(db) }
         : {}),
     }),
-    scm: createScmService({ db, config, github, jobs }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
     generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries, projects }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),

@@ -49,7 +49,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /c/:slug': 'public page',
   'GET /c/:slug/entries/:id': 'public page',
   'GET /widget.js': 'embeddable widget',
-  'POST /webhooks/github': "GitHub's deliveries, authenticated by their signature (src/scm/webhooks.int.test.ts)",
+  'POST /webhooks/github': "GitHub's deliveries, authenticated by their signature (src/github/webhooks.int.test.ts)",
   // The dashboard's own `config: { public: true }` routes: signing in, signing up, invitation links, assets.
   'GET /dashboard/assets/:name': 'dashboard assets',
   'GET /login': 'sign-in form',

@@ -13,7 +13,8 @@ import { backupEmbedded, restoreEmbedded } from '../ops/backup.js';
 import { createServices, type Services } from '../services.js';
 import { setupUrl, startServer } from '../server.js';
 import { registerGenerationCommands } from '../generation/generation.cli.js';
-import { registerScmCommands } from '../scm/scm.cli.js';
+import { registerWorkerCommand } from '../jobs/worker.cli.js';
+import { registerReposCommands } from '../repos/repos.cli.js';
 import type { CliIo, Output } from './io.js';
 
 const defaultIo: CliIo = {
@@ -320,7 +321,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       );
   }
 
-  registerScmCommands({ program, command, run, withServices, getConfig, io });
+  registerReposCommands({ program, command, run, withServices, getConfig, io });
+  registerWorkerCommand({ program, command, withServices, io });
   registerGenerationCommands({ program, command, run, withServices, io });
 
   command(program, 'backup', 'write the embedded database to a file (stop the server first; PostgreSQL: pg_dump)')

@@ -8,7 +8,7 @@ import { datasetRepoCopy, removeRepoCopy, tempDir } from '../../test/helpers/git
 import { generate } from '../generation/engine.js';
 import { resolveSettings } from '../generation/settings.js';
 import { SECTION_KEYS } from '../generation/types.js';
-import { toCommitRecord } from '../ingest/commits.repository.js';
+import { toCommitRecord } from '../repos/commits.repository.js';
 
 let ctx: TestContext;
 let reposDir: string;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   // The installation's first account, through a setup link.
   expect((await browser.setUp(ctx.services, { email: 'lead@example.com' })).status).toBe(303);
   project = await buildProject(ctx.services, { type: 'user', email: 'lead@example.com' });
-  const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+  const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
   await ctx.services.ingest.ingestLink(link.id);
 }, 120_000);
 

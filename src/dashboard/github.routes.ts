@@ -3,8 +3,8 @@ import { Type } from '@sinclair/typebox';
 import type { SessionUser } from '../auth/auth.repository.js';
 import type { ScmInstallationRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { ContextOwner } from '../scm/scm.repository.js';
-import { SETUP_ACTIONS } from '../scm/scm.service.js';
+import type { ContextOwner } from '../github/github.repository.js';
+import { SETUP_ACTIONS } from '../github/github.service.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
 import { html, type Html } from '../html/html.js';
@@ -47,14 +47,14 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app,
   app.get(GITHUB_SETTINGS, { schema: { hide: true, querystring: PageQuery } }, async (request, reply) => {
     const user = kit.user(request);
     const csrf = kit.csrf(request);
-    const problem = services.scm.connectProblem();
-    const identityProblem = services.scm.identityProblem();
+    const problem = services.github.connectProblem();
+    const identityProblem = services.github.identityProblem();
     const workspaces = await managedWorkspaces(user);
     const identities = new Map<Workspace, { githubLogin: string } | undefined>();
-    for (const ws of workspaces) identities.set(ws, await services.scm.identity(ownerOf(ws)));
+    for (const ws of workspaces) identities.set(ws, await services.github.identity(ownerOf(ws)));
     const installations = new Map<Workspace, ScmInstallationRow[]>();
-    for (const ws of workspaces) installations.set(ws, await services.scm.listInstallations(ownerOf(ws)));
-    const links = await services.scm.linksOfInstallations([...installations.values()].flat().map((i) => i.id));
+    for (const ws of workspaces) installations.set(ws, await services.github.listInstallations(ownerOf(ws)));
+    const links = await services.repos.linksOfInstallations([...installations.values()].flat().map((i) => i.id));
     const highlighted = request.query.installation;
 
     const section = (ws: Workspace): Html => {
@@ -113,15 +113,15 @@ ${workspaces.map(section)}`,
 
   app.post(`${GITHUB_SETTINGS}/connect`, { schema: { hide: true, body: ConnectForm } }, async (request, reply) => {
     const ws = await access.managedWorkspace(kit.user(request), request.body.org || undefined);
-    const problem = services.scm.connectProblem();
+    const problem = services.github.connectProblem();
     if (problem) throw new AppError('unavailable', problem);
-    return reply.redirect(await services.scm.installUrl(ownerOf(ws)), 303);
+    return reply.redirect(await services.github.installUrl(ownerOf(ws)), 303);
   });
 
   // Sends the user to GitHub's authorization page; GitHub returns to the Setup URL below with a code.
   app.post(`${GITHUB_SETTINGS}/identity`, { schema: { hide: true, body: ConnectForm } }, async (request, reply) => {
     const ws = await access.managedWorkspace(kit.user(request), request.body.org || undefined);
-    return reply.redirect(await services.scm.authorizeUrl(ownerOf(ws)), 303);
+    return reply.redirect(await services.github.authorizeUrl(ownerOf(ws)), 303);
   });
 
   // GitHub's Setup URL (and the app's OAuth callback URL). A GET with an effect, which is safe because the signed state is single-use
@@ -132,7 +132,7 @@ ${workspaces.map(section)}`,
     if (rawId === undefined && setupAction !== 'request' && code === undefined) {
       throw new AppError('invalid_request', 'GitHub did not say which installation was made', [{ in: 'query', parameter: 'installation_id', message: 'is required' }]);
     }
-    const owner = await services.scm.installStateOwner(state);
+    const owner = await services.github.installStateOwner(state);
     if (owner.type === 'user' && owner.userId !== user.id) {
       // Someone else's link: say no more than for a stale one.
       throw new AppError('invalid_request', 'The GitHub connection link expired or was already used; start again from "Connect GitHub"');
@@ -143,10 +143,10 @@ ${workspaces.map(section)}`,
     }
     if (rawId === undefined && setupAction !== 'request') {
       // Back from "Verify GitHub account": no installation, only who the user is on GitHub.
-      await services.scm.verifyIdentity(owner, { state, code: code! });
+      await services.github.verifyIdentity(owner, { state, code: code! });
       return reply.redirect(`${GITHUB_SETTINGS}?notice=github-verified`, 303);
     }
-    const result = await services.scm.completeInstall(owner, { installationId: rawId === undefined ? 0 : Number(rawId), setupAction, state, code });
+    const result = await services.github.completeInstall(owner, { installationId: rawId === undefined ? 0 : Number(rawId), setupAction, state, code });
     if (!result.recorded) return reply.redirect(`${GITHUB_SETTINGS}?notice=github-requested`, 303);
     return reply.redirect(`${GITHUB_SETTINGS}?installation=${result.installation!.id}&notice=github-connected`, 303);
   });

@@ -99,8 +99,8 @@ describe('a repository crafted to be slow, on a running server', () => {
     })();
 
     // Linked and synced as `changelog repos link` + `changelog sync` do: ingest, then generation, as jobs.
-    const link = (await services.scm.linkLocalRepo({ projectSlug: project.slug, source, branch: 'main' })).link;
-    await services.scm.enqueueIngest(link.id);
+    const link = (await services.repos.linkLocalRepo({ projectSlug: project.slug, source, branch: 'main' })).link;
+    await services.repos.enqueueIngest(link.id);
     const generated = await waitFor(
       async () => {
         const { rows } = await sql<{ state: string }>`SELECT state::text AS state FROM pgboss.job WHERE name = 'generate' AND data->>'projectId' = ${project.id}`.execute(database.db);
@@ -117,7 +117,7 @@ describe('a repository crafted to be slow, on a running server', () => {
     expect(Math.max(...latencies)).toBeLessThan(200);
 
     // The commits were stored (the long message cut at the documented cap) and generated from.
-    expect((await services.scm.listLinks(project.slug)).links.find((l) => l.id === link.id)?.status).toBe('active');
+    expect((await services.repos.listLinks(project.slug)).links.find((l) => l.id === link.id)?.status).toBe('active');
     const { rows } = await sql<{ n: number; longest: number }>`SELECT count(*)::int AS n, max(length(message))::int AS longest FROM commits WHERE project_id = ${project.id}`.execute(database.db);
     expect(rows[0]).toEqual({ n: 2, longest: MAX_MESSAGE_LENGTH });
     const entries = await database.db.selectFrom('changelog_entries').select(['title', 'team_attribution']).where('project_id', '=', project.id).where('entry_type', '=', 'commit').execute();

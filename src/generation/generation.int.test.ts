@@ -8,7 +8,7 @@ import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { AppError } from '../errors.js';
-import { commitsRepository, toCommitRecord } from '../ingest/commits.repository.js';
+import { commitsRepository, toCommitRecord } from '../repos/commits.repository.js';
 import { startWorker } from '../jobs/worker.js';
 import { generate } from './engine.js';
 import { resolveSettings } from './settings.js';
@@ -22,7 +22,7 @@ const db = () => ctx.services.database.db;
 
 const newLinkedProject = async () => {
   const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
-  const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+  const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
   return { project, link };
 };
 
@@ -280,7 +280,7 @@ describe('teams from CODEOWNERS', () => {
       });
       const [owned] = pushCommits(repo, 1, { message: () => 'feat: an owned change' });
       const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
-      const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: repo, branch: 'main' });
+      const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: repo, branch: 'main' });
       await ctx.services.ingest.ingestLink(link.id);
       const stored = await db().selectFrom('repo_links').select('codeowners').where('id', '=', link.id).executeTakeFirstOrThrow();
       expect(stored.codeowners).toContain('@acme/release-team');

@@ -31,7 +31,7 @@ describe.runIf(usePostgres)('a process killed during generation', () => {
   async function ingestedProject() {
     const user = await buildUser(ctx.services);
     const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
     await ctx.services.ingest.ingestLink(link.id);
     await ctx.services.generation.configure(project.slug, { entryTypes: ['commit', 'daily', 'weekly', 'monthly'] });
     return project;

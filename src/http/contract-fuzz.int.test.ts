@@ -247,7 +247,7 @@ describe('every contract operation, fuzzed from /openapi.json', () => {
     for (const [operation, statuses] of seen) {
       // Operations without parameters have nothing to refuse.
       if (operation === 'GET /health' || operation === 'GET /widget.js') continue;
-      // Success on the GitHub operations needs a GitHub App (tested against the fake in src/scm/).
+      // Success on the GitHub operations needs a GitHub App (tested against the fake in src/github/).
       const needsGitHub = operation === 'GET /v1/scm/callback' || operation === 'POST /v1/projects/{projectId}/repos';
       if (!needsGitHub) expect([...statuses].some((s) => s < 300), operation).toBe(true);
       expect([...statuses].some((s) => s >= 400), operation).toBe(true);

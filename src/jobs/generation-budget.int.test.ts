@@ -46,8 +46,8 @@ describe('generation time budget', () => {
     execFileSync('git', ['-C', dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '--quiet', '-m', 'feat: one']);
     const user = await buildUser(services);
     const project = await buildProject(services, { type: 'user', email: user.email }, { slug: 'budget' });
-    const link = (await services.scm.linkLocalRepo({ projectSlug: project.slug, source: dir, branch: 'main' })).link;
-    await services.scm.enqueueIngest(link.id);
+    const link = (await services.repos.linkLocalRepo({ projectSlug: project.slug, source: dir, branch: 'main' })).link;
+    await services.repos.enqueueIngest(link.id);
 
     const failed = await waitFor(
       async () => {
@@ -64,6 +64,6 @@ describe('generation time budget', () => {
     const entries = await database.db.selectFrom('changelog_entries').select('id').where('project_id', '=', project.id).execute();
     expect(entries).toEqual([]);
     // The commits were ingested all the same.
-    expect((await services.scm.listLinks(project.slug)).links[0]?.status).toBe('active');
+    expect((await services.repos.listLinks(project.slug)).links[0]?.status).toBe('active');
   }, 60_000);
 });

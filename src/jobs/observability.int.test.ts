@@ -57,10 +57,10 @@ beforeAll(async () => {
   const good = await buildProject(services, { type: 'user', email: user.email }, { slug: 'good' });
   const broken = await buildProject(services, { type: 'user', email: user.email }, { slug: 'broken' });
   sourceDir = smallRepo();
-  goodLinkId = (await services.scm.linkLocalRepo({ projectSlug: good.slug, source: sourceDir, branch: 'main' })).link.id;
+  goodLinkId = (await services.repos.linkLocalRepo({ projectSlug: good.slug, source: sourceDir, branch: 'main' })).link.id;
   // Linked, then the repository disappears: every ingest of it fails.
   const gone = smallRepo();
-  await services.scm.linkLocalRepo({ projectSlug: broken.slug, source: gone, branch: 'main' });
+  await services.repos.linkLocalRepo({ projectSlug: broken.slug, source: gone, branch: 'main' });
   rmSync(gone, { recursive: true, force: true });
 });
 
@@ -91,7 +91,7 @@ describe('job queue observability', () => {
     expect(ready.json().checks.jobQueue).toEqual({ status: 'ok' });
 
     await waitFor(async () => (services.jobs.failures()['repo-ingest'] >= 1 ? true : undefined), 20_000, 'a failed ingest');
-    await waitFor(async () => ((await services.scm.listLinks('good')).links[0]?.status === 'active' ? true : undefined), 20_000, 'the good ingest');
+    await waitFor(async () => ((await services.repos.listLinks('good')).links[0]?.status === 'active' ? true : undefined), 20_000, 'the good ingest');
 
     const text = await metrics();
     expect(sample(text, 'job_failures_total{queue="repo-ingest"}')).toBe(1);

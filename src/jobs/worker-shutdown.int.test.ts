@@ -36,7 +36,7 @@ describe('stopping the worker during an ingest', () => {
     const first = createServices(database, config, { jobs });
     const user = await buildUser(first);
     const project = await buildProject(first, { type: 'user', email: user.email });
-    const { link } = await first.scm.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+    const { link } = await first.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
     const expected = commitCount(origin);
     const db = database.db;
     const stored = async () => Number((await sql<{ n: string }>`SELECT count(*) AS n FROM commits WHERE repo_link_id = ${link.id}`.execute(db)).rows[0]!.n);

@@ -48,7 +48,7 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
     await page.waitForURL(/\/dashboard/);
     const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' });
     slug = project.slug;
-    const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: slug, source: origin, branch: 'main' });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: slug, source: origin, branch: 'main' });
     await ctx.services.ingest.ingestLink(link.id);
 
     await page.goto(`${base}/dashboard/projects/${slug}/generation`);

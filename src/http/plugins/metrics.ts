@@ -19,7 +19,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  */
 export async function registerMetrics(
   app: FastifyInstance,
-  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'scm'> | undefined },
+  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos'> | undefined },
 ): Promise<ObserveRequest | undefined> {
   const token = deps.config.hardening.metricsToken;
   if (token === null) return undefined;
@@ -78,7 +78,7 @@ export async function registerMetrics(
       async collect() {
         // Links come and go: only current ones are reported.
         this.reset();
-        for (const { project, repo, branch, seconds } of await services.scm.ingestLag()) this.set({ project, repo, branch }, seconds);
+        for (const { project, repo, branch, seconds } of await services.repos.ingestLag()) this.set({ project, repo, branch }, seconds);
       },
     });
   }

@@ -193,7 +193,7 @@ describe('POST /webhooks/github', () => {
     expect((await linkRow()).status).toBe('suspended');
     const installation = await ctx.services.database.db.selectFrom('scm_installations').select('status').executeTakeFirstOrThrow();
     expect(installation.status).toBe('deleted');
-    const project = await ctx.services.scm.commitCounts(projectId);
+    const project = await ctx.services.repos.commitCounts(projectId);
     expect(project.total).toBe(DATASET_COMMITS + 4);
   });
 });

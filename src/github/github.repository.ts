@@ -1,25 +1,12 @@
-import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { InstallationStatus, ProjectRow, RepoLinkRow, RepoLinkStatus, ScmInstallationRow } from '../db/schema.js';
-import { whereVisible, type Visibility } from '../projects/projects.repository.js';
+import type { InstallationStatus, ScmInstallationRow } from '../db/schema.js';
 import { contextOfRow, type ResolvedContext } from '../context.js';
 
 /** The context an installation or identity belongs to (the one owner type: context.ts). */
 export type ContextOwner = ResolvedContext;
 
-export interface NewRepoLink {
-  project_id: string;
-  kind: 'github' | 'local';
-  installation_id: string | null;
-  repo_owner: string | null;
-  repo_name: string | null;
-  source_url: string;
-  source_key: string;
-  tracked_branch: string;
-  default_branch: string | null;
-}
-
-export const scmRepository = {
+/** GitHub App installations, their "Connect GitHub" states, verified GitHub identities and received webhook deliveries. */
+export const githubRepository = {
   async findInstallationByScmId(db: Executor, scmInstallationId: number): Promise<ScmInstallationRow | undefined> {
     return db.selectFrom('scm_installations').selectAll().where('scm_installation_id', '=', String(scmInstallationId)).executeTakeFirst();
   },
@@ -74,93 +61,6 @@ export const scmRepository = {
       .execute();
   },
 
-  /** The project when `visibility` may see it (same rules as GET /v1/projects). */
-  async findVisibleProject(db: Executor, projectId: string, visibility: Visibility): Promise<ProjectRow | undefined> {
-    return whereVisible(db.selectFrom('projects as p').selectAll('p').where('p.id', '=', projectId), visibility).executeTakeFirst();
-  },
-
-  async findLink(db: Executor, id: string): Promise<RepoLinkRow | undefined> {
-    return db.selectFrom('repo_links').selectAll().where('id', '=', id).executeTakeFirst();
-  },
-
-  async findLinkByKey(db: Executor, projectId: string, sourceKey: string, branch: string): Promise<RepoLinkRow | undefined> {
-    return db
-      .selectFrom('repo_links')
-      .selectAll()
-      .where('project_id', '=', projectId)
-      .where('source_key', '=', sourceKey)
-      .where('tracked_branch', '=', branch)
-      .executeTakeFirst();
-  },
-
-  /** Inserts the link, or returns the existing one for the same project, repository and branch. */
-  async insertLink(db: Executor, link: NewRepoLink): Promise<{ link: RepoLinkRow; created: boolean }> {
-    const inserted = await db
-      .insertInto('repo_links')
-      .values(link)
-      .onConflict((oc) => oc.columns(['project_id', 'source_key', 'tracked_branch']).doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) return { link: inserted, created: true };
-    const existing = await scmRepository.findLinkByKey(db, link.project_id, link.source_key, link.tracked_branch);
-    if (!existing) throw new Error('repo link vanished between insert and select');
-    return { link: existing, created: false };
-  },
-
-  async listLinks(db: Executor, projectId: string): Promise<RepoLinkRow[]> {
-    return db.selectFrom('repo_links').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
-  },
-
-  /** Links fed by a GitHub repository's branch through an active installation. */
-  async findGithubLinks(db: Executor, scmInstallationId: number, owner: string, name: string, branch: string): Promise<RepoLinkRow[]> {
-    return db
-      .selectFrom('repo_links as l')
-      .innerJoin('scm_installations as i', 'i.id', 'l.installation_id')
-      .selectAll('l')
-      .where('i.scm_installation_id', '=', String(scmInstallationId))
-      .where('i.status', '=', 'active')
-      .where(sql<boolean>`lower(l.repo_owner) = lower(${owner}) AND lower(l.repo_name) = lower(${name})`)
-      .where('l.tracked_branch', '=', branch)
-      .execute();
-  },
-
-  async linksOfInstallation(db: Executor, installationId: string): Promise<RepoLinkRow[]> {
-    return db.selectFrom('repo_links').selectAll().where('installation_id', '=', installationId).execute();
-  },
-
-  async setLinkStatus(
-    db: Executor,
-    id: string,
-    status: RepoLinkStatus,
-    fields: { lastIngestedSha?: string; lastError?: string | null; codeowners?: string | null } = {},
-  ): Promise<void> {
-    await db
-      .updateTable('repo_links')
-      .set({
-        status,
-        ...(fields.codeowners !== undefined ? { codeowners: fields.codeowners } : {}),
-        ...(fields.lastIngestedSha !== undefined ? { last_ingested_sha: fields.lastIngestedSha, last_ingested_at: new Date() } : {}),
-        ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
-        updated_at: new Date(),
-      })
-      .where('id', '=', id)
-      .execute();
-  },
-
-  async setLinksStatusForInstallation(db: Executor, installationId: string, status: RepoLinkStatus): Promise<RepoLinkRow[]> {
-    return db
-      .updateTable('repo_links')
-      .set({ status, updated_at: new Date() })
-      .where('installation_id', '=', installationId)
-      .returningAll()
-      .execute();
-  },
-
-  /** Links whose last ingest did not finish (the process stopped) or never ran. */
-  async unfinishedLinks(db: Executor): Promise<RepoLinkRow[]> {
-    return db.selectFrom('repo_links').selectAll().where('status', 'in', ['pending', 'ingesting']).execute();
-  },
-
   async insertInstallState(db: Executor, nonce: string, owner: ContextOwner, expiresAt: Date): Promise<void> {
     await db
       .insertInto('scm_install_states')
@@ -171,16 +71,6 @@ export const scmRepository = {
         org_id: owner.type === 'org' ? owner.orgId : null,
         expires_at: expiresAt,
       })
-      .execute();
-  },
-
-  /** Per live link: its project, repository, branch and when it last ingested successfully (for /metrics). */
-  async ingestTimes(db: Executor) {
-    return db
-      .selectFrom('repo_links as l')
-      .innerJoin('projects as p', 'p.id', 'l.project_id')
-      .select(['p.slug as project', 'l.kind', 'l.repo_owner', 'l.repo_name', 'l.source_key', 'l.tracked_branch', 'l.last_ingested_at', 'l.created_at'])
-      .where('l.status', '!=', 'suspended')
       .execute();
   },
 
@@ -195,18 +85,6 @@ export const scmRepository = {
       .executeTakeFirst();
     if (!row) return undefined;
     return contextOfRow(row);
-  },
-
-  /** The repositories linked through these installations, with their project's slug (the settings page). */
-  async linksOfInstallations(db: Executor, installationIds: string[]) {
-    if (installationIds.length === 0) return [];
-    return db
-      .selectFrom('repo_links as l')
-      .innerJoin('projects as p', 'p.id', 'l.project_id')
-      .select(['l.installation_id', 'l.repo_owner', 'l.repo_name', 'l.tracked_branch', 'l.status', 'p.slug as project_slug'])
-      .where('l.installation_id', 'in', installationIds)
-      .orderBy('l.created_at')
-      .execute();
   },
 
   /** Marks the state used if it is unused, unexpired and the owner's; true when it was. One statement: no double use. */

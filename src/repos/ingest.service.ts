@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import { scmRepository } from '../scm/scm.repository.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import { commitsRepository } from './commits.repository.js';
+import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
 import { countCommits, isAncestor, reachableShas, readCodeownersAt, resolveRef, syncMirror, tagsByCommit, type GitSource } from '../git/mirror.js';
 
@@ -54,8 +54,11 @@ export interface IngestResult {
 
 export interface IngestDeps {
   reposDir: string;
-  /** An installation token for a GitHub link's installation (null when GitHub is not configured). */
-  installationToken: ((scmInstallationId: number) => Promise<string>) | null;
+  /**
+   * A token for a GitHub link's installation (our id), or null when the installation is gone or not
+   * active; the GitHub App provides it (src/github/). Absent (null) where GitHub is not configured.
+   */
+  installationToken: ((installationId: string) => Promise<string | null>) | null;
   /**
    * Runs `fn` while no other process ingests the same link (a PostgreSQL advisory lock); absent on
    * the embedded database, which one process owns.
@@ -74,10 +77,10 @@ export function createIngestService(db: Db, deps: IngestDeps) {
 
   async function sourceOf(link: RepoLinkRow): Promise<GitSource | null> {
     if (link.kind === 'local') return { url: link.source_url };
-    const installation = link.installation_id ? await scmRepository.findInstallation(db, link.installation_id) : undefined;
-    if (!installation || installation.status !== 'active') return null;
+    if (!link.installation_id) return null;
     if (!deps.installationToken) throw new AppError('unavailable', 'GitHub is not configured on this server');
-    return { url: link.source_url, token: await deps.installationToken(Number(installation.scm_installation_id)) };
+    const token = await deps.installationToken(link.installation_id);
+    return token === null ? null : { url: link.source_url, token };
   }
 
   // Ingests of one link in this process run one after the other (they share the mirror).
@@ -97,17 +100,17 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   }
 
   async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
-    const link = await scmRepository.findLink(db, linkId);
+    const link = await linksRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
     const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
     if (link.status === 'suspended') return skipped;
     const source = await sourceOf(link);
     if (!source) {
-      await scmRepository.setLinkStatus(db, link.id, 'suspended');
+      await linksRepository.setLinkStatus(db, link.id, 'suspended');
       return skipped;
     }
 
-    await scmRepository.setLinkStatus(db, link.id, 'ingesting');
+    await linksRepository.setLinkStatus(db, link.id, 'ingesting');
     try {
       const dir = mirrorDir(link);
       await syncMirror(dir, source, link.tracked_branch);
@@ -162,7 +165,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       }
       await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await readCodeownersAt(dir, source, tip);
-      await scmRepository.setLinkStatus(db, link.id, 'active', {
+      await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
         lastError: null,
         ...(codeowners !== undefined ? { codeowners } : {}),
@@ -172,7 +175,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       // Still "ingesting": resumeUnfinished() queues it again when a process starts.
       if (error instanceof IngestInterrupted) throw error;
       const message = error instanceof Error ? error.message : String(error);
-      await scmRepository.setLinkStatus(db, link.id, 'error', { lastError: message.slice(0, 2000) }).catch(() => {});
+      await linksRepository.setLinkStatus(db, link.id, 'error', { lastError: message.slice(0, 2000) }).catch(() => {});
       throw error;
     }
   }

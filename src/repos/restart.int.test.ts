@@ -31,7 +31,7 @@ describe.runIf(usePostgres)('a process killed during an ingest', () => {
   it('leaves whole commits only, and the next run stores the rest exactly once', async () => {
     const user = await buildUser(ctx.services);
     const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
     const expected = commitCount(origin);
     const db = ctx.services.database.db;
     const stored = async () =>
@@ -61,7 +61,7 @@ describe.runIf(usePostgres)('a process killed during an ingest', () => {
     expect(row).toMatchObject({ status: 'ingesting', last_ingested_sha: null });
 
     // What the next run does (the worker re-queues links left "ingesting" at start).
-    expect(await ctx.services.scm.resumeUnfinished()).toBeGreaterThanOrEqual(1);
+    expect(await ctx.services.repos.resumeUnfinished()).toBeGreaterThanOrEqual(1);
     const result = await ctx.services.ingest.ingestLink(link.id);
     expect(result.added).toBe(expected - partial);
     const { rows } = await sql<{ total: string; distinct_shas: string }>`

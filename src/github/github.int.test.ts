@@ -365,7 +365,7 @@ describe('POST /v1/projects/{projectId}/repos', () => {
   });
 
   it('lists every repository of an installation across pages', async () => {
-    const repos = await ctx.services.github!.listRepositories(101);
+    const repos = await ctx.services.githubClient!.listRepositories(101);
     expect(repos.map((r) => r.fullName)).toEqual(['acme/git-cliff', 'acme/second', 'acme/third']);
     expect(ctx.github.requests.filter((r) => r.path.startsWith('/installation/repositories')).length).toBe(2);
   });
@@ -394,25 +394,25 @@ describe('"Connect GitHub" from the dashboard', () => {
   const stateOf = (url: string) => new URL(url).searchParams.get('state')!;
 
   it('sends people to the install page with a signed state that works once, for its context only', async () => {
-    const url = await ctx.services.scm.installUrl(aliceOwner);
+    const url = await ctx.services.github.installUrl(aliceOwner);
     expect(url).toMatch(/^https:\/\/github\.com\/apps\/changelog-test\/installations\/new\?state=[\w-]+\.[\w-]+$/);
     const state = stateOf(url);
-    await expect(ctx.services.scm.completeInstall(bobOwner, { installationId: 101, setupAction: 'install', state })).rejects.toThrow(/expired or was already used/);
-    const done = await ctx.services.scm.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state });
+    await expect(ctx.services.github.completeInstall(bobOwner, { installationId: 101, setupAction: 'install', state })).rejects.toThrow(/expired or was already used/);
+    const done = await ctx.services.github.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state });
     expect(done).toMatchObject({ recorded: true, scmInstallationId: 101, setupAction: 'update' });
-    await expect(ctx.services.scm.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state })).rejects.toThrow(/already used/);
-    expect((await ctx.services.scm.listInstallations(aliceOwner)).map((i) => Number(i.scm_installation_id))).toContain(101);
+    await expect(ctx.services.github.completeInstall(aliceOwner, { installationId: 101, setupAction: 'update', state })).rejects.toThrow(/already used/);
+    expect((await ctx.services.github.listInstallations(aliceOwner)).map((i) => Number(i.scm_installation_id))).toContain(101);
   });
 
   it('refuses a tampered, forged or expired state', async () => {
-    const state = stateOf(await ctx.services.scm.installUrl(aliceOwner));
+    const state = stateOf(await ctx.services.github.installUrl(aliceOwner));
     const [nonce, signature] = state.split('.') as [string, string];
     const input = { installationId: 101, setupAction: 'update' as const };
-    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state: `${nonce}.${signature.slice(1)}x` })).rejects.toThrow(/expired/);
-    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state: `forged.${signature}` })).rejects.toThrow(/expired/);
-    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state: nonce })).rejects.toThrow(/expired/);
+    await expect(ctx.services.github.completeInstall(aliceOwner, { ...input, state: `${nonce}.${signature.slice(1)}x` })).rejects.toThrow(/expired/);
+    await expect(ctx.services.github.completeInstall(aliceOwner, { ...input, state: `forged.${signature}` })).rejects.toThrow(/expired/);
+    await expect(ctx.services.github.completeInstall(aliceOwner, { ...input, state: nonce })).rejects.toThrow(/expired/);
     await ctx.services.database.db.updateTable('scm_install_states').set({ expires_at: new Date(Date.now() - 1000) }).where('nonce', '=', nonce).execute();
-    await expect(ctx.services.scm.completeInstall(aliceOwner, { ...input, state })).rejects.toThrow(/expired/);
+    await expect(ctx.services.github.completeInstall(aliceOwner, { ...input, state })).rejects.toThrow(/expired/);
   });
 });
 

@@ -30,7 +30,7 @@ let origin: string;
 
 const newLink = async (source: string, branch = 'main') => {
   const project = await buildProject(ctx.services, { type: 'user', email: owner.email });
-  const { link } = await ctx.services.scm.linkLocalRepo({ projectSlug: project.slug, source, branch });
+  const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source, branch });
   return { project, link };
 };
 
@@ -101,7 +101,7 @@ describe('backfill of the dataset repository', () => {
   it('stores nothing again when nothing changed', async () => {
     const result = await ctx.services.ingest.ingestLink(linkId);
     expect(result).toMatchObject({ added: 0, walked: 0 });
-    expect((await ctx.services.scm.commitCounts(projectId)).total).toBe(DATASET_COMMITS);
+    expect((await ctx.services.repos.commitCounts(projectId)).total).toBe(DATASET_COMMITS);
   });
 
   it('stores only the new commits of a push, with their co-authors', async () => {

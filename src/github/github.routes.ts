@@ -1,55 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { RepoLinkRow } from '../db/schema.js';
-import { DateTime, errorResponses, Nullable, Uuid } from '../http/schemas.js';
+import { errorResponses, Uuid } from '../http/schemas.js';
 import { principalOf } from '../http/route-policy.js';
+import { OWNER_PATTERN, REPO_NAME_PATTERN } from '../repos/names.js';
+import { presentLink, RepoLink } from '../repos/repo-link.schemas.js';
 import type { Services } from '../services.js';
-import { OWNER_PATTERN, REPO_NAME_PATTERN } from './names.js';
-import { SETUP_ACTIONS } from './scm.service.js';
-
-export const RepoLink = Type.Object(
-  {
-    id: Uuid,
-    projectId: Uuid,
-    kind: Type.Union([Type.Literal('github'), Type.Literal('local')], { description: 'github, or local (linked from the CLI).' }),
-    scmInstallationId: Nullable(Uuid),
-    repoOwner: Nullable(Type.String()),
-    repoName: Nullable(Type.String()),
-    trackedBranch: Type.String(),
-    defaultBranch: Nullable(Type.String({ description: "The repository's default branch on GitHub." })),
-    status: Type.Union(
-      ['pending', 'ingesting', 'active', 'error', 'suspended'].map((s) => Type.Literal(s)),
-      {
-        description:
-          'pending (backfill queued), ingesting, active (up to date with the last push), error (the last ingest ' +
-          'failed; it is retried with backoff; see lastError), suspended (the GitHub installation was suspended or removed).',
-      },
-    ),
-    lastIngestedSha: Nullable(Type.String({ description: 'Tip of the tracked branch at the last completed ingest.' })),
-    lastIngestedAt: Nullable(DateTime),
-    lastError: Nullable(Type.String()),
-    createdAt: DateTime,
-    updatedAt: DateTime,
-  },
-  { $id: 'RepoLink' },
-);
-
-export const presentLink = (link: RepoLinkRow) => ({
-  id: link.id,
-  projectId: link.project_id,
-  kind: link.kind,
-  scmInstallationId: link.installation_id,
-  repoOwner: link.repo_owner,
-  repoName: link.repo_name,
-  trackedBranch: link.tracked_branch,
-  defaultBranch: link.default_branch,
-  status: link.status,
-  lastIngestedSha: link.last_ingested_sha,
-  lastIngestedAt: link.last_ingested_at,
-  lastError: link.last_error,
-  createdAt: link.created_at,
-  updatedAt: link.updated_at,
-});
+import { SETUP_ACTIONS } from './github.service.js';
 
 const LinkBody = Type.Object(
   {
@@ -120,7 +76,7 @@ const LINK_BODY_LIMIT = 16 * 1024;
  * their security requirement names bearerAuth alone and they declare no identity header, so the
  * authentication that runs before their bodies are read (http/route-policy.ts) accepts nothing else.
  */
-export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const githubRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
   app.addSchema(RepoLink);
 
   app.get(
@@ -153,7 +109,7 @@ export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       },
     },
     async (request, reply) => {
-      const result = await services.scm.callback(principalOf(request), {
+      const result = await services.github.callback(principalOf(request), {
         installationId: request.query.installation_id,
         setupAction: request.query.setup_action,
         code: request.query.code,
@@ -203,7 +159,7 @@ export const scmRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = asyn
       bodyLimit: LINK_BODY_LIMIT,
     },
     async (request, reply) => {
-      const { link } = await services.scm.linkGitHubRepo(principalOf(request), request.params.projectId.toLowerCase(), {
+      const { link } = await services.github.linkGitHubRepo(principalOf(request), request.params.projectId.toLowerCase(), {
         scmInstallationId: request.body.scmInstallationId.toLowerCase(),
         repoOwner: request.body.repoOwner,
         repoName: request.body.repoName,

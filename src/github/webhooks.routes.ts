@@ -81,7 +81,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
       // Runs before the body is read: refusals cost the sender's bytes nothing on our side.
       onRequest: async (request, reply) => {
-        const check = services.scm.webhookPreflight({
+        const check = services.github.webhookPreflight({
           event: single(request.headers['x-github-event']),
           deliveryId: single(request.headers['x-github-delivery']),
           signature: single(request.headers['x-hub-signature-256']),
@@ -101,7 +101,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
     },
     async (request, reply) => {
       const body = request.body as WebhookBody | undefined;
-      const result = await services.scm.handleWebhook({
+      const result = await services.github.handleWebhook({
         event: single(request.headers['x-github-event']),
         deliveryId: single(request.headers['x-github-delivery']),
         rawBody: body?.rawBody ?? Buffer.alloc(0),

@@ -3,11 +3,10 @@ import type { Command } from 'commander';
 import type { CliIo, Output } from '../cli/io.js';
 import type { Config } from '../config.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import type { IngestResult } from '../ingest/ingest.service.js';
-import { startWorker } from '../jobs/worker.js';
 import type { Services } from '../services.js';
 import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
-import { presentLink } from './scm.routes.js';
+import type { IngestResult } from './ingest.service.js';
+import { presentLink } from './repo-link.schemas.js';
 
 interface CliParts {
   program: Command;
@@ -22,8 +21,8 @@ const describeLink = (link: RepoLinkRow) =>
   `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${link.kind === 'github' ? `github:${link.repo_owner}/${link.repo_name}` : link.source_url}` +
   `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}`;
 
-/** `changelog repos link|list`, `changelog sync` and `changelog worker`. */
-export function registerScmCommands({ program, command, run, withServices, io }: CliParts): void {
+/** `changelog repos link|list` and `changelog sync`. */
+export function registerReposCommands({ program, command, run, withServices, io }: CliParts): void {
   const repos = program.command('repos').description('link repositories to projects');
   command(repos, 'link', 'link a repository the server reaches directly (a local path or any git URL)')
     .requiredOption('--project <slug>', 'project slug')
@@ -32,9 +31,9 @@ export function registerScmCommands({ program, command, run, withServices, io }:
     .action(
       run(async (opts: { project: string; path: string; branch: string }) =>
         withServices(async (services) => {
-          const { link, created } = await services.scm.linkLocalRepo({ projectSlug: opts.project, source: opts.path, branch: opts.branch });
+          const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, branch: opts.branch });
           // A running worker backfills it; `changelog sync` does it now.
-          if (created) await services.scm.enqueueIngest(link.id);
+          if (created) await services.repos.enqueueIngest(link.id);
           return {
             json: { ...presentLink(link), sourceUrl: link.source_url, created },
             text: `${created ? 'Linked' : 'Already linked'} ${link.source_url} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
@@ -49,7 +48,7 @@ export function registerScmCommands({ program, command, run, withServices, io }:
     .action(
       run(async (opts: { project: string }) =>
         withServices(async (services) => {
-          const { links } = await services.scm.listLinks(opts.project);
+          const { links } = await services.repos.listLinks(opts.project);
           return {
             json: { links: links.map((l) => ({ ...presentLink(l), sourceUrl: l.source_url })), count: links.length },
             text: links.length ? links.map(describeLink).join('\n') : `No repositories linked to ${opts.project}`,
@@ -63,7 +62,7 @@ export function registerScmCommands({ program, command, run, withServices, io }:
     .action(
       run(async (opts: { project: string; json?: boolean }) =>
         withServices(async (services) => {
-          const { project, links } = await services.scm.listLinks(opts.project);
+          const { project, links } = await services.repos.listLinks(opts.project);
           // Generation covers the commits stored from here on (slack for the database's clock).
           const startedAt = new Date(Date.now() - 60_000);
           const results: IngestResult[] = [];
@@ -87,7 +86,7 @@ export function registerScmCommands({ program, command, run, withServices, io }:
               bar?.stop();
             }
           }
-          const counts = await services.scm.commitCounts(project.id);
+          const counts = await services.repos.commitCounts(project.id);
           const added = results.reduce((sum, r) => sum + r.added, 0);
           const unreachable = results.reduce((sum, r) => sum + r.unreachable, 0);
           // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
@@ -113,15 +112,4 @@ export function registerScmCommands({ program, command, run, withServices, io }:
         }),
       ),
     );
-
-  command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
-    await withServices(async (services) => {
-      const { resumed } = await startWorker(services);
-      io.stderr(`Worker running${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-    });
-  });
 }

@@ -1,0 +1,16 @@
+import { AppError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { GenerationService } from './generation.service.js';
+
+/** The `generate` job: store the entries of a project's new commits, or of its whole history when `full`. */
+export async function workGenerateJobs(jobs: JobQueue, generation: GenerationService): Promise<void> {
+  await jobs.work('generate', async ({ projectId, storedSince, full }) => {
+    try {
+      await generation.generateProject(projectId, full || !storedSince ? {} : { storedSince: new Date(storedSince) });
+    } catch (error) {
+      // The project was deleted meanwhile: nothing left to do, and retrying will not change that.
+      if (error instanceof AppError && error.code === 'not_found') return;
+      throw error;
+    }
+  });
+}

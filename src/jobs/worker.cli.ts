@@ -1,0 +1,25 @@
+import type { Command } from 'commander';
+import type { CliIo } from '../cli/io.js';
+import type { Services } from '../services.js';
+import { startWorker } from './worker.js';
+
+interface CliParts {
+  program: Command;
+  command: (parent: Command, name: string, description: string) => Command;
+  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+  io: CliIo;
+}
+
+/** `changelog worker`: the background jobs without the HTTP server. */
+export function registerWorkerCommand({ program, command, withServices, io }: CliParts): void {
+  command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
+    await withServices(async (services) => {
+      const { resumed } = await startWorker(services);
+      io.stderr(`Worker running${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+    });
+  });
+}

@@ -1,0 +1,30 @@
+import { AppError } from '../errors.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { IngestService } from './ingest.service.js';
+
+/** Slack for clock differences between this process and the database that stamps `created_at`. */
+const CLOCK_SLACK_MS = 60_000;
+
+/**
+ * The `repo-ingest` job: fetch a link's repository and store its new commits, then queue the
+ * generation of their entries (of the whole history when a force-push dropped commits).
+ */
+export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Promise<void> {
+  await jobs.work('repo-ingest', async ({ linkId }, stopping) => {
+    const startedAt = new Date(Date.now() - CLOCK_SLACK_MS);
+    try {
+      const result = await ingest.ingestLink(linkId, { signal: stopping });
+      if (result.status === 'active') {
+        await jobs.send(
+          'generate',
+          { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 },
+          { key: result.projectId },
+        );
+      }
+    } catch (error) {
+      // The link was deleted meanwhile: nothing left to do, and retrying will not change that.
+      if (error instanceof AppError && error.code === 'not_found') return;
+      throw error;
+    }
+  });
+}
