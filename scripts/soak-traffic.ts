@@ -82,7 +82,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
     const port = await freePort();
     let output = '';
-    server = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/changelog.ts', 'serve', '--no-migrate'], {
+    server = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/run-cli.ts', 'serve', '--no-migrate'], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH ?? '',

@@ -1,4 +1,5 @@
 import type { Executor } from './db/database.js';
+import type { ContextType } from './db/schema.js';
 import { AppError } from './errors.js';
 import { orgsRepository } from './orgs/orgs.repository.js';
 import { usersRepository } from './users/users.repository.js';
@@ -11,6 +12,15 @@ export type ResolvedContext = { type: 'user'; userId: string } | { type: 'org'; 
 /** The context a row names in its `context_type`, `user_id` and `org_id` columns. */
 export function contextOfRow(row: { context_type: 'user' | 'org'; user_id: string | null; org_id: string | null }): ResolvedContext {
   return row.context_type === 'user' ? { type: 'user', userId: row.user_id! } : { type: 'org', orgId: row.org_id! };
+}
+
+/** The inverse: the `context_type`, `user_id` and `org_id` columns that name a context. */
+export function contextColumns(context: ResolvedContext): { context_type: ContextType; user_id: string | null; org_id: string | null } {
+  return {
+    context_type: context.type,
+    user_id: context.type === 'user' ? context.userId : null,
+    org_id: context.type === 'org' ? context.orgId : null,
+  };
 }
 
 export function parseContextRef(value: string, option = 'context'): ContextRef {

@@ -1,6 +1,7 @@
 import closeWithGrace from 'close-with-grace';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { setupUrl } from './auth/accounts.service.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
@@ -56,9 +57,6 @@ export async function startServer(config: Config, options: StartOptions): Promis
   });
   return server;
 }
-
-/** The dashboard page behind a setup token (first account, or `changelog users invite`). */
-export const setupUrl = (publicUrl: string, token: string) => `${publicUrl}/dashboard/setup/${token}`;
 
 /**
  * Slow clients cannot hold sockets forever: headers must arrive within HEADERS_TIMEOUT_MS and the

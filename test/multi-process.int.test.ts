@@ -9,7 +9,7 @@ import { createServices, type Services } from '../src/services.js';
 import { testConfig } from './helpers/config.js';
 import { createTestDatabase, usePostgres, type TestDatabase } from './helpers/database.js';
 import { httpSession } from './helpers/http-session.js';
-import { startServerProcess, type ServerProcess } from './helpers/processes.js';
+import { startServerScript, type ServerProcess } from './helpers/process.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
 
@@ -34,7 +34,7 @@ describe.runIf(usePostgres)('two API processes and one worker on one PostgreSQL'
     database = await createTestDatabase();
     services = createServices(database, testConfig({ DATABASE_URL: database.url! }));
     const env = { DATABASE_URL: database.url!, WORKER_IN_PROCESS: 'false', SIGNUP_OPEN: 'true' };
-    servers = await Promise.all([1, 2].map(() => startServerProcess(env)));
+    servers = await Promise.all([1, 2].map(() => startServerScript(env, { migrate: false })));
     [a, b] = servers as [ServerProcess, ServerProcess];
     worker = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker'], {
       env: { ...process.env, ...env, NODE_ENV: 'test', LOG_LEVEL: 'warn', REPOS_DIR: mkdtempSync(join(tmpdir(), 'worker-repos-')) },

@@ -49,6 +49,9 @@ const ADDRESS_RULE: LimitRule = { windowSeconds: SIGN_IN_LIMITS.windowSeconds, l
 /** How long the setup link printed at start-up, and one made by `changelog users invite`, stay valid. */
 export const SETUP_LINK_TTL_HOURS = { firstAccount: 24, user: 72 } as const;
 
+/** The dashboard page behind a setup token (first account, or `changelog users invite`). */
+export const setupUrl = (publicUrl: string, token: string) => `${publicUrl}/dashboard/setup/${token}`;
+
 /** A session's last_seen_at is written at most this often. */
 const TOUCH_SECONDS = 300;
 

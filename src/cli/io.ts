@@ -1,3 +1,7 @@
+import type { Command } from 'commander';
+import type { Config } from '../config.js';
+import type { Services } from '../services.js';
+
 /** What every command module gets to talk to the terminal, and what a command returns. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -11,4 +15,32 @@ export interface CliIo {
 export interface Output {
   json: Record<string, unknown>;
   text: string;
+}
+
+/** Declares a subcommand whose action returns an Output, printed as text or JSON. */
+export const command = (parent: Command, name: string, description: string): Command =>
+  parent.command(name).description(description).option('--json', 'print one JSON object instead of text');
+
+/** Wraps an action that returns an Output: prints it as one JSON object with --json, else as text. */
+export const outputRunner =
+  (io: CliIo) =>
+  <A extends unknown[]>(fn: (...args: A) => Promise<Output>) =>
+  async (...args: A): Promise<void> => {
+    // Commander passes the command itself last; its options say whether --json was given.
+    const cmd = args[args.length - 1] as Command;
+    const output = await fn(...args);
+    io.stdout(cmd.opts().json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+  };
+
+/**
+ * What main() hands each domain's `register…Commands`: the program to add to, the helpers above,
+ * the services (opened per command, with pending migrations applied) and the configuration.
+ */
+export interface CliParts {
+  program: Command;
+  command: typeof command;
+  run: ReturnType<typeof outputRunner>;
+  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+  getConfig: () => Config;
+  io: CliIo;
 }

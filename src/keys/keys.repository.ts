@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { ApiKeyRow, ContextType, KeyScope } from '../db/schema.js';
-import type { ResolvedContext } from '../context.js';
+import { contextColumns, type ResolvedContext } from '../context.js';
 
 /** Columns safe to show: everything but the hashes. */
 export const KEY_PUBLIC_COLUMNS = [
@@ -49,9 +49,7 @@ export const keysRepository = {
       .insertInto('api_keys')
       .values({
         name: key.name,
-        context_type: key.context.type,
-        user_id: key.context.type === 'user' ? key.context.userId : null,
-        org_id: key.context.type === 'org' ? key.context.orgId : null,
+        ...contextColumns(key.context),
         scope: key.scope,
         key_hash: key.keyHash,
         display_prefix: key.displayPrefix,

@@ -1,8 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { TEST_ENV } from './config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -12,41 +14,79 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** A server running in a child process of the test. */
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  /** Everything it printed so far, stdout and stderr. */
   output: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGTERM, and wait for it to exit (at once if it already has). */
+  stop(): Promise<void>;
 }
 
-/** Starts `changelog serve` as a real child process and waits until it answers /health. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+/** Spawns `node --import tsx ...args` and collects what it prints. */
+function spawnTsx(args: string[], options: { cwd?: string; env: Record<string, string | undefined> }) {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/changelog.ts', 'serve'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk) => (output += String(chunk)));
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
   );
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    const exit = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exit;
+  };
+  return { child, output: () => output, exited, stop };
+}
+
+/**
+ * Starts `changelog serve` (the CLI, as a shell runs it: production mode, only the given settings)
+ * as a real child process and waits until it answers /health.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const server = spawnTsx(['test/helpers/run-cli.ts', 'serve'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
     try {
       if ((await fetch(`${url}/health`)).ok) break;
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${output}`);
+      server.child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${server.output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, url, output: () => output, exited };
+  return { ...server, url };
+}
+
+/**
+ * Starts the server alone (test/helpers/serve.ts, with the test settings and any free port) in a
+ * child process and resolves once it prints its port. `migrate: false` for processes that share a
+ * database already migrated.
+ */
+export async function startServerScript(env: Record<string, string>, options: { migrate?: boolean } = {}): Promise<ServerProcess> {
+  const server = spawnTsx([SERVE, ...(options.migrate === false ? ['--no-migrate'] : [])], {
+    env: { ...process.env, ...TEST_ENV, LOG_LEVEL: 'warn', DEMO_SEED: 'false', HOST: '127.0.0.1', PORT: '0', ...env },
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.child.stdout!.on('data', () => {
+      const match = /\{"port":(\d+)\}/.exec(server.output());
+      if (match) resolve(Number(match[1]));
+    });
+    server.child.on('exit', (code) => reject(new Error(`server exited with ${code}: ${server.output()}`)));
+    setTimeout(() => reject(new Error(`server did not start in 60 s: ${server.output()}`)), 60_000).unref();
+  });
+  return { ...server, url: `http://127.0.0.1:${port}` };
 }
