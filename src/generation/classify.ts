@@ -144,6 +144,8 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
       const marker = /^(wip|draft|rfc|in progress)$/i.test(tag);
       const recognised = (inner && TYPE_SECTIONS[inner.type.toLowerCase()]) || classifyFreeText(after, commit.changes, byBot).section !== 'other';
       if (marker && recognised) rest = after;
+      // `[Security] Bump acorn from …`: Dependabot's flag on a dependency update, judged below like Renovate's.
+      else if (/^security$/i.test(tag) && isDependencyTitle(after)) rest = after;
       else if (TYPE_SECTIONS[tag.toLowerCase()]) {
         tagType = tag.toLowerCase();
         rest = after;
@@ -192,7 +194,8 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
   if (section === 'dependencies' && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
-  if (reverts && section !== 'revert' && /^revert\b/i.test(subject)) section = 'revert';
+  // `fix: Revert "fix(x): …"`, `fix(build): revert "build: …"`: a revert whatever its type says.
+  if (reverts && section !== 'revert' && (/^revert\b/i.test(subject) || /^revert:? "/i.test(text))) section = 'revert';
   if (breaking) section = 'breaking';
 
   // One literal with every field (no spread): V8 keeps it a fast object, and this runs per commit.
@@ -248,17 +251,21 @@ function sectionOfType(type: string, scope: string | null, description: string, 
 
 // A conventional prefix repeated inside the description (`feat(types): feat(types): add x`,
 // `fix(devtools): perf: use …`): never shown. Needs the space after the colon, so `update:modelValue` stays.
-const INNER_PREFIX = /^([A-Za-z]{2,12})(\([^()]{0,40}\))?!?: (?=\S)/;
+const INNER_PREFIX = /^([A-Za-z]{2,12})(\([^()]{0,40}\))?!?: (?=\S)|^\[([A-Za-z]{2,12})\] ?(?=\S)/;
 
 function stripInnerPrefix(text: string): string {
   const m = INNER_PREFIX.exec(text);
-  return m && TYPE_SECTIONS[m[1]!.toLowerCase()] ? text.slice(m[0].length) : text;
+  return m && TYPE_SECTIONS[(m[1] ?? m[3]!).toLowerCase()] ? text.slice(m[0].length) : text;
 }
 
 /** `Revert "feat: add cache" (#7)` → `Revert "Add cache" (#7)`; `revert: fix(x): y` → `Revert "Y"`. */
 function revertTitle(text: string): string {
+  text = stripInnerPrefix(text.trim());
   const quoted = /^revert:? "(.+)"(\s*\(#\d+\))?$/i.exec(text);
-  if (quoted) return `Revert "${cleanTitle(quoted[1]!)}"${quoted[2] ?? ''}`;
+  if (quoted) {
+    const inner = stripInnerPrefix(quoted[1]!);
+    return `Revert "${/^revert\b/i.test(inner) ? revertTitle(inner) : cleanTitle(inner)}"${quoted[2] ?? ''}`;
+  }
   if (/^revert\b/i.test(text)) return cleanTitle(text);
   const unquoted = /^"(.+)"(\s*\(#\d+\))?$/.exec(text);
   const inner = unquoted ? `${unquoted[1]}${unquoted[2] ?? ''}` : text;
