@@ -18,6 +18,7 @@ import {
   isRuntimeSecurityUpdate,
   isSubmodulePointerOnly,
   libraryChanges,
+  pathTopic,
   raisesMinimumRuntime,
   stripGitmoji,
 } from './rules.js';
@@ -240,6 +241,8 @@ function sectionOfType(type: string, scope: string | null, description: string, 
   if (scopeKey && DEPENDENCY_SCOPED_TYPES.has(type) && DEPENDENCY_SCOPES.has(scopeKey)) return 'dependencies';
   if (section !== 'feature' && isHousekeeping(description, byBot, changes)) return 'chore';
   if (section !== 'test' && section !== 'documentation' && type !== 'ci' && raisesMinimumRuntime(description, changes)) return 'breaking';
+  // `fix(docker): …` touching only the image's workflow: the pipeline's fix, whatever the scope.
+  if (['fix', 'refactor', 'perf'].includes(type) && !scopeKey.startsWith('dep') && pathTopic(changes) === 'build') return 'build';
   const maintenance = MAINTENANCE_TYPES.has(type) || section === 'chore';
   if (maintenance && (isDependencyTitle(description) || isSubmodulePointerOnly(changes))) return 'dependencies';
   const area = AREA_SCOPES.get(scopeKey);

@@ -25,6 +25,7 @@ const AREA_OF_SCOPE: Record<string, string> = {
 };
 // Issue 14: what the description says beats a maintenance type: dependency updates written as
 // `chore(npm): bump git-cliff to 2.9.1`, and raising the MSRV (the minimum Rust version) is breaking.
+const PIPELINE = /^(\.github\/(workflows|actions)\/|Dockerfile$|\.dockerignore$|\.editorconfig$|\.gitignore$|\.github\/(dependabot|renovate)\.ya?ml$)/;
 const BY_DESCRIPTION: Array<[RegExp, string]> = [
   [/^chore\([\w-]+\): (set|update|bump|raise) MSRV to /, 'breaking'],
   [/^chore: set node engine to v16/, 'breaking'],
@@ -78,6 +79,8 @@ describe('git-cliff history', () => {
       if (['chore', 'build', 'ci', 'fix', 'style', 'refactor'].includes(type) && DEPENDENCY_SCOPES.includes(scope)) expected = 'dependencies';
       else if (AREA_OF_SCOPE[scope] && type !== 'revert') expected = AREA_OF_SCOPE[scope]!;
       for (const [re, section] of BY_DESCRIPTION) if (re.test(p.classified.subject)) expected = section;
+      // Issue 14: a fix or refactoring that only touches the pipeline (`fix(cd): …`, `fix(docker): …`) is build.
+      if (['fix', 'refactor', 'perf'].includes(type) && !scope.startsWith('dep') && p.record.changes.length && p.record.changes.every(([, path]) => PIPELINE.test(path))) expected = 'build';
       if (m[3] || /^BREAKING[ -]CHANGE: /m.test(p.record.message)) expected = 'breaking';
       checked++;
       if (p.classified.section !== expected) wrong.push(`${p.classified.subject} → ${p.classified.section}, expected ${expected}`);

@@ -155,9 +155,9 @@ export function isSubmodulePointerOnly(changes: readonly Change[]): boolean {
 type Topic = 'documentation' | 'test' | 'build' | 'dependencies';
 
 const TOPIC_WORDS: ReadonlyArray<[RegExp, Topic]> = [
-  [/\b(readme|docs|documentation|changelog|changelog_unreleased|contributing|typos?|license|blog( post)?|\w+\.md)\b/i, 'documentation'],
+  [/\b(readme|docs|documentation|changelog|changelog_unreleased|contributing|typos?|license|blog( post)?|guides?|\w+\.md)\b/i, 'documentation'],
   [/\b(tests?|snapshots?|jsfmt\.spec|specs?|fixtures?|test cases?)\b/i, 'test'],
-  [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline)\b/i, 'build'],
+  [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline|build scripts?|build process|bundler)\b/i, 'build'],
   [/\b(dependency|dependencies|deps|lockfile|yarn\.lock|package-lock(\.json)?)\b/i, 'dependencies'],
 ];
 
@@ -167,9 +167,9 @@ function topicOf(text: string): Topic | null {
 }
 
 const DOC_PATH = /(^|\/)(docs?|documentation|examples?|changelog_unreleased)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|LICEN[CS]E|AUTHORS|CONTRIBUTING|CHANGELOG|CODE_OF_CONDUCT)[^/]*$/i;
-const TEST_PATH = /(^|\/)(tests?|__tests__|__snapshots__|__fixtures__|spec|specs|fixtures|testdata|tests_integration|test-utils|e2e)\/|\.(test|spec)\.[a-z0-9]+$|\.snap$|_test\.(go|py|rs)$|(^|\/)jsfmt\.spec\.js$/i;
+const TEST_PATH = /(^|\/)(tests?|__tests__|__snapshots__|__fixtures__|spec|specs|fixtures|testdata|tests_integration|test-utils|e2e)\/|(^|\/)test-dts\/|\.(test|spec)\.[a-z0-9]+$|\.test-d\.[a-z]+$|\.snap$|_test\.(go|py|rs)$|(^|\/)jsfmt\.spec\.js$/i;
 // CI configuration and the build's own files: both land in "Build and CI".
-const CI_PATH = /^(\.github\/(workflows|actions)\/|\.github\/(dependabot|renovate|labeler|stale|lock|release-drafter)\.ya?ml$|\.circleci\/|\.travis\.yml$|\.?appveyor\.yml$|azure-pipelines\.yml$|\.gitlab-ci\.yml$|Jenkinsfile$|\.buildkite\/|renovate\.json5?$|\.renovaterc(\.json)?$|\.nvmrc$|\.node-version$|\.tool-versions$)|(^|\/)(Makefile|Dockerfile|Containerfile|\.dockerignore|docker-compose\.ya?ml|(rollup|webpack|vite|esbuild|tsup|babel|jest|vitest|karma|lerna|turbo|nx|gulpfile|Gruntfile|api-extractor)(\.config)?\.[cm]?[jt]s(on)?|tsconfig(\.[\w-]+)?\.json|\.npmignore|\.gitattributes|\.gitignore|\.eslintrc(\.\w+)?|eslint\.config\.[cm]?js|\.prettierrc(\.\w+)?|\.prettierignore|\.editorconfig|\.babelrc|\.browserslistrc)$|^(scripts\/(build|release|ci)|build)\//;
+const CI_PATH = /^(\.github\/(workflows|actions)\/|\.github\/(dependabot|renovate|labeler|stale|lock|release-drafter)\.ya?ml$|\.circleci\/|\.travis\.yml$|\.?appveyor\.yml$|azure-pipelines\.yml$|\.gitlab-ci\.yml$|Jenkinsfile$|\.buildkite\/|renovate\.json5?$|\.renovaterc(\.json)?$|\.nvmrc$|\.node-version$|\.tool-versions$)|(^|\/)(Makefile|Dockerfile|Containerfile|\.dockerignore|docker-compose\.ya?ml|(rollup|webpack|vite|esbuild|tsup|babel|jest|vitest|karma|lerna|turbo|nx|gulpfile|Gruntfile|api-extractor)(\.config)?\.[cm]?[jt]s(on)?|tsconfig(\.[\w-]+)?\.json|\.npmignore|\.gitattributes|\.gitignore|\.eslintrc(\.\w+)?|eslint\.config\.[cm]?js|\.prettierrc(\.\w+)?|\.prettierignore|\.editorconfig|\.babelrc|\.browserslistrc)$|(^|\/)\.eslintignore$|^(scripts|build)\//;
 const LOCK_PATH = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json|Cargo\.lock|go\.sum|Gemfile\.lock|poetry\.lock|composer\.lock|bun\.lockb?|\.yarn\/(cache|releases)\/.*)$/;
 const MANIFEST_PATH = /(^|\/)(package\.json|lerna\.json|Cargo\.toml|pyproject\.toml|setup\.py|setup\.cfg|version\.(txt|ts|js|py|rb)|VERSION|_version\.py|\w+\.gemspec|composer\.json|jsr\.json|deno\.json|manifest\.json|pnpm-workspace\.yaml)$/;
 
@@ -191,6 +191,7 @@ export function onlyVersionFiles(changes: readonly Change[]): boolean {
   return changes.length > 0 && changes.every(([, p]) => MANIFEST_PATH.test(p) || LOCK_PATH.test(p) || /(^|\/)CHANGELOG[^/]*$|(^|\/)changelog_unreleased\//i.test(p));
 }
 
+const CHANGELOG_ENTRY = /(^|\/)(changelog_unreleased|\.changeset|changelog\.d|changes)\/|(^|\/)CHANGELOG[^/]*$/i;
 const CODE_FILE = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|py|rb|go|rs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|ex|exs|clj|lua|dart|zig)$/i;
 const NOT_LIBRARY = /(^|\/)(website|docs?|examples?|scripts?|bench(marks?)?|playground|tools?|\.github|\.circleci|e2e|fixtures|__tests__|__mocks__|tests?|tests_integration|spec|specs|sandbox|demo|coverage)\//i;
 
@@ -259,7 +260,7 @@ const CI_ONLY_WORDS = /\b(ci|matrix|travis|appveyor|workflows?|github actions|\.
 export function raisesMinimumRuntime(text: string, changes: readonly Change[]): boolean {
   if (!MIN_RUNTIME.some((re) => re.test(text)) || CI_ONLY_WORDS.test(text)) return false;
   // Only CI, docs or tests: the project's own pipeline, not what users need.
-  if (changes.length && changes.every(([, p]) => (CI_PATH.test(p) && !/(^|\/)package\.json$/.test(p)) || DOC_PATH.test(p) || TEST_PATH.test(p))) return false;
+  if (changes.length && changes.every(([, p]) => CI_PATH.test(p) || TEST_PATH.test(p))) return false;
   return true;
 }
 
@@ -297,7 +298,7 @@ export function removesDependency(text: string, changes: readonly Change[]): boo
 }
 
 const MISC_REFACTOR = /^(misc(ellaneous)?|minor|small|some|more|little|tiny|further|various|general|code|quick|light|internal)\s(refactor(s|ing)?|clean-?ups?|tidy(ing)?)\b/i;
-const FIX_WORDS = /\b(should(n'?t| not)?|no longer|incorrect(ly)?|wrong(ly)?|broken|crash(es|ing)?|bugs?|regression|fix(es|ed)?\s#\d+|closes\s#\d+|correctly|properly|errors?|missing|unexpected(ly)?|invalid|edge case|hotfix|workaround|instead of|not working|doesn'?t|don'?t|can'?t|cannot|fail(s|ing|ure)?|bail|keep(s)?|preserve[sd]?|fix(es|ed)?|account(s|ed)? for)\b/i;
+const FIX_WORDS = /\b(should(n'?t| not)?|no longer|incorrect(ly)?|wrong(ly)?|broken|crash(es|ing)?|bugs?|regression|fix(es|ed)?\s#\d+|closes\s#\d+|correctly|properly|errors?|missing|unexpected(ly)?|invalid|edge case|hotfix|workaround|instead of|not working|doesn'?t|don'?t|can'?t|cannot|fail(s|ing|ure)?|bail|keep(s)?|preserve[sd]?|fix(es|ed)?|account(s|ed)? for|throw(s|ing)?|faulty|on windows|paren(s|thesis|theses)?)\b/i;
 
 const VERBS: ReadonlyArray<[RegExp, SectionKey | 'ambiguous']> = [
   [/^(deprecate[sd]?|deprecating)\b/i, 'deprecation'],
@@ -332,6 +333,10 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
   if (isDependencyTitle(text)) return { section: 'dependencies', rule: 'dependency-title' };
   if (byBot && /^(update|bump|upgrade|pin|lock)\b/i.test(text) && !isHousekeeping(text, byBot, changes)) return { section: 'dependencies', rule: 'dependency-bot' };
   if (isSubmodulePointerOnly(changes)) return { section: 'dependencies', rule: 'submodule' };
+  // `Update \`browserslist\`` with the lock file moving: a package, not a feature of ours.
+  if (/^(update[sd]?|upgrade[sd]?|bump(s|ed)?|refresh(ed)?)\s`@?[\w./-]+`(\s(package|dependency|version))?(\s\(#\d+\))?$/i.test(text) && changes.some(([, p]) => LOCK_PATH.test(p) || MANIFEST_PATH.test(p))) {
+    return { section: 'dependencies', rule: 'dependency-title' };
+  }
   if (isHousekeeping(text, byBot, changes)) return { section: 'chore', rule: 'housekeeping' };
   if (isReleaseSubject(text)) return { section: 'chore', rule: 'release' };
   // A version field and nothing else: `Bump version`, `Update versions` touching package.json only.
@@ -353,9 +358,19 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
       // "Fix a crash when the readme option is set"); ambiguous ones from the whole subject.
       const object = text.replace(re, '').trim();
       const near = verbSection === 'ambiguous' ? object : object.split(/\s+/).slice(0, 3).join(' ');
-      const topic = topicOf(near) ?? byPath();
+      let topic = topicOf(near) ?? byPath();
+      // "Support github-actions-workflow files" in a library change is the library's subject matter, not CI.
+      if (topic === 'build' && verbSection !== 'ambiguous' && !byPath() && libraryChanges(changes).touched > 0) topic = null;
       if (topic && !(topic === 'dependencies' && verbSection !== 'ambiguous')) return { section: topic, rule: `verb+topic` };
-      if (verbSection === 'ambiguous') return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
+      if (verbSection === 'ambiguous') {
+        // `Remove faulty check that throws`, "Remove \`getDocParts\`": in library code a defect's words make
+        // a fix and a removed identifier a refactoring; otherwise maintenance.
+        if (libraryChanges(changes).touched > 0) {
+          if (FIX_WORDS.test(object)) return { section: 'fix', rule: 'verb-ambiguous+fix-words' };
+          if (/^(remove[sd]?|delete[sd]?|drop(s|ped)?)\s`[^`]+`/i.test(text)) return { section: 'refactor', rule: 'verb-ambiguous+identifier' };
+        }
+        return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
+      }
     }
     return { section: verbSection, rule: 'verb' };
   }
@@ -363,9 +378,10 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
   if (topic) return { section: topic, rule: 'paths' };
   // No verb we know, but the diff adds to the library: a behaviour change. Words of a defect make it a
   // fix ("Numeric literal callees should keep parens"); otherwise it adds behaviour ("Persistent cookies").
-  // "Adds code" is read from the statuses: a new library file, or library code changed with its tests.
+  // "Adds code" is read from the statuses: a new library file, or library code changed with its tests
+  // or with a changelog entry for it.
   const library = libraryChanges(changes);
-  if (!byBot && library.touched > 0 && (library.added > 0 || changes.some(([, p]) => TEST_PATH.test(p)))) {
+  if (!byBot && library.touched > 0 && (library.added > 0 || changes.some(([, p]) => TEST_PATH.test(p) || CHANGELOG_ENTRY.test(p)))) {
     if (FIX_WORDS.test(text)) return { section: 'fix', rule: 'paths:library+fix-words' };
     return { section: 'feature', rule: 'paths:library' };
   }
