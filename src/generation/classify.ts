@@ -34,7 +34,7 @@ export interface ClassifiedCommit {
   breakingDescription: string | null;
   /** Conventional scope, or the area prefix of `Area: subject`. */
   scope: string | null;
-  /** Cleaned subject: prefix removed, first letter capitalised, `(#123)` kept. */
+  /** Cleaned subject: prefix removed, an ordinary first word capitalised (identifiers keep their case), `(#123)` kept. */
   title: string;
   pr: number | null;
   /** What this commit reverts, when it is a revert. */
