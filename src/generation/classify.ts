@@ -5,8 +5,24 @@
  */
 import { parseMessage } from './conventional.js';
 import { coAuthors, isBot, matchesAuthor, type Author } from './people.js';
-import { DEPENDENCY_SCOPED_TYPES, DEPENDENCY_SCOPES, TYPE_SECTIONS, classifyFreeText, stripGitmoji } from './rules.js';
-import type { CommitRecord, SectionKey } from './types.js';
+import { parseLooseHeader } from './conventional.js';
+import {
+  AREA_SCOPES,
+  DEPENDENCY_SCOPED_TYPES,
+  DEPENDENCY_SCOPES,
+  TYPE_SECTIONS,
+  classifyFreeText,
+  isDependencyTitle,
+  isHousekeeping,
+  isReleaseSubject,
+  isRuntimeSecurityUpdate,
+  isSubmodulePointerOnly,
+  libraryChanges,
+  pathTopic,
+  raisesMinimumRuntime,
+  stripGitmoji,
+} from './rules.js';
+import type { Change, CommitRecord, SectionKey } from './types.js';
 
 export type SkipReason = 'marker' | 'excluded-author' | 'bot' | 'merge' | 'empty';
 
@@ -18,7 +34,7 @@ export interface ClassifiedCommit {
   breakingDescription: string | null;
   /** Conventional scope, or the area prefix of `Area: subject`. */
   scope: string | null;
-  /** Cleaned subject: prefix removed, first letter capitalised, `(#123)` kept. */
+  /** Cleaned subject: prefix removed, an ordinary first word capitalised (identifiers keep their case), `(#123)` kept. */
   title: string;
   pr: number | null;
   /** What this commit reverts, when it is a revert. */
@@ -47,7 +63,14 @@ const CI_MARKERS = /\[(skip ci|ci skip|skip actions|actions skip|no ci)\]/gi;
 const PR_SUFFIX = /\(#(\d+)\)\s*$/;
 const MERGE_PR = /^Merge pull request #(\d+) from \S+/i;
 const MERGE_ANY = /^Merge (branch|remote-tracking branch|tag|pull request|commit|'[^']*'|"[^"]*")/i;
-const BRACKET_TAG = /^\[([A-Za-z][\w-]*)\]\s*:?\s*/;
+// `[fix] …`, `[JSX] …`, `[typescript, flow]: …`, `[3.9.x] …`: a tag or an area in brackets.
+const BRACKET_TAG = /^\[([^\][\r\n]{1,40})\] {0,3}:? {0,3}/;
+// `SCSS/LESS: …`, `Language Server: …`: an area the strict header does not read (it has `/` or spaces).
+const AREA_PREFIX = /^([A-Z][\w.+/-]{0,20}(?: [A-Z][\w.+/-]{0,20}){0,2}): (\S.*)$/;
+// `(Babylon) Allow …`: an area in parentheses.
+const PAREN_AREA = /^\(([A-Za-z][\w .+/-]{0,24})\):? (\S.*)$/;
+// Maintenance types whose description can say what kind of maintenance it is (`chore: upgrade foo to 2`).
+const MAINTENANCE_TYPES = new Set(['chore', 'chores', 'build', 'ci', 'style', 'misc', 'wip', 'release', 'workflow', 'polish']);
 const REVERT_SUBJECT = /^Revert "(.+)"\s*(\(#\d+\))?$/;
 const REVERTS_SHA = /This reverts commit ([0-9a-f]{7,40})/gi;
 
@@ -105,37 +128,62 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     scope = header.scope;
     text = header.description;
     const type = header.type.toLowerCase();
-    section = typeSection;
-    if (scope && DEPENDENCY_SCOPED_TYPES.has(type) && DEPENDENCY_SCOPES.has(scope.toLowerCase())) section = 'dependencies';
+    section = sectionOfType(type, scope, text, commit.changes, byBot);
     rule = `conventional:${type}`;
   } else {
     let rest = subject;
     const emoji = stripGitmoji(rest);
     rest = emoji.rest;
+    let tagType: string | null = null;
     const bracket = BRACKET_TAG.exec(rest);
-    let tagSection: SectionKey | undefined;
     if (bracket) {
-      // `[fix] …` is a legacy tag; `[JSX] …` names an area, which becomes the scope.
-      tagSection = TYPE_SECTIONS[bracket[1]!.toLowerCase()];
-      if (!tagSection) scope = bracket[1]!;
-      rest = rest.slice(bracket[0].length);
+      // `[fix] …` is a legacy tag; `[JSX] …` names an area, which becomes the scope; `[WIP] feat: x`
+      // is the commit after the marker.
+      const tag = bracket[1]!.trim();
+      const after = rest.slice(bracket[0].length);
+      const inner = parseLooseHeader(after);
+      const marker = /^(wip|draft|rfc|in progress)$/i.test(tag);
+      const recognised = (inner && TYPE_SECTIONS[inner.type.toLowerCase()]) || classifyFreeText(after, commit.changes, byBot).section !== 'other';
+      if (marker && recognised) rest = after;
+      // `[Security] Bump acorn from …`: Dependabot's flag on a dependency update, judged below like Renovate's.
+      else if (/^security$/i.test(tag) && isDependencyTitle(after)) rest = after;
+      else if (TYPE_SECTIONS[tag.toLowerCase()]) {
+        tagType = tag.toLowerCase();
+        rest = after;
+      } else if (marker) {
+        rest = after;
+      } else {
+        if (!/^v?\d+(\.[\dx]+)*$|^\d+$/.test(tag)) scope = tag;
+        rest = after;
+      }
     }
-    const legacy = /^([A-Za-z]+)\s*:\s*(\S.*)$/.exec(rest);
-    if (!tagSection && legacy && TYPE_SECTIONS[legacy[1]!.toLowerCase()]) {
-      // `Fix:something` / `Docs :x`: a legacy tag without the space Conventional Commits requires.
-      tagSection = TYPE_SECTIONS[legacy[1]!.toLowerCase()];
-      rest = legacy[2]!;
-    } else if (!tagSection && header) {
+    // `Fix(x):  two spaces`, `Fix (deps): …`, `fix - …`, `FIX: …`, `Fix:no space`: near-conventional.
+    const loose = tagType ? null : parseLooseHeader(rest);
+    if (loose && TYPE_SECTIONS[loose.type.toLowerCase()]) {
+      tagType = loose.type.toLowerCase();
+      scope = loose.scope ?? scope;
+      breaking ||= loose.breaking;
+      rest = loose.description;
+    } else if (!tagType && header && !scope) {
       // `TypeScript: print modifiers` — an area prefix, not a type: the area becomes the scope.
       scope = header.scope ? `${header.type}(${header.scope})` : header.type;
       rest = header.description;
+    } else if (!tagType && !scope) {
+      const area = AREA_PREFIX.exec(rest) ?? PAREN_AREA.exec(rest);
+      if (area && TYPE_SECTIONS[area[1]!.toLowerCase()]) {
+        tagType = area[1]!.toLowerCase();
+        rest = area[2]!;
+      } else if (area) {
+        scope = area[1]!;
+        rest = area[2]!;
+      }
     }
     text = rest;
     if (emoji.section) {
       section = emoji.section;
       rule = 'gitmoji';
-    } else if (tagSection) {
-      section = tagSection;
+    } else if (tagType) {
+      section = sectionOfType(tagType, scope, rest, commit.changes, byBot);
       rule = 'legacy-tag';
     } else {
       const free = classifyFreeText(rest, commit.changes, byBot);
@@ -145,8 +193,10 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   }
   if (section === 'breaking') breaking = true;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
-  if (section === 'dependencies' && /\[security\]/i.test(subject)) section = 'security';
-  if (reverts && section !== 'revert' && /^revert\b/i.test(subject)) section = 'revert';
+  // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
+  if (section === 'dependencies' && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
+  // `fix: Revert "fix(x): …"`, `fix(build): revert "build: …"`: a revert whatever its type says.
+  if (reverts && section !== 'revert' && (/^revert\b/i.test(subject) || /^revert:? "/i.test(text))) section = 'revert';
   if (breaking) section = 'breaking';
 
   // One literal with every field (no spread): V8 keeps it a fast object, and this runs per commit.
@@ -156,7 +206,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     breaking,
     breakingDescription: footerSource.breakingDescription,
     scope,
-    title: cleanTitle(text),
+    title: section === 'revert' ? revertTitle(text) : cleanTitle(text),
     pr,
     reverts,
     subject: parsed.subject,
@@ -180,9 +230,69 @@ function readReverts(message: string, subject: string, type: string | undefined,
   return null;
 }
 
-/** First letter capitalised, whitespace collapsed, a trailing period dropped; `(#123)` stays. */
+/**
+ * The section of a typed commit (conventional or legacy tag), where the scope or the description can
+ * say more than the type: `fix(docs)` is documentation, `chore: upgrade foo to 2` a dependency update.
+ */
+function sectionOfType(type: string, scope: string | null, description: string, changes: readonly Change[], byBot: boolean): SectionKey {
+  const section = TYPE_SECTIONS[type]!;
+  if (section === 'breaking' || section === 'revert' || section === 'security') return section;
+  const scopeKey = scope?.toLowerCase().trim() ?? '';
+  if (scopeKey && DEPENDENCY_SCOPED_TYPES.has(type) && DEPENDENCY_SCOPES.has(scopeKey)) return 'dependencies';
+  if (section !== 'feature' && isHousekeeping(description, byBot, changes)) return 'chore';
+  if (section !== 'test' && section !== 'documentation' && type !== 'ci' && raisesMinimumRuntime(description, changes)) return 'breaking';
+  // `fix(docker): …` touching only the image's workflow: the pipeline's fix, whatever the scope.
+  if (['fix', 'refactor', 'perf'].includes(type) && !scopeKey.startsWith('dep') && pathTopic(changes) === 'build') return 'build';
+  const maintenance = MAINTENANCE_TYPES.has(type) || section === 'chore';
+  if (maintenance && (isDependencyTitle(description) || isSubmodulePointerOnly(changes))) return 'dependencies';
+  const area = AREA_SCOPES.get(scopeKey);
+  // `build` names the build tooling, but a `fix(build)` that changes library code fixes what users get.
+  if (area && !(area === 'build' && /^(build|bundle|bundling|rollup|webpack)$/.test(scopeKey) && libraryChanges(changes).touched > 0)) return area;
+  if (maintenance && isReleaseSubject(description)) return 'chore';
+  return section;
+}
+
+// A conventional prefix repeated inside the description (`feat(types): feat(types): add x`,
+// `fix(devtools): perf: use …`): never shown. Needs the space after the colon, so `update:modelValue` stays.
+const INNER_PREFIX = /^([A-Za-z]{2,12})(\([^()]{0,40}\))?!?: (?=\S)|^\[([A-Za-z]{2,12})\] ?(?=\S)/;
+
+function stripInnerPrefix(text: string): string {
+  const m = INNER_PREFIX.exec(text);
+  return m && TYPE_SECTIONS[(m[1] ?? m[3]!).toLowerCase()] ? text.slice(m[0].length) : text;
+}
+
+/** `Revert "feat: add cache" (#7)` → `Revert "Add cache" (#7)`; `revert: fix(x): y` → `Revert "Y"`. */
+function revertTitle(text: string): string {
+  text = stripInnerPrefix(text.trim());
+  const quoted = /^revert:? "(.+)"(\s*\(#\d+\))?$/i.exec(text);
+  if (quoted) {
+    const inner = stripInnerPrefix(quoted[1]!);
+    return `Revert "${/^revert\b/i.test(inner) ? revertTitle(inner) : cleanTitle(inner)}"${quoted[2] ?? ''}`;
+  }
+  if (/^revert\b/i.test(text)) return cleanTitle(text);
+  const unquoted = /^"(.+)"(\s*\(#\d+\))?$/.exec(text);
+  const inner = unquoted ? `${unquoted[1]}${unquoted[2] ?? ''}` : text;
+  return `Revert "${cleanTitle(inner.replace(/(\s*\(#\d+\))$/, ''))}"${/(\s*\(#\d+\))$/.exec(inner)?.[1] ?? ''}`;
+}
+
+// An identifier, package name or version as the first word: its case is part of its meaning.
+// (`-`, `_`, `.`, `@`, `/`, `()`, `:`, `#`, `$`, `<`, backticks, capitals after the first letter, digits.)
+const ORDINARY_WORD = /^[a-z][a-z']*[,;!?]?$/;
+
+/**
+ * Whitespace collapsed, a trailing period dropped, a repeated conventional prefix removed; the first
+ * letter capitalised only when the first word is an ordinary lowercase word (`no-unused-vars`,
+ * `lodash@^4`, `parseQuery()`, `v2.3.1`, `eslint 8` keep their case). `(#123)` stays.
+ */
 export function cleanTitle(text: string): string {
   let title = text.replace(CI_MARKERS, ' ').replace(SKIP_MARKER, ' ').replace(/\s+/g, ' ').trim();
+  title = stripInnerPrefix(title);
   title = title.replace(/\.(\s*\(#\d+\))?$/, '$1');
+  const space = title.indexOf(' ');
+  const first = space < 0 ? title : title.slice(0, space);
+  if (!ORDINARY_WORD.test(first)) return title;
+  // A package followed by its version (`eslint 8.57`, `react to v19`) is a name, not a word.
+  const next = space < 0 ? '' : title.slice(space + 1);
+  if (/^(to\s+|from\s+)?[v^~]?\d+\.\d/.test(next) && !/^(add|fix|update|upgrade|bump|drop|remove|support|use|require|release|prepare|publish|version)$/i.test(first)) return title;
   return title.charAt(0).toUpperCase() + title.slice(1);
 }

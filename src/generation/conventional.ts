@@ -39,6 +39,21 @@ export function parseHeader(subject: string): ConventionalHeader | null {
   return { type: m[1]!, scope: scope ? scope : null, breaking: m[3] === '!', description: m[4]!.trim() };
 }
 
+// Near-conventional headers people write: `Fix (deps): x`, `fix(x):  two spaces`, `fix - x`, `Fix:x`,
+// `feat !: x`. Bounded repetitions only: a subject can be any text, and this must stay linear.
+const LOOSE_HEADER = /^([A-Za-z]{2,15}) {0,3}(?:\(([^()\r\n]{0,60})\))? {0,3}(!)? {0,3}(?::| {1,3}[-–—]{1,2} ) {0,8}(\S.*)$/;
+
+/**
+ * A header in one of the shapes above, or null. The caller decides whether the word is a type
+ * (`Fix - x`) or ordinary prose (`Travis - allow failures`).
+ */
+export function parseLooseHeader(subject: string): ConventionalHeader | null {
+  const m = LOOSE_HEADER.exec(subject);
+  if (!m) return null;
+  const scope = m[2]?.trim();
+  return { type: m[1]!, scope: scope ? scope : null, breaking: m[3] === '!', description: m[4]!.trim() };
+}
+
 /** Splits a full commit message into subject, body and footers, and reads its conventional header. */
 export function parseMessage(message: string): ParsedMessage {
   const lines = message.replace(/\r\n?/g, '\n').split('\n');

@@ -18,6 +18,19 @@ const SECTION_OF_TYPE: Record<string, string> = {
   build: 'build', ci: 'build', test: 'test', chore: 'chore', style: 'chore', revert: 'revert',
 };
 const DEPENDENCY_SCOPES = ['deps', 'dep', 'deps-dev', 'dev-deps', 'dependencies'];
+// Issue 14: a scope naming a non-code area beats the type (`fix(ci)` is build, `style(readme)` documentation).
+const AREA_OF_SCOPE: Record<string, string> = {
+  docs: 'documentation', doc: 'documentation', readme: 'documentation', typo: 'documentation',
+  ci: 'build', workflow: 'build', build: 'build', test: 'test', tests: 'test',
+};
+// Issue 14: what the description says beats a maintenance type: dependency updates written as
+// `chore(npm): bump git-cliff to 2.9.1`, and raising the MSRV (the minimum Rust version) is breaking.
+const PIPELINE = /^(\.github\/(workflows|actions)\/|Dockerfile$|\.dockerignore$|\.editorconfig$|\.gitignore$|\.github\/(dependabot|renovate)\.ya?ml$)/;
+const BY_DESCRIPTION: Array<[RegExp, string]> = [
+  [/^chore\([\w-]+\): (set|update|bump|raise) MSRV to /, 'breaking'],
+  [/^chore: set node engine to v16/, 'breaking'],
+  [/^chore(\([\w-]+\))?: ((upgrade|bump|update) (?!MSRV)\S+ to v?\d|upgrade |update yarn\.lock|bump (dev )?dependencies)/i, 'dependencies'],
+];
 
 let commits: CommitRecord[];
 let original: Map<string, CommitRecord>;
@@ -62,7 +75,12 @@ describe('git-cliff history', () => {
       const type = m[1]!.toLowerCase();
       let expected = SECTION_OF_TYPE[type];
       if (!expected) continue;
-      if (['chore', 'build', 'ci', 'fix'].includes(type) && DEPENDENCY_SCOPES.includes((m[2] ?? '').toLowerCase())) expected = 'dependencies';
+      const scope = (m[2] ?? '').toLowerCase();
+      if (['chore', 'build', 'ci', 'fix', 'style', 'refactor'].includes(type) && DEPENDENCY_SCOPES.includes(scope)) expected = 'dependencies';
+      else if (AREA_OF_SCOPE[scope] && type !== 'revert') expected = AREA_OF_SCOPE[scope]!;
+      for (const [re, section] of BY_DESCRIPTION) if (re.test(p.classified.subject)) expected = section;
+      // Issue 14: a fix or refactoring that only touches the pipeline (`fix(cd): …`, `fix(docker): …`) is build.
+      if (['fix', 'refactor', 'perf'].includes(type) && !scope.startsWith('dep') && p.record.changes.length && p.record.changes.every(([, path]) => PIPELINE.test(path))) expected = 'build';
       if (m[3] || /^BREAKING[ -]CHANGE: /m.test(p.record.message)) expected = 'breaking';
       checked++;
       if (p.classified.section !== expected) wrong.push(`${p.classified.subject} → ${p.classified.section}, expected ${expected}`);

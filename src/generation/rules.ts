@@ -55,8 +55,19 @@ export const TYPE_SECTIONS: Readonly<Record<string, SectionKey>> = {
 };
 
 /** Scopes that mean "dependency update" when the type is a maintenance one (`chore(deps)`, `build(deps-dev)`). */
-export const DEPENDENCY_SCOPES = new Set(['deps', 'dep', 'deps-dev', 'dev-deps', 'dependencies', 'dependency', 'deps-peer']);
-export const DEPENDENCY_SCOPED_TYPES = new Set(['chore', 'build', 'ci', 'fix']);
+export const DEPENDENCY_SCOPES = new Set(['deps', 'dep', 'deps-dev', 'dev-deps', 'dependencies', 'dependency', 'deps-peer', 'devdeps', 'dev-dependencies']);
+export const DEPENDENCY_SCOPED_TYPES = new Set(['chore', 'build', 'ci', 'fix', 'style', 'refactor', 'deps', 'dep', 'upgrade', 'bump']);
+
+/**
+ * Scopes that name a non-code area: the scope says more than the type (`fix(docs)` fixes the docs,
+ * `fix(ci)` the pipeline). `build` is special-cased by the caller: in libraries that ship bundles,
+ * `fix(build)` often changes library code, and then it is the library's fix.
+ */
+export const AREA_SCOPES: ReadonlyMap<string, SectionKey> = new Map<string, SectionKey>([
+  ...['docs', 'doc', 'documentation', 'readme', 'typo', 'typos', 'guide', 'guides'].map((s) => [s, 'documentation'] as [string, SectionKey]),
+  ...['ci', 'workflow', 'workflows', 'github-actions', 'actions', 'gha', 'travis', 'circleci', 'appveyor', 'build', 'bundle', 'bundling', 'rollup', 'webpack'].map((s) => [s, 'build'] as [string, SectionKey]),
+  ...['test', 'tests', 'testing', 'e2e', 'unit-tests', 'snapshots', 'spec', 'specs'].map((s) => [s, 'test'] as [string, SectionKey]),
+]);
 
 // Gitmoji (https://gitmoji.dev): the emoji and its `:shortcode:`. Variation selectors are stripped before lookup.
 const GITMOJI: ReadonlyArray<[string[], SectionKey]> = [
@@ -97,25 +108,56 @@ export function stripGitmoji(subject: string): { rest: string; section: SectionK
 const DEPENDENCY_TITLES = [
   /^(chore|build|fix)?(\([^)]*\))?:?\s*bump\s+\S+(\s+and\s+\S+)?\s+from\s+\S+\s+to\s+\S+/i,
   /^bump\s+the\s+\S+\s+group\b/i,
-  /^(update|upgrade|pin|bump)\s+(dependency|dependencies|devdependency|devdependencies|deps|dev-deps)\b/i,
+  /^(update|upgrade|pin|bump)\s+(the\s+)?(dev\s+|development\s+|all\s+|some\s+)?(dependency|dependencies|devdependency|devdependencies|deps|dev-deps)\b/i,
+  /^(update[sd]?|regenerate[sd]?|refresh(ed)?|bump(ed)?|sync(ed)?)\s+(the\s+)?(yarn\.lock|package-lock(\.json)?|pnpm-lock(\.yaml)?|Cargo\.lock|go\.sum|lock\s?files?)\b/i,
   /^update\s+\S+\s+(monorepo|packages?)\b/i,
   /^update\s+(all\s+)?(non-major|major|minor|patch)\s+dependencies\b/i,
   /^lock\s*file\s+maintenance\b/i,
-  /^(update|upgrade|bump)\s+`?(@?[\w./-]+)`?\s+(dependency\s+)?to\s+`?v?\d+(\.[\dx]+)*\b/i,
+  /^(update[sd]?|upgrade[sd]?|bump(s|ed)?)\s+`?(@?[\w./-]+)`?\s+(dependency\s+|package\s+)?to\s+`?[\^~]?v?\d+(\.[\dx]+)*\b/i,
+  /^(update[sd]?|upgrade[sd]?)\s+`?@?[\w./-]+`?\s+from\s+`?v?\d\S*\s+to\s+`?v?\d/i,
   /^\[snyk\]/i,
-  /^(upgrade|downgrade|pin)\s+\S/i,
+  /^(upgrade[sd]?|downgrade[sd]?|pin(s|ned)?)\s+\S/i,
+  // `Added "chalk" dep`, `Remove lodash dependency`, `add foo as a dev dependency`
+  /^(add(s|ed)?|remove[sd]?|drop(s|ped)?|install(s|ed)?)\s+(the\s+)?["'`]?@?[\w./-]+["'`]?\s+(as\s+an?\s+)?(dev[- ]?|peer[- ]?|runtime\s+)?(dep|deps|dependency|dependencies|devdependency)\b/i,
+  // `Updated X submodule`, `Update submodule X`, `Bump the docs submodule`
+  /^(update[sd]?|bump(s|ed)?|sync(s|ed)?|upgrade[sd]?|move[sd]?|point)\b.{0,60}\bsubmodules?\b/i,
 ];
 
+// `lodash@^4.17.21`, `@babel/core@7.1.0`, `typescript@next`: a package and its version.
+const NAME_AT_VERSION = /^`?@?[\w.-]+(\/[\w.-]+)?@([\^~]|>=?|<=?)?(v?\d[\w.+-]*|next|latest|canary|beta|rc)`?,?$/i;
+
+/** A subject that is only packages at versions, with at most a verb: `lodash@^4.17.21`, `Update to foo@2`, `foo@1 and bar@2 update`. */
+export function isNameAtVersionSubject(text: string): boolean {
+  const words = text.replace(/\s*\(#\d+\)\s*$/, '').split(/\s+/).filter((w) => w && !/^(and|&)$/i.test(w));
+  while (words.length && /^(update[sd]?|upgrade[sd]?|bump(s|ed)?|use[sd]?|pin(s|ned)?|to|install(s|ed)?)$/i.test(words[0]!)) words.shift();
+  while (words.length && /^(update[sd]?|upgrade[sd]?|bump(s|ed)?)$/i.test(words[words.length - 1]!)) words.pop();
+  return words.length > 0 && words.length <= 8 && words.every((w) => NAME_AT_VERSION.test(w));
+}
+
 export function isDependencyTitle(text: string): boolean {
-  return DEPENDENCY_TITLES.some((re) => re.test(text));
+  return DEPENDENCY_TITLES.some((re) => re.test(text)) || isNameAtVersionSubject(text);
+}
+
+// What every status-only diff of a submodule pointer looks like: `M vendor/libfoo` (a path without an
+// extension that is not one of the usual extension-less files), optionally with `.gitmodules`.
+const PLAIN_FILES = /(^|\/)(Makefile|GNUmakefile|Dockerfile|Containerfile|Jenkinsfile|Procfile|Gemfile|Rakefile|Brewfile|Vagrantfile|Justfile|Caddyfile|LICEN[CS]E|COPYING|NOTICE|AUTHORS|CONTRIBUTORS|CODEOWNERS|OWNERS|README|CHANGELOG|VERSION|PATENTS|Pipfile|BUILD|WORKSPACE|configure|gradlew|mvnw)$/i;
+export function isSubmodulePointerOnly(changes: readonly Change[]): boolean {
+  let pointers = 0;
+  for (const [status, path] of changes) {
+    if (path === '.gitmodules') continue;
+    const last = path.slice(path.lastIndexOf('/') + 1);
+    if (status !== 'M' || last.includes('.') || /^[_.]/.test(last) || PLAIN_FILES.test(path) || /(^|\/)(bin|scripts?|hooks|\.husky|website|static|public|assets|docs?)\//.test(path)) return false;
+    pointers++;
+  }
+  return pointers > 0;
 }
 
 type Topic = 'documentation' | 'test' | 'build' | 'dependencies';
 
 const TOPIC_WORDS: ReadonlyArray<[RegExp, Topic]> = [
-  [/\b(readme|docs|documentation|changelog|changelog_unreleased|contributing|typos?|license|blog( post)?|\w+\.md)\b/i, 'documentation'],
+  [/\b(readme|docs|documentation|changelog|changelog_unreleased|contributing|typos?|license|blog( post)?|guides?|\w+\.md)\b/i, 'documentation'],
   [/\b(tests?|snapshots?|jsfmt\.spec|specs?|fixtures?|test cases?)\b/i, 'test'],
-  [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline)\b/i, 'build'],
+  [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline|build scripts?|build process|bundler)\b/i, 'build'],
   [/\b(dependency|dependencies|deps|lockfile|yarn\.lock|package-lock(\.json)?)\b/i, 'dependencies'],
 ];
 
@@ -124,12 +166,14 @@ function topicOf(text: string): Topic | null {
   return null;
 }
 
-const DOC_PATH = /(^|\/)(docs?|documentation)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|LICENSE|AUTHORS|CONTRIBUTING)[^/]*$/i;
-const TEST_PATH = /(^|\/)(tests?|__tests__|__snapshots__|spec|specs|fixtures|testdata)\/|\.(test|spec)\.[a-z0-9]+$|\.snap$|_test\.(go|py|rs)$/i;
-const CI_PATH = /^(\.github\/workflows\/|\.github\/actions\/|\.circleci\/|\.travis\.yml$|appveyor\.yml$|\.appveyor\.yml$|azure-pipelines\.yml$|\.gitlab-ci\.yml$|Jenkinsfile$|\.buildkite\/)/;
-const LOCK_PATH = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|Cargo\.lock|go\.sum|Gemfile\.lock|poetry\.lock|composer\.lock|bun\.lockb?)$/;
+const DOC_PATH = /(^|\/)(docs?|documentation|examples?|changelog_unreleased)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|LICEN[CS]E|AUTHORS|CONTRIBUTING|CHANGELOG|CODE_OF_CONDUCT)[^/]*$/i;
+const TEST_PATH = /(^|\/)(tests?|__tests__|__snapshots__|__fixtures__|spec|specs|fixtures|testdata|tests_integration|test-utils|e2e)\/|(^|\/)test-dts\/|\.(test|spec)\.[a-z0-9]+$|\.test-d\.[a-z]+$|\.snap$|_test\.(go|py|rs)$|(^|\/)jsfmt\.spec\.js$/i;
+// CI configuration and the build's own files: both land in "Build and CI".
+const CI_PATH = /^(\.github\/(workflows|actions)\/|\.github\/(dependabot|renovate|labeler|stale|lock|release-drafter)\.ya?ml$|\.circleci\/|\.travis\.yml$|\.?appveyor\.yml$|azure-pipelines\.yml$|\.gitlab-ci\.yml$|Jenkinsfile$|\.buildkite\/|renovate\.json5?$|\.renovaterc(\.json)?$|\.nvmrc$|\.node-version$|\.tool-versions$)|(^|\/)(Makefile|Dockerfile|Containerfile|\.dockerignore|docker-compose\.ya?ml|(rollup|webpack|vite|esbuild|tsup|babel|jest|vitest|karma|lerna|turbo|nx|gulpfile|Gruntfile|api-extractor)(\.config)?\.[cm]?[jt]s(on)?|tsconfig(\.[\w-]+)?\.json|\.npmignore|\.gitattributes|\.gitignore|\.eslintrc(\.\w+)?|eslint\.config\.[cm]?js|\.prettierrc(\.\w+)?|\.prettierignore|\.editorconfig|\.babelrc|\.browserslistrc)$|(^|\/)\.eslintignore$|^(scripts|build)\//;
+const LOCK_PATH = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json|Cargo\.lock|go\.sum|Gemfile\.lock|poetry\.lock|composer\.lock|bun\.lockb?|\.yarn\/(cache|releases)\/.*)$/;
+const MANIFEST_PATH = /(^|\/)(package\.json|lerna\.json|Cargo\.toml|pyproject\.toml|setup\.py|setup\.cfg|version\.(txt|ts|js|py|rb)|VERSION|_version\.py|\w+\.gemspec|composer\.json|jsr\.json|deno\.json|manifest\.json|pnpm-workspace\.yaml)$/;
 
-/** The one kind every changed path shares (docs, tests, CI, lock files), or null. */
+/** The one kind every changed path shares (docs, tests, CI and build files, lock files), or null. */
 export function pathTopic(changes: readonly Change[]): Topic | null {
   if (!changes.length) return null;
   const kinds: Array<[RegExp, Topic]> = [
@@ -141,6 +185,120 @@ export function pathTopic(changes: readonly Change[]): Topic | null {
   for (const [re, topic] of kinds) if (changes.every(([, path]) => re.test(path))) return topic;
   return null;
 }
+
+/** Only manifests, changelogs and lock files: what a release commit or a version bump touches. */
+export function onlyVersionFiles(changes: readonly Change[]): boolean {
+  return changes.length > 0 && changes.every(([, p]) => MANIFEST_PATH.test(p) || LOCK_PATH.test(p) || /(^|\/)CHANGELOG[^/]*$|(^|\/)changelog_unreleased\//i.test(p));
+}
+
+const CHANGELOG_ENTRY = /(^|\/)(changelog_unreleased|\.changeset|changelog\.d|changes)\/|(^|\/)CHANGELOG[^/]*$/i;
+const CODE_FILE = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|py|rb|go|rs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|ex|exs|clj|lua|dart|zig)$/i;
+const NOT_LIBRARY = /(^|\/)(website|docs?|examples?|scripts?|bench(marks?)?|playground|tools?|\.github|\.circleci|e2e|fixtures|__tests__|__mocks__|tests?|tests_integration|spec|specs|sandbox|demo|coverage)\//i;
+
+/** Library code among the changes: source files outside tests, docs, tooling and the website. */
+export function libraryChanges(changes: readonly Change[]): { touched: number; added: number } {
+  let touched = 0;
+  let added = 0;
+  for (const [status, path] of changes) {
+    if (!CODE_FILE.test(path) || NOT_LIBRARY.test(path) || TEST_PATH.test(path) || CI_PATH.test(path)) continue;
+    touched++;
+    if (status === 'A') added++;
+  }
+  return { touched, added };
+}
+
+// A release commit: `1.2.0`, `v4.0.0-rc1`, `0.2.0-dev`, `Release 1.2.0-beta.1`, `Prepare 2.0`, `Bump version to 3.1.4`.
+const RELEASE_SUBJECT = /^(release[sd]?:?\s+|releasing\s+|publish(ed)?\s+|prepare\s+(for\s+)?(release\s+)?|bump(ed)?\s+(the\s+)?version\s+(to\s+)?|version:?\s+|tag(ged)?\s+)?(v|version\s?)?\d+\.\d+(\.\d+)?([-.+]?[a-z][\w.-]*|[-.]\d+)*(\s(release|hotfix|final))?(\s?\(#\d+\))?$|^(v|version\s?)?\d+\.\d+\.\d+\S*\s(--|—|-)\s|^(bump(ed)?\s+(the\s+)?(package\s+)?version|(new|next)\s+version|(prepare|preparing)\s+(for\s+)?(the\s+)?(next\s+)?release)\b|^chore\(release\)/i;
+
+const VERSION_FIELD = /^(bump(s|ed)?|update[sd]?|set|change[sd]?|increase[sd]?|sync(ed)?|prepare[sd]?|correct(ed)?|fix(ed)?)\s(the\s)?(package\s|project\s|own\s|release\s)?(versions?|version numbers?)\b/i;
+
+export function isReleaseSubject(text: string): boolean {
+  return RELEASE_SUBJECT.test(text);
+}
+
+// Bots and scripts that keep README sections in sync: sponsors, backers, contributors.
+const HOUSEKEEPING = /^(update[sd]?|sync(ed|s)?|regenerate[sd]?|refresh(ed)?|generate[sd]?)\s+(the\s+)?(readme\s+)?(sponsors?|backers?|contributors?|supporters)(\s+(list|image|table|section|svg|in readme))?\b|^(\[bot\]|\[auto\])|\ball[- ]contributors\b/i;
+
+export function isHousekeeping(text: string, byBot: boolean, changes: readonly Change[]): boolean {
+  if (HOUSEKEEPING.test(text)) return true;
+  return byBot && /\b(sponsors?|backers?|contributors?|readme)\b/i.test(text) && changes.every(([, p]) => DOC_PATH.test(p) || /sponsors?|backers/i.test(p));
+}
+
+// Real security fixes only: not SECURITY.md, not a "security" word in a policy or a headline.
+const SECURITY_WORDS = /\b(cve-\d{4}-\d+|ghsa(-[a-z0-9]{4}){3}|vulnerabilit(y|ies)|vulnerable|xss|cross[- ]site[- ](scripting|request)|csrf|(sql|command|code|html|script|header|prototype|shell|template|ldap|xml|crlf|argument)[- ]injection|prototype pollution|open redirect|redos|path traversal|directory traversal|security (fix|issue|bug|vulnerabilit(y|ies)|problem|patch|advisory|hole|flaw|release|update)|(fix(es|ed)?|patch(es|ed)?)\s(a\s)?security)\b/i;
+
+export function isSecurityFix(text: string, changes: readonly Change[]): boolean {
+  if (!SECURITY_WORDS.test(text) || /\bsecurity\.md\b|security polic(y|ies)/i.test(text)) return false;
+  return !changes.length || !changes.every(([, p]) => DOC_PATH.test(p) || /(^|\/)SECURITY\.md$/i.test(p));
+}
+
+/**
+ * A security-flagged dependency update counts as a security fix only for a dependency users run:
+ * not when only lock files move (dev tooling, transitive pins), nor in the website, scripts or
+ * examples, nor for well-known build and test tools.
+ */
+const DEV_TOOLS = /^(vite|vitest|webpack|webpack-dev-server|jest|eslint|rollup|esbuild|babel|@babel\/[\w-]+|typescript|mocha|karma|prettier|lerna|nx|turbo|tsup|ts-node|nodemon|husky|lint-staged|puppeteer|playwright|cypress|storybook|@storybook\/[\w-]+|docusaurus|vuepress|vitepress|gatsby|next|@angular\/compiler)$/i;
+export function isRuntimeSecurityUpdate(text: string, changes: readonly Change[]): boolean {
+  if (/\b(deps-dev|dev-deps|devdependenc(y|ies)|dev dependenc(y|ies))\b/i.test(text)) return false;
+  if (/\bin \/(website|docs?|scripts?|examples?|playground|bench\w*)\b/i.test(text)) return false;
+  if (changes.length && changes.every(([, p]) => LOCK_PATH.test(p))) return false;
+  if (changes.length && changes.every(([, p]) => NOT_LIBRARY.test(p))) return false;
+  const name = /\b(?:bump|update|upgrade)\s+(?:dependency\s+)?`?(@?[\w./-]+)/i.exec(text)?.[1];
+  return !(name && DEV_TOOLS.test(name));
+}
+
+// Raising the minimum runtime: `Drop support for Node 14`, `Require Node.js >= 18`, `Bump minimum Python to 3.9`.
+const RUNTIMES = '(node(\\.?js)?|nodejs|ie|internet explorer|python|ruby|php|go|golang|java|jdk|deno|bun|electron|rust|msrv)';
+const MIN_RUNTIME = [
+  new RegExp(`\\b(drop(s|ped|ping)?|remove[sd]?|end(s|ed)?|discontinue[sd]?|no longer support)\\s(official\\s)?(support\\s(for\\s)?|supports?\\s)?(for\\s)?(the\\s)?(old(er)?\\s)?${RUNTIMES}\\s?(v|version\\s?)?\\d+`, 'i'),
+  new RegExp(`\\b(require[sd]?|minimum|min\\.?|at least|raise[sd]?\\s(the\\s)?minimum|bump(s|ed)?\\s(the\\s)?minimum|minimal)\\b[^.]{0,40}?\\b${RUNTIMES}\\s?(version\\s?)?(>=?\\s?|to\\s|v)?\\d+`, 'i'),
+  new RegExp(`\\b${RUNTIMES}\\s?(v|version\\s?)?\\d+(\\.\\d+)*\\s?(\\+|or (later|newer|higher|above)|is (now )?(the )?(required|minimum))`, 'i'),
+  /\b(update[sd]?|bump(s|ed)?|raise[sd]?|increase[sd]?|set)\s(the\s)?(msrv|minimum supported (rust|node(\.js)?|python|go) version|engines?( field)?|node engines?)\s(to\s)?[v^>=~\s]{0,3}\d/i,
+];
+const CI_ONLY_WORDS = /\b(ci|matrix|travis|appveyor|workflows?|github actions|\.nvmrc|in tests?|for tests?|dev(elopment)? (environment|only)|contributors?|docker image|playground|website|development|dev build|dev)\b/i;
+
+export function raisesMinimumRuntime(text: string, changes: readonly Change[]): boolean {
+  if (!MIN_RUNTIME.some((re) => re.test(text)) || CI_ONLY_WORDS.test(text)) return false;
+  // Only CI, docs or tests: the project's own pipeline, not what users need.
+  if (changes.length && changes.every(([, p]) => CI_PATH.test(p) || TEST_PATH.test(p))) return false;
+  return true;
+}
+
+// `Removed app.foo(callback)`, "Delete `x` as a magic string", `Remove --flow-parser option`, `Drop the deprecated foo API`.
+const REMOVAL = /^(remove[sd]?|delete[sd]?|drop(s|ped)?|kill(s|ed)?|get rid of)\s(the\s|deprecated\s|support\sfor\s|public\s|legacy\s|old\s){0,3}(?<object>`[^`]{1,80}`|[\w$]+(\.[\w$]+)+(\([^)]{0,40}\))?|[\w$]+\([^)]{0,40}\)|--?[a-z][\w-]*)/i;
+const NOT_PUBLIC = /\b(unused|dead|internal|private|debug(ger|ging)?|console|leftover|redundant|duplicated?|obsolete|stale|todo|comments?|workaround|hack|typo|tests?|snapshots?|eslint-disable|ts-ignore|ts-expect-error|lint|imports?|dependency|dependencies|devdependenc(y|ies)|files?|folder|directory|scripts?|readme|docs|changelog|ci|log|logs|logging|warning|semicolons?|whitespace|extra|useless|unnecessary|unneeded)\b/i;
+const API_WORDS = /\b(option|flag|api|method|function|argument|parameter|export|property|hook|command|setting|alias|class|prop|event|support for|magic string|global)\b/i;
+
+// Where a project tells its users about a change: docs, changelog entries, type declarations.
+const DOCUMENTED_PATH = /(^|\/)(docs?|changelog_unreleased|\.changeset)\/|(^|\/)(CHANGELOG|README)[^/]*$|\.d\.[cm]?ts$/i;
+
+/**
+ * A removal of something users call or pass, and so a breaking change: a member or call
+ * (`app.foo(callback)`), a CLI flag, a magic value or "support for" something; or a named
+ * option/API/code span when the commit also documents it (docs, changelog entry, type declarations).
+ * Internal helpers removed in passing are refactoring, not breaking.
+ */
+export function removesPublicApi(text: string, changes: readonly Change[]): boolean {
+  const m = REMOVAL.exec(text);
+  if (!m || NOT_PUBLIC.test(text) || pathTopic(changes) || /\b(package|in favou?r of)\b/i.test(text)) return false;
+  if (changes.length && libraryChanges(changes).touched === 0) return false;
+  const written = m.groups!.object!;
+  const object = written.replace(/^`|`$/g, '');
+  // A file (`fuzzer.js`, `.flowconfig`, `FUNDING.yml`) is not an API.
+  if (/^\.|\/$|\.(js|ts|json|ya?ml|md|lock|config|txt|sh|toml|swp|cjs|mjs)$/i.test(object) || /\bfrom\s`?[\w.-]+\.(json|ya?ml|md|js)\b/i.test(text)) return false;
+  if (/^[\w$]+(\.[\w$]+)+\(|^--?[a-z]/i.test(object) || /\b(magic (string|value)|support for)\b/i.test(text)) return true;
+  const documented = !changes.length || changes.some(([, p]) => DOCUMENTED_PATH.test(p));
+  return documented && (written.startsWith('`') || /[(.]/.test(object) || API_WORDS.test(text));
+}
+
+/** `Remove lodash`, `Drop the \`resolve\` dependency` with package.json changed: a dependency change. */
+export function removesDependency(text: string, changes: readonly Change[]): boolean {
+  if (!changes.some(([, p]) => /(^|\/)package\.json$|(^|\/)Cargo\.toml$|(^|\/)go\.mod$|(^|\/)requirements[\w-]*\.txt$|(^|\/)pyproject\.toml$/.test(p))) return false;
+  return /^(remove[sd]?|drop(s|ped)?|get rid of|uninstall(s|ed)?)\s(the\s)?`?@?[\w.-]+(\/[\w.-]+)?`?(\s(package|dependency|dep|module))?(\s\(#\d+\))?$/i.test(text);
+}
+
+const MISC_REFACTOR = /^(misc(ellaneous)?|minor|small|some|more|little|tiny|further|various|general|code|quick|light|internal)\s(refactor(s|ing)?|clean-?ups?|tidy(ing)?)\b/i;
+const FIX_WORDS = /\b(should(n'?t| not)?|no longer|incorrect(ly)?|wrong(ly)?|broken|crash(es|ing)?|bugs?|regression|fix(es|ed)?\s#\d+|closes\s#\d+|correctly|properly|errors?|missing|unexpected(ly)?|invalid|edge case|hotfix|workaround|instead of|not working|doesn'?t|don'?t|can'?t|cannot|fail(s|ing|ure)?|bail|keep(s)?|preserve[sd]?|fix(es|ed)?|account(s|ed)? for|throw(s|ing)?|faulty|on windows|paren(s|thesis|theses)?)\b/i;
 
 const VERBS: ReadonlyArray<[RegExp, SectionKey | 'ambiguous']> = [
   [/^(deprecate[sd]?|deprecating)\b/i, 'deprecation'],
@@ -173,9 +331,22 @@ export interface FreeTextResult {
 export function classifyFreeText(text: string, changes: readonly Change[], byBot: boolean): FreeTextResult {
   if (/^revert\b/i.test(text)) return { section: 'revert', rule: 'revert' };
   if (isDependencyTitle(text)) return { section: 'dependencies', rule: 'dependency-title' };
-  if (byBot && /^(update|bump|upgrade|pin|lock)\b/i.test(text)) return { section: 'dependencies', rule: 'dependency-bot' };
-  if (/\b(security|vulnerabilit(y|ies)|cve-\d{4}-\d+|xss|csrf|injection)\b/i.test(text)) return { section: 'security', rule: 'security-words' };
+  if (byBot && /^(update|bump|upgrade|pin|lock)\b/i.test(text) && !isHousekeeping(text, byBot, changes)) return { section: 'dependencies', rule: 'dependency-bot' };
+  if (isSubmodulePointerOnly(changes)) return { section: 'dependencies', rule: 'submodule' };
+  // `Update \`browserslist\`` with the lock file moving: a package, not a feature of ours.
+  if (/^(update[sd]?|upgrade[sd]?|bump(s|ed)?|refresh(ed)?)\s`@?[\w./-]+`(\s(package|dependency|version))?(\s\(#\d+\))?$/i.test(text) && changes.some(([, p]) => LOCK_PATH.test(p) || MANIFEST_PATH.test(p))) {
+    return { section: 'dependencies', rule: 'dependency-title' };
+  }
+  if (isHousekeeping(text, byBot, changes)) return { section: 'chore', rule: 'housekeeping' };
+  if (isReleaseSubject(text)) return { section: 'chore', rule: 'release' };
+  // A version field and nothing else: `Bump version`, `Update versions` touching package.json only.
+  if (onlyVersionFiles(changes) && VERSION_FIELD.test(text)) return { section: 'chore', rule: 'release' };
+  if (isSecurityFix(text, changes)) return { section: 'security', rule: 'security-words' };
   if (/\bdeprecat(e|es|ed|ion)\b/i.test(text)) return { section: 'deprecation', rule: 'deprecation-words' };
+  if (raisesMinimumRuntime(text, changes)) return { section: 'breaking', rule: 'minimum-runtime' };
+  if (removesDependency(text, changes)) return { section: 'dependencies', rule: 'dependency-removal' };
+  if (removesPublicApi(text, changes)) return { section: 'breaking', rule: 'api-removal' };
+  if (MISC_REFACTOR.test(text)) return { section: 'refactor', rule: 'misc-refactor' };
 
   let byPathCache: Topic | null | undefined;
   const byPath = () => (byPathCache === undefined ? (byPathCache = pathTopic(changes)) : byPathCache);
@@ -187,13 +358,32 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
       // "Fix a crash when the readme option is set"); ambiguous ones from the whole subject.
       const object = text.replace(re, '').trim();
       const near = verbSection === 'ambiguous' ? object : object.split(/\s+/).slice(0, 3).join(' ');
-      const topic = topicOf(near) ?? byPath();
+      let topic = topicOf(near) ?? byPath();
+      // "Support github-actions-workflow files" in a library change is the library's subject matter, not CI.
+      if (topic === 'build' && verbSection !== 'ambiguous' && !byPath() && libraryChanges(changes).touched > 0) topic = null;
       if (topic && !(topic === 'dependencies' && verbSection !== 'ambiguous')) return { section: topic, rule: `verb+topic` };
-      if (verbSection === 'ambiguous') return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
+      if (verbSection === 'ambiguous') {
+        // `Remove faulty check that throws`, "Remove \`getDocParts\`": in library code a defect's words make
+        // a fix and a removed identifier a refactoring; otherwise maintenance.
+        if (libraryChanges(changes).touched > 0) {
+          if (FIX_WORDS.test(object)) return { section: 'fix', rule: 'verb-ambiguous+fix-words' };
+          if (/^(remove[sd]?|delete[sd]?|drop(s|ped)?)\s`[^`]+`/i.test(text)) return { section: 'refactor', rule: 'verb-ambiguous+identifier' };
+        }
+        return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
+      }
     }
     return { section: verbSection, rule: 'verb' };
   }
   const topic = byPath();
   if (topic) return { section: topic, rule: 'paths' };
+  // No verb we know, but the diff adds to the library: a behaviour change. Words of a defect make it a
+  // fix ("Numeric literal callees should keep parens"); otherwise it adds behaviour ("Persistent cookies").
+  // "Adds code" is read from the statuses: a new library file, or library code changed with its tests
+  // or with a changelog entry for it.
+  const library = libraryChanges(changes);
+  if (!byBot && library.touched > 0 && (library.added > 0 || changes.some(([, p]) => TEST_PATH.test(p) || CHANGELOG_ENTRY.test(p)))) {
+    if (FIX_WORDS.test(text)) return { section: 'fix', rule: 'paths:library+fix-words' };
+    return { section: 'feature', rule: 'paths:library' };
+  }
   return { section: 'other', rule: 'none' };
 }

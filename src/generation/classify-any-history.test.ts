@@ -1,0 +1,238 @@
+// Issue 14, "Classification that holds on any history": each class on made-up commits.
+import { describe, expect, it } from 'vitest';
+import { buildCommit } from '../../test/helpers/commits.js';
+import { classifyCommit, cleanTitle } from './classify.js';
+import type { Change } from './types.js';
+
+const bot = { name: 'renovate[bot]', email: '29139614+renovate[bot]@users.noreply.github.com' };
+const classify = (message: string, changes: Change[] = [['M', 'src/index.ts']], extra: Parameters<typeof buildCommit>[0] = {}) =>
+  classifyCommit(buildCommit({ message, changes, ...extra }));
+const section = (message: string, changes?: Change[], extra?: Parameters<typeof buildCommit>[0]) => classify(message, changes, extra).section;
+
+describe('a scope naming a non-code area beats the type', () => {
+  it.each([
+    ['fix(docs): broken link to the API page', 'documentation'],
+    ['fix(readme): typo in install command', 'documentation'],
+    ['feat(docs): add a search box', 'documentation'],
+    ['fix(ci): cache the cargo registry', 'build'],
+    ['refactor(ci): split the release job', 'build'],
+    ['fix(build): pin the nightly toolchain', 'build'],
+    ['fix(test): flaky timer in the scheduler spec', 'test'],
+    ['chore(deps): update rust crate serde to 1.0.200', 'dependencies'],
+    ['build(deps-dev): bump vitest from 1.0.0 to 1.1.0', 'dependencies'],
+    ['refactor(deps): replace dirs with etcetera', 'dependencies'],
+  ])('%s → %s', (message, expected) => {
+    expect(section(message, [['M', 'ci/setup.sh']])).toBe(expected);
+  });
+
+  it('keeps a fix(build) that changes library code a fix (the bundle users get)', () => {
+    expect(section('fix(build): avoid const enum conflicts', [['M', 'packages/runtime-core/src/index.ts']])).toBe('fix');
+    expect(section('fix(build): enable safari10 option for terser', [['M', 'rollup.config.js']])).toBe('build');
+  });
+
+  it('keeps breaking and code scopes as they were', () => {
+    expect(section('feat(docs)!: drop the v1 docs site')).toBe('breaking');
+    expect(section('feat(parser): add a docs option')).toBe('feature');
+    expect(section('feat(deps): support a new plugin API')).toBe('feature');
+  });
+});
+
+describe('dependency changes in every form', () => {
+  it.each([
+    ['chore: upgrade foo to 1.2'],
+    ['chore: update dependency foo to ^1.2'],
+    ['lodash@^4.17.21'],
+    ['@babel/core@7.1.0 (#12)'],
+    ['typescript@3.6.4 update (#6704)'],
+    ['Upgrade to eslint@9'],
+    ['Update to yaml@2 (#18419)'],
+    ['Updated the docs-theme submodule'],
+    ['Update submodule vendor/libgit2'],
+    ['Added "chalk" dep'],
+    ['Add lodash as a dev dependency'],
+    ['Update `postcss` from v8.2.7 to v8.3.6 (#11342)'],
+    ['chore(ci): update actions/checkout to v4'],
+    ['chore(npm): update yarn.lock'],
+    ['chore: bump dev dependencies'],
+  ])('%s → dependencies', (message) => {
+    expect(section(message, [['M', 'package.json']])).toBe('dependencies');
+  });
+
+  it('reads a commit that only moves a submodule pointer as a dependency update', () => {
+    expect(classify('Sync', [['M', 'vendor/libgit2']])).toMatchObject({ section: 'dependencies', rule: 'submodule' });
+    expect(classify('Point at the new release', [['M', '.gitmodules'], ['M', 'third_party/zlib']]).section).toBe('dependencies');
+    // Extension-less files that are not submodules stay what they are.
+    expect(section('Tidy', [['M', 'Makefile']])).not.toBe('dependencies');
+    expect(section('Add redirect', [['M', 'website/static/_redirects']])).not.toBe('dependencies');
+  });
+
+  it('reads a removed package as a dependency change, not a removed API', () => {
+    expect(section('Remove `lodash` (#12628)', [['M', 'package.json'], ['M', 'src/cli/usage.js'], ['M', 'yarn.lock']])).toBe('dependencies');
+  });
+});
+
+describe('near-conventional prefixes: understood, never in the title', () => {
+  it.each([
+    ['fix:   extra spaces after the colon', 'fix', 'Extra spaces after the colon', null],
+    ['fix(parser):  two spaces', 'fix', 'Two spaces', 'parser'],
+    ['Fix (deps): bump serde to 1.0.200', 'dependencies', 'Bump serde to 1.0.200', 'deps'],
+    ['fix (types): do not unwrap refs in `toRefs` (#4966)', 'fix', 'Do not unwrap refs in `toRefs` (#4966)', 'types'],
+    ['[fix] handle empty input', 'fix', 'Handle empty input', null],
+    ['[Fix]: handle empty input', 'fix', 'Handle empty input', null],
+    ['fix - handle empty input', 'fix', 'Handle empty input', null],
+    ['Feat - dark mode', 'feature', 'Dark mode', null],
+    ['FEAT: shout', 'feature', 'Shout', null],
+    ['Docs: clarify install', 'documentation', 'Clarify install', null],
+    ['[WIP] feat: html support (#4753)', 'feature', 'Html support (#4753)', null],
+    ['(refactor): Move common options out of JS plugin (#4445)', 'refactor', 'Move common options out of JS plugin (#4445)', null],
+    ['feat(types): feat(types): add `ComponentCustomProperties` interface (#982)', 'feature', 'Add `ComponentCustomProperties` interface (#982)', 'types'],
+  ])('%s → %s, "%s"', (message, expected, title, scope) => {
+    expect(classify(message)).toMatchObject({ section: expected, title, scope });
+  });
+
+  it('keeps an event name that only looks like a prefix', () => {
+    expect(classify('fix(v-model): update:camelCase events should trigger kebab case equivalent').title).toBe('update:camelCase events should trigger kebab case equivalent');
+  });
+
+  it('titles reverts by what they revert, without its prefix', () => {
+    expect(classify('Revert "feat: add cache" (#77)').title).toBe('Revert "Add cache" (#77)');
+    expect(classify('revert: chore(config): update template to include commit ids').title).toBe('Revert "Update template to include commit ids"');
+    expect(classify('revert: "wip: handle value assignment"').title).toBe('Revert "Handle value assignment"');
+  });
+
+  it('does not take prose with a dash for a type', () => {
+    expect(classify('Travis - allow failures in Node 6', [['M', '.travis.yml']])).toMatchObject({ section: 'build', scope: null });
+  });
+});
+
+describe('paths as evidence on free-form histories', () => {
+  it.each<[string, Change[], string]>([
+    ['Make it pass on Windows', [['M', 'tests/format/jsfmt.spec.js'], ['M', 'tests/format/__snapshots__/jsfmt.spec.js.snap']], 'test'],
+    ['Wording', [['M', 'docs/options.md'], ['M', 'README.md']], 'documentation'],
+    ['Playground link', [['A', 'examples/basic/index.html']], 'documentation'],
+    ['Cache the build', [['M', '.github/workflows/ci.yml'], ['M', 'rollup.config.js']], 'build'],
+    ['Compile for Node 18 targets', [['M', 'tsconfig.build.json'], ['M', 'Makefile']], 'build'],
+    ['Bump version', [['M', 'package.json']], 'chore'],
+    ['Update versions', [['M', 'packages/a/package.json'], ['M', 'packages/b/package.json'], ['M', 'lerna.json']], 'chore'],
+  ])('%s → %s', (message, changes, expected) => {
+    expect(section(message, changes)).toBe(expected);
+  });
+
+  it('reads "misc refactor(ing)" as refactoring', () => {
+    expect(section('misc refactor')).toBe('refactor');
+    expect(section('Misc refactoring (#12)')).toBe('refactor');
+    expect(section('Minor refactor (#11566)')).toBe('refactor');
+  });
+
+  it('places a noun phrase that adds to the library as a feature, a defect as a fix', () => {
+    expect(classify('request-level render()', [['A', 'lib/render.js'], ['M', 'lib/request.js']])).toMatchObject({ section: 'feature', rule: 'paths:library', title: 'request-level render()' });
+    expect(section('Persistent cookies', [['M', 'src/cookies.ts'], ['M', 'test/cookies.test.ts']])).toBe('feature');
+    expect(section('Numeric literal callees should keep parens (#141)', [['M', 'src/printer.js'], ['M', 'tests/literal/number.js']])).toBe('fix');
+    // Without library code (or without tests beside a change), the words alone decide: other.
+    expect(section('Persistent cookies', [['M', 'website/playground/Playground.js']])).toBe('other');
+    expect(section('Something else', [['M', 'src/a.ts'], ['M', 'docs/a.md']])).toBe('other');
+  });
+});
+
+describe('removed public API and raised minimum runtime are breaking', () => {
+  it.each<[string, Change[]]>([
+    ['Removed app.foo(callback)', [['M', 'lib/application.js']]],
+    ['Delete `x` as a magic string', [['M', 'src/parse.ts']]],
+    ['Remove `--flow-parser` option', [['M', 'src/cli/options.js'], ['A', 'changelog_unreleased/cli/1.md']]],
+    ['Remove `prettier.doc.builders.concat` (#13203)', [['M', 'src/document/builders.js'], ['A', 'changelog_unreleased/api/13203.md']]],
+  ])('%s → breaking', (message, changes) => {
+    expect(classify(message, changes)).toMatchObject({ section: 'breaking', breaking: true });
+  });
+
+  it('does not call an internal helper, a file or a leftover a public API', () => {
+    expect(section('Remove `getDocParts` (#16026)', [['M', 'src/document/printer.js'], ['M', 'src/document/utils.js']])).not.toBe('breaking');
+    expect(section('Remove unused helper')).toBe('chore');
+    expect(section('Delete fuzzer2.js', [['D', 'fuzzer2.js']])).not.toBe('breaking');
+    expect(section('Remove `.flowconfig` (#9286)', [['D', '.flowconfig'], ['M', 'src/index.js']])).not.toBe('breaking');
+  });
+
+  it.each([
+    ['Drop support for Node.js 10 (#11830)'],
+    ['Require Node.js >= 18'],
+    ['chore: set node engine to v16'],
+    ['chore(project): bump MSRV to 1.74.1'],
+    ['Bump minimum Python version to 3.9'],
+  ])('%s → breaking', (message) => {
+    expect(section(message, [['M', 'package.json'], ['M', 'src/index.js']])).toBe('breaking');
+  });
+
+  it('leaves the project\'s own pipeline and dev environment alone', () => {
+    expect(section('Drop Node.js 14 for development build (#13439)', [['M', 'package.json'], ['M', 'scripts/build.js']])).not.toBe('breaking');
+    expect(section('Drop node 16 from the CI matrix', [['M', '.github/workflows/ci.yml']])).toBe('build');
+  });
+});
+
+describe('security only for security fixes', () => {
+  it.each([
+    ['Fix ReDoS vulnerability (#17246)'],
+    ['Escape titles to prevent XSS'],
+    ['Patch CVE-2024-1234 in the URL parser'],
+    ['Fix open redirect after login'],
+    ['Reject GHSA-abcd-efgh-ijkl payloads'],
+    ['Security fix: sanitize paths'],
+  ])('%s → security', (message) => {
+    expect(section(message)).toBe('security');
+  });
+
+  it('never for SECURITY.md edits or dev-dependency bumps', () => {
+    expect(section('Create SECURITY.md', [['A', 'SECURITY.md']])).toBe('documentation');
+    expect(section('Update security policy', [['M', '.github/SECURITY.md']])).not.toBe('security');
+    expect(section('chore(deps): update dependency vite to v5.4.12 [security] (#12793)', [['M', 'pnpm-lock.yaml']], bot)).toBe('dependencies');
+    expect(section('build(deps-dev): [security] bump webpack from 5.1.0 to 5.94.0', [['M', 'package.json'], ['M', 'yarn.lock']])).toBe('dependencies');
+    expect(section('[Security] Bump acorn from 6.3.0 to 6.4.1 in /website (#7765)', [['M', 'website/yarn.lock']])).toBe('dependencies');
+    // A flagged update of a runtime dependency is a security fix.
+    expect(section('chore(deps): update dependency minimatch to ~10.2.0 [security]', [['M', 'packages/compiler-sfc/package.json'], ['M', 'pnpm-lock.yaml']], bot)).toBe('security');
+  });
+});
+
+describe('automated housekeeping is maintenance', () => {
+  it.each([
+    ['chore: update sponsors [ci skip]', [['M', 'README.md']]],
+    ['Update contributors list', [['M', 'README.md']]],
+    ['fix(readme): update contributors image (#13068)', [['M', 'README.md']]],
+    ['docs: sync backers', [['M', 'BACKERS.md']]],
+    ['1.2.0-beta.1', [['M', 'package.json']]],
+    ['0.2.0-dev', [['M', 'package.json']]],
+    ['v4.0.0-rc1', [['M', 'package.json'], ['M', 'CHANGELOG.md']]],
+    ['Release 1.2.0-beta.1', [['M', 'package.json']]],
+    ['chore(release): 2.0.0', [['M', 'package.json']]],
+    ['release: v1.2.3', [['M', 'package.json']]],
+    ['Prepare 3.1 release', [['M', 'package.json']]],
+  ] as Array<[string, Change[]]>)('%s → chore', (message, changes) => {
+    expect(section(message, changes)).toBe('chore');
+  });
+
+  it('counts a bot\'s README sync as maintenance', () => {
+    expect(section('Update README with the latest sponsors', [['M', 'README.md']], { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' })).toBe('chore');
+  });
+});
+
+describe('titles never change an identifier\'s case', () => {
+  it.each([
+    ['no-unused-vars: report unused catch bindings', 'no-unused-vars: report unused catch bindings'],
+    ['lodash@^4.17.21', 'lodash@^4.17.21'],
+    ['parseQuery() now keeps empty values', 'parseQuery() now keeps empty values'],
+    ['v2.3.1', 'v2.3.1'],
+    ['eslint 8.57 support', 'eslint 8.57 support'],
+    ['`--cache` is faster', '`--cache` is faster'],
+    ['useFetch handles aborts', 'useFetch handles aborts'],
+    ['__proto__ keys are kept', '__proto__ keys are kept'],
+    ['src/cli: exit with 2', 'src/cli: exit with 2'],
+    ['i18n strings', 'i18n strings'],
+    ['add pagination', 'Add pagination'],
+    ["don't crash on empty input", "Don't crash on empty input"],
+    ['explain v2', 'Explain v2'],
+  ])('%s → %s', (text, title) => {
+    expect(cleanTitle(text)).toBe(title);
+  });
+
+  it('keeps the identifier through classification', () => {
+    expect(classify('fix: `no-unused-vars` reports catch bindings').title).toBe('`no-unused-vars` reports catch bindings');
+    expect(classify('feat(router): parseQuery() keeps empty values').title).toBe('parseQuery() keeps empty values');
+  });
+});
