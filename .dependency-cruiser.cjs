@@ -34,9 +34,9 @@ module.exports = {
         "A domain's tables are written and read through its own service: a file outside a domain folder (another " +
         "domain, or a top-level module) never imports that domain's *.repository.ts.",
       // $1 is the importing file's folder under src/ (or its file name, for a top-level module).
-      from: {
-        path: '^src/([^/]+)' },
-      to: { path: '^src/[^/]+/[^/]+\\.repository\\.ts$', pathNot: '^src/$1/' },
+      // Row types are a domain's vocabulary and may be shared (type-only imports).
+      from: { path: '^src/([^/]+)' },
+      to: { path: '^src/[^/]+/[^/]+\\.repository\\.ts$', pathNot: '^src/$1/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'repos-never-imports-github',

@@ -41,6 +41,8 @@ import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/repos/ingest.service.js';
 import { createProjectsService } from '../src/projects/projects.service.js';
+import { createUsersService } from '../src/auth/users.service.js';
+import { createOrgsService } from '../src/orgs/orgs.service.js';
 import { createBenchProject, ensureDatasetRepo } from './dataset-repo.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -131,7 +133,7 @@ async function main() {
     const engine = createThreadEngine({ budgetMs: 600_000 });
     // Wired as src/services.ts wires them: generation stores its entries through the entries service.
     const entryJson = new EntryJson(0);
-    const projects = createProjectsService(db, db, entryJson, createChangelogService(db, entryJson));
+    const projects = createProjectsService(db, db, entryJson, createChangelogService(db, entryJson), createOrgsService(db, { users: createUsersService(db) }));
     const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects }), projects });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
     const clear = async () => {

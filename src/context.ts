@@ -1,8 +1,5 @@
-import type { Executor } from './db/database.js';
 import type { ContextType } from './db/schema.js';
 import { AppError } from './errors.js';
-import { orgsRepository } from './orgs/orgs.repository.js';
-import { usersRepository } from './users/users.repository.js';
 
 /** A personal or organization context, as people write it: `user:EMAIL` or `org:SLUG`. */
 export type ContextRef = { type: 'user'; email: string } | { type: 'org'; slug: string };
@@ -33,13 +30,3 @@ export function parseContextRef(value: string, option = 'context'): ContextRef {
   return match[1] === 'user' ? { type: 'user', email: match[2]!.toLowerCase() } : { type: 'org', slug: match[2]! };
 }
 
-export async function resolveContext(db: Executor, ref: ContextRef): Promise<ResolvedContext> {
-  if (ref.type === 'user') {
-    const user = await usersRepository.findByEmail(db, ref.email);
-    if (!user) throw new AppError('not_found', `No user with e-mail ${ref.email}`);
-    return { type: 'user', userId: user.id };
-  }
-  const org = await orgsRepository.findBySlug(db, ref.slug);
-  if (!org) throw new AppError('not_found', `No organization with slug ${ref.slug}`);
-  return { type: 'org', orgId: org.id };
-}

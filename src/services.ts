@@ -9,7 +9,7 @@ import { createEntriesService } from './entries/entries.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import { createOrgsService } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
-import { createUsersService } from './users/users.service.js';
+import { createUsersService } from './auth/users.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
@@ -41,17 +41,19 @@ export function createServices(
   const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
   // Services other services call (a domain reaches another's tables only through its service).
-  const projects = createProjectsService(db, database.readDb, entryJson, changelog);
+  const users = createUsersService(db);
+  const orgs = createOrgsService(db, { users });
+  const projects = createProjectsService(db, database.readDb, entryJson, changelog, orgs);
   const entries = createEntriesService(db, { projects });
-  const repos = createReposService({ db, jobs });
+  const repos = createReposService({ db, jobs, projects });
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
     database,
-    users: createUsersService(db),
-    orgs: createOrgsService(db),
+    users,
+    orgs,
     projects,
-    keys: createKeysService(db, { projects }),
+    keys: createKeysService(db, { projects, owners: orgs }),
     entries,
     changelog,
     publicPage,

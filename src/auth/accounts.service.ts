@@ -3,9 +3,8 @@ import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError, type ErrorDetail } from '../errors.js';
-import { invitesRepository } from '../orgs/invites.repository.js';
-import { acceptInviteIn, hashToken } from '../orgs/orgs.service.js';
-import { usersRepository } from '../users/users.repository.js';
+import { acceptInviteIn, findUsableInvite } from '../orgs/orgs.service.js';
+import { usersRepository } from './users.repository.js';
 import { sessionsRepository, setupTokensRepository, signInLimitsRepository, type LimitRule, type SessionUser } from './auth.repository.js';
 import { hashPassword, passwordProblem, SCRYPT_LOG_N, verifyPassword } from './passwords.js';
 import { addressBucket } from '../http/client-address.js';
@@ -218,7 +217,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
       const email = normalizeEmail(input.email);
       const name = input.name.trim();
       // The link is checked first: without a usable one, nothing else is revealed or checked.
-      if (!(await invitesRepository.findUsable(db, hashToken(inviteToken)))) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
+      if (!(await findUsableInvite(db, inviteToken))) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
       const existing = EMAIL.test(email) ? await usersRepository.findByEmail(db, email) : undefined;
       if (existing) {
         await checkPassword(email, existing, input.password, address);

@@ -15,7 +15,7 @@ import { registerWorkerCommand } from '../jobs/worker.cli.js';
 import { registerReposCommands } from '../repos/repos.cli.js';
 import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
-import { registerUsersCommands } from '../users/users.cli.js';
+import { registerUsersCommands } from '../auth/users.cli.js';
 import { command, outputRunner, type CliIo, type CliParts } from './io.js';
 
 const defaultIo: CliIo = {

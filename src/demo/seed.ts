@@ -1,7 +1,5 @@
 import type { GeneratedJson } from '../db/schema.js';
-import { projectsRepository } from '../projects/projects.repository.js';
 import type { Services } from '../services.js';
-import { usersRepository } from '../users/users.repository.js';
 
 export const DEMO_SLUG = 'demo';
 export const DEMO_EMAIL = 'demo@example.com';
@@ -98,8 +96,7 @@ function toMarkdown(json: GeneratedJson): string {
  * make every public route show something real. Returns false when there was anything already.
  */
 export async function seedDemo(services: Services, now = new Date()): Promise<boolean> {
-  const db = services.database.db;
-  if ((await usersRepository.count(db)) > 0 || (await projectsRepository.count(db)) > 0) return false;
+  if ((await services.users.count()) > 0 || (await services.projects.count()) > 0) return false;
   const user = await services.users.create({ email: DEMO_EMAIL, name: 'Demo User' });
   await services.projects.create({ name: 'Demo', slug: DEMO_SLUG, owner: { type: 'user', email: user.email } });
   const day = 86_400_000;

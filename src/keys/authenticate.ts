@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
-import type { UsersService } from '../users/users.service.js';
+import type { UsersService } from '../auth/users.service.js';
 import type { KeysService } from './keys.service.js';
 import type { Principal } from './principal.js';
 import { isUuid } from '../ids.js';

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.js';
 import type { KeyScope } from '../db/schema.js';
-import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
+import type { ContextRef, ResolvedContext } from '../context.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
 import { AppError, notFound } from '../errors.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './key-format.js';
@@ -34,7 +35,7 @@ function validName(name: string): string {
 
 export function createKeysService(
   db: Db,
-  options: { projects: Pick<ProjectsService, 'findBySlug'>; onUseError?: (error: unknown) => void },
+  options: { projects: Pick<ProjectsService, 'findBySlug'>; owners: Pick<OrgsService, 'resolveOwner'>; onUseError?: (error: unknown) => void },
 ) {
   async function view(record: ApiKeyRecord): Promise<KeyView> {
     const slugs = await keysRepository.projectSlugs(db, [record.id]);
@@ -64,7 +65,7 @@ export function createKeysService(
       const secret = generateKey();
       const scope: KeyScope = input.projectSlugs && input.projectSlugs.length > 0 ? 'selected' : 'all';
       const record = await db.transaction().execute(async (tx) => {
-        const context = 'email' in input.context || 'slug' in input.context ? await resolveContext(tx, input.context) : input.context;
+        const context = 'email' in input.context || 'slug' in input.context ? await options.owners.resolveOwner(input.context, tx) : input.context;
         const projectIds: string[] = [];
         for (const slug of input.projectSlugs ?? []) {
           const project = await options.projects.findBySlug(slug, tx);
@@ -94,7 +95,7 @@ export function createKeysService(
     },
 
     async list(context?: ContextRef): Promise<KeyView[]> {
-      const resolved = context ? await resolveContext(db, context) : undefined;
+      const resolved = context ? await options.owners.resolveOwner(context) : undefined;
       const records = await keysRepository.list(db, resolved);
       const slugs = await keysRepository.projectSlugs(
         db,

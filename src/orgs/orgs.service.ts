@@ -3,9 +3,10 @@ import { isUniqueViolation } from '../db/errors.js';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../db/database.js';
 import type { OrganizationRow, OrgRole } from '../db/schema.js';
+import type { UsersService } from '../auth/users.service.js';
+import type { ContextRef, ResolvedContext } from '../context.js';
 import { AppError } from '../errors.js';
 import { slugProblem } from '../projects/slug.js';
-import { usersRepository } from '../users/users.repository.js';
 import { invitesRepository } from './invites.repository.js';
 import { orgsRepository } from './orgs.repository.js';
 import { isUuid } from '../ids.js';
@@ -32,6 +33,11 @@ function requireRole(role: string): OrgRole {
  * Adds `userId` to the invite's organization and uses the invite up, in the caller's transaction.
  * An invite works once: of two concurrent acceptances, one wins.
  */
+/** The invitation `token` names when it can still be used (for callers inside their own transaction). */
+export function findUsableInvite(db: Executor, token: string) {
+  return invitesRepository.findUsable(db, hashToken(token));
+}
+
 export async function acceptInviteIn(tx: Executor, token: string, userId: string): Promise<Membership> {
   const invite = await invitesRepository.findUsable(tx, hashToken(token));
   if (!invite) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
@@ -53,8 +59,21 @@ export async function acceptInviteIn(tx: Executor, token: string, userId: string
   return { org: org!, role: invite.role };
 }
 
-export function createOrgsService(db: Db) {
+export function createOrgsService(db: Db, deps: { users: Pick<UsersService, 'findByEmail'> }) {
+  const { users } = deps;
   return {
+    /** The owner `ref` names (`user:EMAIL` or `org:SLUG`), read inside the caller's transaction. */
+    async resolveOwner(ref: ContextRef, tx: Executor = db): Promise<ResolvedContext> {
+      if (ref.type === 'user') {
+        const user = await users.findByEmail(ref.email, tx);
+        if (!user) throw new AppError('not_found', `No user with e-mail ${ref.email}`);
+        return { type: 'user', userId: user.id };
+      }
+      const org = await orgsRepository.findBySlug(tx, ref.slug);
+      if (!org) throw new AppError('not_found', `No organization with slug ${ref.slug}`);
+      return { type: 'org', orgId: org.id };
+    },
+
     /** Creates the organization and makes `ownerEmail` its owner, together or not at all. */
     async create(input: { slug: string; name: string; ownerEmail: string }): Promise<OrganizationRow> {
       const problem = slugProblem(input.slug);
@@ -64,7 +83,7 @@ export function createOrgsService(db: Db) {
       if (name.length < 1 || name.length > 200) details.push({ parameter: 'name', message: 'must be 1 to 200 characters' });
       if (details.length) throw new AppError('invalid_request', 'Invalid organization', details);
       return db.transaction().execute(async (tx) => {
-        const owner = await usersRepository.findByEmail(tx, input.ownerEmail.trim());
+        const owner = await users.findByEmail(input.ownerEmail, tx);
         if (!owner) throw new AppError('not_found', `No user with e-mail ${input.ownerEmail}`);
         try {
           const org = await orgsRepository.insert(tx, { slug: input.slug, name });
@@ -111,7 +130,7 @@ export function createOrgsService(db: Db) {
       }
     },
 
-    findInvite: (token: string) => invitesRepository.findUsable(db, hashToken(token)),
+    findInvite: (token: string) => findUsableInvite(db, token),
 
     acceptInvite: (token: string, userId: string) => db.transaction().execute((tx) => acceptInviteIn(tx, token, userId)),
 
@@ -148,3 +167,4 @@ export function createOrgsService(db: Db) {
     },
   };
 }
+export type OrgsService = ReturnType<typeof createOrgsService>;

@@ -1,12 +1,14 @@
 import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
-import { resolveContext, type ContextRef, type ResolvedContext } from '../context.js';
+import type { ContextRef, ResolvedContext } from '../context.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
 import type { ChangelogService } from '../changelog/changelog.service.js';
 import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../changelog/entry-json.js';
 import { AppError } from '../errors.js';
 import type { Principal } from '../keys/principal.js';
-import { projectsRepository, type ProjectSummaryRow, type Visibility } from './projects.repository.js';
+import { projectsRepository, type ProjectSummaryRow } from './projects.repository.js';
+import type { Visibility } from './visibility.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 import { slugProblem } from './slug.js';
 import { parseTheme } from './theme.js';
@@ -35,8 +37,17 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
   return name;
 }
 
-/** `changelog` gives the newest published entries of each project: published content is read in one place. */
-export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson, changelog: Pick<ChangelogService, 'latestVersionsPerProject'>) {
+/**
+ * `changelog` gives the newest published entries of each project (published content is read in one place);
+ * `owners` resolves `user:EMAIL` / `org:SLUG` inside the caller's transaction.
+ */
+export function createProjectsService(
+  db: Db,
+  readDb: Db,
+  entryJson: EntryJson,
+  changelog: Pick<ChangelogService, 'latestVersionsPerProject'>,
+  owners: Pick<OrgsService, 'resolveOwner'>,
+) {
   return {
     /**
      * The project listing, serialized as the route answers it: projects and which entry versions to
@@ -65,7 +76,7 @@ export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson, 
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
       const name = validNameAndSlug(input);
       return db.transaction().execute(async (tx) => {
-        const owner = 'email' in input.owner || 'slug' in input.owner ? await resolveContext(tx, input.owner) : input.owner;
+        const owner = 'email' in input.owner || 'slug' in input.owner ? await owners.resolveOwner(input.owner, tx) : input.owner;
         try {
           return await projectsRepository.insert(tx, { name, slug: input.slug, owner });
         } catch (error) {
@@ -78,6 +89,7 @@ export function createProjectsService(db: Db, readDb: Db, entryJson: EntryJson, 
     // `tx`: another domain's service looking a project up inside its own transaction.
     findBySlug: (slug: string, tx: Executor = db) => projectsRepository.findBySlug(tx, slug),
     findById: (id: string, tx: Executor = db) => projectsRepository.findById(tx, id),
+    count: () => projectsRepository.count(db),
     listForContext: (context: ResolvedContext) => projectsRepository.listByOwner(db, context),
 
     /** Renames and/or re-slugs a project, with the same rules as creation. */

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { ProjectRow, RepoLinkRow, RepoLinkStatus } from '../db/schema.js';
-import { whereVisible, type Visibility } from '../projects/projects.repository.js';
+import { whereVisible, type Visibility } from '../projects/visibility.js';
 
 export interface NewRepoLink {
   project_id: string;

@@ -4,7 +4,8 @@ import type { Db, Executor } from '../db/database.js';
 import type { ProjectRow, RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
-import { projectsRepository, type Visibility } from '../projects/projects.repository.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { Visibility } from '../projects/visibility.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { branchNameProblem } from './names.js';
@@ -29,8 +30,8 @@ export const githubSourceKey = (owner: string, name: string) => `github:${owner}
  * GitHub repositories may be linked and when an installation's links stop or resume; it creates and
  * changes links through this service.
  */
-export function createReposService(deps: { db: Db; jobs: JobQueue }) {
-  const { db, jobs } = deps;
+export function createReposService(deps: { db: Db; jobs: JobQueue; projects: Pick<ProjectsService, 'findBySlug'> }) {
+  const { db, jobs, projects } = deps;
 
   const enqueueIngest = (linkId: string) => jobs.send('repo-ingest', { linkId }, { key: linkId });
 
@@ -69,7 +70,7 @@ export function createReposService(deps: { db: Db; jobs: JobQueue }) {
     async linkLocalRepo(input: { projectSlug: string; source: string; branch: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
       const problem = branchNameProblem(input.branch);
       if (problem) throw new AppError('invalid_request', `Invalid branch: ${problem}`, [{ parameter: 'branch', message: problem }]);
-      const project = await projectsRepository.findBySlug(db, input.projectSlug);
+      const project = await projects.findBySlug(input.projectSlug);
       if (!project) throw new AppError('not_found', `No project with slug ${input.projectSlug}`);
       let source = input.source.trim();
       const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:/.test(source);
@@ -93,7 +94,7 @@ export function createReposService(deps: { db: Db; jobs: JobQueue }) {
     },
 
     async listLinks(projectSlug: string) {
-      const project = await projectsRepository.findBySlug(db, projectSlug);
+      const project = await projects.findBySlug(projectSlug);
       if (!project) throw new AppError('not_found', `No project with slug ${projectSlug}`);
       return { project, links: await linksRepository.listLinks(db, project.id) };
     },

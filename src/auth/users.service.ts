@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
@@ -8,8 +8,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function createUsersService(db: Db) {
   return {
-    findByEmail: (email: string) => usersRepository.findByEmail(db, email.trim()),
+    findByEmail: (email: string, tx: Executor = db) => usersRepository.findByEmail(tx, email.trim()),
     findById: (id: string) => usersRepository.findById(db, id),
+    count: () => usersRepository.count(db),
 
     async create(input: { email: string; name: string; passwordHash?: string | null }): Promise<UserRow> {
       const email = input.email.trim().toLowerCase();

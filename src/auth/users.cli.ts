@@ -1,4 +1,4 @@
-import { setupUrl } from '../auth/accounts.service.js';
+import { setupUrl } from './accounts.service.js';
 import type { CliParts } from '../cli/io.js';
 import type { UserRow } from '../db/schema.js';
 
