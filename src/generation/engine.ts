@@ -210,7 +210,7 @@ function commitEntry(p: PreparedCommit, settings: GenerationSettings, versions: 
     title: c.title,
     content: renderMarkdown(json, settings),
     generated_json: json,
-    version_label: versions.labelOf(p.record.sha),
+    version_label: versions.labelOf(p.record.sha, [p.component, ...p.components]),
     team_attribution: teamAttribution,
     component_tags: p.components,
     commit_sha: p.record.sha,
