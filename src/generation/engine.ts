@@ -249,7 +249,7 @@ function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[]
   });
 }
 
-function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
+export function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new Set<string>();
@@ -270,7 +270,7 @@ function buildSections(commits: readonly PreparedCommit[], settings: GenerationS
 }
 
 /** The few most important items: breaking changes first, then features. */
-function headlineItems(commits: readonly PreparedCommit[], limit: number): HeadlineItem[] {
+export function headlineItems(commits: readonly PreparedCommit[], limit: number): HeadlineItem[] {
   const out: HeadlineItem[] = [];
   for (const key of ['breaking', 'feature'] as const) {
     for (const p of commits) {

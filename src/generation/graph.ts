@@ -27,6 +27,12 @@ export interface CommitGraph {
   mark(from: number, marks: Uint32Array, stamp: number): void;
   /** Whether `ancestor` is reachable from `descendant` (a commit is its own ancestor). */
   isAncestor(ancestor: number, descendant: number): boolean;
+  /**
+   * What is reachable from `from` and not from `exclude` (`git rev-list exclude..from`). Walks in
+   * decreasing generation and stops once nothing left to visit could be new, so it costs the
+   * commits between the two, not the whole history below them.
+   */
+  between(exclude: number | undefined, from: number): number[];
 }
 
 export function buildCommitGraph(commits: readonly GraphCommit[]): CommitGraph {
@@ -71,6 +77,37 @@ export function buildCommitGraph(commits: readonly GraphCommit[]): CommitGraph {
   }
 
   const seen = new Uint32Array(size);
+  const flags = new Uint8Array(size);
+  const heap: number[] = [];
+  const push = (i: number) => {
+    heap.push(i);
+    let k = heap.length - 1;
+    while (k > 0) {
+      const up = (k - 1) >> 1;
+      if (generation[heap[up]!]! >= generation[i]!) break;
+      heap[k] = heap[up]!;
+      k = up;
+    }
+    heap[k] = i;
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    const last = heap.pop()!;
+    if (heap.length) {
+      let k = 0;
+      for (;;) {
+        const l = 2 * k + 1;
+        if (l >= heap.length) break;
+        const r = l + 1;
+        const c = r < heap.length && generation[heap[r]!]! > generation[heap[l]!]! ? r : l;
+        if (generation[heap[c]!]! <= generation[last]!) break;
+        heap[k] = heap[c]!;
+        k = c;
+      }
+      heap[k] = last;
+    }
+    return top;
+  };
   let stampCounter = 0;
   const nextStamp = () => {
     if (++stampCounter === 0xffffffff) {
@@ -108,6 +145,40 @@ export function buildCommitGraph(commits: readonly GraphCommit[]): CommitGraph {
         marks[i] = stamp;
         for (const p of parents[i]!) if (marks[p] !== stamp) todo.push(p);
       }
+    },
+    between(exclude, from) {
+      if (exclude === undefined) return this.walk(from);
+      // Flags: 1 reachable from `from`, 2 reachable from `exclude`. A commit is popped after all its
+      // children (higher generation), so its flags are final then.
+      const NEW = 1;
+      const OLD = 2;
+      const touched: number[] = [];
+      const out: number[] = [];
+      let pendingNew = 0;
+      const reach = (i: number, flag: number) => {
+        const before = flags[i]!;
+        if ((before | flag) === before) return;
+        if (!before) {
+          touched.push(i);
+          push(i);
+        } else if (before === NEW) pendingNew--;
+        flags[i] = before | flag;
+        if (flags[i] === NEW) pendingNew++;
+      };
+      reach(from, NEW);
+      reach(exclude, OLD);
+      while (heap.length && pendingNew > 0) {
+        const i = pop();
+        const f = flags[i]!;
+        if (f === NEW) {
+          pendingNew--;
+          out.push(i);
+        }
+        for (const p of parents[i]!) reach(p, f);
+      }
+      heap.length = 0;
+      for (const i of touched) flags[i] = 0;
+      return out;
     },
     isAncestor(ancestor, descendant) {
       const floor = generation[ancestor]!;
