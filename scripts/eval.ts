@@ -345,6 +345,16 @@ function byReason(misses: Miss[]): string {
   return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `- ${n} × ${k}`).join('\n');
 }
 
+/** How many misses fall to classification (classify.ts/rules.ts), release membership (versions/releases) and the rest. */
+function kinds(misses: Miss[]): string {
+  const count = (k: Miss['kind']) => misses.filter((m) => m.kind === k).length;
+  return (
+    `${misses.length} misses: ${count('classification')} classification (in the right release, in a hidden section: classify.ts/rules.ts), ` +
+    `${count('release')} release membership (the graph puts the cited commit in another release: a backport without the PR number, ` +
+    `or a change the history shows in an earlier tag than the changelog), ${count('revert')} cancelled with their revert, ${count('other')} other (skipped commits)`
+  );
+}
+
 async function main() {
   const only = process.env.EVAL_DATASETS?.split(',');
   const scores: DatasetScore[] = [];
@@ -390,6 +400,8 @@ async function main() {
       `${s.unmatched} listed changes cite only PRs or hashes the history does not have; ${s.noReference} items cite nothing (not scored).`,
       '',
       '### Misses by reason',
+      '',
+      `${kinds(s.misses)}.`,
       '',
       byReason(s.misses) || 'none',
       '',
