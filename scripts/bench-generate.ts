@@ -13,6 +13,10 @@
  *   deleted (untimed) before each run.
  * - **git-cliff**: its binary as a fresh process producing CHANGELOG.md for the same repository.
  *
+ * - **release notes**: `generateReleases()` for every tag (and Unreleased) in this process, from the
+ *   commits classified by the same engine run (classification shared, the version index rebuilt);
+ *   added to ours for the comparison with git-cliff, whose output is per release.
+ *
  * Then once each: a second generation run (idempotent: nothing written) and an incremental run
  * for the newest day. The table (medians) is printed and written into docs/benchmarks.md between
  * the `bench:generate` markers; other sections are kept.
@@ -37,7 +41,12 @@ import { migrate } from '../src/db/migrate.js';
 import { createEntriesService } from '../src/entries/entries.service.js';
 import { createChangelogService } from '../src/changelog/changelog.service.js';
 import { EntryJson } from '../src/changelog/entry-json.js';
+import { readRepository } from '../src/git/local.js';
+import { generate } from '../src/generation/engine.js';
 import { createThreadEngine } from '../src/generation/engine-thread.js';
+import { generateReleases } from '../src/generation/releases.js';
+import { resolveSettings } from '../src/generation/settings.js';
+import { buildVersionIndex } from '../src/generation/versions.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/repos/ingest.service.js';
 import { createProjectsService } from '../src/projects/projects.service.js';
@@ -145,6 +154,18 @@ async function main() {
       return runOurs(() => generation.generate('bench'));
     };
     const gitCliff = () => runGitCliff(cliff.path, repo, cliffOut);
+    // Release notes reuse the run's classified commits: prepared here once, untimed.
+    const { commits: history } = await readRepository(repo, { rev: 'main' });
+    const releaseSettings = resolveSettings({ entryTypes: [...ALL_TYPES] });
+    const prepared = generate(history, releaseSettings, { types: [] }).commits;
+    let noteCount = 0;
+    const releases = (): Timing => {
+      const cpu = process.cpuUsage();
+      const started = process.hrtime.bigint();
+      noteCount = generateReleases(history, releaseSettings, { prepared, versions: buildVersionIndex(history) }).length;
+      const used = process.cpuUsage(cpu);
+      return { wallMs: Number(process.hrtime.bigint() - started) / 1e6, cpuMs: (used.user + used.system) / 1000 };
+    };
 
     const load = loadavg()[0]!;
     console.log(
@@ -152,13 +173,16 @@ async function main() {
         `${RUNS} alternating runs each after a warm-up`,
     );
     await full();
+    releases();
     gitCliff();
     const ours: Array<Awaited<ReturnType<typeof full>>> = [];
+    const notes: Timing[] = [];
     const theirs: Array<ReturnType<typeof gitCliff>> = [];
     for (let i = 0; i < RUNS; i++) {
       ours.push(await full());
+      notes.push(releases());
       theirs.push(gitCliff());
-      console.log(`  run ${i + 1}: ours ${ms(ours[i]!.wallMs)}, git-cliff ${ms(theirs[i]!.wallMs)}`);
+      console.log(`  run ${i + 1}: ours ${ms(ours[i]!.wallMs)} + release notes ${ms(notes[i]!.wallMs)}, git-cliff ${ms(theirs[i]!.wallMs)}`);
     }
     const created = ours.at(-1)!.summary.created;
     const again = await runOurs(() => generation.generate('bench'));
@@ -173,7 +197,9 @@ async function main() {
     const loadAfter = loadavg()[0]!;
     const cliffReleases = (readFileSync(cliffOut, 'utf8').match(/^## /gm) ?? []).length;
 
-    const ourWall = median(ours.map((r) => r.wallMs));
+    const entriesWall = median(ours.map((r) => r.wallMs));
+    const notesWall = median(notes.map((r) => r.wallMs));
+    const ourWall = median(ours.map((r, i) => r.wallMs + notes[i]!.wallMs));
     const theirWall = median(theirs.map((r) => r.wallMs));
     const cpu = (runs: Timing[]) => (runs[0]!.cpuMs === null ? 'n/a' : ms(median(runs.map((r) => r.cpuMs!))));
     const perType = ALL_TYPES.map((t) => `${created[t].toLocaleString('en')} ${t}`).join(', ');
@@ -181,7 +207,9 @@ async function main() {
     const table = [
       '| run | wall (median) | range | CPU (median) | result |',
       '|---|---:|---:|---:|---|',
-      `| **full generation into PostgreSQL**, all four types, project without entries | **${ms(ourWall)}** | ${spread(ours)} | ${cpu(ours)} | ${total(created).toLocaleString('en')} entries stored (${perType}) |`,
+      `| **full generation into PostgreSQL**, all four types, project without entries | **${ms(entriesWall)}** | ${spread(ours)} | ${cpu(ours)} | ${total(created).toLocaleString('en')} entries stored (${perType}) |`,
+      `| release notes (\`generateReleases\`, classification shared with the run) | ${ms(notesWall)} | ${spread(notes)} | ${cpu(notes)} | ${noteCount} notes (every tag and Unreleased) |`,
+      `| **ours in all: entries and release notes** | **${ms(ourWall)}** | | | |`,
       `| git-cliff ${cliff.version} (default configuration) | **${ms(theirWall)}** | ${spread(theirs)} | ${cpu(theirs)} | ${cliffReleases} releases, ${(median(theirs.map((r) => r.bytes)) / 1e6).toFixed(1)} MB of Markdown |`,
       `| second generation run (idempotent) | ${ms(again.wallMs)} | | ${cpu([again])} | ${again.summary.unchanged.toLocaleString('en')} unchanged, 0 written |`,
       `| incremental run (commits of the newest day) | ${ms(incremental.wallMs)} | | ${cpu([incremental])} | ${incremental.summary.touched} commits touched, ${total(incremental.summary.updated)} updated, ${incremental.summary.unchanged} unchanged |`,
@@ -200,7 +228,8 @@ async function main() {
       'PostgreSQL database. **Ours**: `generation.generate()` with all four entry types (commit, daily, weekly, monthly)',
       'on a project with no entries — timed from reading the stored commits to every entry stored (classification,',
       'components, teams, version labels, Markdown, one transaction), what the job and `changelog generate` run; the',
-      'entries are deleted (untimed) before each run. **git-cliff**: the npm package\'s binary (`git-cliff-linux-x64`,',
+      'entries are deleted (untimed) before each run; then the release notes for every tag from the commits that run',
+      'classified (`generateReleases`, in this process), added to it. **git-cliff**: the npm package\'s binary (`git-cliff-linux-x64`,',
       'an optional dependency with no install script) producing its changelog for the same repository with its default',
       `configuration, a fresh process each time. ${RUNS} alternating runs after one warm-up of each; medians. CPU: our`,
       'process (PostgreSQL\'s own work not included); git-cliff\'s process.',

@@ -210,7 +210,7 @@ function commitEntry(p: PreparedCommit, settings: GenerationSettings, versions: 
     title: c.title,
     content: renderMarkdown(json, settings),
     generated_json: json,
-    version_label: versions.labelOf(p.record.sha),
+    version_label: versions.labelOf(p.record.sha, [p.component, ...p.components]),
     team_attribution: teamAttribution,
     component_tags: p.components,
     commit_sha: p.record.sha,
@@ -249,7 +249,7 @@ function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[]
   });
 }
 
-function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
+export function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new Set<string>();
@@ -270,7 +270,7 @@ function buildSections(commits: readonly PreparedCommit[], settings: GenerationS
 }
 
 /** The few most important items: breaking changes first, then features. */
-function headlineItems(commits: readonly PreparedCommit[], limit: number): HeadlineItem[] {
+export function headlineItems(commits: readonly PreparedCommit[], limit: number): HeadlineItem[] {
   const out: HeadlineItem[] = [];
   for (const key of ['breaking', 'feature'] as const) {
     for (const p of commits) {

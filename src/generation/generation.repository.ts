@@ -24,6 +24,8 @@ export interface StoredGenerated {
   pending_regeneration: boolean;
   version_label: string | null;
   commit_shas: string[];
+  /** A commit entry's label depends on its components (a package's own tag series). */
+  component_tags: string[];
   period_start: Date | null;
   period_end: Date | null;
 }
@@ -101,7 +103,7 @@ export const generationRepository = {
       .selectFrom('changelog_entries')
       .select([
         'id', 'generation_key', 'entry_type', 'status', 'fingerprint', 'edited_at', 'pending_regeneration', 'version_label',
-        'commit_shas', 'period_start', 'period_end',
+        'commit_shas', 'component_tags', 'period_start', 'period_end',
       ])
       .where('project_id', '=', projectId)
       .where('generation_key', 'is not', null)

@@ -144,7 +144,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         // A tag pushed later relabels entries no new commit touches: bring those along.
         for (const e of stored) {
           if (e.status === 'archived' || !e.commit_shas.length) continue;
-          const expected = e.period_start && e.period_end ? versions.highestIn(e.period_start, e.period_end) : versions.labelOf(e.commit_shas[0]!);
+          const expected = e.period_start && e.period_end ? versions.highestIn(e.period_start, e.period_end) : versions.labelOf(e.commit_shas[0]!, e.component_tags);
           if (expected !== e.version_label) touched.add(e.commit_shas[0]!);
         }
       }

@@ -127,9 +127,8 @@ export function attribute(commits: ReadonlyArray<{ commit: ClassifiedCommit; tea
   const counts = new Map<string, number>();
   const names = new Map<string, string>();
   for (const { commit } of commits) {
-    for (const person of humans(commit)) {
-      const key = personKey(person);
-      if (!names.has(key)) names.set(key, person.name);
+    for (const { key, name } of keyedHumans(commit)) {
+      if (!names.has(key)) names.set(key, name);
       counts.set(key, (counts.get(key) ?? 0) + 1);
     }
   }
@@ -139,6 +138,17 @@ export function attribute(commits: ReadonlyArray<{ commit: ClassifiedCommit; tea
     byName.set(name, (byName.get(name) ?? 0) + n);
   }
   return formatNames(rank(byName));
+}
+
+/**
+ * `humans` with each person's key, once per commit: a commit is counted in its daily, weekly and
+ * monthly rollups and in its release notes, and the keys are what costs.
+ */
+const keyedCache = new WeakMap<ClassifiedCommit, ReadonlyArray<{ key: string; name: string }>>();
+function keyedHumans(commit: ClassifiedCommit): ReadonlyArray<{ key: string; name: string }> {
+  let keyed = keyedCache.get(commit);
+  if (!keyed) keyedCache.set(commit, (keyed = humans(commit).map((p) => ({ key: personKey(p), name: p.name }))));
+  return keyed;
 }
 
 /** The commit's author and co-authors who are people (not bots), each once, names trimmed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildCommit } from '../../test/helpers/commits.js';
-import { buildVersionIndex, tagVersion } from './versions.js';
+import { buildVersionIndex, parseReleaseTag, ROOT_SERIES, tagVersion } from './versions.js';
 
 describe('release tags', () => {
   it('recognises semantic versions at the end of a tag name', () => {
@@ -40,5 +40,85 @@ describe('version labels', () => {
     expect(index.highestIn(new Date('2024-01-01T00:00:00Z'), new Date('2024-01-08T00:00:00Z'))).toBe('v1.0.0');
     expect(index.highestIn(new Date('2024-01-03T10:00:00Z'), new Date('2024-01-03T10:00:00Z'))).toBeNull();
     expect(index.highestIn(new Date('2024-02-01T00:00:00Z'), new Date('2024-03-01T00:00:00Z'))).toBeNull();
+  });
+});
+
+describe('tag series', () => {
+  it('groups tags by package: v* and bare versions are the root package', () => {
+    const series = (tag: string) => parseReleaseTag(tag)?.series;
+    expect(series('v8.0.0')).toBe(ROOT_SERIES);
+    expect(series('8.0.0-beta.1')).toBe(ROOT_SERIES);
+    expect(series('release-3.4.5')).toBe(ROOT_SERIES);
+    expect(series('create-app@9.0.3')).toBe('create-app');
+    expect(series('@scope/plugin-x@8.2.3')).toBe('@scope/plugin-x');
+    expect(series('plugin-x/v1.2.3')).toBe('plugin-x');
+    expect(series('plugin-x-v1.2.3')).toBe('plugin-x');
+    expect(parseReleaseTag('nightly')).toBeNull();
+  });
+});
+
+describe('versions in a monorepo', () => {
+  // A root package (v*) and two packages with their own tags, released in the same weeks.
+  // a(app) ← b(create-app) ← c(plugin-x) [create-app@9.0.3] ← d(app) [v8.0.0, @scope/plugin-x@8.2.3] ← e(create-app) [create-app@9.1.0] ← f(app)
+  const a = buildCommit({ message: 'feat(app): a', changes: [['M', 'packages/app/a.ts']], date: '2024-03-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], changes: [['M', 'packages/create-app/b.ts']], date: '2024-03-02T10:00:00Z' });
+  const c = buildCommit({ parents: [b.sha], changes: [['M', 'packages/plugin-x/c.ts']], tags: ['create-app@9.0.3'], date: '2024-03-03T10:00:00Z' });
+  const d = buildCommit({ parents: [c.sha], changes: [['M', 'packages/app/d.ts']], tags: ['v8.0.0', '@scope/plugin-x@8.2.3'], date: '2024-03-04T10:00:00Z' });
+  const e = buildCommit({ parents: [d.sha], changes: [['M', 'packages/create-app/e.ts']], tags: ['create-app@9.1.0'], date: '2024-03-05T10:00:00Z' });
+  const f = buildCommit({ parents: [e.sha], changes: [['M', 'packages/app/f.ts']], date: '2024-03-06T10:00:00Z' });
+  const index = buildVersionIndex([a, b, c, d, e, f]);
+
+  it('finds one series per package', () => {
+    expect([...index.series.keys()].sort()).toEqual(['', '@scope/plugin-x', 'create-app']);
+    expect(index.rootSeries).toBe(ROOT_SERIES);
+    expect(index.seriesOfComponent('plugin-x')).toBe('@scope/plugin-x');
+    expect(index.seriesOfComponent('app')).toBeNull();
+  });
+
+  it('gives a commit the first release of its own component, else the root package', () => {
+    expect(index.labelOf(b.sha, ['create-app'])).toBe('create-app@9.0.3');
+    expect(index.labelOf(c.sha, ['plugin-x'])).toBe('@scope/plugin-x@8.2.3');
+    expect(index.labelOf(a.sha, ['app'])).toBe('v8.0.0');
+    expect(index.labelOf(a.sha)).toBe('v8.0.0');
+    expect(index.labelOf(e.sha, [null, 'create-app'])).toBe('create-app@9.1.0');
+    expect(index.labelOf(e.sha)).toBeNull(); // not in a root release yet
+    expect(index.labelOf(f.sha, ['app'])).toBeNull();
+  });
+
+  it('gives a rollup the root package release of its period, else any package release', () => {
+    const march = [new Date('2024-03-01T00:00:00Z'), new Date('2024-04-01T00:00:00Z')] as const;
+    expect(index.highestIn(...march)).toBe('v8.0.0'); // not create-app@9.1.0, the highest and newest
+    expect(index.highestIn(new Date('2024-03-05T00:00:00Z'), new Date('2024-03-06T00:00:00Z'))).toBe('create-app@9.1.0');
+  });
+
+  it('uses the only series as the root when there is no v* series', () => {
+    const x = buildCommit({ tags: ['tool@1.0.0'], date: '2024-03-01T10:00:00Z' });
+    const only = buildVersionIndex([x]);
+    expect(only.rootSeries).toBe('tool');
+    expect(only.labelOf(x.sha)).toBe('tool@1.0.0');
+  });
+});
+
+describe('pre-releases', () => {
+  // a ← b [v2.0.0-rc.1] ← c [v1.9.1 on the same line] ← d [v2.0.0] ← e [v2.1.0-beta.1];  x is a side branch tagged v3.0.0-alpha.1 only
+  const a = buildCommit({ date: '2024-05-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], tags: ['v2.0.0-rc.1'], date: '2024-05-02T10:00:00Z' });
+  const c = buildCommit({ parents: [b.sha], tags: ['v1.9.1'], date: '2024-05-03T10:00:00Z' });
+  const d = buildCommit({ parents: [c.sha], tags: ['v2.0.0'], date: '2024-05-10T10:00:00Z' });
+  const e = buildCommit({ parents: [d.sha], tags: ['v2.1.0-beta.1'], date: '2024-05-11T10:00:00Z' });
+  const x = buildCommit({ parents: [a.sha], tags: ['v3.0.0-alpha.1'], date: '2024-05-11T11:00:00Z' });
+  const index = buildVersionIndex([a, b, c, d, e, x]);
+
+  it('label a commit with the final release of the same version once that final contains it', () => {
+    expect(index.labelOf(a.sha)).toBe('v2.0.0');
+    expect(index.labelOf(b.sha)).toBe('v2.0.0');
+    expect(index.labelOf(c.sha)).toBe('v1.9.1');
+    expect(index.labelOf(e.sha)).toBe('v2.1.0-beta.1'); // no final 2.1.0 yet
+    expect(index.labelOf(x.sha)).toBe('v3.0.0-alpha.1');
+  });
+
+  it('never hide a final release in a rollup period', () => {
+    expect(index.highestIn(new Date('2024-05-06T00:00:00Z'), new Date('2024-05-13T00:00:00Z'))).toBe('v2.0.0');
+    expect(index.highestIn(new Date('2024-05-11T00:00:00Z'), new Date('2024-05-12T00:00:00Z'))).toBe('v3.0.0-alpha.1');
   });
 });

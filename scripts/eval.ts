@@ -1,0 +1,426 @@
+/**
+ * npm run eval — release notes scored against the changelogs people wrote for two histories.
+ *
+ * Each dataset (`../shared/datasets/`) is made into a git repository with the shared
+ * history-to-git tool (cached under tmp/fixtures/, as the tests do), read back with the git layer
+ * (src/git/local.ts) and given release notes with default settings. Its human changelog is parsed
+ * per release; every listed change that cites a PR number or commit hash found in the history is
+ * looked up in our note for the same release:
+ *
+ * - coverage: the share of those changes that our note lists in a visible section;
+ * - vue core only (its changelog has sections): the share of covered changes in the same section
+ *   (a breaking change agrees with any section: conventional-changelog files `feat!:` under
+ *   Features and again under BREAKING CHANGES, we file it once, under Breaking changes).
+ *
+ * A release the history has no tag for is matched against the note that covers its version (the
+ * next tagged release). Prints a table per release and writes the totals, the misses by reason and
+ * every miss to docs/quality.md.
+ *
+ *   npm run eval
+ *   EVAL_DATASETS=vue-core npm run eval
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
+import semver from 'semver';
+import { readRepository } from '../src/git/local.js';
+import { generate, type PreparedCommit } from '../src/generation/engine.js';
+import { generateReleases, releaseMembers, type ReleaseNote } from '../src/generation/releases.js';
+import { resolveSettings } from '../src/generation/settings.js';
+import type { SectionKey } from '../src/generation/types.js';
+import { buildVersionIndex } from '../src/generation/versions.js';
+import { cachedDatasetRepo, DATASETS_DIR, historyMap } from '../test/helpers/git-fixtures.js';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const DOC = join(ROOT, 'docs', 'quality.md');
+
+/** One change a person listed: its text, the section it was listed under (vue) and its references. */
+interface HumanItem {
+  text: string;
+  section: SectionKey | null;
+  sectionLabel: string | null;
+  prs: number[];
+  hashes: string[];
+}
+
+interface HumanRelease {
+  version: string;
+  items: HumanItem[];
+}
+
+interface Dataset {
+  name: string;
+  title: string;
+  history: string;
+  changelog: string;
+  parse: (text: string) => HumanRelease[];
+  sections: boolean;
+}
+
+const VUE_SECTIONS: Record<string, SectionKey> = {
+  'Bug Fixes': 'fix',
+  Features: 'feature',
+  'Performance Improvements': 'performance',
+  Reverts: 'revert',
+  'Code Refactoring': 'refactor',
+};
+
+/** Lines outside fenced code blocks (examples in prettier's changelog contain `# …` lines). */
+function proseLines(text: string): string[] {
+  const out: string[] = [];
+  let fence: string | null = null;
+  for (const line of text.split('\n')) {
+    const m = /^\s*(```+|~~~+)/.exec(line);
+    if (m) {
+      if (fence === null) fence = m[1]![0]!;
+      else if (m[1]![0] === fence) fence = null;
+      continue;
+    }
+    if (fence === null) out.push(line);
+  }
+  return out;
+}
+
+/** PR numbers and commit hashes an item cites; issue links (`/issues/N`, "closes #N", "fixes #N") are not changes. */
+function references(line: string): { prs: number[]; hashes: string[] } {
+  const hashes = [...line.matchAll(/\/commit\/([0-9a-f]{7,40})/g)].map((m) => m[1]!);
+  let rest = line
+    .replace(/\[[^\]]*\]\([^)]*\/commit\/[^)]*\)/g, ' ')
+    .replace(/\b(?:closes|fixes|fix|close|resolves|refs?)\s+(?:\[[^\]]*\]\([^)]*\)|[\w./-]*#\d+)(?:[\s,]+(?:\[[^\]]*\]\([^)]*\)|[\w./-]*#\d+))*/gi, ' ');
+  const prs = new Set<number>();
+  for (const m of rest.matchAll(/\/pull\/(\d+)/g)) prs.add(Number(m[1]));
+  // vue's conventional-changelog links PRs as issues: `([#123](…/issues/123))` right after the title.
+  for (const m of rest.matchAll(/\(\[#(\d+)\]\([^)]*\/issues\/\d+\)\)/g)) prs.add(Number(m[1]));
+  rest = rest.replace(/\[[^\]]*\]\([^)]*\)/g, ' ');
+  for (const m of rest.matchAll(/(?<![\w/])#(\d+)\b/g)) prs.add(Number(m[1]));
+  return { prs: [...prs], hashes };
+}
+
+function parsePrettier(text: string): HumanRelease[] {
+  const releases: HumanRelease[] = [];
+  let current: HumanRelease | null = null;
+  for (const line of proseLines(text)) {
+    const heading = /^# (\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/.exec(line);
+    if (heading) {
+      releases.push((current = { version: heading[1]!, items: [] }));
+      continue;
+    }
+    if (!current) continue;
+    const item = /^(?:#{3,4} |[-*] )(.+)$/.exec(line);
+    if (!item) continue;
+    current.items.push({ text: item[1]!.trim(), section: null, sectionLabel: null, ...references(item[1]!) });
+  }
+  return releases;
+}
+
+function parseVue(text: string): HumanRelease[] {
+  const releases: HumanRelease[] = [];
+  let current: HumanRelease | null = null;
+  let sectionLabel: string | null = null;
+  for (const line of proseLines(text)) {
+    const heading = /^#{1,2} \[(\d+\.\d+\.\d+(?:-[\w.]+)?)\]/.exec(line);
+    if (heading) {
+      releases.push((current = { version: heading[1]!, items: [] }));
+      sectionLabel = null;
+      continue;
+    }
+    if (!current) continue;
+    const section = /^#{2,4} (.+?)\s*$/.exec(line);
+    if (section) {
+      sectionLabel = section[1]!;
+      continue;
+    }
+    const item = /^[*-] (.+)$/.exec(line);
+    if (!item) continue;
+    current.items.push({
+      text: item[1]!.replace(/\s*\(\[[^\]]*\]\([^)]*\)\).*$/, '').trim(),
+      section: sectionLabel ? (VUE_SECTIONS[sectionLabel] ?? null) : null,
+      sectionLabel,
+      ...references(item[1]!),
+    });
+  }
+  return releases;
+}
+
+const DATASETS: Dataset[] = [
+  { name: 'prettier', title: 'prettier', history: 'prettier-history.jsonl.gz', changelog: 'prettier-CHANGELOG.md.gz', parse: parsePrettier, sections: false },
+  { name: 'vue-core', title: 'vue core', history: 'vue-core-history.jsonl.gz', changelog: 'vue-core-CHANGELOG.md.gz', parse: parseVue, sections: true },
+];
+
+type MissReason = string;
+
+interface Miss {
+  version: string;
+  item: string;
+  reason: MissReason;
+  /** The miss is a classification question (the commit is in the right release but hidden or skipped). */
+  kind: 'release' | 'classification' | 'revert' | 'other';
+}
+
+interface ReleaseScore {
+  version: string;
+  note: string | null;
+  listed: number;
+  matched: number;
+  covered: number;
+  sectioned: number;
+  sameSection: number;
+}
+
+interface DatasetScore {
+  dataset: Dataset;
+  commits: number;
+  tags: number;
+  notes: number;
+  releaseMs: number;
+  rows: ReleaseScore[];
+  misses: Miss[];
+  sectionMisses: Miss[];
+  unmatched: number;
+  noReference: number;
+}
+
+const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : '–');
+
+async function evaluate(dataset: Dataset): Promise<DatasetScore> {
+  const repo = cachedDatasetRepo(join(DATASETS_DIR, dataset.history), dataset.name);
+  const { commits, codeowners } = await readRepository(repo, { rev: 'main' });
+  const map = historyMap(repo);
+  const settings = resolveSettings({ codeowners });
+  const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
+
+  const started = performance.now();
+  const versions = buildVersionIndex(commits);
+  const { commits: prepared } = generate(commits, settings, { types: [], versions });
+  const notes = generateReleases(commits, settings, { prepared, versions });
+  const releaseMs = performance.now() - started;
+
+  const bySha = new Map<string, PreparedCommit>(prepared.map((p) => [p.record.sha, p]));
+  const shortIndex = new Map<string, string>();
+  for (const [orig, now] of map) shortIndex.set(orig.slice(0, 7), now);
+  const resolveHash = (hash: string) => (hash.length === 40 ? map.get(hash) : shortIndex.get(hash.slice(0, 7)));
+
+  // PR number → its commits: squash merges `… (#N)`, merge commits `Merge pull request #N` and the
+  // commits such a merge brings in (reachable from its second parent, not from its first).
+  const graph = versions.graph;
+  const byPr = new Map<number, Set<string>>();
+  const addPr = (n: number, sha: string) => {
+    let set = byPr.get(n);
+    if (!set) byPr.set(n, (set = new Set()));
+    set.add(sha);
+  };
+  const marks = new Uint32Array(graph.size);
+  let stamp = 0;
+  for (const c of commits) {
+    // Every `#N` of the subject: `(#N)`, `Merge pull request #N`, `(backport #N and #M)`, `(Cherry-pick #N)`.
+    // PR and issue numbers share one sequence, so a number names one thing.
+    const subject = c.message.split('\n', 1)[0]!;
+    const prs = [...subject.matchAll(/#(\d+)\b/g)].map((m) => Number(m[1]));
+    if (!prs.length) continue;
+    for (const n of prs) addPr(n, c.sha);
+    const [first, ...others] = graph.parentsOf(graph.indexOf(c.sha)!);
+    if (first === undefined || !others.length) continue;
+    stamp++;
+    graph.mark(first, marks, stamp);
+    for (const o of others) for (const j of graph.walk(o, (j) => marks[j] === stamp)) for (const n of prs) addPr(n, graph.shas[j]!);
+  }
+
+  const noteByVersion = new Map<string, ReleaseNote>();
+  for (const n of notes) if (n.version && n.package === null) noteByVersion.set(n.version, n);
+  const tagged = [...noteByVersion.values()];
+  /** The note for a version, or for an untagged one the note whose range covers it. */
+  const noteFor = (version: string): ReleaseNote | null => {
+    const exact = noteByVersion.get(version);
+    if (exact) return exact;
+    const covering = tagged
+      .filter((n) => semver.gt(n.version!, version) && (!n.previous_tag || semver.lt(semver.parse(n.previous_tag.replace(/^v/, ''))!, version)))
+      .sort((a, b) => semver.compare(a.version!, b.version!));
+    return covering[0] ?? null;
+  };
+  // Where each commit landed in our notes (the release whose members include it), for explaining misses.
+  const landedIn = new Map<string, string[]>();
+  for (const m of releaseMembers(versions)) {
+    const label = m.release?.tag ?? 'Unreleased';
+    for (const sha of m.shas) {
+      const list = landedIn.get(sha);
+      if (list) list.push(label);
+      else landedIn.set(sha, [label]);
+    }
+  }
+  const shown = new Map<string, Set<string>>(notes.map((n) => [n.key, new Set(n.commit_shas)]));
+
+  const human = dataset.parse(gunzipSync(readFileSync(join(DATASETS_DIR, dataset.changelog))).toString('utf8'));
+  const rows: ReleaseScore[] = [];
+  const misses: Miss[] = [];
+  const sectionMisses: Miss[] = [];
+  let unmatched = 0;
+  let noReference = 0;
+  for (const release of human) {
+    const note = noteFor(release.version);
+    const row: ReleaseScore = { version: release.version, note: note?.tag ?? null, listed: release.items.length, matched: 0, covered: 0, sectioned: 0, sameSection: 0 };
+    rows.push(row);
+    const inNote = note ? shown.get(note.key)! : new Set<string>();
+    for (const item of release.items) {
+      if (!item.prs.length && !item.hashes.length) {
+        noReference++;
+        continue;
+      }
+      const shas = new Set<string>();
+      for (const h of item.hashes) {
+        const s = resolveHash(h);
+        if (s) shas.add(s);
+      }
+      // A hash names the change exactly; PR numbers only when no hash resolved (vue cites both).
+      if (!shas.size) for (const n of item.prs) for (const s of byPr.get(n) ?? []) shas.add(s);
+      if (!shas.size) {
+        unmatched++;
+        continue;
+      }
+      row.matched++;
+      const hits = [...shas].filter((s) => inNote.has(s));
+      const text = item.text.replace(/\]\([^)]*\)/g, ']').replace(/\s+/g, ' ');
+      const label = `${text.slice(0, 120)}${text.length > 120 ? '…' : ''}${item.prs.length && !item.prs.every((n) => text.includes(`#${n}`)) ? ` (#${item.prs.join(', #')})` : ''}`;
+      if (hits.length) {
+        row.covered++;
+        if (dataset.sections && item.section) {
+          row.sectioned++;
+          const ours = hits.map((s) => bySha.get(s)!.classified.section);
+          if (ours.includes(item.section) || ours.includes('breaking')) row.sameSection++;
+          else sectionMisses.push({ version: release.version, item: label, reason: `${item.sectionLabel} → ours: ${[...new Set(ours)].join(', ')}`, kind: 'classification' });
+        }
+        continue;
+      }
+      misses.push({ version: release.version, item: label, ...explain([...shas], note) });
+    }
+  }
+
+  function explain(shas: string[], note: ReleaseNote | null): { reason: MissReason; kind: Miss['kind'] } {
+    if (!note) return { reason: 'no note: the history has no tag for this release or a later one', kind: 'release' };
+    const members = shas.filter((s) => landedIn.get(s)?.includes(note.tag!));
+    if (!members.length) {
+      const elsewhere = [...new Set(shas.flatMap((s) => landedIn.get(s) ?? []))];
+      return { reason: `in ${elsewhere.join(', ') || 'no release'}, not ${note.tag}`, kind: 'release' };
+    }
+    const reasons = members.map((s) => {
+      const p = bySha.get(s)!;
+      if (p.classified.skip) return `skipped (${p.classified.skip})`;
+      if (!visible.has(p.classified.section)) return `${p.classified.section} (hidden section; rule ${p.classified.rule})`;
+      return 'cancelled with its revert in the release';
+    });
+    const unique = [...new Set(reasons)];
+    const hidden = unique.some((r) => r.includes('hidden section'));
+    const reverted = unique.every((r) => r.startsWith('cancelled'));
+    return { reason: unique.join('; '), kind: hidden ? 'classification' : reverted ? 'revert' : 'other' };
+  }
+
+  return { dataset, commits: commits.length, tags: versions.releases.length, notes: notes.length, releaseMs, rows, misses, sectionMisses, unmatched, noReference };
+}
+
+function table(score: DatasetScore): string {
+  const lines = [
+    `| release | our note | listed | matched | covered | coverage${score.dataset.sections ? ' | same section' : ''} |`,
+    `|---|---|---:|---:|---:|---:${score.dataset.sections ? '|---:' : ''}|`,
+  ];
+  for (const r of score.rows) {
+    if (!r.matched) continue;
+    lines.push(
+      `| ${r.version} | ${r.note ?? '–'} | ${r.listed} | ${r.matched} | ${r.covered} | ${pct(r.covered, r.matched)}${score.dataset.sections ? ` | ${pct(r.sameSection, r.sectioned)}` : ''} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function totals(score: DatasetScore) {
+  const sum = (k: keyof ReleaseScore) => score.rows.reduce((a, r) => a + (r[k] as number), 0);
+  return { listed: sum('listed'), matched: sum('matched'), covered: sum('covered'), sectioned: sum('sectioned'), sameSection: sum('sameSection') };
+}
+
+function byReason(misses: Miss[]): string {
+  const counts = new Map<string, number>();
+  for (const m of misses) {
+    const key = `${m.kind}: ${m.reason.replace(/ \(hidden section; rule .*\)$/, ' (hidden section)').replace(/^in .*, not .*$/, 'in another release')}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([k, n]) => `- ${n} × ${k}`).join('\n');
+}
+
+/** How many misses fall to classification (classify.ts/rules.ts), release membership (versions/releases) and the rest. */
+function kinds(misses: Miss[]): string {
+  const count = (k: Miss['kind']) => misses.filter((m) => m.kind === k).length;
+  return (
+    `${misses.length} misses: ${count('classification')} classification (in the right release, in a hidden section: classify.ts/rules.ts), ` +
+    `${count('release')} release membership (the graph puts the cited commit in another release: a backport without the PR number, ` +
+    `or a change the history shows in an earlier tag than the changelog), ${count('revert')} cancelled with their revert, ${count('other')} other (skipped commits)`
+  );
+}
+
+async function main() {
+  const only = process.env.EVAL_DATASETS?.split(',');
+  const scores: DatasetScore[] = [];
+  for (const dataset of DATASETS) {
+    if (only && !only.includes(dataset.name)) continue;
+    const score = await evaluate(dataset);
+    scores.push(score);
+    const t = totals(score);
+    console.log(`\n## ${dataset.title}: ${score.commits.toLocaleString('en')} commits, ${score.tags} release tags, ${score.notes} notes (${Math.round(score.releaseMs)} ms)\n`);
+    console.log(table(score));
+    console.log(
+      `\ncoverage ${pct(t.covered, t.matched)} (${t.covered}/${t.matched})` +
+        (dataset.sections ? `, same section ${pct(t.sameSection, t.sectioned)} (${t.sameSection}/${t.sectioned})` : '') +
+        `; ${score.unmatched} cited changes not in the history, ${score.noReference} items without a reference`,
+    );
+    console.log(byReason(score.misses));
+  }
+
+  const doc = [
+    '# Quality against human changelogs (`npm run eval`)',
+    '',
+    'Release notes generated with default settings from the dataset histories, compared with the changelogs',
+    'their maintainers published (`../shared/datasets/*-CHANGELOG.md.gz`). A listed change counts when it cites a PR',
+    'number or a commit hash that the history has; it is **covered** when our note for the same release lists it in a',
+    'visible section. For vue core, **same section** is the share of covered changes we file under the section the',
+    'changelog uses (Bug Fixes → fix, Features → feature, Performance Improvements → performance; a breaking change',
+    'agrees with any). A release the history has no tag for is matched against the next tagged release. The per-release',
+    'table is printed by the script.',
+    '',
+    '| changelog | releases | listed | cited changes found in the history | covered | coverage | same section |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...scores.map((s) => {
+      const t = totals(s);
+      return `| ${s.dataset.title} | ${s.rows.length} | ${t.listed} | ${t.matched} | ${t.covered} | **${pct(t.covered, t.matched)}** | ${s.dataset.sections ? `**${pct(t.sameSection, t.sectioned)}** (${t.sameSection}/${t.sectioned})` : '–'} |`;
+    }),
+    '',
+    'Targets: coverage ≥ 97% on both, vue core section agreement ≥ 99%.',
+    '',
+    ...scores.flatMap((s) => [
+      `## ${s.dataset.title}`,
+      '',
+      `${s.commits.toLocaleString('en')} commits, ${s.tags} release tags, ${s.notes} notes generated in ${Math.round(s.releaseMs)} ms (classification included).`,
+      `${s.unmatched} listed changes cite only PRs or hashes the history does not have; ${s.noReference} items cite nothing (not scored).`,
+      '',
+      '### Misses by reason',
+      '',
+      `${kinds(s.misses)}.`,
+      '',
+      byReason(s.misses) || 'none',
+      '',
+      ...(s.dataset.sections ? ['### Section disagreements', '', byReason(s.sectionMisses) || 'none', ''] : []),
+      '### Every miss',
+      '',
+      '| release | change | reason |',
+      '|---|---|---|',
+      ...[...s.misses, ...s.sectionMisses].map((m) => `| ${m.version} | ${m.item.replace(/\|/g, '\\|')} | ${m.reason.replace(/\|/g, '\\|')} |`),
+      '',
+    ]),
+  ].join('\n');
+  if (!only) {
+    writeFileSync(DOC, doc);
+    console.log(`\nWrote ${DOC}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommitGraph } from './graph.js';
+import { generateReleases, UNRELEASED_KEY } from './releases.js';
+import { resolveSettings } from './settings.js';
+
+const settings = resolveSettings({});
+
+describe('release notes', () => {
+  // main: a ← b [v1.0.0] ← c ← m(merge of f) ← d [v1.1.0-rc.1] ← e [v1.1.0] ← g ← h (unreleased)
+  // f branches off a (before v1.0.0) and is merged after it: it belongs to v1.1.0, not v1.0.0.
+  const a = buildCommit({ message: 'feat: first feature', date: '2024-01-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], message: 'fix: first fix', tags: ['v1.0.0'], date: '2024-01-02T10:00:00Z' });
+  const f = buildCommit({ parents: [a.sha], message: 'feat: long-lived branch', date: '2024-01-01T12:00:00Z' });
+  const c = buildCommit({ parents: [b.sha], message: 'fix: second fix', date: '2024-01-03T10:00:00Z' });
+  const m = buildCommit({ parents: [c.sha, f.sha], message: 'Merge pull request #7 from x/branch', date: '2024-01-04T10:00:00Z' });
+  const d = buildCommit({ parents: [m.sha], message: 'feat!: drop the old API\n\nBREAKING CHANGE: use the new one', tags: ['v1.1.0-rc.1'], date: '2024-01-05T10:00:00Z' });
+  const e = buildCommit({ parents: [d.sha], message: 'chore: release 1.1.0', tags: ['v1.1.0'], date: '2024-01-06T10:00:00Z' });
+  const g = buildCommit({ parents: [e.sha], message: 'fix: after the release', date: '2024-01-07T10:00:00Z' });
+  const h = buildCommit({ parents: [g.sha], message: 'Revert "fix: after the release"\n\nThis reverts commit ' + g.sha + '.', date: '2024-01-08T10:00:00Z' });
+  const history = [a, b, f, c, m, d, e, g, h];
+  const notes = generateReleases(history, settings);
+  const note = (key: string) => notes.find((n) => n.key === key)!;
+
+  it('lists what a tag brings since the previous tag of its series, a merged branch in the release that merged it', () => {
+    expect(note('release:v1.0.0')).toMatchObject({ tag: 'v1.0.0', version: '1.0.0', previous_tag: null, package: null, prerelease: false, released_at: '2024-01-02T10:00:00.000Z' });
+    expect(note('release:v1.0.0').commit_shas.sort()).toEqual([a.sha, b.sha].sort());
+    expect(note('release:v1.1.0-rc.1')).toMatchObject({ previous_tag: 'v1.0.0', prerelease: true });
+    expect(note('release:v1.1.0-rc.1').commit_shas.sort()).toEqual([f.sha, c.sha, d.sha].sort());
+  });
+
+  it('gives a final release everything since the previous final release, its pre-releases included', () => {
+    const final = note('release:v1.1.0');
+    expect(final.previous_tag).toBe('v1.0.0');
+    // The release commit is maintenance (hidden); the merge commit is not counted.
+    expect(final.commit_shas.sort()).toEqual([f.sha, c.sha, d.sha].sort());
+    expect(final.generated_json.sections.map((s) => s.section_type_key)).toEqual(['breaking', 'feature', 'fix']);
+    expect(final.generated_json.headline_items[0]).toMatchObject({ section_type_key: 'breaking', title: 'Drop the old API', body: 'use the new one' });
+    expect(final.content).toContain('### Breaking changes');
+  });
+
+  it('cancels a change and its revert inside one release, and leaves out an empty Unreleased note', () => {
+    expect(notes.find((n) => n.key === UNRELEASED_KEY)).toBeUndefined();
+    const more = buildCommit({ parents: [h.sha], message: 'feat: next thing', date: '2024-01-09T10:00:00Z' });
+    const unreleased = generateReleases([...history, more], settings).find((n) => n.key === UNRELEASED_KEY)!;
+    expect(unreleased).toMatchObject({ tag: null, version: null, title: 'Unreleased', previous_tag: 'v1.1.0', released_at: null });
+    expect(unreleased.commit_shas).toEqual([more.sha]);
+  });
+
+  it('keeps a revert of something already released', () => {
+    const revert = buildCommit({ parents: [e.sha], message: `Revert "fix: second fix"\n\nThis reverts commit ${c.sha}.`, tags: ['v1.1.1'], date: '2024-01-07T10:00:00Z' });
+    const patch = generateReleases([a, b, f, c, m, d, e, revert], settings).find((n) => n.key === 'release:v1.1.1')!;
+    expect(patch.commit_shas).toEqual([revert.sha]);
+    expect(patch.generated_json.sections[0]!.section_type_key).toBe('revert');
+  });
+
+  it('is newest first, deterministic, and stable in its fingerprints', () => {
+    expect(notes.map((n) => n.tag)).toEqual(['v1.1.0', 'v1.1.0-rc.1', 'v1.0.0']);
+    expect(generateReleases(structuredClone(history), settings).map((n) => n.fingerprint)).toEqual(notes.map((n) => n.fingerprint));
+  });
+});
+
+describe('release notes per package', () => {
+  // A root package and create-app with its own tags: each note holds its own package's changes.
+  const a = buildCommit({ message: 'feat(core): core feature', changes: [['M', 'packages/core/a.ts']], date: '2024-02-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], message: 'fix(create-app): template fix', changes: [['M', 'packages/create-app/b.ts']], date: '2024-02-02T10:00:00Z' });
+  const c = buildCommit({ parents: [b.sha], message: 'fix: shared fix', changes: [['M', 'packages/core/c.ts'], ['M', 'packages/create-app/c.ts']], tags: ['v2.0.0', 'create-app@1.0.0'], date: '2024-02-03T10:00:00Z' });
+  const d = buildCommit({ parents: [c.sha], message: 'feat(create-app): new template', changes: [['M', 'packages/create-app/d.ts']], tags: ['create-app@1.1.0'], date: '2024-02-04T10:00:00Z' });
+  const e = buildCommit({ parents: [d.sha], message: 'fix(core): later core fix', changes: [['M', 'packages/core/e.ts']], tags: ['v2.0.1'], date: '2024-02-05T10:00:00Z' });
+  const notes = generateReleases([a, b, c, d, e], settings);
+  const note = (key: string) => notes.find((n) => n.key === key)!;
+
+  it('follows each series on its own', () => {
+    expect(note('release:create-app@1.1.0')).toMatchObject({ package: 'create-app', version: '1.1.0', previous_tag: 'create-app@1.0.0', commit_shas: [d.sha] });
+    expect(note('release:create-app@1.0.0').commit_shas.sort()).toEqual([b.sha, c.sha].sort());
+    expect(note('release:v2.0.1')).toMatchObject({ package: null, previous_tag: 'v2.0.0', commit_shas: [e.sha] });
+    // The root note leaves out what belongs only to a package with tags of its own.
+    expect(note('release:v2.0.0').commit_shas.sort()).toEqual([a.sha, c.sha].sort());
+  });
+});
+
+describe('commit graph', () => {
+  it('lists what one commit reaches and another does not, across merges', () => {
+    const a = buildCommit({});
+    const b = buildCommit({ parents: [a.sha] });
+    const side = buildCommit({ parents: [a.sha] });
+    const c = buildCommit({ parents: [b.sha, side.sha] });
+    const d = buildCommit({ parents: [c.sha] });
+    const graph = buildCommitGraph([d, c, side, b, a]); // any order
+    const names = (list: number[]) => list.map((i) => graph.shas[i]).sort();
+    expect(names(graph.between(graph.indexOf(b.sha), graph.indexOf(d.sha)!))).toEqual([d.sha, c.sha, side.sha].sort());
+    expect(names(graph.between(graph.indexOf(side.sha), graph.indexOf(d.sha)!))).toEqual([d.sha, c.sha, b.sha].sort());
+    expect(names(graph.between(graph.indexOf(d.sha), graph.indexOf(b.sha)!))).toEqual([]);
+    expect(graph.isAncestor(graph.indexOf(side.sha)!, graph.indexOf(d.sha)!)).toBe(true);
+    expect(graph.isAncestor(graph.indexOf(side.sha)!, graph.indexOf(b.sha)!)).toBe(false);
+  });
+});

@@ -1,0 +1,184 @@
+/**
+ * Release notes from tags: per tag series (versions.ts), the changes between a tag and the previous
+ * tag of the same series, structured like a rollup (sections, headline items, components,
+ * attribution), plus an "Unreleased" note for what no root release contains yet. Membership is
+ * read from the graph, not from dates: a release holds what is reachable from its tag and not from
+ * its previous tag, so a branch merged late lands in the release that shipped it.
+ *
+ * Previous tag: the highest lower version of the same series that the tag's history contains. A
+ * final release goes back to the previous final release (its note covers its pre-releases: what a
+ * reader of stable versions gets); a pre-release goes back to the previous tag, pre-release or not.
+ *
+ * A package's note holds the commits of that package's component; the root's holds every commit
+ * except those that belong only to packages with tag series of their own.
+ */
+import { createHash } from 'node:crypto';
+import semver from 'semver';
+import { buildSections, cancelReverts, headlineItems, prepareCommits, type PreparedCommit } from './engine.js';
+import { renderMarkdown } from './render.js';
+import { attribute } from './teams.js';
+import type { CommitRecord, GeneratedJson, GenerationSettings } from './types.js';
+import { buildVersionIndex, ROOT_SERIES, type ReleaseTag, type VersionIndex } from './versions.js';
+
+export const UNRELEASED_KEY = 'release:unreleased';
+
+/** One release note, in the shape storage and the API can serve as they are (keys and fingerprints stable). */
+export interface ReleaseNote {
+  /** `release:<tag>`, or `release:unreleased`. */
+  key: string;
+  /** Null for the Unreleased note. */
+  tag: string | null;
+  /** The package the tag series belongs to; null for the root package. */
+  package: string | null;
+  version: string | null;
+  prerelease: boolean;
+  previous_tag: string | null;
+  /** ISO 8601 UTC: when the tagged commit was released (`releaseTime`); null for Unreleased. */
+  released_at: string | null;
+  title: string;
+  content: string;
+  generated_json: GeneratedJson;
+  team_attribution: string | null;
+  component_tags: string[];
+  /** The commits the note lists (hidden sections, skipped commits and cancelled revert pairs are not). */
+  commit_shas: string[];
+  fingerprint: string;
+}
+
+export interface ReleaseOptions {
+  /** The commits already prepared by `generate()` (`result.commits`): classification is not repeated. */
+  prepared?: readonly PreparedCommit[];
+  /** A version index built from the same commits. */
+  versions?: VersionIndex;
+}
+
+/** A release and every commit it brings (before filtering by package, skipping and visibility). */
+export interface ReleaseMembers {
+  release: ReleaseTag | null;
+  previous: ReleaseTag | null;
+  shas: string[];
+}
+
+/**
+ * Which commits each release brings: reachable from its tag and not from its previous tag. Also
+ * the Unreleased set (no root release contains it), with the newest root release as its previous tag.
+ */
+export function releaseMembers(versions: VersionIndex): ReleaseMembers[] {
+  const graph = versions.graph;
+  const out: ReleaseMembers[] = [];
+  for (const list of versions.series.values()) {
+    // Highest version first: a release's candidates for its previous tag are the ones after it.
+    const byVersion = [...list].sort((a, b) => semver.rcompare(a.version, b.version) || a.at - b.at);
+    for (const release of list) {
+      const from = graph.indexOf(release.sha);
+      if (from === undefined) continue;
+      const previous = previousRelease(versions, byVersion, release);
+      const reached = graph.between(previous ? graph.indexOf(previous.sha) : undefined, from);
+      out.push({ release, previous, shas: reached.map((i) => graph.shas[i]!) });
+    }
+  }
+  if (versions.rootSeries !== null) {
+    const root = versions.series.get(versions.rootSeries) ?? [];
+    const marks = new Uint32Array(graph.size);
+    const stamp = 1;
+    for (const r of root) {
+      const i = graph.indexOf(r.sha);
+      if (i !== undefined && marks[i] !== stamp) graph.mark(i, marks, stamp);
+    }
+    const shas: string[] = [];
+    for (let i = 0; i < graph.size; i++) if (marks[i] !== stamp) shas.push(graph.shas[i]!);
+    out.push({ release: null, previous: root.at(-1) ?? null, shas });
+  } else {
+    out.push({ release: null, previous: null, shas: [...graph.shas] });
+  }
+  return out;
+}
+
+/** The highest lower version of the series that the release's history contains (finals first for a final). */
+function previousRelease(versions: VersionIndex, byVersion: readonly ReleaseTag[], release: ReleaseTag): ReleaseTag | null {
+  const graph = versions.graph;
+  const at = graph.indexOf(release.sha)!;
+  let first = byVersion.indexOf(release) + 1;
+  while (first < byVersion.length && semver.eq(byVersion[first]!.version, release.version)) first++;
+  const lower = byVersion.slice(first);
+  const contained = (r: ReleaseTag) => {
+    const i = graph.indexOf(r.sha);
+    return i !== undefined && graph.isAncestor(i, at);
+  };
+  if (release.version.prerelease.length === 0) {
+    const final = lower.find((r) => r.version.prerelease.length === 0 && contained(r));
+    if (final) return final;
+  }
+  return lower.find(contained) ?? null;
+}
+
+export function generateReleases(commits: readonly CommitRecord[], settings: GenerationSettings, options: ReleaseOptions = {}): ReleaseNote[] {
+  const versions = options.versions ?? buildVersionIndex(commits);
+  const prepared = new Map<string, PreparedCommit>();
+  for (const p of options.prepared ?? prepareCommits(commits, settings)) prepared.set(p.record.sha, p);
+  const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
+
+  // Components that have a tag series of their own: their commits are that package's, not the root's.
+  const packageOf = (component: string) => {
+    const series = versions.seriesOfComponent(component);
+    return series !== null && series !== versions.rootSeries ? series : null;
+  };
+  const belongs = (p: PreparedCommit, series: string): boolean => {
+    if (series === versions.rootSeries) return !p.components.length || p.components.some((c) => packageOf(c) === null);
+    return p.components.some((c) => packageOf(c) === series);
+  };
+
+  const notes: ReleaseNote[] = [];
+  for (const { release, previous, shas } of releaseMembers(versions)) {
+    const series = release ? release.series : versions.rootSeries;
+    const members: PreparedCommit[] = [];
+    for (const sha of shas) {
+      const p = prepared.get(sha);
+      if (!p || p.classified.skip) continue;
+      if (series !== null && versions.series.size > 1 && !belongs(p, series)) continue;
+      members.push(p);
+    }
+    members.sort((a, b) => a.at - b.at || (a.record.sha < b.record.sha ? -1 : 1));
+    // A change and its revert inside one release cancel out; a revert of something already released stays.
+    const shown = cancelReverts(members).kept.filter((p) => visible.has(p.classified.section));
+    if (!release && !shown.length) continue;
+    notes.push(releaseNote(release, previous, shown, settings, versions));
+  }
+  // Newest first, Unreleased on top.
+  return notes.sort((a, b) => (b.released_at ?? '\uffff').localeCompare(a.released_at ?? '\uffff') || a.key.localeCompare(b.key));
+}
+
+function releaseNote(release: ReleaseTag | null, previous: ReleaseTag | null, commits: PreparedCommit[], settings: GenerationSettings, versions: VersionIndex): ReleaseNote {
+  const tags = [...new Set(commits.flatMap((p) => p.components))].sort();
+  const teamAttribution = attribute(commits.map((p) => ({ commit: p.classified, teams: p.teams })));
+  const title = release ? release.tag : 'Unreleased';
+  const json: GeneratedJson = {
+    title,
+    headline_items: headlineItems(commits, settings.headlineLimit),
+    sections: buildSections(commits, settings),
+    component_tags: tags,
+    team_attribution: teamAttribution,
+  };
+  const tagged = release ? versions.graph.indexOf(release.sha) : undefined;
+  const note: ReleaseNote = {
+    key: release ? `release:${release.tag}` : UNRELEASED_KEY,
+    tag: release?.tag ?? null,
+    package: release && release.series !== ROOT_SERIES ? release.series : null,
+    version: release?.version.version ?? null,
+    prerelease: release ? release.version.prerelease.length > 0 : false,
+    previous_tag: previous?.tag ?? null,
+    released_at: release && tagged !== undefined ? new Date(release.at).toISOString() : null,
+    title,
+    content: json.sections.length ? renderMarkdown(json, settings) : '',
+    generated_json: json,
+    team_attribution: teamAttribution,
+    component_tags: tags,
+    commit_shas: commits.map((p) => p.record.sha),
+    fingerprint: '',
+  };
+  // Like an entry's: content stands for the sections, components and attribution it renders.
+  const parts = [note.key, note.version ?? '', note.previous_tag ?? '', note.released_at ?? '', title, note.content, JSON.stringify(json.headline_items), note.commit_shas.join(',')];
+  note.fingerprint = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  return note;
+}
+
