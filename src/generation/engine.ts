@@ -274,11 +274,13 @@ function rollupEntry(
   const tags = [...new Set(listed.flatMap((p) => p.components))].sort();
   const teamAttribution = attribute(commits.map((p) => ({ commit: p.classified, teams: p.teams })));
   const title = periodTitle(type, period);
-  // A bare "Merge branch 'x'" groups its branch; only a merge with a message of its own can head the rollup.
-  const meaningful = new Set(merges.filter((m) => m.meaningful).map((m) => m.merge));
+  // A merge with a message of its own (`feat!: version 2`, a PR title) speaks for its branch, so it
+  // heads the rollup before its commits; a bare "Merge branch 'x'" is no headline.
+  const headed = merges.filter((m) => m.meaningful).map((m) => m.merge);
+  const replaced = new Set(merges.flatMap((m) => m.replaces));
   const json: GeneratedJson = {
     title,
-    headline_items: headlineItems(merges.length ? listed.filter((p) => !p.classified.skip || meaningful.has(p)) : commits, settings.headlineLimit),
+    headline_items: headlineItems(headed.length ? [...headed, ...commits.filter((p) => !replaced.has(p))] : commits, settings.headlineLimit),
     sections: buildSections(commits, settings, merges),
     component_tags: tags,
     team_attribution: teamAttribution,
@@ -305,7 +307,10 @@ function buildSections(commits: readonly PreparedCommit[], settings: GenerationS
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new Set<string>();
   const mergeOf = new Map(merges.map((m) => [m.merge, m]));
+  // A PR merge's item stands for its commit of the same title: one line, not two.
+  const replaced = new Set(merges.flatMap((m) => m.replaces));
   for (const p of merges.length ? [...commits, ...mergeOf.keys()].sort(byArrival) : commits) {
+    if (replaced.has(p)) continue;
     const merge = mergeOf.get(p);
     if (merge) {
       let items = bySection.get(merge.section);

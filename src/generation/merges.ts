@@ -18,6 +18,8 @@ export interface MergeItem {
   brought: PreparedCommit[];
   /** The most important of them, for the lines under the item. */
   highlights: PreparedCommit[];
+  /** Brought commits the item stands for: the PR's own commit of the same title, in the same section. */
+  replaces: PreparedCommit[];
 }
 
 /** A merge that brings at least this many visible commits gets an item even when its message is bare. */
@@ -56,7 +58,8 @@ export function mergeItems(
     if (meaningful && visible.has(c.section)) {
       // A one-commit PR whose title is its commit's says nothing the commit does not.
       if (brought.length < MERGE_ITEM_MIN_COMMITS && brought.some((p) => sameText(p.classified.title, c.title))) continue;
-      section = c.section;
+      // A PR title the rules cannot place ("Custom Errors") goes where its most important commit does.
+      section = c.section === 'other' && brought.length ? mostSignificant(brought) : c.section;
     } else if (brought.length >= MERGE_ITEM_MIN_COMMITS && !BATCH_MERGE.test(c.subject)) {
       section = mostSignificant(brought);
     }
@@ -65,7 +68,8 @@ export function mergeItems(
       .filter((p) => !sameText(p.classified.title, c.title))
       .sort((a, b) => SIGNIFICANCE.get(a.classified.section)! - SIGNIFICANCE.get(b.classified.section)!)
       .slice(0, highlightLimit);
-    items.push({ merge, section, meaningful: meaningful && section === c.section, brought, highlights });
+    const replaces = brought.filter((p) => p.classified.section === section && sameText(p.classified.title, c.title));
+    items.push({ merge, section, meaningful: meaningful && section === c.section, brought, highlights, replaces });
   }
   return items;
 }
