@@ -57,7 +57,7 @@ function repository() {
  */
 function longLivedBranch() {
   const repo = repository();
-  const c: Record<string, string> = {};
+  const c = {} as Record<'base' | 'n1' | 'n2' | 'n3' | 'm1' | 'm2' | 'intoNext' | 'n4', string>;
   c.base = repo.commit('01-03', 'feat: first version');
   repo.git('checkout', '--quiet', '-b', 'next');
   c.n1 = repo.commit('02-06', 'feat(parser): new parser');
@@ -84,7 +84,7 @@ function mergeNext(repo: ReturnType<typeof repository>): string {
 }
 
 const settings = resolveSettings({ entryTypes: ['commit', 'weekly', 'monthly'] });
-const ofType = (entries: readonly Pick<GeneratedEntry, 'entry_type'>[], type: string) => entries.filter((e) => e.entry_type === type);
+const ofType = <T extends Pick<GeneratedEntry, 'entry_type'>>(entries: readonly T[], type: string) => entries.filter((e) => e.entry_type === type);
 
 afterAll(() => {
   for (const dir of scratch) rmSync(dir, { recursive: true, force: true });

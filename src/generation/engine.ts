@@ -268,7 +268,7 @@ function rollupEntry(
   commits: PreparedCommit[],
   settings: GenerationSettings,
   versions: VersionIndex,
-  merges: readonly MergeItem[] = [],
+  merges: readonly MergeItem<PreparedCommit>[] = [],
 ): GeneratedEntry {
   const listed = merges.length ? [...commits, ...merges.map((m) => m.merge)].sort(byArrival) : commits;
   const tags = [...new Set(listed.flatMap((p) => p.components))].sort();
@@ -302,7 +302,7 @@ function rollupEntry(
   });
 }
 
-function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings, merges: readonly MergeItem[] = []): Section[] {
+function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings, merges: readonly MergeItem<PreparedCommit>[] = []): Section[] {
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new Set<string>();

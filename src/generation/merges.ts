@@ -6,10 +6,16 @@
  * items under it.
  */
 import { broughtBy, type ArrivalIndex } from './arrival.js';
-import type { PreparedCommit } from './engine.js';
+import type { ClassifiedCommit } from './classify.js';
 import { SECTION_KEYS, type SectionKey } from './types.js';
 
-export interface MergeItem {
+/** What this reads of a prepared commit (the engine's PreparedCommit). */
+export interface MergeCandidate {
+  record: { sha: string };
+  classified: Pick<ClassifiedCommit, 'section' | 'title' | 'subject' | 'skip'>;
+}
+
+export interface MergeItem<PreparedCommit extends MergeCandidate = MergeCandidate> {
   merge: PreparedCommit;
   section: SectionKey;
   /** Its own message (a PR title, `feat!: …`), not a bare "Merge branch 'x'": it may head the rollup. */
@@ -38,16 +44,16 @@ const sameText = (a: string, b: string) => a.replace(PR_SUFFIX, '').toLowerCase(
  * The items of a rollup's merges. `merges` are the period's merge commits that classification
  * skipped because their branch is in the history; `shown` are the rollup's visible commits.
  */
-export function mergeItems(
+export function mergeItems<PreparedCommit extends MergeCandidate>(
   merges: readonly PreparedCommit[],
   shown: readonly PreparedCommit[],
   arrivals: ArrivalIndex,
   visible: ReadonlySet<SectionKey>,
   highlightLimit: number,
-): MergeItem[] {
+): MergeItem<PreparedCommit>[] {
   if (!merges.length) return [];
   const byMerge = broughtBy(shown, (p) => p.record.sha, arrivals);
-  const items: MergeItem[] = [];
+  const items: MergeItem<PreparedCommit>[] = [];
   for (const merge of merges) {
     const c = merge.classified;
     // A `git pull` or trunk-into-feature merge names the branch it came from, not what it brought.
@@ -74,7 +80,7 @@ export function mergeItems(
   return items;
 }
 
-function mostSignificant(commits: readonly PreparedCommit[]): SectionKey {
+function mostSignificant(commits: readonly MergeCandidate[]): SectionKey {
   let best = commits[0]!.classified.section;
   for (const p of commits) if (SIGNIFICANCE.get(p.classified.section)! < SIGNIFICANCE.get(best)!) best = p.classified.section;
   return best;
