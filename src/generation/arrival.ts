@@ -39,7 +39,7 @@ export interface ArrivalOptions {
    * (`Merge branch 'main' into feature`, `Merge remote-tracking branch 'origin/main'`) came from a
    * pull or a fast-forward: its second parent is the tracked branch.
    */
-  trunk?: readonly string[];
+  trunk?: readonly string[] | undefined;
 }
 
 type GraphCommit = Pick<CommitRecord, 'sha' | 'parents' | 'committer' | 'message'>;

@@ -41,6 +41,8 @@ export interface GenerateOptions {
    * caller passing only part of the history passes the index built from all of it.
    */
   arrival?: ArrivalIndex;
+  /** The tracked branches' names (arrival.ts reads `git pull` merges of them); default main, master, trunk. */
+  trunk?: readonly string[];
 }
 
 /** One commit after classification, with what the entries need. */
@@ -116,7 +118,7 @@ function* allPaths(commits: readonly CommitRecord[]): Iterable<string> {
 export function generate(commits: readonly CommitRecord[], settings: GenerationSettings, options: GenerateOptions = {}): GenerationResult {
   const types = options.types ?? settings.entryTypes;
   const warnings: string[] = [];
-  const arrival = options.arrival ?? computeArrivals(commits);
+  const arrival = options.arrival ?? computeArrivals(commits, { trunk: options.trunk });
   const prepared = prepareCommits(commits, settings, warnings, arrival).sort(byArrival);
   const versions = options.versions ?? buildVersionIndex(commits);
   // Reverts cancel out only inside one release window (released in the same tag, or both unreleased).

@@ -120,6 +120,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
       const stored = await generationRepository.generatedEntries(tx, project.id);
+      const trunk = await generationRepository.trackedBranches(tx, project.id);
       const byKey = new Map(stored.map((e) => [e.generation_key, e]));
 
       let touched: Set<string> | null = null;
@@ -127,7 +128,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
       // belong to their merge), read from the whole history like the engine does.
       let arrival: ArrivalIndex | null = null;
       if (options.since || options.shas || options.storedSince) {
-        arrival = computeArrivals(commits);
+        arrival = computeArrivals(commits, { trunk });
         const versions = buildVersionIndex(commits);
         touched = new Set(options.shas ?? []);
         if (options.storedSince) {
@@ -158,7 +159,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine }: { eng
         kind: 'generate',
         commits,
         settings,
-        options: { types, ...(touched ? { touched: [...touched] } : {}) },
+        options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
         stored: fingerprints,
       });
       const summary: GenerateSummary = {
