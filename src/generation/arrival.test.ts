@@ -70,6 +70,17 @@ describe('arrival on the tracked branch', () => {
     expect(arrivals.get(local.sha)!.at).toBe(ms('01-03'));
   });
 
+  it('reads such a merge behind a conventional prefix too (`chore: Merge branch \'main\' into minor`)', () => {
+    const base = at('01-01', []);
+    const minor = at('01-02', [base]);
+    const fix = at('01-03', [base]);
+    const merge = at('01-10', [minor, fix], "chore: Merge branch 'main' into minor");
+    const arrivals = computeArrivals([base, minor, fix, merge]);
+    expect([...arrivals.swapped]).toEqual([merge.sha]);
+    expect(arrivals.get(fix.sha)!.at).toBe(ms('01-03'));
+    expect(arrivals.get(minor.sha)!.at).toBe(ms('01-10'));
+  });
+
   it('uses the given trunk names', () => {
     const base = at('01-01', []);
     const side = at('01-02', [base]);

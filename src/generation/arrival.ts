@@ -45,15 +45,16 @@ export interface ArrivalOptions {
 type GraphCommit = Pick<CommitRecord, 'sha' | 'parents' | 'committer' | 'message'>;
 
 const DEFAULT_TRUNK = ['main', 'master', 'trunk'];
-const MERGE_OF_BRANCH = /^Merge (?:remote-tracking )?branch ['"]?([^'"\s]+?)['"]?(?: of \S+)?(?: into ['"]?[^'"\s]+['"]?)?\s*$/i;
+// Also behind a conventional prefix (`chore: Merge branch 'main' into minor`).
+const MERGE_OF_BRANCH = /^(?:[a-z]+(?:\([^()]*\))?!?: ?)?Merge (remote-tracking )?branch ['"]?([^'"\s]+?)['"]?(?: of \S+)?(?: into ['"]?[^'"\s]+['"]?)?\s*$/i;
 
 /** The branch a `Merge branch 'x' …` subject merges, without a remote prefix (`origin/main` → `main`). */
 function mergedBranch(message: string): string | null {
   const subject = message.split('\n', 1)[0]!.trim();
   const m = MERGE_OF_BRANCH.exec(subject);
   if (!m) return null;
-  const name = m[1]!;
-  return subject.toLowerCase().startsWith('merge remote-tracking') ? name.slice(name.indexOf('/') + 1) : name;
+  const name = m[2]!;
+  return m[1] ? name.slice(name.indexOf('/') + 1) : name;
 }
 
 export function computeArrivals(commits: readonly GraphCommit[], options: ArrivalOptions = {}): ArrivalIndex {

@@ -318,7 +318,7 @@ function buildSections(commits: readonly PreparedCommit[], settings: GenerationS
       let items = bySection.get(merge.section);
       if (!items) bySection.set(merge.section, (items = []));
       items.push({
-        text: p.classified.title,
+        text: merge.text,
         component: p.component,
         commits: merge.brought.length,
         items: merge.highlights.map((h) => ({ text: h.classified.title, component: h.component })),

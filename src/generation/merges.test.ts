@@ -115,6 +115,25 @@ describe('merges that get no item', () => {
     expect(week.commit_shas).toEqual([base.sha, branch.sha, merge.sha]);
   });
 
+  it('names a merge by its merge line when its body is only git\'s conflict note', () => {
+    const base = at('2024-01-08', [], 'feat: base');
+    const a = at('2024-01-09', [base], 'feat: one');
+    const b = at('2024-01-09', [a], 'fix: two');
+    const merge = at('2024-01-10', [base, b], "Merge branch 'topic'\n\n# Conflicts:\n#\tsrc/a.ts");
+    const week = rollups(generate([base, a, b, merge], weekly).entries, 'weekly')[0]!;
+    expect(week.generated_json.sections[0]!.items.at(-1)).toMatchObject({ text: "Merge branch 'topic'", commits: 2 });
+    expect(week.generated_json.headline_items.map((h) => h.title)).toEqual(['Base', 'One']);
+  });
+
+  it('shows a pull request whose commits are all hidden as its title alone', () => {
+    const base = at('2024-01-08', [], 'feat: base');
+    const chore = at('2024-01-09', [base], 'chore: tidy');
+    const merge = at('2024-01-10', [base, chore], 'Merge pull request #8 from o/x\n\nfix: crash on start');
+    const week = rollups(generate([base, chore, merge], weekly).entries, 'weekly')[0]!;
+    expect(week.generated_json.sections.find((s) => s.section_type_key === 'fix')!.items).toEqual([{ text: 'Crash on start', component: null, commits: 0, items: [] }]);
+    expect(week.content).toContain('### Bug fixes\n\n- Crash on start\n');
+  });
+
   it('drops a bare merge of one commit and a merge-queue batch of independent PRs', () => {
     const base = at('2024-01-08', [], 'feat: base');
     const one = at('2024-01-09', [base], 'fix: one');

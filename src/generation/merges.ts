@@ -6,7 +6,7 @@
  * items under it.
  */
 import { broughtBy, type ArrivalIndex } from './arrival.js';
-import type { ClassifiedCommit } from './classify.js';
+import { cleanTitle, type ClassifiedCommit } from './classify.js';
 import { SECTION_KEYS, type SectionKey } from './types.js';
 
 /** What this reads of a prepared commit (the engine's PreparedCommit). */
@@ -17,6 +17,8 @@ export interface MergeCandidate {
 
 export interface MergeItem<PreparedCommit extends MergeCandidate = MergeCandidate> {
   merge: PreparedCommit;
+  /** The item's text: its title, or its merge line when the body is only git's conflict note. */
+  text: string;
   section: SectionKey;
   /** Its own message (a PR title, `feat!: …`), not a bare "Merge branch 'x'": it may head the rollup. */
   meaningful: boolean;
@@ -33,6 +35,8 @@ export const MERGE_ITEM_MIN_COMMITS = 2;
 
 // The words git, GitHub, GitLab and Bitbucket write for a merge; what follows names a branch or PR.
 const BARE_MERGE = /^Merged?(?:\s+(?:(?:remote-tracking\s+)?branch(?:es)?|tag|pull request|PR|commit|changes|in|from)\b|\s+['"#]|\s*$)/i;
+// What git writes under a merge it had to resolve by hand: no title of a change.
+const CONFLICTS_NOTE = /^#?\s*Conflicts:?\s*$/i;
 // Bors and similar merge queues: "merge #186 #187" batches independent PRs, it is not a branch.
 const BATCH_MERGE = /^(?:chore\(pull\):\s*)?merge(?:\s+#\d+)+\s*$/i;
 const SIGNIFICANCE = new Map<string, number>(SECTION_KEYS.map((k, i) => [k, i]));
@@ -59,7 +63,7 @@ export function mergeItems<PreparedCommit extends MergeCandidate>(
     // A `git pull` or trunk-into-feature merge names the branch it came from, not what it brought.
     if (c.skip !== 'merge' || arrivals.swapped.has(merge.record.sha)) continue;
     const brought = byMerge.get(merge.record.sha) ?? [];
-    const meaningful = !BARE_MERGE.test(c.title) && !BATCH_MERGE.test(c.subject);
+    const meaningful = !BARE_MERGE.test(c.title) && !CONFLICTS_NOTE.test(c.title) && !BATCH_MERGE.test(c.subject);
     let section: SectionKey | null = null;
     if (meaningful && visible.has(c.section)) {
       // A one-commit PR whose title is its commit's says nothing the commit does not.
@@ -75,7 +79,8 @@ export function mergeItems<PreparedCommit extends MergeCandidate>(
       .sort((a, b) => SIGNIFICANCE.get(a.classified.section)! - SIGNIFICANCE.get(b.classified.section)!)
       .slice(0, highlightLimit);
     const replaces = brought.filter((p) => p.classified.section === section && sameText(p.classified.title, c.title));
-    items.push({ merge, section, meaningful: meaningful && section === c.section, brought, highlights, replaces });
+    const text = CONFLICTS_NOTE.test(c.title) ? cleanTitle(c.subject) : c.title;
+    items.push({ merge, text, section, meaningful: meaningful && section === c.section, brought, highlights, replaces });
   }
   return items;
 }

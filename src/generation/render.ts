@@ -86,7 +86,8 @@ export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {})
     const lines = [`### ${escapeMarkdown(section.label)}`, ''];
     for (const item of section.items) {
       const component = item.component ? `**${escapeMarkdown(item.component)}:** ` : '';
-      const count = item.commits === undefined ? '' : ` — ${item.commits} commit${item.commits === 1 ? '' : 's'}`;
+      // A PR whose commits are all hidden shows as its title alone.
+      const count = item.commits ? ` — ${item.commits} commit${item.commits === 1 ? '' : 's'}` : '';
       lines.push(`- ${component}${linkPullRequest(escapeMarkdown(item.text), options)}${count}`);
       const body = section.section_type_key === 'breaking' ? breakingBodies.get(item.text) : undefined;
       if (body) lines.push(`  ${escapeMarkdown(body)}`);
