@@ -15,9 +15,9 @@ import type { CommitRecord, GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
 /**
- * What the engine is asked: the commits, the settings and plain options. The version index holds
- * functions, so the thread builds its own (the arrival index too). `stored` (key → fingerprint of the stored entries) lets
- * the engine leave out the JSON of entries storage holds unchanged.
+ * What the engine is asked: the commits, the settings and plain options. The version and arrival
+ * indexes hold functions, so the thread builds its own. `stored` (key → fingerprint of the stored
+ * entries) lets the engine leave out the JSON of entries storage holds unchanged.
  */
 export type EngineRequest =
   | {
