@@ -15,16 +15,16 @@ import type { CommitRecord, GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
 /**
- * What the engine is asked: the commits, the settings and plain options. The version index holds
- * functions, so the thread builds its own. `stored` (key → fingerprint of the stored entries) lets
- * the engine leave out the JSON of entries storage holds unchanged.
+ * What the engine is asked: the commits, the settings and plain options. The version and arrival
+ * indexes hold functions, so the thread builds its own. `stored` (key → fingerprint of the stored
+ * entries) lets the engine leave out the JSON of entries storage holds unchanged.
  */
 export type EngineRequest =
   | {
       kind: 'generate';
       commits: readonly EngineCommit[];
       settings: GenerationSettings;
-      options: Omit<GenerateOptions, 'versions'>;
+      options: Omit<GenerateOptions, 'versions' | 'arrival'>;
       stored?: ReadonlyMap<string, string>;
     }
   | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings };

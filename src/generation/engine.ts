@@ -5,8 +5,10 @@
  * in (`touchedPeriods`); only those entries are produced.
  */
 import { createHash } from 'node:crypto';
+import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
 import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
+import { mergeItems, type MergeItem } from './merges.js';
 import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
 import { renderMarkdown } from './render.js';
 import { attribute, createTeamResolver } from './teams.js';
@@ -34,13 +36,23 @@ export interface GenerateOptions {
    * ancestry is incomplete; storage then builds the index from all stored commits and tags.
    */
   versions?: VersionIndex;
+  /**
+   * When each commit reached the tracked branch (arrival.ts). It is read from the whole graph, so a
+   * caller passing only part of the history passes the index built from all of it.
+   */
+  arrival?: ArrivalIndex;
+  /** The tracked branches' names (arrival.ts reads `git pull` merges of them); default main, master, trunk. */
+  trunk?: readonly string[];
 }
 
 /** One commit after classification, with what the entries need. */
 export interface PreparedCommit {
   record: CommitRecord;
   classified: ClassifiedCommit;
+  /** When it reached the tracked branch (a merged branch's commit: its merge's time); periods use this. */
   at: number;
+  /** Its own committer date. */
+  committedAt: number;
   components: string[];
   /** The item's component: the scope, else the only path component. */
   component: string | null;
@@ -66,7 +78,12 @@ export interface GenerationResult {
 
 const ROLLUPS: readonly RollupType[] = ['daily', 'weekly', 'monthly'];
 
-export function prepareCommits(commits: readonly CommitRecord[], settings: GenerationSettings, warnings: string[] = []): PreparedCommit[] {
+export function prepareCommits(
+  commits: readonly CommitRecord[],
+  settings: GenerationSettings,
+  warnings: string[] = [],
+  arrival: ArrivalIndex = computeArrivals(commits),
+): PreparedCommit[] {
   const shas = new Set(commits.map((c) => c.sha));
   const matcher: ComponentMatcher = compilePathRules(
     settings.pathRules.length ? settings.pathRules : detectPathRules(allPaths(commits)),
@@ -81,10 +98,12 @@ export function prepareCommits(commits: readonly CommitRecord[], settings: Gener
     const pathComponents = matcher.componentsOf(record.changes);
     const scope = classified.scope?.toLowerCase() ?? null;
     const components = scope && !pathComponents.includes(scope) ? [scope, ...pathComponents].sort() : pathComponents;
+    const committedAt = Date.parse(record.committer.date);
     return {
       record,
       classified,
-      at: Date.parse(record.committer.date),
+      at: arrival.get(record.sha)?.at ?? committedAt,
+      committedAt,
       components,
       component: scope ?? (pathComponents.length === 1 ? pathComponents[0]! : null),
       teams: teams.teamsOf(classified, record.changes),
@@ -99,8 +118,11 @@ function* allPaths(commits: readonly CommitRecord[]): Iterable<string> {
 export function generate(commits: readonly CommitRecord[], settings: GenerationSettings, options: GenerateOptions = {}): GenerationResult {
   const types = options.types ?? settings.entryTypes;
   const warnings: string[] = [];
-  const prepared = prepareCommits(commits, settings, warnings).sort((a, b) => a.at - b.at || cmp(a.record.sha, b.record.sha));
+  const arrival = options.arrival ?? computeArrivals(commits, { trunk: options.trunk });
+  const prepared = prepareCommits(commits, settings, warnings, arrival).sort(byArrival);
   const versions = options.versions ?? buildVersionIndex(commits);
+  // Reverts cancel out only inside one release window (released in the same tag, or both unreleased).
+  const releaseOf = (p: PreparedCommit) => versions.labelOf(p.record.sha);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
   const touched = options.touched ? new Set(options.touched) : null;
 
@@ -112,7 +134,9 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
     entries: { commit: 0, daily: 0, weekly: 0, monthly: 0 },
   };
   const counted: PreparedCommit[] = [];
+  const merges: PreparedCommit[] = [];
   for (const p of prepared) {
+    if (p.classified.skip === 'merge') merges.push(p);
     if (p.classified.skip) stats.skipped[p.classified.skip] = (stats.skipped[p.classified.skip] ?? 0) + 1;
     else {
       stats.bySection[p.classified.section]++;
@@ -130,33 +154,46 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
   }
   for (const type of ROLLUPS) {
     if (!types.includes(type)) continue;
-    const groups = new Map<string, { period: Period; commits: PreparedCommit[] }>();
-    for (const p of counted) {
+    const groups = new Map<string, { period: Period; commits: PreparedCommit[]; merges: PreparedCommit[] }>();
+    const groupOf = (p: PreparedCommit) => {
       const period = periodOf(p.at, type, settings.timeZone);
       let group = groups.get(period.key);
-      if (!group) groups.set(period.key, (group = { period, commits: [] }));
-      group.commits.push(p);
-    }
-    for (const { period, commits: inPeriod } of groups.values()) {
-      if (touched && !inPeriod.some((p) => touched.has(p.record.sha))) continue;
-      const { kept, cancelled } = cancelReverts(inPeriod);
+      if (!group) groups.set(period.key, (group = { period, commits: [], merges: [] }));
+      return group;
+    };
+    for (const p of counted) groupOf(p).commits.push(p);
+    for (const p of merges) groupOf(p).merges.push(p);
+    for (const { period, commits: inPeriod, merges: mergesInPeriod } of groups.values()) {
+      const isTouched = (p: PreparedCommit) => touched!.has(p.record.sha);
+      if (touched && !inPeriod.some(isTouched) && !mergesInPeriod.some(isTouched)) continue;
+      const { kept, cancelled } = cancelReverts(inPeriod, releaseOf);
       stats.cancelledReverts[type] += cancelled;
       const shown = kept.filter((p) => visible.has(p.classified.section));
-      if (!shown.length) continue;
-      entries.push(rollupEntry(type, period, shown, settings, versions));
+      const items = mergeItems(mergesInPeriod, shown, arrival, visible, settings.headlineLimit);
+      if (!shown.length && !items.length) continue;
+      entries.push(rollupEntry(type, period, shown, settings, versions, items));
     }
   }
   for (const e of entries) stats.entries[e.entry_type]++;
   return { entries, commits: prepared, stats, warnings };
 }
 
-/** The rollup periods the given commits fall in: storage loads each period's commits and regenerates it. */
-export function touchedPeriods(commits: readonly Pick<CommitRecord, 'committer'>[], types: readonly GeneratedEntryType[], timeZone: string): Period[] {
+/**
+ * The rollup periods the given commits fall in: storage loads each period's commits and regenerates
+ * it. A commit's period is that of its arrival (`arrival`, from the whole history) where known.
+ */
+export function touchedPeriods(
+  commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
+  types: readonly GeneratedEntryType[],
+  timeZone: string,
+  arrival?: ArrivalIndex,
+): Period[] {
   const out = new Map<string, Period>();
   for (const c of commits) {
+    const at = arrival?.get(c.sha)?.at ?? Date.parse(c.committer.date);
     for (const type of ROLLUPS) {
       if (!types.includes(type)) continue;
-      const period = periodOf(Date.parse(c.committer.date), type, timeZone);
+      const period = periodOf(at, type, timeZone);
       out.set(period.key, period);
     }
   }
@@ -164,10 +201,15 @@ export function touchedPeriods(commits: readonly Pick<CommitRecord, 'committer'>
 }
 
 /**
- * A revert and the commit it reverts, both in the period, cancel out. The target is found by SHA
- * (`This reverts commit …`, `Refs:`), else by its subject (SHAs change when history is rewritten).
+ * A revert and the commit it reverts, both in the period, cancel out, when both fall in the same
+ * release window (`windowOf`: the release that first contains them, null for unreleased): reverting
+ * something already released is news. The target is found by SHA (`This reverts commit …`,
+ * `Refs:`), else by its subject (SHAs change when history is rewritten).
  */
-export function cancelReverts(commits: readonly PreparedCommit[]): { kept: PreparedCommit[]; cancelled: number } {
+export function cancelReverts(
+  commits: readonly PreparedCommit[],
+  windowOf: (p: PreparedCommit) => string | null = () => null,
+): { kept: PreparedCommit[]; cancelled: number } {
   if (!commits.some((c) => c.classified.reverts)) return { kept: [...commits], cancelled: 0 };
   const gone = new Set<PreparedCommit>();
   let cancelled = 0;
@@ -175,15 +217,16 @@ export function cancelReverts(commits: readonly PreparedCommit[]): { kept: Prepa
     const revert = commits[i]!;
     const target = revert.classified.reverts;
     if (!target || gone.has(revert)) continue;
+    const window = windowOf(revert);
+    const open = (candidate: PreparedCommit) => !gone.has(candidate) && windowOf(candidate) === window;
     let match: PreparedCommit | undefined;
     for (let j = i - 1; j >= 0 && !match; j--) {
       const candidate = commits[j]!;
-      if (gone.has(candidate)) continue;
-      if (target.shas.some((s) => candidate.record.sha.startsWith(s))) match = candidate;
+      if (open(candidate) && target.shas.some((s) => candidate.record.sha.startsWith(s))) match = candidate;
     }
     for (let j = i - 1; j >= 0 && !match && target.subject; j--) {
       const candidate = commits[j]!;
-      if (!gone.has(candidate) && candidate.classified.subject === target.subject) match = candidate;
+      if (open(candidate) && candidate.classified.subject === target.subject) match = candidate;
     }
     if (match) {
       gone.add(match);
@@ -221,14 +264,26 @@ function commitEntry(p: PreparedCommit, settings: GenerationSettings, versions: 
   });
 }
 
-function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[], settings: GenerationSettings, versions: VersionIndex): GeneratedEntry {
-  const tags = [...new Set(commits.flatMap((p) => p.components))].sort();
+function rollupEntry(
+  type: RollupType,
+  period: Period,
+  commits: PreparedCommit[],
+  settings: GenerationSettings,
+  versions: VersionIndex,
+  merges: readonly MergeItem<PreparedCommit>[] = [],
+): GeneratedEntry {
+  const listed = merges.length ? [...commits, ...merges.map((m) => m.merge)].sort(byArrival) : commits;
+  const tags = [...new Set(listed.flatMap((p) => p.components))].sort();
   const teamAttribution = attribute(commits.map((p) => ({ commit: p.classified, teams: p.teams })));
   const title = periodTitle(type, period);
+  // A merge with a message of its own (`feat!: version 2`, a PR title) speaks for its branch, so it
+  // heads the rollup before its commits; a bare "Merge branch 'x'" is no headline.
+  const headed = merges.filter((m) => m.meaningful).map((m) => m.merge);
+  const replaced = new Set(merges.flatMap((m) => m.replaces));
   const json: GeneratedJson = {
     title,
-    headline_items: headlineItems(commits, settings.headlineLimit),
-    sections: buildSections(commits, settings),
+    headline_items: headlineItems(headed.length ? [...headed, ...commits.filter((p) => !replaced.has(p))] : commits, settings.headlineLimit),
+    sections: buildSections(commits, settings, merges),
     component_tags: tags,
     team_attribution: teamAttribution,
   };
@@ -242,18 +297,34 @@ function rollupEntry(type: RollupType, period: Period, commits: PreparedCommit[]
     team_attribution: teamAttribution,
     component_tags: tags,
     commit_sha: null,
-    commit_shas: commits.map((p) => p.record.sha),
+    commit_shas: listed.map((p) => p.record.sha),
     period_start: period.start.toISOString(),
     period_end: period.end.toISOString(),
     fingerprint: '',
   });
 }
 
-export function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings): Section[] {
+export function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings, merges: readonly MergeItem<PreparedCommit>[] = []): Section[] {
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new Set<string>();
-  for (const p of commits) {
+  const mergeOf = new Map(merges.map((m) => [m.merge, m]));
+  // A PR merge's item stands for its commit of the same title: one line, not two.
+  const replaced = new Set(merges.flatMap((m) => m.replaces));
+  for (const p of merges.length ? [...commits, ...mergeOf.keys()].sort(byArrival) : commits) {
+    if (replaced.has(p)) continue;
+    const merge = mergeOf.get(p);
+    if (merge) {
+      let items = bySection.get(merge.section);
+      if (!items) bySection.set(merge.section, (items = []));
+      items.push({
+        text: merge.text,
+        component: p.component,
+        commits: merge.brought.length,
+        items: merge.highlights.map((h) => ({ text: h.classified.title, component: h.component })),
+      });
+      continue;
+    }
     const dedupeKey = `${p.classified.section}\u0000${p.component ?? ''}\u0000${p.classified.title}`;
     if (seen.has(dedupeKey)) continue;
     seen.add(dedupeKey);
@@ -322,6 +393,11 @@ function finish(entry: GeneratedEntry): GeneratedEntry {
   ];
   entry.fingerprint = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
   return entry;
+}
+
+/** Arrival order; a merged branch's commits (one arrival) in their own order, its merge after them. */
+function byArrival(a: PreparedCommit, b: PreparedCommit): number {
+  return a.at - b.at || a.committedAt - b.committedAt || cmp(a.record.sha, b.record.sha);
 }
 
 function cmp(a: string, b: string): number {

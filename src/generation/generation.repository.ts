@@ -57,6 +57,12 @@ export const generationRepository = {
     return row?.codeowners ?? null;
   },
 
+  /** The branches the project's linked repositories track (arrival reads merges of them). */
+  async trackedBranches(db: Executor, projectId: string): Promise<string[]> {
+    const rows = await db.selectFrom('repo_links').select('tracked_branch').distinct().where('project_id', '=', projectId).execute();
+    return rows.map((r) => r.tracked_branch).sort();
+  },
+
   /** Serialises generation runs of one project (the job and the CLI may run at once). */
   async lockProject(db: Executor, projectId: string): Promise<void> {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);

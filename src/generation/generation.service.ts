@@ -3,6 +3,7 @@ import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { EntriesService } from '../entries/entries.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';
 import { inlineEngine, type Engine } from './engine-thread.js';
@@ -16,7 +17,7 @@ import { isUuid } from '../ids.js';
 type PerType = Record<GeneratedEntryType, number>;
 
 export interface GenerateRunOptions {
-  /** Only commits committed at or after this instant (and the periods they fall in). */
+  /** Only commits that reached the tracked branch at or after this instant (and the periods they fall in). */
   since?: Date;
   /** Only these commits (the ones an ingest stored) and the periods they fall in. */
   shas?: readonly string[];
@@ -127,10 +128,15 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
       const stored = await generationRepository.generatedEntries(tx, project.id);
+      const trunk = await generationRepository.trackedBranches(tx, project.id);
       const byKey = new Map(stored.map((e) => [e.generation_key, e]));
 
       let touched: Set<string> | null = null;
+      // Periods are those of each commit's arrival on the tracked branch (a merged branch's commits
+      // belong to their merge), read from the whole history like the engine does.
+      let arrival: ArrivalIndex | null = null;
       if (options.since || options.shas || options.storedSince) {
+        arrival = computeArrivals(commits, { trunk });
         const versions = buildVersionIndex(commits);
         touched = new Set(options.shas ?? []);
         if (options.storedSince) {
@@ -139,7 +145,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         }
         if (options.since) {
           const since = options.since.getTime();
-          for (const c of commits) if (Date.parse(c.committer.date) >= since) touched.add(c.sha);
+          for (const c of commits) if (arrival.get(c.sha)!.at >= since) touched.add(c.sha);
         }
         // A tag pushed later relabels entries no new commit touches: bring those along.
         for (const e of stored) {
@@ -161,7 +167,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         kind: 'generate',
         commits,
         settings,
-        options: { types, ...(touched ? { touched: [...touched] } : {}) },
+        options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
         stored: fingerprints,
       });
       const summary: GenerateSummary = {
@@ -210,7 +216,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
-      const inScope = scopeOf(settings, types, touched, commits);
+      const inScope = scopeOf(settings, types, touched, commits, arrival);
       const archive: string[] = [];
       for (const e of stored) {
         if (produced.has(e.generation_key) || e.status === 'archived' || !inScope(e)) continue;
@@ -238,11 +244,14 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     entryTypes: readonly GeneratedEntryType[],
     touched: Set<string> | null,
     commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
+    arrival: ArrivalIndex | null,
   ): (e: StoredGenerated) => boolean {
     const types = new Set<string>(entryTypes);
     if (!touched) return (e) => types.has(e.entry_type);
     const touchedCommits = commits.filter((c) => touched.has(c.sha));
-    const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone).map((p) => p.key));
+    // By arrival: a merge ingested today touches today's period, not the older ones its branch's
+    // commits were committed in (their entries there must stay, not be archived as "gone").
+    const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone, arrival ?? undefined).map((p) => p.key));
     for (const sha of touched) keys.add(`commit:${sha}`);
     return (e) => types.has(e.entry_type) && keys.has(e.generation_key);
   }

@@ -86,9 +86,16 @@ export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {})
     const lines = [`### ${escapeMarkdown(section.label)}`, ''];
     for (const item of section.items) {
       const component = item.component ? `**${escapeMarkdown(item.component)}:** ` : '';
-      lines.push(`- ${component}${linkPullRequest(escapeMarkdown(item.text), options)}`);
+      // A PR whose commits are all hidden shows as its title alone.
+      const count = item.commits ? ` — ${item.commits} commit${item.commits === 1 ? '' : 's'}` : '';
+      lines.push(`- ${component}${linkPullRequest(escapeMarkdown(item.text), options)}${count}`);
       const body = section.section_type_key === 'breaking' ? breakingBodies.get(item.text) : undefined;
       if (body) lines.push(`  ${escapeMarkdown(body)}`);
+      // A merge's most important commits, under it.
+      for (const sub of item.items ?? []) {
+        const subComponent = sub.component ? `**${escapeMarkdown(sub.component)}:** ` : '';
+        lines.push(`  - ${subComponent}${linkPullRequest(escapeMarkdown(sub.text), options)}`);
+      }
     }
     blocks.push(lines.join('\n'));
   }

@@ -382,7 +382,8 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
   // or with a changelog entry for it.
   const library = libraryChanges(changes);
   if (!byBot && library.touched > 0 && (library.added > 0 || changes.some(([, p]) => TEST_PATH.test(p) || CHANGELOG_ENTRY.test(p)))) {
-    if (FIX_WORDS.test(text)) return { section: 'fix', rule: 'paths:library+fix-words' };
+    // "Custom Errors" adding error.rs names what it adds; an error word is a defect only when nothing new is added.
+    if (FIX_WORDS.test(library.added > 0 ? text.replace(/\berrors?\b/gi, '') : text)) return { section: 'fix', rule: 'paths:library+fix-words' };
     return { section: 'feature', rule: 'paths:library' };
   }
   return { section: 'other', rule: 'none' };

@@ -121,6 +121,13 @@ export interface HeadlineItem {
 export interface SectionItem {
   text: string;
   component: string | null;
+  /**
+   * A merge's item: how many of the rollup's visible commits it brought, and the most important of
+   * them. Outside the contract's SectionItem (text, component), so the public API does not serve
+   * them; `content` shows them.
+   */
+  commits?: number;
+  items?: SectionItem[];
 }
 
 export interface Section {
