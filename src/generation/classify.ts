@@ -4,6 +4,7 @@
  * exclusions. Pure: the caller says whether a merge commit's branch commits are present.
  */
 import { parseMessage } from './conventional.js';
+import type { CommitRecord } from '../git/commit-record.js';
 import { coAuthors, isBot, matchesAuthor, type Author } from './people.js';
 import { parseLooseHeader } from './conventional.js';
 import {
@@ -22,7 +23,7 @@ import {
   raisesMinimumRuntime,
   stripGitmoji,
 } from './rules.js';
-import type { Change, CommitRecord, SectionKey } from './types.js';
+import type { Change, SectionKey } from './types.js';
 
 export type SkipReason = 'marker' | 'excluded-author' | 'bot' | 'merge' | 'empty';
 

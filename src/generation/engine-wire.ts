@@ -4,7 +4,8 @@
  * the engine's own work on the main thread; one long string and an array of lengths copy in a few
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
-import type { Change, CommitRecord, GeneratedEntry, GeneratedEntryType } from './types.js';
+import type { Change, CoAuthor, CommitRecord } from '../git/commit-record.js';
+import type { GeneratedEntry, GeneratedEntryType } from './types.js';
 
 /**
  * A commit as the engine is handed it. `changes` may still be the JSON text storage holds: the
@@ -19,7 +20,10 @@ export function toCommitRecords(commits: readonly EngineCommit[]): CommitRecord[
   return commits.map((c) => (typeof c.changes === 'string' ? { ...c, changes: JSON.parse(c.changes) as Change[] } : (c as CommitRecord)));
 }
 
-/** Commits as one string of all their text fields (changes as JSON) and the lengths (and counts) that cut it up. */
+/**
+ * Commits as one string of all their text fields (changes as JSON) and the lengths (and counts) that
+ * cut it up. The PR number rides in `lengths` too (0 for none: PR numbers start at 1).
+ */
 export interface PackedCommits {
   count: number;
   text: string;
@@ -47,6 +51,12 @@ export function packCommits(commits: readonly EngineCommit[]): PackedCommits {
     put(typeof c.changes === 'string' ? c.changes : JSON.stringify(c.changes));
     lengths.push(c.tags.length);
     for (const t of c.tags) put(t);
+    lengths.push(c.coAuthors.length);
+    for (const p of c.coAuthors) {
+      put(p.name);
+      put(p.email);
+    }
+    lengths.push(c.prNumber ?? 0);
   }
   return { count: commits.length, text: parts.join(''), lengths: Uint32Array.from(lengths) };
 }
@@ -71,7 +81,10 @@ export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRe
     const changes = JSON.parse(next()) as Change[];
     const tags: string[] = new Array(lengths[li++]!);
     for (let j = 0; j < tags.length; j++) tags[j] = next();
-    commits[i] = { sha, parents, author, committer, message, changes, tags };
+    const coAuthors: CoAuthor[] = new Array(lengths[li++]!);
+    for (let j = 0; j < coAuthors.length; j++) coAuthors[j] = { name: next(), email: next() };
+    const prNumber = lengths[li++]! || null;
+    commits[i] = { sha, parents, author, committer, message, changes, tags, coAuthors, prNumber };
   }
   if (at !== text.length || li !== lengths.length) throw new Error('packed commits do not match their lengths');
   return commits;

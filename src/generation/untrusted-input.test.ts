@@ -15,8 +15,7 @@ import { renderMarkdown } from './render.js';
 import { resolveSettings, SettingsError } from './settings.js';
 import { createTeamResolver } from './teams.js';
 import { tagVersion } from './versions.js';
-import { coAuthorsOf } from '../git/commit-record.js';
-import type { CommitRecord } from './types.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
 
 const commit = (message: string, paths: string[] = ['a.txt']): CommitRecord => ({
   sha: 'f'.repeat(40),
@@ -26,6 +25,8 @@ const commit = (message: string, paths: string[] = ['a.txt']): CommitRecord => (
   message,
   changes: paths.map((p) => ['M', p]),
   tags: [],
+  coAuthors: coAuthorsOf(message),
+  prNumber: prNumberOf(message),
 });
 
 /** Milliseconds `fn` takes. Bounds are generous: the old code took seconds to minutes on these. */

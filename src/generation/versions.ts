@@ -8,7 +8,7 @@
  */
 import semver from 'semver';
 import { buildCommitGraph, type CommitGraph } from './graph.js';
-import type { CommitRecord } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
 
 const RELEASE_TAG = /^(?:(.*?)[@/_-])?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
 

@@ -9,27 +9,41 @@ export interface Signature {
 
 export type ChangeStatus = 'A' | 'M' | 'D' | 'T' | string;
 
+/** `[status, path]` against the first parent: A, M or D (other letters are kept as given). */
+export type Change = [status: ChangeStatus, path: string];
+
+/** A person named in a commit's trailers. */
+export interface CoAuthor {
+  name: string;
+  email: string;
+}
+
 /**
- * One commit as ingestion produces it and the changelog generator consumes it. `changes` are
- * against the first parent; `coAuthors` and `prNumber` are derived from the message.
+ * One commit as ingestion stores it, `changelog preview` reads it from a checkout, and the changelog
+ * generator consumes it: the only commit shape. `coAuthors` and `prNumber` are derived from the
+ * message once, here (`coAuthorsOf`, `prNumberOf`), and stored; generation reads them, never the
+ * message, for these facts.
  */
 export interface CommitRecord {
   sha: string;
   parents: string[];
   author: Signature;
   committer: Signature;
+  /** Full message: subject, body and trailers. */
   message: string;
-  changes: [ChangeStatus, string][];
+  changes: Change[];
+  /** Tag names pointing at this commit. */
   tags: string[];
-  coAuthors: { name: string; email: string }[];
+  coAuthors: CoAuthor[];
   prNumber: number | null;
 }
 
 /** People named in `Co-authored-by: Name <email>` trailers, once each (by e-mail). */
-export function coAuthorsOf(message: string): { name: string; email: string }[] {
+export function coAuthorsOf(message: string): CoAuthor[] {
   const seen = new Set<string>();
-  const result: { name: string; email: string }[] = [];
+  const result: CoAuthor[] = [];
   for (const { name, email } of coAuthorTrailers(message)) {
+    // GitHub credits no co-author without an e-mail; nor does the changelog.
     if (!email || seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     result.push({ name, email });
