@@ -1,5 +1,3 @@
-import { coAuthorTrailers } from '../generation/people.js';
-
 /** A person and the moment as git recorded them; `date` is ISO 8601 with the original UTC offset. */
 export interface Signature {
   name: string;
@@ -49,6 +47,32 @@ export function coAuthorsOf(message: string): CoAuthor[] {
     result.push({ name, email });
   }
   return result;
+}
+
+const CO_AUTHOR_PREFIX = 'co-authored-by:';
+
+/**
+ * Every `Co-authored-by: Name <email>` line, read with string scans: the regex this replaces
+ * (`\s*(.+?)\s*<`) was quadratic on a line of many spaces. The e-mail is the last `<…>` on the
+ * line; the name, what comes before it, must not be empty.
+ */
+function coAuthorTrailers(message: string): CoAuthor[] {
+  const out: CoAuthor[] = [];
+  let from = 0;
+  while (from <= message.length) {
+    let end = message.indexOf('\n', from);
+    if (end < 0) end = message.length;
+    const line = message.slice(from, end).replace(/\r$/, '');
+    from = end + 1;
+    if (line.length <= CO_AUTHOR_PREFIX.length || line.slice(0, CO_AUTHOR_PREFIX.length).toLowerCase() !== CO_AUTHOR_PREFIX) continue;
+    const rest = line.slice(CO_AUTHOR_PREFIX.length).trimEnd();
+    if (!rest.endsWith('>')) continue;
+    const open = rest.lastIndexOf('<');
+    const email = rest.slice(open + 1, -1);
+    if (open < 1 || email.includes('>')) continue;
+    out.push({ name: rest.slice(0, open).trim(), email: email.trim() });
+  }
+  return out;
 }
 
 /**
