@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from './engine.js';
-import { entryToStore, packCommits, unpackCommits } from './engine-wire.js';
+import { entryToStore, packCommits, toCommitRecords, unpackCommits } from './engine-wire.js';
 import { resolveSettings } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';
 
@@ -26,6 +26,12 @@ describe('what crosses to the generation thread', () => {
   it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors and PR numbers included', () => {
     expect(unpackCommits(structuredClone(packCommits(commits)))).toEqual(commits);
     expect(unpackCommits(packCommits([]))).toEqual([]);
+  });
+
+  it('takes changes and co-authors as the JSON text storage holds, on the wire and inline', () => {
+    const stored = commits.map((c) => ({ ...c, changes: JSON.stringify(c.changes), coAuthors: JSON.stringify(c.coAuthors) }));
+    expect(unpackCommits(packCommits(stored))).toEqual(commits);
+    expect(toCommitRecords(stored)).toEqual(commits);
   });
 
   it('refuses packed commits whose lengths do not add up', () => {

@@ -9,8 +9,8 @@ export interface StoredCommit {
   id: string;
   /** When ingestion stored it (epoch ms). */
   storedAt: number;
-  /** Changes as the stored JSON text: only the generation thread reads them. */
-  record: EngineCommit & { changes: string };
+  /** Changes and co-authors as the stored JSON text: only the generation thread reads them. */
+  record: EngineCommit & { changes: string; coAuthors: string };
 }
 
 /** What storage needs to know about an entry generation made before. */
@@ -79,8 +79,9 @@ export const generationRepository = {
       .selectFrom('commits')
       .select([
         'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'tags', 'co_authors', 'pr_number',
+        'committer_tz_offset', 'message', 'tags', 'pr_number',
         sql<string>`changes::text`.as('changes'),
+        sql<string>`co_authors::text`.as('co_authors'),
         sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
         sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
         sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),
