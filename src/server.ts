@@ -27,7 +27,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     applyTimeouts(app, config);
     // The worker starts before listening so that /ready, once reachable, can vouch for it.
     if (config.workerInProcess) {
-      const { resumed } = await startWorker(services);
+      const { resumed } = await startWorker(services, { pollIntervalSeconds: config.repoLinks.pollIntervalSeconds });
       app.log.info({ resumed }, 'background worker running in this process');
     }
     await app.listen({ host: config.host, port: config.port });
