@@ -49,7 +49,7 @@ export interface Database {
    * Unix socket in DATA_DIR and records the socket in the directory's lock (see socket-server.ts).
    * `close()` stops it.
    */
-  shareOverSocket?(): Promise<SocketServer>;
+  shareOverSocket?(options?: { idleInTransactionMs?: number }): Promise<SocketServer>;
   close(): Promise<void>;
 }
 
@@ -177,9 +177,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     poolStats: () => null,
     ...(ownsDataDir
       ? {
-          async shareOverSocket() {
+          async shareOverSocket(shareOptions: { idleInTransactionMs?: number } = {}) {
             if (socketServer) return socketServer;
             socketServer = await startSocketServer({
+              ...shareOptions,
               pglite: instance,
               lock,
               dataDir: config.dataDir,
