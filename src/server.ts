@@ -32,8 +32,13 @@ export async function startServer(config: Config, options: StartOptions): Promis
     }
     // The CLI and a separate worker reach the embedded database through this process from now on.
     if (database.shareOverSocket) {
-      const socket = await database.shareOverSocket();
-      app.log.info({ socket: socket.path }, 'embedded database shared with local processes');
+      try {
+        const socket = await database.shareOverSocket();
+        app.log.info({ socket: socket.path }, 'embedded database shared with local processes');
+      } catch (err) {
+        // Serving matters more: the CLI then refuses while the server runs, as it did before sharing.
+        app.log.warn({ err }, 'could not share the embedded database; CLI commands will wait for the server to stop');
+      }
     }
     await app.listen({ host: config.host, port: config.port });
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';

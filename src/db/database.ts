@@ -196,8 +196,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     async close() {
       if (socketServer) {
         // Clients first (their transactions roll back), then the session itself.
+        const closing = socketServer;
+        socketServer = null;
         advertiseSocket(config.dataDir, null);
-        await socketServer.close();
+        await closing.close();
       }
       await db.destroy();
       if (!instance.closed) await instance.close();

@@ -219,3 +219,25 @@ describe('a stale socket after a crash', () => {
     }
   });
 });
+
+describe('a DATA_DIR whose path is too long for a socket address', () => {
+  it('puts the socket in a private temporary directory, named in the lock, removed on close', async () => {
+    const longDir = join(mkdtempSync(join(tmpdir(), 'changelog-long-')), 'x'.repeat(100));
+    const database = await openDatabase({ kind: 'pglite', dataDir: longDir }, { throughServer: false });
+    try {
+      const socket = await database.shareOverSocket!();
+      expect(dirname(socket.path).startsWith(join(tmpdir(), 'changelog-'))).toBe(true);
+      expect(statSync(dirname(socket.path)).mode & 0o777).toBe(0o700);
+      expect(statSync(socket.path).mode & 0o777).toBe(0o600);
+      expect(readFileSync(join(longDir, 'changelog.lock'), 'utf8')).toContain(`socket=${socket.path}\n`);
+      const cli = await openDatabase({ kind: 'pglite', dataDir: longDir });
+      expect(cli.via?.socket).toBe(socket.path);
+      await cli.close();
+      await database.close();
+      expect(() => statSync(dirname(socket.path))).toThrow();
+    } finally {
+      await database.close();
+      rmSync(join(longDir, '..'), { recursive: true, force: true });
+    }
+  });
+});

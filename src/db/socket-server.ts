@@ -54,16 +54,16 @@ export interface SocketServer {
 export const DEFAULT_IDLE_IN_TRANSACTION_MS = 60_000;
 
 /** Where the socket for `dataDir` goes: its own directory in DATA_DIR, or a private temporary one. */
-function socketDirectory(dataDir: string): { dir: string; temporary: boolean } {
+function socketDirectory(dataDir: string): string {
   const inside = join(dataDir, SOCKET_DIR_NAME);
   if (Buffer.byteLength(join(inside, SOCKET_NAME)) <= MAX_SOCKET_PATH) {
     // We hold the data directory's lock: whatever is there was left by a server that crashed.
     rmSync(inside, { recursive: true, force: true });
     mkdirSync(inside, { mode: 0o700 });
     chmodSync(inside, 0o700);
-    return { dir: inside, temporary: false };
+    return inside;
   }
-  return { dir: mkdtempSync(join(tmpdir(), 'changelog-')), temporary: true };
+  return mkdtempSync(join(tmpdir(), 'changelog-'));
 }
 
 /** Removes the socket directory a crashed server left behind (the caller took over its lock). */
@@ -76,7 +76,7 @@ export function removeStaleSocket(dataDir: string, socketPath: string | null): v
 }
 
 export async function startSocketServer(options: SocketServerOptions): Promise<SocketServer> {
-  const { dir, temporary } = socketDirectory(options.dataDir);
+  const dir = socketDirectory(options.dataDir);
   const path = join(dir, SOCKET_NAME);
   const scheduler = new SessionScheduler(options);
   const sockets = new Set<Socket>();
@@ -112,7 +112,7 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
       await scheduler.closeAll();
       for (const socket of sockets) socket.destroy();
       await closed;
-      rmSync(temporary ? dir : path, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }
