@@ -37,7 +37,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
         app.log.info({ socket: socket.path }, 'embedded database shared with local processes');
       } catch (err) {
         // Serving matters more: the CLI then refuses while the server runs, as it did before sharing.
-        app.log.warn({ err }, 'could not share the embedded database; CLI commands will wait for the server to stop');
+        app.log.warn({ err }, 'could not share the embedded database; CLI commands refuse while the server runs');
       }
     }
     await app.listen({ host: config.host, port: config.port });
