@@ -17,7 +17,10 @@ export function registerWorkerCommand({ program, command, withServices, getConfi
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
     await withServices(async (services) => {
       const { resumed } = await startWorker(services, { pollIntervalSeconds: getConfig().repoLinks.pollIntervalSeconds });
-      io.stderr(`Worker running${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
+      const via = services.database.via;
+      // On the embedded database while the server runs, the worker works through the server's socket.
+      const where = via ? ` on the server's embedded database (pid ${via.pid})` : '';
+      io.stderr(`Worker running${where}${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
