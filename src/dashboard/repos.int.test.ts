@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
-import { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import { signUpTeam, type DashboardClient, type Person } from '../../test/helpers/dashboard-client.js';
 import { removeRepoCopy, smallRepo, tempDir } from '../../test/helpers/git-fixtures.js';
 import { buildApp } from '../app.js';
 import { createServices, type Services } from '../services.js';
@@ -16,7 +16,7 @@ let app: FastifyInstance;
 let scratch: string;
 let allowed: string;
 let origin: string;
-const people: Record<'alice' | 'bob' | 'carol' | 'dave', DashboardClient> = {} as never;
+let people: Record<Person, DashboardClient>;
 
 /** Names resolve to public addresses, except localhost (as a real resolver would): no DNS in tests. */
 const resolver = async (hostname: string) => [{ address: hostname === 'localhost' ? '127.0.0.1' : '93.184.216.34', family: 4 }];
@@ -32,19 +32,8 @@ beforeAll(async () => {
   const config = testConfig({ SIGNUP_OPEN: 'true', REPO_PATHS_ALLOWED: allowed, REPOS_DIR: join(scratch, 'mirrors') });
   services = createServices(database, config, { resolve: resolver });
   app = await buildApp({ config, database, services });
-  for (const name of ['alice', 'bob', 'carol', 'dave'] as const) {
-    people[name] = new DashboardClient(app);
-    const signedUp = name === 'alice' ? people[name].setUp(services, { name, email: `${name}@example.com` }) : people[name].signUp({ name, email: `${name}@example.com` });
-    expect((await signedUp).status).toBe(303);
-  }
   // acme: alice owner, carol member; bob and dave are outside it. alice-blog is alice's own.
-  await people.alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
-  const users = await database.db.selectFrom('users').select(['id', 'email']).execute();
-  const org = await services.orgs.membership('acme', users.find((u) => u.email === 'alice@example.com')!.id);
-  await database.db
-    .insertInto('organization_members')
-    .values({ organization_id: org.org.id, user_id: users.find((u) => u.email === 'carol@example.com')!.id, role: 'member' })
-    .execute();
+  people = await signUpTeam(app, services, { carol: 'member' });
   await people.alice.submit('/dashboard/orgs/acme', '/dashboard/orgs/acme/projects', { name: 'Acme App', slug: 'acme-app' });
   await people.alice.submit('/dashboard/personal', '/dashboard/personal/projects', { name: 'Alice Blog', slug: 'alice-blog' });
   await people.bob.submit('/dashboard/personal', '/dashboard/personal/projects', { name: 'Bob Site', slug: 'bob-site' });
