@@ -60,7 +60,7 @@ export function createServices(
     changelog,
     publicPage,
     releases,
-    feeds: createFeedsService(publicPage, config.publicUrl),
+    feeds: createFeedsService(publicPage, config.publicUrl, releases),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
     githubClient,

@@ -268,7 +268,7 @@ export const changelogRepository = {
   async publishedReleases(
     db: Executor,
     projectId: string,
-    page: { limit: number; offset: number; after?: ReleaseCursor | undefined },
+    page: { limit: number; offset: number; after?: ReleaseCursor | undefined; releasedOnly?: boolean },
   ): Promise<PublishedRelease[]> {
     let query = db
       .selectFrom('release_notes')
@@ -276,6 +276,8 @@ export const changelogRepository = {
       .where('project_id', '=', projectId)
       .where('status', '=', 'published');
     if (page.after) query = query.where(sql<boolean>`(sort_at, id) < (${page.after.sortAt}::timestamptz, ${page.after.id}::uuid)`);
+    // Tagged releases only (feeds): Unreleased is on top of the index, so this skips at most one row.
+    if (page.releasedOnly) query = query.where('released_at', 'is not', null);
     const rows = await query.orderBy('sort_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
     return rows as PublishedRelease[];
   },

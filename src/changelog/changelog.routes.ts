@@ -4,7 +4,7 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, SlugParam, Uuid } from '../http/schemas.js';
-import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse } from './changelog.schemas.js';
+import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
 import type { Services } from '../services.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
@@ -29,18 +29,6 @@ const ListQuery = Type.Object({
         'does not skip or repeat entries when new ones are published between pages.',
     }),
   ),
-});
-
-/**
- * A release tag in a URL, percent-encoded (`%40org%2Fpkg%401.2.0` for `@org/pkg@1.2.0`); `unreleased`
- * names the Unreleased note. Control characters (PostgreSQL text cannot hold NUL) and absurd lengths
- * are a 400; anything else that names no published note of the project is a 404.
- */
-export const TagParam = Type.String({
-  minLength: 1,
-  maxLength: 255,
-  pattern: '^[^\\u0000-\\u001F\\u007F]+$',
-  description: 'Release tag, URL-encoded (`pkg%402.0.0`, `%40org%2Fpkg%401.0.0`), or `unreleased` for the Unreleased note.',
 });
 
 const EXTENSION_NOTE =

@@ -86,3 +86,15 @@ export const ReleaseListResponse = Type.Object(
 );
 
 export const ReleaseResponse = Type.Object({ release: Type.Ref(ReleaseNote) }, EXTENSION);
+
+/**
+ * A release tag in a URL, percent-encoded (`%40org%2Fpkg%401.2.0` for `@org/pkg@1.2.0`); `unreleased`
+ * names the Unreleased note. Control characters (PostgreSQL text cannot hold NUL) and absurd lengths
+ * are a 400; anything else that names no published note of the project is a 404.
+ */
+export const TagParam = Type.String({
+  minLength: 1,
+  maxLength: 255,
+  pattern: '^[^\\u0000-\\u001F\\u007F]+$',
+  description: 'Release tag, URL-encoded (`pkg%402.0.0`, `%40org%2Fpkg%401.0.0`), or `unreleased` for the Unreleased note.',
+});

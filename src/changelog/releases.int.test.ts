@@ -164,3 +164,67 @@ describe('GET /v1/changelog/{slug}/releases/{tag}', () => {
     await expect.poll(async () => (await get(url)).statusCode).toBe(200);
   });
 });
+
+describe('public page and feeds', () => {
+  it('links the release notes from the changelog page only when some are published', async () => {
+    expect((await get(`/c/${slug}`)).body).toContain(`<a href="/c/${slug}/releases">Release notes</a>`);
+    const owner = (await buildUser(ctx.services)).email;
+    const bare = await buildProject(ctx.services, { type: 'user', email: owner });
+    expect((await get(`/c/${bare.slug}`)).body).not.toContain('Release notes');
+    expect((await get(`/c/${bare.slug}/releases`)).body).toContain('No release notes have been published yet.');
+  });
+
+  it('shows the release notes newest first, each linking its permalink page, with the release feeds', async () => {
+    const res = await get(`/c/${slug}/releases`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    const page = res.body;
+    expect(page.match(/<h1[ >]/g)).toHaveLength(1);
+    expect(page).toContain(`<a href="/c/${slug}/releases/unreleased">Unreleased</a>`);
+    expect(page).toContain(`<a href="/c/${slug}/releases/%40org%2Ftool%401.0.0">@org/tool@1.0.0</a>`);
+    expect(page.indexOf('>v1.1.0<')).toBeLessThan(page.indexOf('>v1.1.0-beta.1<'));
+    expect(page).toContain('<span>Pre-release</span>');
+    expect(page).toContain('<span>Package pkg</span>');
+    expect(page).toContain(`href="/v1/changelog/${slug}/releases.atom"`);
+    expect(page).not.toContain('>v1.0.0<'); // the draft
+    expect(page).not.toMatch(/<script/);
+  });
+
+  it('serves a permalink page per release, 404 (HTML) for drafts and unknown tags', async () => {
+    const res = await get(`/c/${slug}/releases/v1.1.0`);
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<h1 id="release-title">v1.1.0</h1>');
+    expect(res.body).toContain('<span>Changes since v1.0.0</span>');
+    expect(res.body).toMatch(new RegExp(`<link rel="canonical" href="[^"]*/c/${slug}/releases/v1\\.1\\.0">`));
+    expect((await get(`/c/${slug}/releases/${encodeURIComponent('@org/tool@1.0.0')}`)).statusCode).toBe(200);
+    for (const tag of ['v1.0.0', 'v9.9.9', '..%2F..']) {
+      const missing = await get(`/c/${slug}/releases/${tag}`);
+      expect(missing.statusCode, tag).toBe(404);
+      expect(missing.headers['content-type']).toBe('text/html; charset=utf-8');
+    }
+    expect((await get(`/c/${slug}/releases/${'x'.repeat(300)}`)).statusCode).toBe(400);
+  });
+
+  it('has feeds of the tagged release notes (no Unreleased, no drafts) in Atom, RSS and JSON Feed', async () => {
+    const atom = await get(`/v1/changelog/${slug}/releases.atom`);
+    expect(atom.statusCode).toBe(200);
+    expect(atom.headers['content-type']).toBe('application/atom+xml; charset=utf-8');
+    expect(atom.headers['last-modified']).toEqual(expect.any(String));
+    expect(atom.body).toContain('<title type="html"><![CDATA[v1.1.0]]></title>');
+    expect(atom.body).toContain('/releases/pkg%402.0.0');
+    expect(atom.body).not.toContain('Unreleased');
+    expect(atom.body).not.toContain('<![CDATA[v1.0.0]]>');
+    expect(atom.body).toMatch(/<id>urn:uuid:[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}<\/id>/);
+    const rss = await get(`/v1/changelog/${slug}/releases.rss`);
+    expect(rss.statusCode).toBe(200);
+    expect(rss.body).toContain('<rss');
+    const json = await get(`/v1/changelog/${slug}/releases.json`);
+    expect(json.statusCode).toBe(200);
+    const feed = json.json<{ version: string; items: { title: string; url: string }[] }>();
+    expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
+    expect(feed.items.map((i) => i.title)).toEqual(['@org/tool@1.0.0', 'v1.1.0', 'v1.1.0-beta.1', 'pkg@2.0.0']);
+    expect((await get('/v1/changelog/no-such-project/releases.atom')).statusCode).toBe(404);
+    // The entries' feed is unchanged: entries only.
+    expect((await get(`/v1/changelog/${slug}/feed.atom`)).body).not.toContain('[v1.1.0-beta.1]');
+  });
+});

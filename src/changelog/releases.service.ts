@@ -48,6 +48,12 @@ export function createReleasesService(readDb: Db) {
       };
     },
 
+    /** The newest published notes of tagged releases (Unreleased left out: it changes with every commit), for feeds. */
+    async latest(slug: string, limit: number): Promise<{ project: PublicProject; releases: PublishedRelease[] }> {
+      const project = await requireProject(slug);
+      return { project, releases: await changelogRepository.publishedReleases(readDb, project.id, { limit, offset: 0, releasedOnly: true }) };
+    },
+
     /** One published note by tag (`unreleased`: the Unreleased note). */
     async release(slug: string, tag: string): Promise<{ project: PublicProject; release: PublishedRelease }> {
       const project = await requireProject(slug);
