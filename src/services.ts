@@ -5,6 +5,7 @@ import { createChangelogService } from './changelog/changelog.service.js';
 import { EntryJson } from './changelog/entry-json.js';
 import { createFeedsService } from './changelog/feeds/feeds.service.js';
 import { createPublicPageService } from './changelog/page/public-page.service.js';
+import { createReleasesService } from './changelog/releases.service.js';
 import { createEntriesService } from './entries/entries.service.js';
 import { createKeysService } from './keys/keys.service.js';
 import { createOrgsService } from './orgs/orgs.service.js';
@@ -40,6 +41,7 @@ export function createServices(
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
   const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
+  const releases = createReleasesService(database.readDb);
   // Services other services call (a domain reaches another's tables only through its service).
   const users = createUsersService(db);
   const orgs = createOrgsService(db, { users });
@@ -66,7 +68,8 @@ export function createServices(
     entries,
     changelog,
     publicPage,
-    feeds: createFeedsService(publicPage, config.publicUrl),
+    releases,
+    feeds: createFeedsService(publicPage, config.publicUrl, releases),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
     githubClient,

@@ -48,6 +48,13 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /v1/changelog/:slug/feed.json': 'public feed',
   'GET /c/:slug': 'public page',
   'GET /c/:slug/entries/:id': 'public page',
+  'GET /v1/changelog/:slug/releases': 'public release notes (OpenAPI extension)',
+  'GET /v1/changelog/:slug/releases/:tag': 'public release notes (OpenAPI extension)',
+  'GET /v1/changelog/:slug/releases.atom': 'public release feed',
+  'GET /v1/changelog/:slug/releases.rss': 'public release feed',
+  'GET /v1/changelog/:slug/releases.json': 'public release feed',
+  'GET /c/:slug/releases': 'public page',
+  'GET /c/:slug/releases/:tag': 'public page',
   'GET /widget.js': 'embeddable widget',
   'POST /webhooks/github': "GitHub's deliveries, authenticated by their signature (src/github/webhooks.int.test.ts)",
   // The dashboard's own `config: { public: true }` routes: signing in, signing up, invitation links, assets.

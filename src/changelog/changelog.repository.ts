@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
-import type { EntryRow, EntryType } from '../db/schema.js';
+import type { EntryRow, EntryType, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
-import type { Cursor } from './cursor.js';
+import type { Cursor, ReleaseCursor } from './cursor.js';
 
 /**
  * A project as the public reads show it. The API's statements read only the columns it serializes
@@ -92,6 +92,23 @@ const publishedPage = (projectId: RawBuilder<unknown>, limit: RawBuilder<unknown
   LIMIT ${limit} OFFSET ${offset}`;
 
 const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
+
+/** A published release note as the public reads serve it, with its exact place in the listing. */
+export type PublishedRelease = Pick<
+  ReleaseNoteRow,
+  | 'id' | 'project_id' | 'key' | 'tag' | 'package' | 'version' | 'prerelease' | 'previous_tag' | 'released_at' | 'title' | 'content'
+  | 'generated_json' | 'team_attribution' | 'component_tags' | 'commit_shas' | 'published_at' | 'updated_at'
+> & {
+  published_at: Date;
+  /** The release instant to the microsecond, or `infinity` (Unreleased): the next cursor. */
+  sort_key: string;
+};
+
+const RELEASE_COLUMNS = [
+  'id', 'project_id', 'key', 'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'content', 'generated_json',
+  'team_attribution', 'component_tags', 'commit_shas', 'published_at', 'updated_at',
+] as const;
+const RELEASE_SORT_KEY = sql<string>`CASE WHEN released_at IS NULL THEN 'infinity' ELSE to_char(sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`;
 
 /**
  * The one repository of published content, the only SQL that reads it: the API (one statement per
@@ -243,5 +260,48 @@ export const changelogRepository = {
       .where('project_id', '=', projectId)
       .where('status', '=', 'published')
       .executeTakeFirst();
+  },
+  /**
+   * A page of a project's published release notes, newest release first (Unreleased on top), ties by
+   * id descending: a walk of the published index (migrations/0020), after `after` when given.
+   */
+  async publishedReleases(
+    db: Executor,
+    projectId: string,
+    page: { limit: number; offset: number; after?: ReleaseCursor | undefined; releasedOnly?: boolean },
+  ): Promise<PublishedRelease[]> {
+    let query = db
+      .selectFrom('release_notes')
+      .select([...RELEASE_COLUMNS, RELEASE_SORT_KEY.as('sort_key')])
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'published');
+    if (page.after) query = query.where(sql<boolean>`(sort_at, id) < (${page.after.sortAt}::timestamptz, ${page.after.id}::uuid)`);
+    // Tagged releases only (feeds): Unreleased is on top of the index, so this skips at most one row.
+    if (page.releasedOnly) query = query.where('released_at', 'is not', null);
+    const rows = await query.orderBy('sort_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+    return rows as PublishedRelease[];
+  },
+
+  /** How many published release notes the project has. */
+  async countPublishedReleases(db: Executor, projectId: string): Promise<number> {
+    const row = await db
+      .selectFrom('release_notes')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('project_id', '=', projectId)
+      .where('status', '=', 'published')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  },
+
+  /** A project's published release note by key (`release:<tag>`, `release:unreleased`). */
+  async findPublishedRelease(db: Executor, projectId: string, key: string): Promise<PublishedRelease | undefined> {
+    const row = await db
+      .selectFrom('release_notes')
+      .select([...RELEASE_COLUMNS, RELEASE_SORT_KEY.as('sort_key')])
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .where('status', '=', 'published')
+      .executeTakeFirst();
+    return row as PublishedRelease | undefined;
   },
 };

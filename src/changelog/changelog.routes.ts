@@ -4,7 +4,7 @@ import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, SlugParam, Uuid } from '../http/schemas.js';
-import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
+import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
 import type { Services } from '../services.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
@@ -31,12 +31,17 @@ const ListQuery = Type.Object({
   ),
 });
 
-/** Public, cacheable reads. Only published entries are ever returned. */
+const EXTENSION_NOTE =
+  ' **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract\'s ' +
+  '`entry_type` enum is unchanged.';
+
+/** Public, cacheable reads. Only published entries (and published release notes) are ever returned. */
 export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
   app,
   { services, config, cache },
 ) => {
   app.addSchema(Project);
+  app.addSchema(ReleaseNote);
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
 
   app.get(
@@ -83,6 +88,59 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       return replyCached(reply, cache, `entry:${slug}:${id}`, async () => {
         const entry = await services.changelog.entryJson(slug, id);
         return { serialized: entry.body, etag: entry.etag, tags: [`project:${entry.projectId}`] };
+      });
+    },
+  );
+  app.get(
+    '/v1/changelog/:slug/releases',
+    {
+      schema: {
+        summary: 'A page of the published release notes of a project',
+        description:
+          'Public. One note per release tag (per package: `v1.2.0`, `pkg@2.0.0` are separate series) with what changed since the ' +
+          'previous tag of its series, and an Unreleased note (`tag: null`) for what no root release contains yet. Newest ' +
+          '`released_at` first, Unreleased on top; paginated like `GET /v1/changelog/{slug}` (`limit`, `offset`, `cursor`). ' +
+          'Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304.' +
+          EXTENSION_NOTE,
+        tags: ['releases'],
+        params: Type.Object({ slug: SlugParam }),
+        querystring: ListQuery,
+        response: { 200: ReleaseListResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
+      },
+      config: { publicCache: true },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const { limit = 20, offset = 0, cursor } = request.query;
+      reply.header('cache-control', cacheControl);
+      return replyCached(reply, cache, `releases:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
+        const page = await services.releases.page(slug, { limit, offset, cursor });
+        return { payload: { project: page.project, releases: page.releases, meta: page.meta }, tags: [`project:${page.project.id}`] };
+      });
+    },
+  );
+
+  app.get(
+    '/v1/changelog/:slug/releases/:tag',
+    {
+      schema: {
+        summary: 'One published release note of a project, by tag',
+        description:
+          'Public. The tag is URL-encoded; `unreleased` is the Unreleased note. Drafts, archived notes, unknown tags and tags of ' +
+          'other projects are 404.' +
+          EXTENSION_NOTE,
+        tags: ['releases'],
+        params: Type.Object({ slug: SlugParam, tag: TagParam }),
+        response: { 200: ReleaseResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
+      },
+      config: { publicCache: true },
+    },
+    async (request, reply) => {
+      const { slug, tag } = request.params;
+      reply.header('cache-control', cacheControl);
+      return replyCached(reply, cache, `release:${slug}:${tag}`, async () => {
+        const { project, release } = await services.releases.release(slug, tag);
+        return { payload: { release }, tags: [`project:${project.id}`] };
       });
     },
   );

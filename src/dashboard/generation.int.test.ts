@@ -83,6 +83,15 @@ describe('generation page', () => {
     expect(resolved.sections[0]).toEqual({ key: 'feature', label: 'New', visible: true });
     expect(resolved.sections.filter((s) => s.visible).map((s) => s.key)).toEqual(['feature']);
     expect((await browser.get(page())).body).toContain('value="Europe/Berlin"');
+    // Release notes: the form's checkbox and policy (left unchecked above: off).
+    expect(resolved.releases).toBe(false);
+    await browser.get(page());
+    expect((await browser.post(page(), { ...form, time_zone: 'Europe/Berlin', path_rules: '', releases: 'on', publish_release: 'auto' })).status).toBe(303);
+    const next = (await ctx.services.generation.settings(project.slug)).resolved;
+    expect(next).toMatchObject({ releases: true, publish: { release: 'auto', monthly: 'auto' } });
+    const form2 = (await browser.get(page())).body;
+    expect(form2).toMatch(/name="releases" value="on" checked/);
+    expect(form2).toMatch(/<option value="auto" selected>publish at once<\/option><\/select><\/div>\s*<\/fieldset>/);
   });
 
   it('regenerates an edited entry that newer commits touched', async () => {

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
 import type { SettingsPatch } from '../generation/generation.service.js';
-import { parseTeamRules, SettingsError, teamRules } from '../generation/settings.js';
+import { parseTeamRules, PUBLISH_TARGETS, SettingsError, teamRules } from '../generation/settings.js';
 import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings } from '../generation/types.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
@@ -34,7 +34,8 @@ const SettingsForm = Type.Object(
     headline_limit: Type.Optional(Type.String({ maxLength: 5 })),
     pull_request_url: Type.Optional(Type.String({ maxLength: 500 })),
     codeowners: Type.Optional(Type.String({ maxLength: 200_000 })),
-    ...Object.fromEntries(GENERATED_ENTRY_TYPES.map((t) => [`publish_${t}`, Type.Optional(Type.String({ maxLength: 10 }))])),
+    ...Object.fromEntries(PUBLISH_TARGETS.map((t) => [`publish_${t}`, Type.Optional(Type.String({ maxLength: 10 }))])),
+    releases: Type.Optional(Type.String({ maxLength: 10 })),
     ...Object.fromEntries(
       SECTION_KEYS.flatMap((k) => [
         [`visible_${k}`, Type.Optional(Type.String({ maxLength: 10 }))],
@@ -62,7 +63,8 @@ function patchFromForm(body: FormBody): SettingsPatch {
   const limit = text('headline_limit');
   return {
     entryTypes: many(body.entry_types),
-    publish: Object.fromEntries(GENERATED_ENTRY_TYPES.map((t) => [t, (body[`publish_${t}`] as string | undefined) ?? 'manual'])),
+    publish: Object.fromEntries(PUBLISH_TARGETS.map((t) => [t, (body[`publish_${t}`] as string | undefined) ?? 'manual'])),
+    releases: body.releases === 'on',
     timeZone: text('time_zone'),
     sections: [...SECTION_KEYS]
       .sort((a, b) => order(a) - order(b))
@@ -177,6 +179,10 @@ ${GENERATED_ENTRY_TYPES.map(
     (p) => html`<option value="${p}"${s.publish[t] === p ? html` selected` : ''}>${p === 'manual' ? 'draft for review' : 'publish at once'}</option>`,
   )}</select></div>`,
 )}
+<div><label><input type="checkbox" name="releases" value="on"${s.releases ? html` checked` : ''}> release notes (one per tag, and Unreleased)</label>
+  <label for="f-publish-release">publishing</label> <select id="f-publish-release" name="publish_release">${(['manual', 'auto'] as const).map(
+    (p) => html`<option value="${p}"${s.publish.release === p ? html` selected` : ''}>${p === 'manual' ? 'draft for review' : 'publish at once'}</option>`,
+  )}</select></div>
 </fieldset>
 <div><label for="f-time_zone">Time zone</label><input id="f-time_zone" name="time_zone" value="${s.timeZone}"></div>
 <fieldset><legend>Sections (shown, label, order)</legend>

@@ -8,6 +8,7 @@ export interface DB {
   projects: ProjectsTable;
   commits: CommitsTable;
   changelog_entries: ChangelogEntriesTable;
+  release_notes: ReleaseNotesTable;
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
   schema_migrations: SchemaMigrationsTable;
@@ -138,6 +139,33 @@ export interface ChangelogEntriesTable {
   pending_regeneration: ColumnType<boolean, boolean | undefined, boolean>;
   /** Unique to each stored version of the row (migration 0012); read as text. */
   row_version: ColumnType<string, never, never>;
+}
+
+/** Release notes per project (migrations/0020): written by generation through the entries service. */
+export interface ReleaseNotesTable {
+  id: Generated<string>;
+  project_id: string;
+  /** `release:<tag>`, or `release:unreleased` (tag null). Unique per project. */
+  key: string;
+  tag: string | null;
+  package: string | null;
+  version: string | null;
+  prerelease: ColumnType<boolean, boolean | undefined, boolean>;
+  previous_tag: string | null;
+  released_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  title: string;
+  content: ColumnType<string, string | undefined, string>;
+  generated_json: ColumnType<GeneratedJson, string, string>;
+  team_attribution: string | null;
+  component_tags: ColumnType<string[], string[] | undefined, string[]>;
+  commit_shas: ColumnType<string[], string[] | undefined, string[]>;
+  fingerprint: ColumnType<string | null, string | null | undefined, string | null>;
+  status: ColumnType<EntryStatus, EntryStatus | undefined, EntryStatus>;
+  published_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** coalesce(released_at, infinity): the listing's order (Unreleased first). */
+  sort_at: ColumnType<Date, never, never>;
+  created_at: CreatedAt;
+  updated_at: UpdatedAt;
 }
 
 export type ContextType = 'user' | 'org';
@@ -358,4 +386,5 @@ export type EntryRow = Omit<
 >;
 export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;
+export type ReleaseNoteRow = Selectable<ReleaseNotesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;

@@ -5,7 +5,7 @@ import { AppError } from '../errors.js';
 
 const presentEntryState = (e: EntryRow) => ({ id: e.id, status: e.status, published_at: e.published_at, updated_at: e.updated_at });
 
-/** `changelog entries import|publish|unpublish|archive`. */
+/** `changelog entries import|publish|unpublish|archive|releases|publish-release|unpublish-release|archive-release`. */
 export function registerEntriesCommands({ program, command, run, withServices }: CliParts): void {
   const entries = program.command('entries').description('manage changelog entries');
   command(entries, 'import', 'import entries from a JSON array (all or nothing)')
@@ -38,6 +38,40 @@ export function registerEntriesCommands({ program, command, run, withServices }:
           withServices(async (services) => {
             const entry = await services.entries[name](id);
             return { json: presentEntryState(entry), text: `Entry ${entry.id} is now ${entry.status}` };
+          }),
+        ),
+      );
+  }
+  // Release notes, by project and tag (`unreleased`: the Unreleased note): reviewed and published
+  // here when the project's release policy is manual.
+  command(entries, 'releases', "list a project's release notes in every status, newest first")
+    .requiredOption('--project <slug>', 'project slug')
+    .action(
+      run(async (opts: { project: string }) =>
+        withServices(async (services) => {
+          const notes = await services.entries.listReleases(opts.project);
+          return {
+            json: { releases: notes.map((n) => ({ tag: n.tag, status: n.status, released_at: n.released_at, previous_tag: n.previous_tag, title: n.title })) },
+            text: notes.length
+              ? notes.map((n) => `${(n.tag ?? 'unreleased').padEnd(24)} ${n.status.padEnd(9)} ${n.released_at?.toISOString().slice(0, 10) ?? '-'}`).join('\n')
+              : `${opts.project} has no release notes`,
+          };
+        }),
+      ),
+    );
+  for (const [name, method] of [
+    ['publish-release', 'publishRelease'],
+    ['unpublish-release', 'unpublishRelease'],
+    ['archive-release', 'archiveRelease'],
+  ] as const) {
+    command(entries, name, `${name.replace('-release', '')} a release note`)
+      .requiredOption('--project <slug>', 'project slug')
+      .argument('<tag>', 'release tag, or "unreleased"')
+      .action(
+        run(async (tag: string, opts: { project: string }) =>
+          withServices(async (services) => {
+            const note = await services.entries[method](opts.project, tag);
+            return { json: { tag: note.tag, status: note.status, published_at: note.published_at }, text: `Release ${note.tag ?? 'unreleased'} is now ${note.status}` };
           }),
         ),
       );

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
+import type { EntryRow, EntryStatus, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from './entry.schemas.js';
 
 /** Rows per write statement of generated entries. */
@@ -49,6 +49,17 @@ async function pipelined<T>(
 function withFields(record: string, fields: Record<string, string | null>): string {
   return `${record.slice(0, -1)},${JSON.stringify(fields).slice(1)}`;
 }
+
+/** The generated columns of a release note and their types in a record (see engine-wire.ts releaseToStore). */
+const RELEASE_TYPES = [
+  'key text', 'tag text', 'package text', 'version text', 'prerelease boolean', 'previous_tag text', 'released_at timestamptz',
+  'title text', 'content text', 'generated_json jsonb', 'team_attribution text', 'component_tags text[]', 'commit_shas text[]',
+  'fingerprint text',
+].join(', ');
+const RELEASE_COLUMNS = [
+  'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'content', 'generated_json', 'team_attribution',
+  'component_tags', 'commit_shas', 'fingerprint',
+];
 
 export const entriesRepository = {
   async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
@@ -179,5 +190,66 @@ export const entriesRepository = {
       .returning('id')
       .execute();
     return rows.length;
+  },
+  /** Inserts generated release notes, each `draft` or `published` (stamped now) as the release policy says. */
+  async insertGeneratedReleases(db: Executor, projectId: string, rows: ReadonlyArray<{ record: string; status: EntryStatus }>): Promise<void> {
+    await pipelined(rows, ({ record, status }) => withFields(record, { status }), async (json) => {
+      await sql`
+        INSERT INTO release_notes (project_id, key, status, published_at, ${sql.raw(RELEASE_COLUMNS.join(', '))})
+        SELECT ${projectId}::uuid, r.key, r.status, CASE WHEN r.status = 'published' THEN now() END,
+               ${sql.raw(RELEASE_COLUMNS.map((c) => `r.${c}`).join(', '))}
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, status text)`.execute(db);
+    });
+  },
+
+  /** Rewrites release notes in place (status kept); `restore` brings one archived by generation back with that status. */
+  async updateGeneratedReleases(db: Executor, rows: ReadonlyArray<{ id: string; record: string; restore?: EntryStatus }>): Promise<void> {
+    await pipelined(rows, ({ id, record, restore }) => withFields(record, { id, restore: restore ?? null }), async (json) => {
+      await sql`
+        UPDATE release_notes n SET
+          ${sql.raw(RELEASE_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
+          updated_at = now(),
+          status = COALESCE(r.restore, n.status),
+          published_at = CASE WHEN r.restore IS NULL THEN n.published_at WHEN r.restore = 'published' THEN now() END
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, id uuid, restore text)
+        WHERE n.id = r.id`.execute(db);
+    });
+  },
+
+  /** Archives release notes generation no longer produces; the fingerprint is dropped as for entries (archiveGenerated). */
+  async archiveGeneratedReleases(db: Executor, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await db
+      .updateTable('release_notes')
+      .set({ status: 'archived', published_at: null, fingerprint: null, updated_at: sql<Date>`now()` })
+      .where('id', 'in', ids)
+      .execute();
+  },
+
+  /** A project's release notes in every status, newest release first (Unreleased on top). */
+  async listReleases(db: Executor, projectId: string, limit: number): Promise<ReleaseNoteRow[]> {
+    return db
+      .selectFrom('release_notes')
+      .selectAll()
+      .where('project_id', '=', projectId)
+      .orderBy('sort_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
+  /** Sets a project's release note's status by key; published_at as setStatus does for entries. */
+  async setReleaseStatus(db: Executor, projectId: string, key: string, status: EntryStatus): Promise<ReleaseNoteRow | undefined> {
+    return db
+      .updateTable('release_notes')
+      .set({
+        status,
+        published_at: status === 'published' ? sql<Date>`coalesce(published_at, now())` : null,
+        updated_at: sql<Date>`now()`,
+      })
+      .where('project_id', '=', projectId)
+      .where('key', '=', key)
+      .returningAll()
+      .executeTakeFirst();
   },
 };

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db, Executor } from '../db/database.js';
-import type { EntryRow, EntryStatus, NewEntry } from '../db/schema.js';
+import type { EntryRow, EntryStatus, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { AppError, notFound, type ErrorDetail } from '../errors.js';
 import { DateTime, Nullable, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
@@ -9,6 +9,7 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import { entriesRepository } from './entries.repository.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 import { isUuid } from '../ids.js';
+import { releaseKey } from './release-key.js';
 
 /**
  * One entry of an import file, in the contract's field names. `id`, `project_id`, `created_at`
@@ -55,6 +56,15 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     if (!existing) throw notFound('Entry');
     const updated = await entriesRepository.setStatus(db, id, status);
     if (!updated) throw notFound('Entry');
+    return updated;
+  }
+
+  /** A release note by project and tag (`unreleased`: the Unreleased note), moved to `status`. */
+  async function releaseTransition(projectSlug: string, tag: string, status: EntryStatus): Promise<ReleaseNoteRow> {
+    const project = await deps.projects.findBySlug(projectSlug);
+    if (!project) throw notFound(`Project ${projectSlug}`);
+    const updated = await entriesRepository.setReleaseStatus(db, project.id, releaseKey(tag), status);
+    if (!updated) throw notFound(`Release ${tag}`);
     return updated;
   }
 
@@ -167,6 +177,34 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
 
     /** Archives generated entries generation no longer produces (unpublishing them). */
     archiveGenerated: (ids: string[], { tx = db }: WriteOptions = {}) => entriesRepository.archiveGenerated(tx, ids),
+
+    /*
+     * Release notes (migrations/0020): every status they get goes through here too. Generation
+     * writes them under the project's `release` policy; a person publishes, unpublishes or archives
+     * one by tag (`unreleased` names the Unreleased note).
+     */
+
+    /** Stores new release notes, each `draft` or `published` as the release policy says. */
+    insertGeneratedReleases: (projectId: string, rows: ReadonlyArray<{ record: string; status: EntryStatus }>, { tx = db }: WriteOptions = {}) =>
+      entriesRepository.insertGeneratedReleases(tx, projectId, rows),
+
+    /** Rewrites release notes in place; `restore` brings one archived by generation back with that status. */
+    updateGeneratedReleases: (rows: ReadonlyArray<{ id: string; record: string; restore?: EntryStatus }>, { tx = db }: WriteOptions = {}) =>
+      entriesRepository.updateGeneratedReleases(tx, rows),
+
+    /** Archives release notes generation no longer produces (a tag deleted, Unreleased emptied by a new tag). */
+    archiveGeneratedReleases: (ids: string[], { tx = db }: WriteOptions = {}) => entriesRepository.archiveGeneratedReleases(tx, ids),
+
+    /** A project's release notes in every status, newest first (for review). */
+    async listReleases(projectSlug: string, limit = 200): Promise<ReleaseNoteRow[]> {
+      const project = await deps.projects.findBySlug(projectSlug);
+      if (!project) throw notFound(`Project ${projectSlug}`);
+      return entriesRepository.listReleases(db, project.id, limit);
+    },
+
+    publishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'published'),
+    unpublishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'draft'),
+    archiveRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'archived'),
   };
 }
 

@@ -10,7 +10,17 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, type GenerateOptions } from './engine.js';
-import { entryToStore, packCommits, toCommitRecords, type EngineCommit, type EntryToStore, type PackedCommits } from './engine-wire.js';
+import {
+  entryToStore,
+  packCommits,
+  releaseToStore,
+  toCommitRecords,
+  type EngineCommit,
+  type EntryToStore,
+  type PackedCommits,
+  type ReleaseToStore,
+} from './engine-wire.js';
+import { generateReleases } from './releases.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import type { GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
@@ -27,6 +37,11 @@ export type EngineRequest =
       settings: GenerationSettings;
       options: Omit<GenerateOptions, 'versions' | 'arrival'>;
       stored?: ReadonlyMap<string, string>;
+      /**
+       * Release notes too, from the same classified commits (releases.ts), with the stored notes'
+       * fingerprints (key → fingerprint) so that unchanged ones come back without their JSON.
+       */
+      releases?: { stored: ReadonlyMap<string, string> };
     }
   | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings };
 
@@ -37,6 +52,8 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 /** Entries in the form storage writes (only entries and warnings come back, not the prepared commits). */
 export interface EngineResult {
   entries: EntryToStore[];
+  /** Every release note of the history, when the request asked for them. */
+  releases?: ReleaseToStore[];
   warnings: string[];
 }
 type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
@@ -48,7 +65,14 @@ export function runEngineRequest(request: EngineRequest & { commits: readonly Co
   if (request.kind === 'generate') {
     const result = generate(request.commits, request.settings, { ...request.options, versions });
     const stored = request.stored;
-    return { entries: result.entries.map((e) => entryToStore(e, stored?.get(e.key))), warnings: result.warnings };
+    const entries = result.entries.map((e) => entryToStore(e, stored?.get(e.key)));
+    if (!request.releases) return { entries, warnings: result.warnings };
+    // The whole history's notes, from the commits generate() just classified (about 0.1 s for 178 notes over 11k commits).
+    const storedReleases = request.releases.stored;
+    const releases = generateReleases(request.commits, request.settings, { prepared: result.commits, versions }).map((n) =>
+      releaseToStore(n, storedReleases.get(n.key)),
+    );
+    return { entries, releases, warnings: result.warnings };
   }
   const current = generate(request.commits, request.current, { versions });
   const proposed = generate(request.commits, request.proposed, { versions });

@@ -5,6 +5,7 @@
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
 import type { Change, CoAuthor, CommitRecord } from '../git/commit-record.js';
+import type { ReleaseNote } from './releases.js';
 import type { GeneratedEntry, GeneratedEntryType } from './types.js';
 
 /**
@@ -134,6 +135,40 @@ export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | 
             period_start: entry.period_start,
             period_end: entry.period_end,
             fingerprint: entry.fingerprint,
+          }),
+  };
+}
+
+/** A release note as storage needs it: its key and fingerprint, and the columns to write as one JSON object. */
+export interface ReleaseToStore {
+  key: string;
+  fingerprint: string;
+  /** The note's columns as a JSON object (`jsonb_to_recordset`'s record); null when storage holds this fingerprint. */
+  record: string | null;
+}
+
+export function releaseToStore(note: ReleaseNote, storedFingerprint: string | undefined): ReleaseToStore {
+  return {
+    key: note.key,
+    fingerprint: note.fingerprint,
+    record:
+      storedFingerprint === note.fingerprint
+        ? null
+        : JSON.stringify({
+            key: note.key,
+            tag: note.tag,
+            package: note.package,
+            version: note.version,
+            prerelease: note.prerelease,
+            previous_tag: note.previous_tag,
+            released_at: note.released_at,
+            title: note.title,
+            content: note.content,
+            generated_json: note.generated_json,
+            team_attribution: note.team_attribution,
+            component_tags: note.component_tags,
+            commit_shas: note.commit_shas,
+            fingerprint: note.fingerprint,
           }),
   };
 }

@@ -64,7 +64,7 @@ describe('changelog projects configure', () => {
     expect(ok.code).toBe(0);
     const { settings } = ok.json<{ settings: { entryTypes: string[]; publish: Record<string, string>; timeZone: string; sections: { key: string; label: string; visible: boolean }[]; excludeAuthors: string[]; pathRules: unknown[] } }>();
     expect(settings.entryTypes).toEqual(['commit', 'weekly', 'monthly']);
-    expect(settings.publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'auto', monthly: 'auto' });
+    expect(settings.publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'auto', monthly: 'auto', release: 'manual' });
     expect(settings.timeZone).toBe('America/New_York');
     expect(settings.sections.filter((s) => s.visible).map((s) => [s.key, s.label])).toEqual([['breaking', 'Breaking changes'], ['feature', 'New'], ['fix', 'Bug fixes']]);
     expect(settings.excludeAuthors).toEqual(['*[bot]*']);

@@ -31,6 +31,10 @@ export function describeSummary(s: GenerateSummary): string {
     `${s.unchanged} unchanged` +
     (s.pending ? `, ${s.pending} edited by a person and awaiting regeneration` : '') +
     (s.archived ? `, ${s.archived} archived` : '') +
+    (s.releases
+      ? `; release notes: ${s.releases.created} created, ${s.releases.updated} updated, ${s.releases.unchanged} unchanged` +
+        (s.releases.archived ? `, ${s.releases.archived} archived` : '')
+      : '') +
     (s.warnings?.length ? `\nwarning: ${s.warnings.join('\nwarning: ')}` : '')
   );
 }
@@ -82,6 +86,7 @@ const codeownersSource = (input: { codeowners?: string | null }) =>
 const presentSettings = (s: GenerationSettings) => ({
   entryTypes: s.entryTypes,
   publish: s.publish,
+  releases: s.releases,
   timeZone: s.timeZone,
   sections: s.sections,
   excludeAuthors: s.excludeAuthors,
@@ -150,7 +155,8 @@ export function registerGenerationCommands({ program, command, run, withServices
   command(projects, 'configure', 'change how a project\'s changelog is generated (options left out keep their value)')
     .argument('<slug>', 'project slug')
     .option('--entry-types <list>', 'entry types to generate: commit,daily,weekly,monthly')
-    .option('--publish <policy>', 'auto or manual for every type, or per type: weekly=auto,commit=manual')
+    .option('--publish <policy>', 'auto or manual for every type, or per type: weekly=auto,commit=manual,release=auto')
+    .option('--releases <bool>', 'store release notes (one per release tag, and Unreleased): true or false')
     .option('--timezone <tz>', 'IANA time zone of daily/weekly/monthly periods')
     .option('--sections <list>', 'sections to show, in order, optionally relabelled: feature,fix=Fixes,breaking')
     .option('--exclude-authors <list>', 'skip commits by these e-mails, names or * patterns (comma-separated)')
@@ -167,7 +173,7 @@ export function registerGenerationCommands({ program, command, run, withServices
         async (
           slug: string,
           opts: {
-            entryTypes?: string; publish?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
+            entryTypes?: string; publish?: string; releases?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
             teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; codeowners?: string; headlineLimit?: string; pullRequestUrl?: string;
           },
         ) => {
@@ -177,6 +183,10 @@ export function registerGenerationCommands({ program, command, run, withServices
             patch.publish = opts.publish.includes('=')
               ? Object.fromEntries(list(opts.publish)!.map((p) => p.split('=').map((s) => s.trim()) as [string, string]))
               : opts.publish;
+          }
+          if (opts.releases !== undefined) {
+            if (opts.releases !== 'true' && opts.releases !== 'false') throw new AppError('invalid_request', '--releases must be true or false');
+            patch.releases = opts.releases === 'true';
           }
           if (opts.timezone !== undefined) patch.timeZone = opts.timezone;
           if (opts.sections !== undefined) patch.sections = parseSections(opts.sections);
@@ -201,7 +211,7 @@ export function registerGenerationCommands({ program, command, run, withServices
             return {
               json: { project: slug, settings: presentSettings(settings) },
               text:
-                `${slug}: generates ${settings.entryTypes.join(', ')} in ${settings.timeZone}; ` +
+                `${slug}: generates ${settings.entryTypes.join(', ')}${settings.releases ? ' and release notes' : ''} in ${settings.timeZone}; ` +
                 `publishes ${Object.entries(settings.publish).map(([t, p]) => `${t} ${p}`).join(', ')}; ` +
                 `shows ${settings.sections.filter((s) => s.visible).map((s) => s.label).join(', ')}; ` +
                 (settings.teams.length

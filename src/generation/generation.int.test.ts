@@ -87,7 +87,7 @@ describe('settings', () => {
       pathRules: ['crates/*/**=$1'],
     });
     expect(resolved.entryTypes).toEqual(['commit', 'monthly']);
-    expect(resolved.publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'auto' });
+    expect(resolved.publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'auto', release: 'manual' });
     await ctx.services.generation.configure(project.slug, { timeZone: 'Europe/Berlin' });
     const { input, resolved: again } = await ctx.services.generation.settings(project.slug);
     expect(input).toMatchObject({ entryTypes: ['commit', 'monthly'], timeZone: 'Europe/Berlin' });

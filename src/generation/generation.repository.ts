@@ -30,6 +30,14 @@ export interface StoredGenerated {
   period_end: Date | null;
 }
 
+/** What storage needs to know about a release note generation made before. */
+export interface StoredRelease {
+  id: string;
+  key: string;
+  status: EntryStatus;
+  fingerprint: string | null;
+}
+
 export const generationRepository = {
   async settingsOf(db: Executor, projectId: string): Promise<Record<string, unknown>> {
     const row = await db.selectFrom('projects').select('generation_settings').where('id', '=', projectId).executeTakeFirst();
@@ -119,6 +127,11 @@ export const generationRepository = {
       .where('generation_key', 'is not', null)
       .execute();
     return rows as StoredGenerated[];
+  },
+
+  /** The project's stored release notes, as generation matches them by key. */
+  async generatedReleases(db: Executor, projectId: string): Promise<StoredRelease[]> {
+    return db.selectFrom('release_notes').select(['id', 'key', 'status', 'fingerprint']).where('project_id', '=', projectId).execute();
   },
 
   /** Edited entries whose commits changed: their text stays, the dashboard offers a regenerate. */

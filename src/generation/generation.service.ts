@@ -1,4 +1,4 @@
-import type { Db } from '../db/database.js';
+import type { Db, Executor } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { EntriesService } from '../entries/entries.service.js';
@@ -7,8 +7,8 @@ import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';
 import { inlineEngine, type Engine } from './engine-thread.js';
-import type { EntryToStore } from './engine-wire.js';
-import { generationRepository, type StoredGenerated } from './generation.repository.js';
+import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
+import { generationRepository, type StoredGenerated, type StoredRelease } from './generation.repository.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import { type GeneratedEntryType, type GenerationSettings } from './types.js';
@@ -26,6 +26,8 @@ export interface GenerateRunOptions {
   storedSince?: Date;
   /** Entry types to produce; default: the project's. */
   types?: readonly GeneratedEntryType[];
+  /** Store release notes too; default: the project's `releases` setting. */
+  releases?: boolean;
   /** Called as the run advances (the CLI draws a progress bar on a terminal). */
   onProgress?: (progress: GenerateProgress) => void;
 }
@@ -50,8 +52,18 @@ export interface GenerateSummary {
   pending: number;
   /** Entries whose period or commit no longer has anything visible to show. */
   archived: number;
+  /** Release notes written (releases.ts); null when the run did not produce them (the `releases` setting is off). */
+  releases: ReleaseSummary | null;
   /** Problems that did not stop the run (a CODEOWNERS line from the repository skipped). */
   warnings: string[];
+}
+
+export interface ReleaseSummary {
+  created: number;
+  updated: number;
+  unchanged: number;
+  /** Notes no longer produced (a tag deleted; Unreleased emptied by a new tag). */
+  archived: number;
 }
 
 /** Settings changes the CLI and the dashboard make: any SettingsInput field, replaced when given. */
@@ -90,7 +102,10 @@ function invalidSettings(error: SettingsError): AppError {
 export interface GenerationDeps {
   engine?: Engine;
   /** Every status an entry gets (draft, published, archived) is written by the entries service. */
-  entries: Pick<EntriesService, 'insertGenerated' | 'updateGenerated' | 'archiveGenerated'>;
+  entries: Pick<
+    EntriesService,
+    'insertGenerated' | 'updateGenerated' | 'archiveGenerated' | 'insertGeneratedReleases' | 'updateGeneratedReleases' | 'archiveGeneratedReleases'
+  >;
   projects: Pick<ProjectsService, 'findBySlug' | 'findById'>;
 }
 
@@ -164,12 +179,19 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
       const fingerprints = new Map<string, string>();
       for (const e of stored) if (e.fingerprint) fingerprints.set(e.generation_key, e.fingerprint);
+      // Release notes come from the whole history every run (cheap next to classification), so an
+      // incremental run still sees a tag pushed without new commits.
+      const withReleases = options.releases ?? settings.releases;
+      const storedReleases = withReleases ? await generationRepository.generatedReleases(tx, project.id) : [];
+      const releaseFingerprints = new Map<string, string>();
+      for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
       const result = await engine.run({
         kind: 'generate',
         commits,
         settings,
         options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
         stored: fingerprints,
+        ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
       });
       const summary: GenerateSummary = {
         project: project.slug,
@@ -180,6 +202,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         unchanged: 0,
         pending: 0,
         archived: 0,
+        releases: null,
         warnings: result.warnings,
       };
 
@@ -229,12 +252,55 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       await entries.archiveGenerated(archive, { tx });
       await generationRepository.markPending(tx, pending);
       summary.archived = archive.length;
+      if (result.releases) summary.releases = await storeReleases(tx, project.id, settings, storedReleases, result.releases);
       return summary;
     });
   }
 
+  /**
+   * Release notes, matched by key like entries: new ones created under the `release` policy (the
+   * Unreleased note too: it is replaced in place as commits and tags arrive, and archived when a tag
+   * leaves it empty), changed fingerprints rewritten (status kept), notes no longer produced archived.
+   * Nobody edits a note's text, so there is no pending state.
+   */
+  async function storeReleases(
+    tx: Executor,
+    projectId: string,
+    settings: GenerationSettings,
+    stored: readonly StoredRelease[],
+    notes: readonly ReleaseToStore[],
+  ): Promise<ReleaseSummary> {
+    const byKey = new Map(stored.map((r) => [r.key, r]));
+    const status: EntryStatus = settings.publish.release === 'auto' ? 'published' : 'draft';
+    const inserts: Array<{ record: string; status: EntryStatus }> = [];
+    const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
+    const summary: ReleaseSummary = { created: 0, updated: 0, unchanged: 0, archived: 0 };
+    const produced = new Set<string>();
+    for (const note of notes) {
+      produced.add(note.key);
+      const existing = byKey.get(note.key);
+      if (!existing) {
+        inserts.push({ record: recordOf(note), status });
+        summary.created++;
+      } else if (existing.fingerprint === note.fingerprint) {
+        summary.unchanged++;
+      } else {
+        // Archived by generation (no fingerprint) and produced again: back under the release policy.
+        const restore = existing.status === 'archived' && existing.fingerprint === null ? status : undefined;
+        updates.push({ id: existing.id, record: recordOf(note), ...(restore ? { restore } : {}) });
+        summary.updated++;
+      }
+    }
+    const archive = stored.filter((r) => !produced.has(r.key) && r.status !== 'archived').map((r) => r.id);
+    await entries.insertGeneratedReleases(projectId, inserts, { tx });
+    await entries.updateGeneratedReleases(updates, { tx });
+    await entries.archiveGeneratedReleases(archive, { tx });
+    summary.archived = archive.length;
+    return summary;
+  }
+
   /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
-  function recordOf(entry: EntryToStore): string {
+  function recordOf(entry: EntryToStore | ReleaseToStore): string {
     if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
     return entry.record;
   }

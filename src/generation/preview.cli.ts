@@ -7,7 +7,7 @@ import { preview } from './preview.js';
 export function registerPreviewCommand({ program, command, run }: CliParts): void {
   command(program, 'preview', 'print the changelog a local git repository would get, storing nothing')
     .requiredOption('--path <dir>', 'a git checkout (or bare repository)')
-    .option('--type <type>', 'entry type: commit, daily, weekly or monthly (several: comma-separated)', 'weekly')
+    .option('--type <type>', 'entry type: commit, daily, weekly or monthly, or release for release notes (several: comma-separated)', 'weekly')
     .addOption(new Option('--format <format>', 'output format').choices(['md', 'json']).default('md'))
     .option('--timezone <tz>', 'IANA time zone of daily/weekly/monthly windows', 'UTC')
     .option('--rev <rev>', 'branch, tag or commit to read', 'HEAD')

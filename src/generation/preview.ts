@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { AppError } from '../errors.js';
 import { generate, type GenerationStats } from './engine.js';
 import { GitError, readRepository } from '../git/local.js';
+import { generateReleases, type ReleaseNote } from './releases.js';
 import { SettingsError, resolveSettings } from './settings.js';
 import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GeneratedEntryType } from './types.js';
 
@@ -29,13 +30,16 @@ export interface PreviewResult {
 }
 
 export async function preview(options: PreviewOptions): Promise<PreviewResult> {
-  // One type, or several separated by commas (the benchmark generates all four at once).
-  const types = (options.type ?? 'weekly').split(',').map((t) => t.trim()) as GeneratedEntryType[];
-  for (const type of types) {
-    if (!GENERATED_ENTRY_TYPES.includes(type)) {
-      throw new AppError('invalid_request', `--type must be one of ${GENERATED_ENTRY_TYPES.join(', ')} (got "${type}")`);
+  // One type, or several separated by commas (the benchmark generates all four at once); `release`
+  // asks for release notes (one per tag, and Unreleased) instead of, or next to, entries.
+  const asked = (options.type ?? 'weekly').split(',').map((t) => t.trim());
+  for (const type of asked) {
+    if (type !== 'release' && !(GENERATED_ENTRY_TYPES as readonly string[]).includes(type)) {
+      throw new AppError('invalid_request', `--type must be one of ${[...GENERATED_ENTRY_TYPES, 'release'].join(', ')} (got "${type}")`);
     }
   }
+  const withReleases = asked.includes('release');
+  const types = asked.filter((t): t is GeneratedEntryType => t !== 'release');
   const format = options.format ?? 'md';
   if (format !== 'md' && format !== 'json') throw new AppError('invalid_request', `--format must be md or json (got "${format}")`);
 
@@ -67,6 +71,9 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
   // Newest first, as a changelog reads.
   let entries = [...result.entries].reverse();
   if (options.limit !== undefined) entries = entries.slice(0, options.limit);
+  // Release notes from the commits generate() classified (newest first, Unreleased on top).
+  let releases = withReleases ? generateReleases(repo.commits, settings, { prepared: result.commits }) : [];
+  if (options.limit !== undefined) releases = releases.slice(0, options.limit);
 
   const json = {
     repository: dir,
@@ -74,10 +81,35 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
     time_zone: settings.timeZone,
     count: entries.length,
     entries: entries.map(present),
+    ...(withReleases ? { releases: releases.map(presentRelease) } : {}),
     stats: presentStats(result.stats),
   };
-  const text = format === 'json' ? JSON.stringify(json, null, 2) : renderPreview(entries, result.stats, types.join('/'));
+  const parts: string[] = [];
+  if (types.length) parts.push(renderPreview(entries, result.stats, types.join('/')));
+  if (withReleases) parts.push(renderReleases(releases, result.stats));
+  const text = format === 'json' ? JSON.stringify(json, null, 2) : parts.join('\n\n');
   return { json, text };
+}
+
+function presentRelease(n: ReleaseNote) {
+  const { fingerprint: _fingerprint, ...shown } = n;
+  return shown;
+}
+
+function renderReleases(notes: ReleaseNote[], stats: GenerationStats): string {
+  if (!notes.length) return `No release notes: none of the ${stats.commits} commits is tagged or in a visible section after the newest tag.`;
+  return notes
+    .map((n) => {
+      const meta = [
+        n.released_at?.slice(0, 10),
+        n.package ? `package ${n.package}` : null,
+        n.prerelease ? 'pre-release' : null,
+        n.previous_tag ? `since ${n.previous_tag}` : null,
+      ].filter(Boolean).join(' · ');
+      return `## ${n.title}${meta ? ` (${meta})` : ''}\n\n${n.content || '_No visible changes._'}`;
+    })
+    .join('\n')
+    .trimEnd();
 }
 
 function present(e: GeneratedEntry) {

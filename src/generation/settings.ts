@@ -9,6 +9,7 @@ import {
   SECTION_KEYS,
   type GeneratedEntryType,
   type GenerationSettings,
+  type PublishTarget,
   type PathRule,
   type SectionKey,
   type SectionSetting,
@@ -29,8 +30,10 @@ export interface SettingsInput {
   codeowners?: string | null;
   pullRequestUrl?: string | null;
   headlineLimit?: number;
-  /** One policy for every type, or one per type (types left out stay `manual`). */
+  /** One policy for every type (and release notes), or one per type (`release` for release notes; those left out stay `manual`). */
   publish?: string | Partial<Record<string, string>>;
+  /** Store release notes (per release tag, and Unreleased); default true. */
+  releases?: boolean;
 }
 
 export class SettingsError extends Error {
@@ -39,6 +42,9 @@ export class SettingsError extends Error {
     this.name = 'SettingsError';
   }
 }
+
+/** What a publishing policy can be set for: the entry types, and release notes. */
+export const PUBLISH_TARGETS: readonly PublishTarget[] = [...GENERATED_ENTRY_TYPES, 'release'];
 
 export function defaultSections(): SectionSetting[] {
   return SECTION_KEYS.map((key) => ({ key, label: DEFAULT_SECTION_LABELS[key], visible: !HIDDEN_BY_DEFAULT.has(key) }));
@@ -111,14 +117,15 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
   if (input.pullRequestUrl && !/^https?:\/\/[^\s]+\{number\}/.test(input.pullRequestUrl)) {
     problems.push('pull request URL must be an http(s) URL containing {number}');
   }
-  const publish = { commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual' } as GenerationSettings['publish'];
+  const publish = { commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual', release: 'manual' } as GenerationSettings['publish'];
   const policies: Array<[string, string | undefined]> =
-    typeof input.publish === 'string' ? GENERATED_ENTRY_TYPES.map((t) => [t, input.publish as string]) : Object.entries(input.publish ?? {});
+    typeof input.publish === 'string' ? PUBLISH_TARGETS.map((t) => [t, input.publish as string]) : Object.entries(input.publish ?? {});
   for (const [type, policy] of policies) {
-    if (!(GENERATED_ENTRY_TYPES as readonly string[]).includes(type)) problems.push(`publish policy for unknown entry type "${type}"`);
+    if (!(PUBLISH_TARGETS as readonly string[]).includes(type)) problems.push(`publish policy for unknown entry type "${type}"`);
     else if (policy !== 'manual' && policy !== 'auto') problems.push(`publish policy must be manual or auto (got "${policy}" for ${type})`);
-    else publish[type as GeneratedEntryType] = policy;
+    else publish[type as PublishTarget] = policy;
   }
+  if (input.releases !== undefined && typeof input.releases !== 'boolean') problems.push('releases must be true or false');
   if (problems.length) throw new SettingsError(problems);
   return {
     entryTypes: [...new Set(entryTypes)],
@@ -132,6 +139,7 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     pullRequestUrl: input.pullRequestUrl ?? null,
     headlineLimit,
     publish,
+    releases: input.releases ?? true,
   };
 }
 

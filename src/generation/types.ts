@@ -87,8 +87,13 @@ export interface GenerationSettings {
    * Publishing policy per entry type, applied by storage (the engine does not publish): `manual`
    * entries are drafts awaiting review, `auto` ones are published as generated.
    */
-  publish: Record<GeneratedEntryType, PublishPolicy>;
+  publish: Record<PublishTarget, PublishPolicy>;
+  /** Whether generation stores release notes (releases.ts) next to the entries; on by default (they are cheap). */
+  releases: boolean;
 }
+
+/** What a publishing policy is set for: each generated entry type, and release notes. */
+export type PublishTarget = GeneratedEntryType | 'release';
 
 export type PublishPolicy = 'manual' | 'auto';
 

@@ -36,6 +36,14 @@ interface OpenApiDocument {
 const DOCUMENTED_PATHS = ['/health', '/v1/projects', '/v1/changelog/{slug}', '/v1/changelog/{slug}/entries/{id}'];
 /** Paths the contract names but this service may not implement yet; allowed, not required. */
 const CONTRACT_PATHS = [...DOCUMENTED_PATHS, '/v1/projects/{projectId}/repos', '/v1/scm/callback'];
+/** The release-notes extension (outside the contract, `x-extension: true`): API routes and their feeds. */
+const RELEASE_PATHS = [
+  '/v1/changelog/{slug}/releases',
+  '/v1/changelog/{slug}/releases/{tag}',
+  '/v1/changelog/{slug}/releases.atom',
+  '/v1/changelog/{slug}/releases.rss',
+  '/v1/changelog/{slug}/releases.json',
+];
 /** Public additions outside the contract, documented so clients can find them: feeds, the public page, the widget. */
 const ADDITION_PATHS = [
   '/v1/changelog/{slug}/feed.atom',
@@ -44,6 +52,9 @@ const ADDITION_PATHS = [
   '/c/{slug}',
   '/c/{slug}/entries/{id}',
   '/widget.js',
+  ...RELEASE_PATHS,
+  '/c/{slug}/releases',
+  '/c/{slug}/releases/{tag}',
 ];
 const NAMED_COMPONENTS = ['ChangelogEntry', 'GeneratedJson', 'ErrorResponse', 'ProjectSummary', 'Project'];
 
@@ -55,6 +66,8 @@ function templateOf(url: string): string {
   const path = url.split('?')[0]!;
   if (path === '/health' || path === '/v1/projects') return path;
   if (/^\/v1\/changelog\/[^/]*\/entries\/[^/]*$/.test(path)) return '/v1/changelog/{slug}/entries/{id}';
+  if (/^\/v1\/changelog\/[^/]*\/releases\/[^/]*$/.test(path)) return '/v1/changelog/{slug}/releases/{tag}';
+  if (/^\/v1\/changelog\/[^/]*\/releases$/.test(path)) return '/v1/changelog/{slug}/releases';
   if (/^\/v1\/changelog\/[^/]*$/.test(path)) return '/v1/changelog/{slug}';
   throw new Error(`No documented route for ${url}`);
 }
@@ -145,6 +158,28 @@ beforeAll(async () => {
   await insertEntries(ctx.services, orgProject.id, [
     { status: 'published', title: 'Org entry', generated_json: JSON.stringify(generatedJson('Org')), published_at: new Date() },
   ]);
+
+  // Release notes (the extension): a tagged one with every field, Unreleased, and a draft.
+  const note = (key: string, tag: string | null, extra: Record<string, unknown> = {}) => ({
+    project_id: project.id,
+    key,
+    tag,
+    title: tag ?? 'Unreleased',
+    content: '### Features\n\n- Add a thing',
+    generated_json: JSON.stringify(generatedJson(tag ?? 'Unreleased')),
+    ...extra,
+  });
+  await ctx.services.database.db
+    .insertInto('release_notes')
+    .values([
+      note('release:pkg@1.2.0', 'pkg@1.2.0', {
+        package: 'pkg', version: '1.2.0', previous_tag: 'pkg@1.1.0', released_at: new Date('2026-01-02T00:00:00Z'), team_attribution: 'Ada',
+        component_tags: ['pkg'], commit_shas: ['c'.repeat(40)], status: 'published', published_at: new Date('2026-01-03T00:00:00Z'),
+      }),
+      note('release:unreleased', null, { previous_tag: 'pkg@1.2.0', status: 'published', published_at: new Date('2026-01-04T00:00:00Z') }),
+      note('release:v0.0.1-draft', 'v0.0.1-draft', { version: '0.0.1-draft', prerelease: true }),
+    ])
+    .execute();
 
   userKey = (await ctx.services.keys.create({ name: 'openapi user key', context: { type: 'user', email: user.email } })).secret;
   orgKey = (await ctx.services.keys.create({ name: 'openapi org key', context: { type: 'org', slug: org.slug } })).secret;
@@ -275,6 +310,42 @@ describe('GET /openapi.json', () => {
 /* ------------------------------------------------------------------------------------------ */
 /* 2. The document is valid OpenAPI 3.1                                                        */
 /* ------------------------------------------------------------------------------------------ */
+
+describe('the release-notes extension', () => {
+  it('is documented outside the contract: its operations and schemas carry x-extension', () => {
+    for (const path of RELEASE_PATHS) {
+      const operation = doc.paths[path]!.get! as Operation & { 'x-extension'?: boolean; tags?: string[] };
+      expect(operation['x-extension'], path).toBe(true);
+      expect(operation.tags).toEqual(['releases']);
+      expect(operation.security ?? []).toEqual([]);
+    }
+    expect(doc.components.schemas.ReleaseNote).toMatchObject({ 'x-extension': true });
+    // The contract's entry_type enum is untouched.
+    expect(JSON.stringify(doc.components.schemas.ChangelogEntry)).not.toContain('release');
+  });
+
+  it('GET /v1/changelog/{slug}/releases 200, 400 and 404 match the document', async () => {
+    const ok = await get(`/v1/changelog/${SLUG}/releases`);
+    expect(ok.statusCode).toBe(200);
+    const body = expectDocumented(`/v1/changelog/${SLUG}/releases`, ok) as { releases: { tag: string | null }[] };
+    expect(body.releases.map((r) => r.tag)).toEqual([null, 'pkg@1.2.0']);
+    const bad = await get(`/v1/changelog/${SLUG}/releases?limit=0`);
+    expect(bad.statusCode).toBe(400);
+    expectDocumented(`/v1/changelog/${SLUG}/releases?limit=0`, bad);
+    const missing = await get('/v1/changelog/no-such-project/releases');
+    expect(missing.statusCode).toBe(404);
+    expectDocumented('/v1/changelog/no-such-project/releases', missing);
+  });
+
+  it('GET /v1/changelog/{slug}/releases/{tag} 200, 400 and 404 match the document', async () => {
+    for (const [tag, status] of [['pkg%401.2.0', 200], ['unreleased', 200], ['v0.0.1-draft', 404], ['x'.repeat(300), 400]] as const) {
+      const url = `/v1/changelog/${SLUG}/releases/${tag}`;
+      const res = await get(url);
+      expect(res.statusCode, tag).toBe(status);
+      expectDocumented(url, res);
+    }
+  });
+});
 
 describe('OpenAPI 3.1 schema validation', () => {
   it('validates against the OpenAPI 3.1 JSON schema', async () => {

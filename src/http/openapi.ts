@@ -22,7 +22,12 @@ const DESCRIPTION = `Published changelog entries of projects, generated from the
 
 **Additions outside the contract** (public, any origin): Atom, RSS and JSON Feed 1.1 feeds at
 \`/v1/changelog/{slug}/feed.atom|rss|json\`, the public HTML page \`/c/{slug}\` with a permalink page per entry, and the
-embeddable \`<changelog-feed>\` web component at \`/widget.js\`.`;
+embeddable \`<changelog-feed>\` web component at \`/widget.js\`.
+
+**Extension: release notes** (tag \`releases\`, operations and schemas marked \`x-extension: true\`; outside the contract,
+whose \`entry_type\` enum is unchanged): \`GET /v1/changelog/{slug}/releases\` and \`GET /v1/changelog/{slug}/releases/{tag}\`,
+public like the listing and only for published notes; their feeds at \`/v1/changelog/{slug}/releases.atom|rss|json\`; HTML
+pages at \`/c/{slug}/releases\` and \`/c/{slug}/releases/{tag}\`.`;
 
 /** The OpenAPI 3.1 document, generated from the route schemas, at /openapi.json; a reference at /docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -42,7 +47,18 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'changelog', description: 'Public changelog reads, and feeds of them' },
         { name: 'public page', description: 'Public HTML changelog page and the embeddable widget' },
         { name: 'scm', description: 'GitHub App installations and repository links' },
+        { name: 'releases', description: 'Release notes per tag: an extension outside the API contract (x-extension)' },
       ],
+    },
+    // Operations of the release-notes extension say so in the document itself, not only in prose.
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      for (const operations of Object.values(document.openapiObject.paths ?? {})) {
+        for (const operation of Object.values(operations as Record<string, { tags?: string[] } & Record<string, unknown>>)) {
+          if (operation?.tags?.includes('releases')) operation['x-extension'] = true;
+        }
+      }
+      return document.openapiObject;
     },
     // Shared schemas keep their names ($id) as component names instead of def-0, def-1, ….
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string) ?? `def-${i}` },

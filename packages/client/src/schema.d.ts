@@ -162,6 +162,163 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/c/{slug}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Release notes of a project (HTML)
+         * @description Public HTML page of the published release notes, newest release first (Unreleased on top), 20 a page, each linking its permalink page. Links the release feeds. Part of the release-notes extension outside the API contract.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Page of 20 release notes, 1 first. */
+                    page?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An HTML page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unknown project or entry: a small HTML page. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/c/{slug}/releases/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Permalink page of one published release note (HTML)
+         * @description Public HTML page of one release note by URL-encoded tag (`unreleased`: the Unreleased note). Drafts, archived notes and tags of other projects are 404.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                    /** @description Release tag, URL-encoded (`pkg%402.0.0`, `%40org%2Fpkg%401.0.0`), or `unreleased` for the Unreleased note. */
+                    tag: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description An HTML page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Unknown project or entry: a small HTML page. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -620,6 +777,413 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changelog/{slug}/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A page of the published release notes of a project
+         * @description Public. One note per release tag (per package: `v1.2.0`, `pkg@2.0.0` are separate series) with what changed since the previous tag of its series, and an Unreleased note (`tag: null`) for what no root release contains yet. Newest `released_at` first, Unreleased on top; paginated like `GET /v1/changelog/{slug}` (`limit`, `offset`, `cursor`). Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract's `entry_type` enum is unchanged.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Addition: continue after the page that returned this `meta.next_cursor`. Stays fast at any depth, and does not skip or repeat entries when new ones are published between pages. */
+                    cursor?: string;
+                    /** @description Page size, in decimal digits (`1e1` or `0x10` is a 400). */
+                    limit?: number;
+                    /** @description Number of entries to skip (counted from `cursor` when one is given), in decimal digits. */
+                    offset?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            meta: {
+                                /** @description Number of release notes in this page. */
+                                count: number;
+                                /** @description Whether release notes exist past this page. */
+                                has_more: boolean;
+                                limit: number;
+                                /** @description Pass as `cursor` for the next page; null on the last page. */
+                                next_cursor: string | null;
+                                offset: number;
+                                /** @description Number of published release notes of the project. */
+                                total: number;
+                            };
+                            project: components["schemas"]["Project"];
+                            /** @description Published release notes, newest `released_at` first (Unreleased, which has none, on top); ties by `id` descending. */
+                            releases: components["schemas"]["ReleaseNote"][];
+                        };
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/releases.atom": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Atom 1.0 feed of a project's release notes
+         * @description Public. The 50 newest published release notes of tagged releases (Unreleased is left out) as Atom 1.0, newest release first; ids are `urn:uuid:<note id>`, links point to `/c/{slug}/releases/{tag}`. Sends `ETag`, `Last-Modified` and `Cache-Control`; answers 304. Part of the release-notes extension outside the API contract.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The Atom 1.0 document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/atom+xml": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/releases.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * JSON Feed 1.1 feed of a project's release notes
+         * @description Public. The 50 newest published release notes of tagged releases (Unreleased is left out) as JSON Feed 1.1, newest release first; ids are `urn:uuid:<note id>`, links point to `/c/{slug}/releases/{tag}`. Sends `ETag`, `Last-Modified` and `Cache-Control`; answers 304. Part of the release-notes extension outside the API contract.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The JSON Feed 1.1 document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/feed+json": Record<string, never>;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/releases.rss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * RSS 2.0 feed of a project's release notes
+         * @description Public. The 50 newest published release notes of tagged releases (Unreleased is left out) as RSS 2.0, newest release first; ids are `urn:uuid:<note id>`, links point to `/c/{slug}/releases/{tag}`. Sends `ETag`, `Last-Modified` and `Cache-Control`; answers 304. Part of the release-notes extension outside the API contract.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The RSS 2.0 document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/rss+xml": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/changelog/{slug}/releases/{tag}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One published release note of a project, by tag
+         * @description Public. The tag is URL-encoded; `unreleased` is the Unreleased note. Drafts, archived notes, unknown tags and tags of other projects are 404. **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract's `entry_type` enum is unchanged.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                    /** @description Release tag, URL-encoded (`pkg%402.0.0`, `%40org%2Fpkg%401.0.0`), or `unreleased` for the Unreleased note. */
+                    tag: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            release: components["schemas"]["ReleaseNote"];
+                        };
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects": {
         parameters: {
             query?: never;
@@ -719,7 +1283,7 @@ export interface paths {
         put?: never;
         /**
          * Link a GitHub repository to a project
-         * @description The key must see the project and own the installation (same context); otherwise 404, revealing nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an installation token); otherwise 422. Linking the same repository and branch again returns the existing link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 `details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over 16 KiB; 422 repository unreachable or installation suspended; 502 GitHub unreachable or erroring; 503 the GitHub App is not configured.
+         * @description The key must see the project and own the installation (same context); otherwise 404, revealing nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an installation token); otherwise 422. Linking the same repository and branch again returns the existing link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 `details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over 16 KiB; 422 repository unreachable, installation suspended, or no such branch (the message names the default branch); 502 GitHub unreachable or erroring; 503 the GitHub App is not configured.
          */
         post: {
             parameters: {
@@ -1116,6 +1680,39 @@ export interface components {
             slug: string;
             /** Format: date-time */
             updated_at: string;
+        };
+        /** @description Extension outside the contract: the changes between a release tag and the previous tag of its series, structured like a rollup entry, or the Unreleased changes after the newest root release. */
+        ReleaseNote: {
+            /** @description The commits the note lists. */
+            commit_shas: string[];
+            component_tags: string[];
+            /** @description Markdown rendered from `generated_json`. */
+            content: string;
+            generated_json: components["schemas"]["GeneratedJson"];
+            /** Format: uuid */
+            id: string;
+            /** @description The package of the tag's series (`pkg@1.2.0` → `pkg`); null for the root package. */
+            package: string | null;
+            prerelease: boolean;
+            /** @description The tag this note counts from: the highest lower version of the same series in its history (for a final release, the previous final release, so the note covers its pre-releases). For Unreleased, the newest root release. */
+            previous_tag: string | null;
+            /** Format: uuid */
+            project_id: string;
+            /** Format: date-time */
+            published_at: string;
+            /**
+             * Format: date-time
+             * @description When the tagged commit was released; null for Unreleased.
+             */
+            released_at: string | null;
+            /** @description The release tag; null for the Unreleased note (addressed as `unreleased`). */
+            tag: string | null;
+            team_attribution: string | null;
+            title: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description Semantic version of the tag; null for Unreleased. */
+            version: string | null;
         };
         RepoLink: {
             /** Format: date-time */

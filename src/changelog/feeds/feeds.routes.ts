@@ -55,4 +55,37 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
       },
     );
   }
+  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[]) {
+    const type = FEED_FORMATS[format];
+    const mediaType = type.split(';')[0]!;
+    app.get(
+      `/v1/changelog/:slug/releases.${format}`,
+      {
+        schema: {
+          summary: `${FORMATS[format].name} feed of a project's release notes`,
+          description:
+            `Public. The ${FEED_SIZE} newest published release notes of tagged releases (Unreleased is left out) as ${FORMATS[format].name}, ` +
+            'newest release first; ids are `urn:uuid:<note id>`, links point to `/c/{slug}/releases/{tag}`. Sends `ETag`, ' +
+            '`Last-Modified` and `Cache-Control`; answers 304. Part of the release-notes extension outside the API contract.',
+          tags: ['releases'],
+          params: Type.Object({ slug: SlugParam }),
+          response: {
+            200: {
+              description: `The ${FORMATS[format].name} document.`,
+              content: { [mediaType]: { schema: format === 'json' ? { type: 'object' } : { type: 'string' } } },
+            },
+            304: NotModified,
+            ...errorResponses(400, 404, 500),
+          },
+        },
+        config: { publicCache: true },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', cacheControl);
+        return replyCachedText(request, reply, cache, `release-feed:${format}:${request.params.slug}`, type, () =>
+          services.feeds.renderReleases(request.params.slug, format),
+        );
+      },
+    );
+  }
 };

@@ -1,9 +1,12 @@
+import { createHash } from 'node:crypto';
 import { Feed } from 'feed';
 import { escapeHtml } from '../../html/html.js';
 import { renderMarkdown } from '../../html/markdown.js';
 import type { EntryRow } from '../../db/schema.js';
 import type { TextResponse } from '../../cache/cached-text.js';
 import { entryTitle, entryUpdated, type PublicPageService } from '../page/public-page.service.js';
+import { releasePath } from '../page/views.js';
+import type { ReleasesService } from '../releases.service.js';
 
 export const FEED_FORMATS = {
   atom: 'application/atom+xml; charset=utf-8',
@@ -35,7 +38,7 @@ export interface FeedLinks {
  * (and Last-Modified) is the listing's last change of any kind, retractions included, which never
  * moves backwards; the newest entry's date did when that entry was unpublished.
  */
-export function createFeedsService(publicPage: PublicPageService, publicUrl: string) {
+export function createFeedsService(publicPage: PublicPageService, publicUrl: string, releases: ReleasesService) {
   const links = (slug: string): FeedLinks => ({
     page: `${publicUrl}/c/${slug}`,
     entry: (id) => `${publicUrl}/c/${slug}/entries/${id}`,
@@ -44,6 +47,42 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
 
   return {
     links,
+
+    /**
+     * The newest tagged release notes (Unreleased is left out: it changes with every commit) as a
+     * feed of their own, at `/v1/changelog/{slug}/releases.<format>`. Ids are `urn:uuid:` of the
+     * notes; links go to their permalink pages; dates are the releases'.
+     */
+    async renderReleases(slug: string, format: FeedFormat): Promise<TextResponse> {
+      const { project, releases: notes } = await releases.latest(slug, FEED_SIZE);
+      const updated = project.published_changed_at;
+      const feedUrl = (f: FeedFormat) => `${publicUrl}/v1/changelog/${project.slug}/releases.${f}`;
+      const feed = new Feed({
+        id: `urn:uuid:${releasesFeedId(project.id)}`,
+        title: clean(`${project.name} release notes`),
+        description: clean(`What each release of ${project.name} changed`),
+        link: `${publicUrl}/c/${project.slug}/releases`,
+        feedLinks: { atom: feedUrl('atom'), rss: feedUrl('rss'), json: feedUrl('json') },
+        updated,
+        generator: 'Changelog service',
+        ...(project.logo_url ? { image: project.logo_url } : {}),
+      });
+      for (const note of notes) {
+        const content = note.content.trim() ? renderMarkdown(clean(note.content)).value : '';
+        feed.addItem({
+          id: `urn:uuid:${note.id}`,
+          title: escapeHtml(clean(note.title)),
+          link: `${publicUrl}${releasePath(project.slug, note)}`,
+          date: note.updated_at,
+          published: note.released_at ?? note.published_at,
+          ...(content ? { content: cdataSafe(content) } : { description: escapeHtml(clean(note.title)) }),
+          category: note.component_tags.map((tag) => ({ name: clean(tag), term: clean(tag) })),
+        });
+      }
+      const titles = notes.map((n) => clean(n.title));
+      const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), titles);
+      return { body, tags: [`project:${project.id}`], lastModified: updated };
+    },
 
     async render(slug: string, format: FeedFormat): Promise<TextResponse> {
       const { project, entries } = await publicPage.latest(slug, FEED_SIZE);
@@ -60,10 +99,17 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
         ...(project.logo_url ? { image: project.logo_url } : {}),
       });
       for (const entry of entries) feed.addItem(item(entry, to));
-      const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), entries);
+      const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), entries.map((e) => clean(entryTitle(e))));
       return { body, tags: [`project:${project.id}`], lastModified: updated };
     },
   };
+}
+
+/** A UUID of its own for a project's release feed, derived from the project's (stable across slug and host changes). */
+function releasesFeedId(projectId: string): string {
+  const hex = createHash('sha256').update(`releases:${projectId}`).digest('hex');
+  // Shaped as a version 8 (custom) UUID, RFC 9562.
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
 function item(entry: EntryRow, to: FeedLinks) {
@@ -84,11 +130,11 @@ function item(entry: EntryRow, to: FeedLinks) {
  * The library writes JSON Feed 1; 1.1 differs in the version URL and `authors` (unused here).
  * Titles go back to plain text, as JSON Feed defines them.
  */
-function jsonFeed11(json1: string, entries: EntryRow[]): string {
+function jsonFeed11(json1: string, titles: string[]): string {
   const feed = JSON.parse(json1) as { version: string; items: { title?: string }[] };
   feed.version = 'https://jsonfeed.org/version/1.1';
   feed.items.forEach((item, i) => {
-    item.title = clean(entryTitle(entries[i]!));
+    item.title = titles[i]!;
   });
   return JSON.stringify(feed);
 }

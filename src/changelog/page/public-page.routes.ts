@@ -9,7 +9,8 @@ import { AppError } from '../../errors.js';
 import { errorResponses, NotModified, SlugParam, Uuid } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
 import type { PublicProject } from '../changelog.repository.js';
-import { changelogPage, entryPage, notFoundPage } from './views.js';
+import { TagParam } from '../changelog.schemas.js';
+import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
 
 const HTML = 'text/html; charset=utf-8';
 const MAX_PAGE = 500;
@@ -115,6 +116,54 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         const { project, entry } = await services.publicPage.entry(slug, id);
         // The project's date, not the entry's: it also moves when the entry is retracted and republished.
         return { project, body: entryPage(config.publicUrl, project, entry), lastModified: project.published_changed_at };
+      });
+    },
+  );
+  app.get(
+    '/c/:slug/releases',
+    {
+      schema: {
+        summary: 'Release notes of a project (HTML)',
+        description:
+          'Public HTML page of the published release notes, newest release first (Unreleased on top), 20 a page, each linking its ' +
+          'permalink page. Links the release feeds. Part of the release-notes extension outside the API contract.',
+        tags: ['public page'],
+        params: Type.Object({ slug: SlugParam }),
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page of 20 release notes, 1 first.' })),
+        }),
+        response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
+      },
+      config: { publicCache: true },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      const page = request.query.page ?? 1;
+      return send(request, reply, `releases-page:${slug}:${page}`, async () => {
+        const listed = await services.releases.page(slug, { limit: 20, offset: (page - 1) * 20 });
+        const view = { project: listed.project, releases: listed.releases, hasMore: listed.meta.has_more, page };
+        return { project: listed.project, body: releasesPage(config.publicUrl, view), lastModified: listed.project.published_changed_at };
+      });
+    },
+  );
+
+  app.get(
+    '/c/:slug/releases/:tag',
+    {
+      schema: {
+        summary: 'Permalink page of one published release note (HTML)',
+        description: 'Public HTML page of one release note by URL-encoded tag (`unreleased`: the Unreleased note). Drafts, archived notes and tags of other projects are 404.',
+        tags: ['public page'],
+        params: Type.Object({ slug: SlugParam, tag: TagParam }),
+        response: { 200: HtmlPage, 304: NotModified, ...errorResponses(400, 500), 404: NotFound },
+      },
+      config: { publicCache: true },
+    },
+    async (request, reply) => {
+      const { slug, tag } = request.params;
+      return send(request, reply, `release-page:${slug}:${tag}`, async () => {
+        const { project, release } = await services.releases.release(slug, tag);
+        return { project, body: releasePage(config.publicUrl, project, release), lastModified: project.published_changed_at };
       });
     },
   );

@@ -14,6 +14,8 @@ export interface ChangelogView {
   hasMore: boolean;
   components: string[];
   types: EntryRow['entry_type'][];
+  /** Whether the project has published release notes (the page links them). */
+  hasReleases?: boolean;
 }
 
 /** What readers see of a project without an account: its theme and its published entries. */
@@ -30,11 +32,12 @@ export function createPublicPageService(readDb: Db) {
     /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
     async changelog(slug: string, filter: EntryFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
-      const [rows, { components, types }] = await Promise.all([
+      const [rows, { components, types }, releases] = await Promise.all([
         changelogRepository.listPublished(readDb, project.id, filter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
         changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
+        changelogRepository.publishedReleases(readDb, project.id, { limit: 1, offset: 0 }),
       ]);
-      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types };
+      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, hasReleases: releases.length > 0 };
     },
 
     /** The newest published entries, for feeds. */

@@ -2,7 +2,7 @@ import { documentHead, html, trusted, type Html } from '../../html/html.js';
 import { renderMarkdown } from '../../html/markdown.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
 import { textColorOn } from '../../projects/theme.js';
-import type { PublicProject } from '../changelog.repository.js';
+import type { PublicProject, PublishedRelease } from '../changelog.repository.js';
 import { entryTitle, type ChangelogView } from './public-page.service.js';
 
 const DEFAULT_ACCENT = '#1f2937';
@@ -89,12 +89,25 @@ function feedLinks(slug: string, name: string): Html {
 <link rel="alternate" type="application/feed+json" title="${name} changelog (JSON Feed)" href="${base}.json">`;
 }
 
-function layout(project: PublicProject, title: string, canonical: string, body: Html): string {
+/** A release note's page address: the tag URL-encoded (`@org/pkg@1.0.0` has a slash), `unreleased` for Unreleased. */
+export function releasePath(slug: string, release: Pick<PublishedRelease, 'tag'>): string {
+  return `/c/${slug}/releases/${encodeURIComponent(release.tag ?? 'unreleased')}`;
+}
+
+function releaseFeedLinks(slug: string, name: string): Html {
+  const base = `/v1/changelog/${slug}/releases`;
+  return html`<link rel="alternate" type="application/atom+xml" title="${name} releases (Atom)" href="${base}.atom">
+<link rel="alternate" type="application/rss+xml" title="${name} releases (RSS)" href="${base}.rss">
+<link rel="alternate" type="application/feed+json" title="${name} releases (JSON Feed)" href="${base}.json">`;
+}
+
+function layout(project: PublicProject, title: string, canonical: string, body: Html, extraHead: Html = html``): string {
   const accent = project.theme_color ?? DEFAULT_ACCENT;
   const head = html`<meta name="color-scheme" content="light">
 <meta name="description" content="What changed in ${project.name}">
 <link rel="canonical" href="${canonical}">
 ${feedLinks(project.slug, project.name)}
+${extraHead}
 <style>:root{--accent:${accent};--on-accent:${textColorOn(accent)}}
 ${trusted(CSS)}</style>`;
   return html`${documentHead(title, head)}
@@ -141,7 +154,9 @@ export function changelogPage(publicUrl: string, view: ChangelogView, filters: F
     .filter(Boolean)
     .join(' ');
   const body = html`<h1>${project.name} changelog</h1>
-<p class="feeds">Published changes, newest first. Subscribe: <a href="/v1/changelog/${slug}/feed.atom">Atom</a> · <a href="/v1/changelog/${slug}/feed.rss">RSS</a> · <a href="/v1/changelog/${slug}/feed.json">JSON Feed</a></p>
+<p class="feeds">Published changes, newest first. Subscribe: <a href="/v1/changelog/${slug}/feed.atom">Atom</a> · <a href="/v1/changelog/${slug}/feed.rss">RSS</a> · <a href="/v1/changelog/${slug}/feed.json">JSON Feed</a>${
+  view.hasReleases ? html` · <a href="/c/${slug}/releases">Release notes</a>` : ''
+}</p>
 <form class="filters" method="get" action="/c/${slug}" role="search" aria-label="Filter entries">
   <div><label for="filter-type">Entry type</label><select id="filter-type" name="type"><option value="">All types</option>${view.types.map(
     (t) => html`<option value="${t}"${filters.type === t ? html` selected` : ''}>${TYPE_LABELS[t]}</option>`,
@@ -185,6 +200,70 @@ ${entryMeta(project.slug, entry)}
 <div class="content">${entryContent(entry.content, 1)}</div>
 </article>`;
   return layout(project, `${entryTitle(entry)} · ${project.name} changelog`, `${publicUrl}/c/${project.slug}/entries/${entry.id}`, body);
+}
+
+function releaseMeta(release: PublishedRelease): Html {
+  const date = release.released_at ?? null;
+  return html`<p class="meta">${release.version ? html`<span class="version">${release.version}</span>` : ''}${
+    date ? time(date) : html`<span>Not released yet</span>`
+  }${release.package ? html`<span>Package ${release.package}</span>` : ''}${release.prerelease ? html`<span>Pre-release</span>` : ''}${
+    release.previous_tag ? html`<span>Changes since ${release.previous_tag}</span>` : ''
+  }</p>`;
+}
+
+export interface ReleasesView {
+  project: PublicProject;
+  releases: PublishedRelease[];
+  hasMore: boolean;
+  page: number;
+}
+
+/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page. */
+export function releasesPage(publicUrl: string, view: ReleasesView): string {
+  const { project, releases, page } = view;
+  const slug = project.slug;
+  const at = (n: number) => `/c/${slug}/releases${n > 1 ? `?page=${n}` : ''}`;
+  const body = html`<p><a href="/c/${slug}">← All changes to ${project.name}</a></p>
+<h1>${project.name} release notes</h1>
+<p class="feeds">What each release changed since the previous one of its series. Subscribe: <a href="/v1/changelog/${slug}/releases.atom">Atom</a> · <a href="/v1/changelog/${slug}/releases.rss">RSS</a> · <a href="/v1/changelog/${slug}/releases.json">JSON Feed</a></p>
+${
+  releases.length
+    ? html`<ol class="entries">
+${releases.map(
+  (release) => html`<li><article id="release-${release.id}" aria-labelledby="h-${release.id}">
+<h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${release.title}</a></h2>
+${releaseMeta(release)}
+<div class="content">${entryContent(release.content, 2)}</div>
+</article></li>`,
+)}
+</ol>`
+    : html`<p class="empty">No release notes have been published yet.</p>`
+}
+${
+  page > 1 || view.hasMore
+    ? html`<nav class="pages" aria-label="More release notes">${
+        page > 1 ? html`<a rel="prev" href="${at(page - 1)}">← Newer releases</a>` : html`<span></span>`
+      }${view.hasMore ? html`<a rel="next" href="${at(page + 1)}">Older releases →</a>` : ''}</nav>`
+    : ''
+}`;
+  return layout(project, `${project.name} release notes${page > 1 ? ` · page ${page}` : ''}`, `${publicUrl}${at(page)}`, body, releaseFeedLinks(slug, project.name));
+}
+
+/** The permalink page of one release note. */
+export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease): string {
+  const body = html`<p><a href="/c/${project.slug}/releases">← All releases of ${project.name}</a></p>
+<article id="release-${release.id}" aria-labelledby="release-title">
+<h1 id="release-title">${release.title}</h1>
+${releaseMeta(release)}
+<div class="content">${entryContent(release.content, 1)}</div>
+</article>`;
+  return layout(
+    project,
+    `${release.title} · ${project.name} release notes`,
+    `${publicUrl}${releasePath(project.slug, release)}`,
+    body,
+    releaseFeedLinks(project.slug, project.name),
+  );
 }
 
 /** A small HTML page for a browser that followed a dead link. */
