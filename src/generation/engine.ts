@@ -120,7 +120,7 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
   const warnings: string[] = [];
   const arrival = options.arrival ?? computeArrivals(commits, { trunk: options.trunk });
   const prepared = prepareCommits(commits, settings, warnings, arrival).sort(byArrival);
-  const versions = options.versions ?? buildVersionIndex(commits);
+  const versions = options.versions ?? buildVersionIndex(commits, { arrival });
   // Reverts cancel out only inside one release window (released in the same tag, or both unreleased).
   const releaseOf = (p: PreparedCommit) => versions.labelOf(p.record.sha);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
