@@ -332,7 +332,7 @@ export function buildSections(commits: readonly PreparedCommit[], settings: Gene
     // Also the same change with and without its PR suffix (`Update rolldown` / `Update rolldown (#279)`):
     // one item carrying both references.
     const item: SectionItem = { text: p.classified.title, component: p.component };
-    if (!seen.add(p.classified.section, item)) continue;
+    if (commits.length > 1 && !seen.add(p.classified.section, item)) continue;
     let items = bySection.get(p.classified.section);
     if (!items) bySection.set(p.classified.section, (items = []));
     items.push(item);

@@ -16,42 +16,71 @@ export interface HeadlineCandidate {
   components: readonly string[];
 }
 
-// `(#12)`, `(#12) (#15)`, `(#12, #15)` at the end of a title.
-const PR_SUFFIX = /(?:\s*\(#\d+(?:,\s*#\d+)*\))+\s*$/;
+// One `(#12)` or `(#12, #15)` group; a title may end in several (`(#12) (#15)`).
+const PR_GROUP = /^\(#\d+(?:, ?#\d+)*\)$/;
 
-/** What two titles share when they differ only by PR references, case, quotes or trailing punctuation. */
+/** Where a title's PR suffix starts (its length when it has none). Read from the end, without a regex scan of the whole title. */
+function suffixStart(title: string): number {
+  let end = title.length;
+  while (end > 0 && title.charCodeAt(end - 1) === 32) end--;
+  let start = end;
+  while (end > 0 && title.charCodeAt(end - 1) === 41 /* ) */) {
+    const open = title.lastIndexOf('(#', end - 1);
+    if (open < 0 || !PR_GROUP.test(title.slice(open, end))) break;
+    start = open;
+    end = open;
+    while (end > 0 && title.charCodeAt(end - 1) === 32) end--;
+  }
+  return start === title.length ? start : end;
+}
+
+// Characters a near-duplicate may add or drop at its end.
+const TRAILING = new Set([32, 46, 33, 58, 59, 44]); // space . ! : ; ,
+const QUOTES = /[`'"]/;
+const QUOTES_ALL = /[`'"]/g;
+
+/**
+ * What two titles share when they differ only by PR references, case, quotes or trailing punctuation.
+ * Runs for every item of every entry: titles are already whitespace-collapsed (cleanTitle).
+ */
 export function nearDuplicateKey(title: string): string {
-  return title.replace(PR_SUFFIX, '').replace(/[`'"]/g, '').replace(/[\s.!:;,]+$/, '').replace(/\s+/g, ' ').trim().toLowerCase();
+  let key = title.endsWith(')') ? title.slice(0, suffixStart(title)) : title;
+  if (QUOTES.test(key)) key = key.replace(QUOTES_ALL, '');
+  let end = key.length;
+  while (end > 0 && TRAILING.has(key.charCodeAt(end - 1))) end--;
+  return (end < key.length ? key.slice(0, end) : key).toLowerCase();
 }
 
 /** The PR numbers a title's suffix cites, in order. */
 export function prReferences(title: string): number[] {
-  const suffix = PR_SUFFIX.exec(title)?.[0] ?? '';
-  return [...suffix.matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
+  if (!title.endsWith(')')) return [];
+  return [...title.slice(suffixStart(title)).matchAll(/#(\d+)/g)].map((m) => Number(m[1]));
 }
 
 /** The title with its PR suffix replaced by the given references (`Update rolldown (#279, #281)`). */
 export function withReferences(title: string, refs: readonly number[]): string {
-  const base = title.replace(PR_SUFFIX, '').trimEnd();
+  const base = title.slice(0, suffixStart(title)).trimEnd();
   return refs.length ? `${base} (${refs.map((n) => `#${n}`).join(', ')})` : base;
 }
 
 /** Merges near-duplicate items: the first one stays, its text carrying every reference the others add. */
 export class NearDuplicates<T extends { text: string }> {
-  private readonly groups = new Map<string, { item: T; refs: number[] }>();
+  private readonly groups = new Map<string, { item: T; refs: number[] | null }>();
 
   /** Adds an item under `scope` (items of different scopes never merge); false when it joined an earlier one. */
   add(scope: string, item: T): boolean {
     const key = `${scope}\u0000${nearDuplicateKey(item.text)}`;
     const group = this.groups.get(key);
     if (!group) {
-      this.groups.set(key, { item, refs: prReferences(item.text) });
+      // References are read only when a duplicate comes (rare): most items are unique.
+      this.groups.set(key, { item, refs: null });
       return true;
     }
-    const added = prReferences(item.text).filter((n) => !group.refs.includes(n));
+    const refs = (group.refs ??= prReferences(group.item.text));
+    const added = prReferences(item.text).filter((n) => !refs.includes(n));
     if (added.length) {
-      group.refs.push(...added);
-      group.item.text = withReferences(group.item.text, group.refs);
+      refs.push(...added);
+      group.item.text = withReferences(group.item.text, refs);
     }
     return false;
   }
@@ -59,10 +88,35 @@ export class NearDuplicates<T extends { text: string }> {
 
 const SECTION_RANK: Partial<Record<SectionKey, number>> = { breaking: 0, feature: 1 };
 
+// A commit is a candidate in its own entry and in three rollups and a release note: read it once.
+const dependencyBump = new WeakMap<object, boolean>();
+const citedPrs = new WeakMap<object, number[]>();
+
 /** A dependency update is never a headline, even a breaking one (`feat(deps)!: update vite to v6`). */
 function isDependencyBump(c: HeadlineCandidate): boolean {
-  const scope = c.classified.scope?.toLowerCase() ?? '';
-  return DEPENDENCY_SCOPES.has(scope) || isDependencyTitle(c.classified.title);
+  let known = dependencyBump.get(c.classified);
+  if (known === undefined) {
+    const scope = c.classified.scope?.toLowerCase() ?? '';
+    dependencyBump.set(c.classified, (known = DEPENDENCY_SCOPES.has(scope) || isDependencyTitle(c.classified.title)));
+  }
+  return known;
+}
+
+/** The PR numbers a commit's message cites other than its own. */
+function citations(c: HeadlineCandidate): number[] {
+  let list = citedPrs.get(c.record);
+  if (!list) {
+    list = [];
+    const own = c.classified.pr;
+    if (c.record.message.includes('#')) {
+      for (const m of c.record.message.matchAll(/#(\d{1,9})\b/g)) {
+        const n = Number(m[1]);
+        if (n !== own && !list.includes(n)) list.push(n);
+      }
+    }
+    citedPrs.set(c.record, list);
+  }
+  return list;
 }
 
 /**
@@ -71,6 +125,13 @@ function isDependencyBump(c: HeadlineCandidate): boolean {
  */
 export function headlineItems(commits: readonly HeadlineCandidate[], limit: number, lead: ReadonlySet<HeadlineCandidate> = new Set()): HeadlineItem[] {
   if (limit <= 0) return [];
+  if (commits.length === 1) {
+    // A commit's own entry (most calls): nothing to rank.
+    const c = commits[0]!;
+    const rank = SECTION_RANK[c.classified.section];
+    if (rank === undefined || isDependencyBump(c)) return [];
+    return [{ section_type_key: c.classified.section, title: c.classified.title, body: rank === 0 ? c.classified.breakingDescription : null }];
+  }
   interface Ranked {
     first: HeadlineCandidate;
     rank: number;
@@ -115,14 +176,7 @@ export function headlineItems(commits: readonly HeadlineCandidate[], limit: numb
     }
   }
   if (cited.size && ranked.length > 1) {
-    for (const c of commits) {
-      const own = c.classified.pr;
-      for (const m of c.record.message.matchAll(/#(\d{1,9})\b/g)) {
-        const n = Number(m[1]);
-        if (n === own) continue;
-        for (const g of cited.get(n) ?? []) g.mentions++;
-      }
-    }
+    for (const c of commits) for (const n of citations(c)) for (const g of cited.get(n) ?? []) g.mentions++;
   }
   ranked.sort((a, b) => a.rank - b.rank || Number(b.lead) - Number(a.lead) || b.components - a.components || b.files - a.files || b.mentions - a.mentions || a.order - b.order);
   return ranked.slice(0, limit).map((g) => {
