@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
 import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
-import { headlineItems, NearDuplicates } from './headlines.js';
+import { headlineItems, NearDuplicates, titleKey } from './headlines.js';
 import { mergeItems, type MergeItem } from './merges.js';
 import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
 import { renderMarkdown } from './render.js';
@@ -332,7 +332,7 @@ export function buildSections(commits: readonly PreparedCommit[], settings: Gene
     // Also the same change with and without its PR suffix (`Update rolldown` / `Update rolldown (#279)`):
     // one item carrying both references.
     const item: SectionItem = { text: p.classified.title, component: p.component };
-    if (commits.length > 1 && !seen.add(p.classified.section, item)) continue;
+    if (commits.length > 1 && !seen.add(p.classified.section, item, titleKey(p.classified))) continue;
     let items = bySection.get(p.classified.section);
     if (!items) bySection.set(p.classified.section, (items = []));
     items.push(item);

@@ -51,6 +51,16 @@ export function nearDuplicateKey(title: string): string {
   return (end < key.length ? key.slice(0, end) : key).toLowerCase();
 }
 
+// A commit's title is compared in its own entry, three rollups and a release note: keyed once.
+const titleKeys = new WeakMap<object, string>();
+
+/** `nearDuplicateKey` of a commit's title, remembered with its classification. */
+export function titleKey(classified: { title: string }): string {
+  let key = titleKeys.get(classified);
+  if (key === undefined) titleKeys.set(classified, (key = nearDuplicateKey(classified.title)));
+  return key;
+}
+
 /** The PR numbers a title's suffix cites, in order. */
 export function prReferences(title: string): number[] {
   if (!title.endsWith(')')) return [];
@@ -67,9 +77,12 @@ export function withReferences(title: string, refs: readonly number[]): string {
 export class NearDuplicates<T extends { text: string }> {
   private readonly groups = new Map<string, { item: T; refs: number[] | null }>();
 
-  /** Adds an item under `scope` (items of different scopes never merge); false when it joined an earlier one. */
-  add(scope: string, item: T): boolean {
-    const key = `${scope}\u0000${nearDuplicateKey(item.text)}`;
+  /**
+   * Adds an item under `scope` (items of different scopes never merge); false when it joined an
+   * earlier one. `key`: the item's `nearDuplicateKey` when the caller has it.
+   */
+  add(scope: string, item: T, key = nearDuplicateKey(item.text)): boolean {
+    key = `${scope}\u0000${key}`;
     const group = this.groups.get(key);
     if (!group) {
       // References are read only when a duplicate comes (rare): most items are unique.
@@ -147,7 +160,7 @@ export function headlineItems(commits: readonly HeadlineCandidate[], limit: numb
   for (const c of commits) {
     const rank = SECTION_RANK[c.classified.section];
     if (rank === undefined || isDependencyBump(c)) continue;
-    const key = nearDuplicateKey(c.classified.title);
+    const key = titleKey(c.classified);
     const g = groups.get(key);
     if (!g) {
       groups.set(key, { first: c, rank, lead: lead.has(c), components: c.components.length, files: c.record.changes.length, mentions: 0, refs: prReferences(c.classified.title), order: order++ });
