@@ -1,16 +1,15 @@
 // `changelog projects configure`, `changelog sync` (ingest, then generate) and `changelog generate`, run as a user would.
 import { spawnSync } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.js';
-import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
-import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
+import { startCliSession, type CliSession } from '../../test/helpers/cli-session.js';
+import { pushCommits } from '../../test/helpers/git-fixtures.js';
 
+let session: CliSession;
 let env: Record<string, string>;
 let scratch: string;
-let database: TestDatabase | undefined;
 let origin: string;
 
 type Counts = Record<'commit' | 'daily' | 'weekly' | 'monthly', number>;
@@ -34,36 +33,17 @@ async function cli(...args: string[]) {
 }
 
 async function cliWith(extra: { progress?: FakeTerminal }, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', ...args], {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env,
-    ...(extra.progress ? { progress: extra.progress as unknown as NodeJS.WriteStream } : {}),
-  });
-  return { code, stdout, stderr, json: <T = Record<string, unknown>>() => JSON.parse(stdout) as T };
+  return session.run(args, extra.progress ? { progress: extra.progress as unknown as NodeJS.WriteStream } : {});
 }
 
 beforeAll(async () => {
-  scratch = tempDir('gen-cli');
-  origin = datasetRepoCopy();
-  env = { NODE_ENV: 'test', REPOS_DIR: `${scratch}/repos`, DEMO_SEED: 'false' };
-  if (usePostgres) {
-    database = await createTestDatabase();
-    env.DATABASE_URL = database.url!;
-  } else {
-    env.DATA_DIR = `${scratch}/data`;
-  }
-  expect((await cli('users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
-  expect((await cli('projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com')).code).toBe(0);
+  session = await startCliSession('gen-cli');
+  ({ env, scratch, origin } = session);
   expect((await cli('repos', 'link', '--project', 'cliff', '--path', origin)).code).toBe(0);
 }, 60_000);
 
 afterAll(async () => {
-  await database?.close();
-  if (origin) removeRepoCopy(origin);
-  rmSync(scratch, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('changelog projects configure', () => {

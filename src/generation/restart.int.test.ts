@@ -1,39 +1,23 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usePostgres } from '../../test/helpers/database.js';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { useVueCoreContext } from '../../test/helpers/dataset-context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
-import { cachedDatasetRepo, DATASETS_DIR, tempDir } from '../../test/helpers/git-fixtures.js';
 
 // A `changelog generate` process killed with SIGKILL while its run is in flight, then generation run
 // again: the result equals an uninterrupted run. A second process on the same database while the
 // first runs needs PostgreSQL (the embedded database belongs to one process).
 describe.runIf(usePostgres)('a process killed during generation', () => {
-  let ctx: TestContext;
-  let scratch: string;
-  let origin: string;
-
-  beforeAll(async () => {
-    scratch = tempDir('gen-restart');
-    ctx = await createTestContext({ REPOS_DIR: join(scratch, 'repos') });
-    origin = cachedDatasetRepo(join(DATASETS_DIR, 'vue-core-history.jsonl.gz'), 'vue-core');
-  }, 180_000);
-
-  afterAll(async () => {
-    await ctx?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  const fixture = useVueCoreContext('gen-restart');
 
   /** A project with the vue-core history ingested (7,157 commits) and generation of every type. */
   async function ingestedProject() {
-    const user = await buildUser(ctx.services);
-    const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
-    await ctx.services.ingest.ingestLink(link.id);
-    await ctx.services.generation.configure(project.slug, { entryTypes: ['commit', 'daily', 'weekly', 'monthly'] });
+    const user = await buildUser(fixture.ctx.services);
+    const project = await buildProject(fixture.ctx.services, { type: 'user', email: user.email });
+    const { link } = await fixture.ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: fixture.origin, branch: 'main' });
+    await fixture.ctx.services.ingest.ingestLink(link.id);
+    await fixture.ctx.services.generation.configure(project.slug, { entryTypes: ['commit', 'daily', 'weekly', 'monthly'] });
     return project;
   }
 
@@ -42,19 +26,19 @@ describe.runIf(usePostgres)('a process killed during generation', () => {
     const { rows } = await sql<{ entry: string }>`
       SELECT entry_type || '|' || coalesce(title, '') || '|' || coalesce(period_start::text, '') || '|' || array_to_string(commit_shas, ',')
         || '|' || status || '|' || coalesce(version_label, '') AS entry
-      FROM changelog_entries WHERE project_id = ${projectId} ORDER BY 1`.execute(ctx.services.database.db);
+      FROM changelog_entries WHERE project_id = ${projectId} ORDER BY 1`.execute(fixture.ctx.services.database.db);
     return rows.map((r) => r.entry);
   }
 
   it('leaves nothing half-written, and the next run equals an uninterrupted one', async () => {
     const killed = await ingestedProject();
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/run-cli.ts', 'generate', '--project', killed.slug, '--json'], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: ctx.database.url!, REPOS_DIR: join(scratch, 'repos') },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: fixture.ctx.database.url!, REPOS_DIR: fixture.reposDir },
       stdio: 'ignore',
     });
     const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
     // Kill it once its run holds the project's generation lock: the transaction is open.
-    const db = ctx.services.database.db;
+    const db = fixture.ctx.services.database.db;
     let writing = false;
     for (let i = 0; i < 2_000 && !writing; i++) {
       const { rows } = await sql<{ n: string }>`
@@ -71,10 +55,10 @@ describe.runIf(usePostgres)('a process killed during generation', () => {
     // One transaction: a killed run leaves no entries of its own behind.
     expect(await generated(killed.id)).toEqual([]);
 
-    const again = await ctx.services.generation.generateProject(killed.id);
+    const again = await fixture.ctx.services.generation.generateProject(killed.id);
     expect(again.commits).toBeGreaterThan(7_000);
     const reference = await ingestedProject();
-    await ctx.services.generation.generateProject(reference.id);
+    await fixture.ctx.services.generation.generateProject(reference.id);
     const [afterKill, uninterrupted] = [await generated(killed.id), await generated(reference.id)];
     expect(afterKill.length).toBeGreaterThan(1_000);
     expect(afterKill).toEqual(uninterrupted);

@@ -30,3 +30,15 @@ export function html(strings: TemplateStringsArray, ...values: Part[]): Html {
 
 /** Trusted markup (e.g. markdown-it output with raw HTML disabled). */
 export const trusted = (markup: string) => new Html(markup);
+
+/** The start every HTML document of ours shares, through `</head>`: `head` is the rest of the head after the title. */
+export function documentHead(title: string, head: Html): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+${head}
+</head>`;
+}

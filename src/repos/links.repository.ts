@@ -3,17 +3,11 @@ import type { Executor } from '../db/database.js';
 import type { ProjectRow, RepoLinkRow, RepoLinkStatus } from '../db/schema.js';
 import { whereVisible, type Visibility } from '../projects/visibility.js';
 
-export interface NewRepoLink {
-  project_id: string;
-  kind: 'github' | 'local';
-  installation_id: string | null;
-  repo_owner: string | null;
-  repo_name: string | null;
-  source_url: string;
-  source_key: string;
-  tracked_branch: string;
-  default_branch: string | null;
-}
+/** What a new link states; the rest (id, status, ingest state, timestamps) the database fills in. */
+export type NewRepoLink = Pick<
+  RepoLinkRow,
+  'project_id' | 'kind' | 'installation_id' | 'repo_owner' | 'repo_name' | 'source_url' | 'source_key' | 'tracked_branch' | 'default_branch'
+>;
 
 /** Repository links of every kind (a GitHub repository through an installation, a local path, a git URL) and their ingest state. */
 export const linksRepository = {

@@ -1,41 +1,19 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.js';
-import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
-import { DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
+import { startCliSession, type CliSession } from '../../test/helpers/cli-session.js';
+import { DATASET_COMMITS, pushCommits, revParse } from '../../test/helpers/git-fixtures.js';
 
-let env: Record<string, string>;
-let scratch: string;
-let database: TestDatabase | undefined;
+let session: CliSession;
 let origin: string;
 
-/** Runs the CLI as a user would and returns its exit code and output. */
-async function cli(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env });
-  return { code, stdout, stderr, json: () => JSON.parse(stdout) as Record<string, unknown> };
-}
+const cli = (...args: string[]) => session.run(args);
 
 beforeAll(async () => {
-  scratch = tempDir('cli');
-  origin = datasetRepoCopy();
-  env = { NODE_ENV: 'test', REPOS_DIR: `${scratch}/repos`, DEMO_SEED: 'false' };
-  if (usePostgres) {
-    // The CLI opens its own connection; it gets a scratch database of its own.
-    database = await createTestDatabase();
-    env.DATABASE_URL = database.url!;
-  } else {
-    env.DATA_DIR = `${scratch}/data`;
-  }
-  expect((await cli('users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
-  expect((await cli('projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com')).code).toBe(0);
+  session = await startCliSession('cli');
+  origin = session.origin;
 });
 
 afterAll(async () => {
-  await database?.close();
-  if (origin) removeRepoCopy(origin);
-  rmSync(scratch, { recursive: true, force: true });
+  await session?.close();
 });
 
 describe('changelog repos and sync', () => {
@@ -51,7 +29,7 @@ describe('changelog repos and sync', () => {
     const badBranch = await cli('repos', 'link', '--project', 'cliff', '--path', origin, '--branch', 'a..b', '--json');
     expect(badBranch.code).toBe(1);
     expect(JSON.parse(badBranch.stderr)).toMatchObject({ code: 'invalid_request' });
-    const missing = await cli('repos', 'link', '--project', 'cliff', '--path', `${scratch}/nothing-here`);
+    const missing = await cli('repos', 'link', '--project', 'cliff', '--path', `${session.scratch}/nothing-here`);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/No directory/);
     const unknown = await cli('repos', 'link', '--project', 'nope', '--path', origin);

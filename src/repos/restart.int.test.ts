@@ -1,44 +1,28 @@
 import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usePostgres } from '../../test/helpers/database.js';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { useVueCoreContext } from '../../test/helpers/dataset-context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
-import { cachedDatasetRepo, commitCount, DATASETS_DIR, tempDir } from '../../test/helpers/git-fixtures.js';
+import { commitCount } from '../../test/helpers/git-fixtures.js';
 
 // A process killed with SIGKILL in the middle of an ingest (no chance to clean up), then the
 // ingest run again. It needs a second process on the same database while the first one runs,
 // which the embedded database does not allow (one process per data directory): PostgreSQL only.
 describe.runIf(usePostgres)('a process killed during an ingest', () => {
-  let ctx: TestContext;
-  let scratch: string;
-  let origin: string;
-
-  beforeAll(async () => {
-    scratch = tempDir('restart');
-    ctx = await createTestContext({ REPOS_DIR: join(scratch, 'repos') });
-    // 7,157 commits: eight batches, so the kill lands between two of them.
-    origin = cachedDatasetRepo(join(DATASETS_DIR, 'vue-core-history.jsonl.gz'), 'vue-core');
-  }, 180_000);
-
-  afterAll(async () => {
-    await ctx?.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  const fixture = useVueCoreContext('restart');
 
   it('leaves whole commits only, and the next run stores the rest exactly once', async () => {
-    const user = await buildUser(ctx.services);
-    const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
-    const expected = commitCount(origin);
-    const db = ctx.services.database.db;
+    const user = await buildUser(fixture.ctx.services);
+    const project = await buildProject(fixture.ctx.services, { type: 'user', email: user.email });
+    const { link } = await fixture.ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: fixture.origin, branch: 'main' });
+    const expected = commitCount(fixture.origin);
+    const db = fixture.ctx.services.database.db;
     const stored = async () =>
       Number((await sql<{ n: string }>`SELECT count(*) AS n FROM commits WHERE repo_link_id = ${link.id}`.execute(db)).rows[0]!.n);
 
     const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/run-cli.ts', 'sync', '--project', project.slug, '--json'], {
-      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: ctx.database.url!, REPOS_DIR: join(scratch, 'repos') },
+      env: { ...process.env, NODE_ENV: 'test', DATABASE_URL: fixture.ctx.database.url!, REPOS_DIR: fixture.reposDir },
       stdio: 'ignore',
     });
     const exited = new Promise<NodeJS.Signals | number | null>((done) => child.on('exit', (code, signal) => done(signal ?? code)));
@@ -61,8 +45,8 @@ describe.runIf(usePostgres)('a process killed during an ingest', () => {
     expect(row).toMatchObject({ status: 'ingesting', last_ingested_sha: null });
 
     // What the next run does (the worker re-queues links left "ingesting" at start).
-    expect(await ctx.services.repos.resumeUnfinished()).toBeGreaterThanOrEqual(1);
-    const result = await ctx.services.ingest.ingestLink(link.id);
+    expect(await fixture.ctx.services.repos.resumeUnfinished()).toBeGreaterThanOrEqual(1);
+    const result = await fixture.ctx.services.ingest.ingestLink(link.id);
     expect(result.added).toBe(expected - partial);
     const { rows } = await sql<{ total: string; distinct_shas: string }>`
       SELECT count(*) AS total, count(DISTINCT sha) AS distinct_shas FROM commits WHERE repo_link_id = ${link.id}`.execute(db);

@@ -1,4 +1,4 @@
-import { html, trusted, type Html } from '../../html/html.js';
+import { documentHead, html, trusted, type Html } from '../../html/html.js';
 import { renderMarkdown } from '../../html/markdown.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
 import { textColorOn } from '../../projects/theme.js';
@@ -91,19 +91,13 @@ function feedLinks(slug: string, name: string): Html {
 
 function layout(project: PublicProject, title: string, canonical: string, body: Html): string {
   const accent = project.theme_color ?? DEFAULT_ACCENT;
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light">
-<title>${title}</title>
+  const head = html`<meta name="color-scheme" content="light">
 <meta name="description" content="What changed in ${project.name}">
 <link rel="canonical" href="${canonical}">
 ${feedLinks(project.slug, project.name)}
 <style>:root{--accent:${accent};--on-accent:${textColorOn(accent)}}
-${trusted(CSS)}</style>
-</head>
+${trusted(CSS)}</style>`;
+  return html`${documentHead(title, head)}
 <body>
 <a class="skip" href="#main">Skip to the changelog</a>
 <header class="masthead"><div class="inner">

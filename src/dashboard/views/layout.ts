@@ -1,5 +1,5 @@
 import type { ErrorDetail } from '../../errors.js';
-import { html, type Html, type Part } from '../../html/html.js';
+import { documentHead, html, type Html, type Part } from '../../html/html.js';
 
 export interface Viewer {
   name: string;
@@ -18,16 +18,10 @@ export interface PageContext {
 
 export function layout(ctx: PageContext, title: string, body: Html): Html {
   const current = (section: PageContext['section']) => (ctx.section === section ? html` aria-current="page"` : '');
-  return html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title} · Changelog</title>
+  const head = html`<meta name="referrer" content="no-referrer">
 <link rel="stylesheet" href="${ctx.assets.css}">
-<script src="${ctx.assets.js}" defer></script>
-</head>
+<script src="${ctx.assets.js}" defer></script>`;
+  return html`${documentHead(`${title} · Changelog`, head)}
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="topbar"><div class="inner">

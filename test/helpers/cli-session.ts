@@ -1,0 +1,64 @@
+import { rmSync } from 'node:fs';
+import { expect } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { createTestDatabase, usePostgres, type TestDatabase } from './database.js';
+import { datasetRepoCopy, removeRepoCopy, tempDir } from './git-fixtures.js';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+export interface CliSession {
+  env: Record<string, string>;
+  /** A temporary directory the session removes when it closes. */
+  scratch: string;
+  /** A copy of the git-cliff dataset repository, for `repos link --path`. */
+  origin: string;
+  /** Runs the CLI in-process as a user would (its own database connection) and returns its exit code and output. */
+  run(args: string[], extra?: { progress?: NodeJS.WriteStream }): Promise<CliRun>;
+  close(): Promise<void>;
+}
+
+/**
+ * A scratch installation for CLI tests: its own database (a PostgreSQL scratch database, or an embedded
+ * one in a temporary directory), user ada@example.com and her project `cliff`.
+ */
+export async function startCliSession(name: string): Promise<CliSession> {
+  const scratch = tempDir(name);
+  const origin = datasetRepoCopy();
+  const env: Record<string, string> = { NODE_ENV: 'test', REPOS_DIR: `${scratch}/repos`, DEMO_SEED: 'false' };
+  let database: TestDatabase | undefined;
+  if (usePostgres) {
+    database = await createTestDatabase();
+    env.DATABASE_URL = database.url!;
+  } else {
+    env.DATA_DIR = `${scratch}/data`;
+  }
+  const run: CliSession['run'] = async (args, extra = {}) => {
+    let stdout = '';
+    let stderr = '';
+    const code = await main(['node', 'changelog', ...args], {
+      stdout: (t) => (stdout += t),
+      stderr: (t) => (stderr += t),
+      env,
+      ...(extra.progress ? { progress: extra.progress } : {}),
+    });
+    return { code, stdout, stderr, json: <T,>() => JSON.parse(stdout) as T };
+  };
+  expect((await run(['users', 'create', '--email', 'ada@example.com', '--name', 'Ada'])).code).toBe(0);
+  expect((await run(['projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com'])).code).toBe(0);
+  return {
+    env,
+    scratch,
+    origin,
+    run,
+    async close() {
+      await database?.close();
+      removeRepoCopy(origin);
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
