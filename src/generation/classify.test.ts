@@ -226,6 +226,11 @@ describe('skipping, merges and squashes', () => {
 
   it('takes the last PR reference of a subject as the PR number', () => {
     expect(classify('feat(git): support x (#804) (#1121)').pr).toBe(1121);
-    expect(classify('chore(pull): merge #177').pr).toBe(177);
+  });
+
+  it('takes the PR number and co-authors stored with the commit, never re-reading the message', () => {
+    const stored = { prNumber: 177, coAuthors: [{ name: 'Grace Hopper', email: 'grace@example.com' }] };
+    expect(classify('chore(pull): merge #177', stored)).toMatchObject({ pr: 177, coAuthors: stored.coAuthors });
+    expect(classify('feat: x (#5)\n\nCo-authored-by: Alan Turing <alan@example.com>', { prNumber: null, coAuthors: [] })).toMatchObject({ pr: null, coAuthors: [] });
   });
 });

@@ -1,10 +1,12 @@
 /**
  * Classification of one commit into a section: Conventional Commits first, then the rules for
- * unconventional styles (rules.ts). Also reads the PR number, the reverted commit, skip markers and
- * exclusions. Pure: the caller says whether a merge commit's branch commits are present.
+ * unconventional styles (rules.ts). Also reads the reverted commit, skip markers and exclusions; the PR
+ * number and co-authors are the stored commit's (parsed once, at ingest). Pure: the caller says
+ * whether a merge commit's branch commits are present.
  */
 import { parseMessage } from './conventional.js';
-import { coAuthors, isBot, matchesAuthor, type Author } from './people.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import { isBot, matchesAuthor, type Author } from './people.js';
 import { parseLooseHeader } from './conventional.js';
 import {
   AREA_SCOPES,
@@ -22,7 +24,7 @@ import {
   raisesMinimumRuntime,
   stripGitmoji,
 } from './rules.js';
-import type { Change, CommitRecord, SectionKey } from './types.js';
+import type { Change, SectionKey } from './types.js';
 
 export type SkipReason = 'marker' | 'excluded-author' | 'bot' | 'merge' | 'empty';
 
@@ -36,6 +38,7 @@ export interface ClassifiedCommit {
   scope: string | null;
   /** Cleaned subject: prefix removed, an ordinary first word capitalised (identifiers keep their case), `(#123)` kept. */
   title: string;
+  /** The stored commit's PR number (`CommitRecord.prNumber`). */
   pr: number | null;
   /** What this commit reverts, when it is a revert. */
   reverts: { shas: string[]; subject: string | null } | null;
@@ -60,8 +63,6 @@ const SKIP_MARKER = /\[(skip[ _-]?changelog|changelog[ _-]?skip|no[ _-]?changelo
 // No `\s*` around it: a leading `\s*` rescans a run of spaces from every position in it (quadratic);
 // every use collapses whitespace afterwards anyway.
 const CI_MARKERS = /\[(skip ci|ci skip|skip actions|actions skip|no ci)\]/gi;
-const PR_SUFFIX = /\(#(\d+)\)\s*$/;
-const MERGE_PR = /^Merge pull request #(\d+) from \S+/i;
 const MERGE_ANY = /^Merge (branch|remote-tracking branch|tag|pull request|commit|'[^']*'|"[^"]*")/i;
 // `[fix] …`, `[JSX] …`, `[typescript, flow]: …`, `[3.9.x] …`: a tag or an area in brackets.
 const BRACKET_TAG = /^\[([^\][\r\n]{1,40})\] {0,3}:? {0,3}/;
@@ -86,14 +87,11 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
 
   let subject = parsed.subject;
   let footerSource = parsed;
-  let pr: number | null = null;
 
   if (commit.parents.length > 1) {
     if (options.mergedCommitsPresent !== false) skip ??= 'merge';
     // A merge whose branch is not in the history stands for its pull request: its title is the
     // first body line ("Merge pull request #4 from x/y" + "feat: the PR title").
-    const mergePr = MERGE_PR.exec(subject);
-    if (mergePr) pr = Number(mergePr[1]);
     if (MERGE_ANY.test(subject)) {
       // Everything after the merge line, footers included, is the pull request's own message.
       const prMessage = commit.message.replace(/\r\n?/g, '\n').trim().split('\n').slice(1).join('\n').trim();
@@ -104,13 +102,6 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     }
   }
   if (!subject.trim()) skip ??= 'empty';
-
-  const prMatch = PR_SUFFIX.exec(subject);
-  if (prMatch) pr = Number(prMatch[1]);
-  else if (pr === null) {
-    const pullMerge = /^chore\(pull\): merge #(\d+)/i.exec(subject);
-    if (pullMerge) pr = Number(pullMerge[1]);
-  }
 
   subject = subject.replace(CI_MARKERS, ' ').replace(SKIP_MARKER, '').replace(/\s+/g, ' ').trim();
 
@@ -212,13 +203,13 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     breakingDescription: footerSource.breakingDescription,
     scope,
     title: section === 'revert' ? revertTitle(text) : cleanTitle(text),
-    pr,
+    pr: commit.prNumber,
     reverts,
     subject: parsed.subject,
     rule,
     skip,
     author,
-    coAuthors: coAuthors(commit.message),
+    coAuthors: commit.coAuthors,
     byBot,
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareGenerations } from './compare.js';
 import { generate } from './engine.js';
 import { resolveSettings } from './settings.js';
-import type { CommitRecord } from './types.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
 
 // SHAs fall as time goes on: an order by SHA is not an order by time.
 const shaOf = (n: number) => (0x100 - n).toString(16).padStart(40, '0');
@@ -14,6 +14,8 @@ const commit = (n: number, message: string, day: number, path = 'src/a.ts'): Com
   message,
   changes: [['M', path]],
   tags: [],
+  coAuthors: coAuthorsOf(message),
+  prNumber: prNumberOf(message),
 });
 
 const commits = [

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createThreadEngine, GenerationBusy, GenerationTimeout, inlineEngine } from './engine-thread.js';
 import { resolveSettings } from './settings.js';
-import type { CommitRecord } from './types.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
 
 const commit = (i: number, message: string): CommitRecord => ({
   sha: i.toString(16).padStart(40, '0'),
@@ -11,6 +11,8 @@ const commit = (i: number, message: string): CommitRecord => ({
   message,
   changes: [['M', `packages/p${i % 3}/index.ts`]],
   tags: [],
+  coAuthors: coAuthorsOf(message),
+  prNumber: prNumberOf(message),
 });
 
 const engine = createThreadEngine({ budgetMs: 60_000 });

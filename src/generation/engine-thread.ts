@@ -12,7 +12,8 @@ import { computeArrivals } from './arrival.js';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, type GenerateOptions } from './engine.js';
 import { entryToStore, packCommits, toCommitRecords, type EngineCommit, type EntryToStore, type PackedCommits } from './engine-wire.js';
-import type { CommitRecord, GenerationSettings } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import type { GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
 /**

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { generate } from './engine.js';
-import { entryToStore, packCommits, unpackCommits } from './engine-wire.js';
+import { entryToStore, packCommits, toCommitRecords, unpackCommits } from './engine-wire.js';
 import { resolveSettings } from './settings.js';
-import type { CommitRecord } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
 
 const commits: CommitRecord[] = [
   {
@@ -10,17 +10,28 @@ const commits: CommitRecord[] = [
     parents: [],
     author: { name: 'Zoë ✨', email: 'z@example.com', date: '2024-01-01T10:00:00+01:00' },
     committer: { name: 'Ci', email: 'ci@example.com', date: '2024-01-01T10:00:05+01:00' },
-    message: 'feat(core): émoji 🎉\n\nbody\u0000with a NUL\r\n',
+    message: 'feat(core): émoji 🎉 (#2147483647)\n\nbody\u0000with a NUL\r\n\nCo-authored-by: Bó 🎉 <bo@example.com>',
     changes: [['A', 'packages/core/ä.ts'], ['D', '']],
     tags: ['v1.0.0', ''],
+    coAuthors: [{ name: 'Bó 🎉', email: 'bo@example.com' }, { name: '', email: '' }],
+    prNumber: 2_147_483_647,
   },
-  { sha: 'b'.repeat(40), parents: ['a'.repeat(40), 'c'.repeat(40)], author: { name: '', email: '', date: '' }, committer: { name: '', email: '', date: '' }, message: '', changes: [], tags: [] },
+  {
+    sha: 'b'.repeat(40), parents: ['a'.repeat(40), 'c'.repeat(40)], author: { name: '', email: '', date: '' }, committer: { name: '', email: '', date: '' },
+    message: '', changes: [], tags: [], coAuthors: [], prNumber: null,
+  },
 ];
 
 describe('what crosses to the generation thread', () => {
-  it('unpacks commits exactly as packed: empty fields, astral characters and NULs included', () => {
+  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors and PR numbers included', () => {
     expect(unpackCommits(structuredClone(packCommits(commits)))).toEqual(commits);
     expect(unpackCommits(packCommits([]))).toEqual([]);
+  });
+
+  it('takes changes and co-authors as the JSON text storage holds, on the wire and inline', () => {
+    const stored = commits.map((c) => ({ ...c, changes: JSON.stringify(c.changes), coAuthors: JSON.stringify(c.coAuthors) }));
+    expect(unpackCommits(packCommits(stored))).toEqual(commits);
+    expect(toCommitRecords(stored)).toEqual(commits);
   });
 
   it('refuses packed commits whose lengths do not add up', () => {

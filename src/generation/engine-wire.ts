@@ -4,22 +4,39 @@
  * the engine's own work on the main thread; one long string and an array of lengths copy in a few
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
-import type { Change, CommitRecord, GeneratedEntry, GeneratedEntryType } from './types.js';
+import type { Change, CoAuthor, CommitRecord } from '../git/commit-record.js';
+import type { GeneratedEntry, GeneratedEntryType } from './types.js';
 
 /**
- * A commit as the engine is handed it. `changes` may still be the JSON text storage holds: the
- * HTTP process has no use for the 140k paths, so they are parsed in the thread.
+ * A commit as the engine is handed it. `changes` and `coAuthors` may still be the JSON text storage
+ * holds: the HTTP process has no use for the 140k paths, and a crafted message's thousands of
+ * co-author trailers are parsed in the thread like the rest of the untrusted text.
  */
-export interface EngineCommit extends Omit<CommitRecord, 'changes'> {
+export interface EngineCommit extends Omit<CommitRecord, 'changes' | 'coAuthors'> {
   changes: Change[] | string;
+  coAuthors: CoAuthor[] | string;
 }
 
-/** The commits with their changes parsed (the inline engine's step; the thread's is `unpackCommits`). */
+/** Nearly every commit has no co-author: its `[]` needs no parser. */
+const parseCoAuthors = (json: string): CoAuthor[] => (json === '[]' ? [] : (JSON.parse(json) as CoAuthor[]));
+
+/** The commits with their JSON fields parsed (the inline engine's step; the thread's is `unpackCommits`). */
 export function toCommitRecords(commits: readonly EngineCommit[]): CommitRecord[] {
-  return commits.map((c) => (typeof c.changes === 'string' ? { ...c, changes: JSON.parse(c.changes) as Change[] } : (c as CommitRecord)));
+  return commits.map((c) =>
+    typeof c.changes === 'string' || typeof c.coAuthors === 'string'
+      ? {
+          ...c,
+          changes: typeof c.changes === 'string' ? (JSON.parse(c.changes) as Change[]) : c.changes,
+          coAuthors: typeof c.coAuthors === 'string' ? parseCoAuthors(c.coAuthors) : c.coAuthors,
+        }
+      : (c as CommitRecord),
+  );
 }
 
-/** Commits as one string of all their text fields (changes as JSON) and the lengths (and counts) that cut it up. */
+/**
+ * Commits as one string of all their text fields (changes and co-authors as JSON) and the lengths
+ * (and counts) that cut it up. The PR number rides in `lengths` too (0 for none: PR numbers start at 1).
+ */
 export interface PackedCommits {
   count: number;
   text: string;
@@ -47,6 +64,8 @@ export function packCommits(commits: readonly EngineCommit[]): PackedCommits {
     put(typeof c.changes === 'string' ? c.changes : JSON.stringify(c.changes));
     lengths.push(c.tags.length);
     for (const t of c.tags) put(t);
+    put(typeof c.coAuthors === 'string' ? c.coAuthors : JSON.stringify(c.coAuthors));
+    lengths.push(c.prNumber ?? 0);
   }
   return { count: commits.length, text: parts.join(''), lengths: Uint32Array.from(lengths) };
 }
@@ -71,7 +90,9 @@ export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRe
     const changes = JSON.parse(next()) as Change[];
     const tags: string[] = new Array(lengths[li++]!);
     for (let j = 0; j < tags.length; j++) tags[j] = next();
-    commits[i] = { sha, parents, author, committer, message, changes, tags };
+    const coAuthors = parseCoAuthors(next());
+    const prNumber = lengths[li++]! || null;
+    commits[i] = { sha, parents, author, committer, message, changes, tags, coAuthors, prNumber };
   }
   if (at !== text.length || li !== lengths.length) throw new Error('packed commits do not match their lengths');
   return commits;

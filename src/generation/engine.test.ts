@@ -5,7 +5,8 @@ import { ChangelogEntry, entrySchemas } from '../entries/entry.schemas.js';
 import { compileValidator } from '../http/validator.js';
 import { generate, touchedPeriods } from './engine.js';
 import { resolveSettings, SettingsError } from './settings.js';
-import type { CommitRecord, GeneratedEntry } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import type { GeneratedEntry } from './types.js';
 
 const all = resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'] });
 const byKey = (entries: GeneratedEntry[]) => new Map(entries.map((e) => [e.key, e]));

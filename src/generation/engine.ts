@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
+import type { CommitRecord } from '../git/commit-record.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
 import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
 import { headlineItems, NearDuplicates, titleKey } from './headlines.js';
@@ -15,7 +16,6 @@ import { renderMarkdown } from './render.js';
 import { attribute, createTeamResolver } from './teams.js';
 import {
   SECTION_KEYS,
-  type CommitRecord,
   type GeneratedEntry,
   type GeneratedEntryType,
   type GeneratedJson,

@@ -9,8 +9,8 @@ export interface StoredCommit {
   id: string;
   /** When ingestion stored it (epoch ms). */
   storedAt: number;
-  /** Changes as the stored JSON text: only the generation thread reads them. */
-  record: EngineCommit & { changes: string };
+  /** Changes and co-authors as the stored JSON text: only the generation thread reads them. */
+  record: EngineCommit & { changes: string; coAuthors: string };
 }
 
 /** What storage needs to know about an entry generation made before. */
@@ -72,14 +72,16 @@ export const generationRepository = {
    * The commits on the tracked branches, oldest first, as the engine takes them, with their row id
    * and when they were stored. Only the columns generation needs, instants as epoch milliseconds
    * (a number parses much faster than a timestamp): this read is a good part of a full run.
+   * Co-authors and PR numbers are the ones ingest parsed and stored; generation parses neither.
    */
   async reachableCommits(db: Executor, projectId: string): Promise<StoredCommit[]> {
     const rows = await db
       .selectFrom('commits')
       .select([
         'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'tags',
+        'committer_tz_offset', 'message', 'tags', 'pr_number',
         sql<string>`changes::text`.as('changes'),
+        sql<string>`co_authors::text`.as('co_authors'),
         sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
         sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
         sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),
@@ -100,6 +102,8 @@ export const generationRepository = {
         message: r.message,
         changes: r.changes,
         tags: r.tags,
+        coAuthors: r.co_authors,
+        prNumber: r.pr_number,
       },
     }));
   },

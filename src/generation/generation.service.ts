@@ -10,7 +10,8 @@ import { inlineEngine, type Engine } from './engine-thread.js';
 import type { EntryToStore } from './engine-wire.js';
 import { generationRepository, type StoredGenerated } from './generation.repository.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
-import { type CommitRecord, type GeneratedEntryType, type GenerationSettings } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import { type GeneratedEntryType, type GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 import { isUuid } from '../ids.js';
 

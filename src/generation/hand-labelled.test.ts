@@ -3,7 +3,8 @@
 // a second section an equally careful maintainer could pick). Agreement must stay at 95% or more.
 import { describe, expect, it } from 'vitest';
 import { classifyCommit } from './classify.js';
-import type { Change, CommitRecord } from './types.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import type { Change } from './types.js';
 import labelled from './fixtures/hand-labelled.json' with { type: 'json' };
 
 interface Labelled {
@@ -37,6 +38,8 @@ describe('hand-labelled commits', () => {
         message: row.subject,
         changes: row.changes,
         tags: [],
+        coAuthors: coAuthorsOf(row.subject),
+        prNumber: prNumberOf(row.subject),
       };
       const got = classifyCommit(commit, { mergedCommitsPresent: true }).section;
       if (got !== row.section && !row.also?.includes(got)) misses.push(`[${row.dataset}] ${row.subject} → ${got}, labelled ${row.section}`);

@@ -5,7 +5,8 @@ import { buildCommit } from '../../test/helpers/commits.js';
 import { computeArrivals } from './arrival.js';
 import { generate, touchedPeriods } from './engine.js';
 import { resolveSettings } from './settings.js';
-import type { CommitRecord, GeneratedEntry } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import type { GeneratedEntry } from './types.js';
 
 const weekly = resolveSettings({ entryTypes: ['commit', 'weekly', 'monthly'] });
 

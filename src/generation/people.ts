@@ -1,4 +1,7 @@
-/** People on a commit: its author, `Co-authored-by:` trailers, bots, and exclusion patterns. */
+/**
+ * People on a commit: bots, identity keys, exclusion patterns and names. Co-authors are parsed once,
+ * at ingest (git/commit-record.ts), and read from the stored commit.
+ */
 import { wildcardMatch } from './glob.js';
 
 export interface Author {
@@ -23,46 +26,6 @@ export function isBot(person: Author): boolean {
     botCache.set(key, bot);
   }
   return bot;
-}
-
-/** `Co-authored-by: Name <email>` trailers, in order, without duplicates. */
-export function coAuthors(message: string): Author[] {
-  const seen = new Set<string>();
-  const out: Author[] = [];
-  for (const person of coAuthorTrailers(message)) {
-    const key = personKey(person);
-    if (!seen.has(key)) {
-      seen.add(key);
-      out.push(person);
-    }
-  }
-  return out;
-}
-
-const CO_AUTHOR_PREFIX = 'co-authored-by:';
-
-/**
- * Every `Co-authored-by: Name <email>` line, read with string scans: the regex this replaces
- * (`\s*(.+?)\s*<`) was quadratic on a line of many spaces. The e-mail is the last `<…>` on the
- * line; the name, what comes before it, must not be empty.
- */
-export function coAuthorTrailers(message: string): Author[] {
-  const out: Author[] = [];
-  let from = 0;
-  while (from <= message.length) {
-    let end = message.indexOf('\n', from);
-    if (end < 0) end = message.length;
-    const line = message.slice(from, end).replace(/\r$/, '');
-    from = end + 1;
-    if (line.length <= CO_AUTHOR_PREFIX.length || line.slice(0, CO_AUTHOR_PREFIX.length).toLowerCase() !== CO_AUTHOR_PREFIX) continue;
-    const rest = line.slice(CO_AUTHOR_PREFIX.length).trimEnd();
-    if (!rest.endsWith('>')) continue;
-    const open = rest.lastIndexOf('<');
-    const email = rest.slice(open + 1, -1);
-    if (open < 1 || email.includes('>')) continue;
-    out.push({ name: rest.slice(0, open).trim(), email: email.trim() });
-  }
-  return out;
 }
 
 export function personKey(person: Author): string {

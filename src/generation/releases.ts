@@ -17,7 +17,8 @@ import semver from 'semver';
 import { buildSections, cancelReverts, headlineItems, prepareCommits, type PreparedCommit } from './engine.js';
 import { renderMarkdown } from './render.js';
 import { attribute } from './teams.js';
-import type { CommitRecord, GeneratedJson, GenerationSettings } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import type { GeneratedJson, GenerationSettings } from './types.js';
 import { buildVersionIndex, ROOT_SERIES, type ReleaseTag, type VersionIndex } from './versions.js';
 
 export const UNRELEASED_KEY = 'release:unreleased';

@@ -6,14 +6,18 @@ import { describe, expect, it } from 'vitest';
 import { datasetFile, type Dataset } from '../../scripts/dataset-repo.js';
 import { classifyCommit } from './classify.js';
 import { TYPE_SECTIONS } from './rules.js';
-import type { CommitRecord } from './types.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
 
 const TYPES = Object.keys(TYPE_SECTIONS).join('|');
 // `fix: …`, `Fix(scope): …`, `fix (x): …`, `fix - …`, `[fix] …`, and the same inside `Revert "…"`.
 const RAW_PREFIX = new RegExp(`^(revert "|")?((${TYPES}) ?(\\([^)]*\\))? ?!? ?(: | - )|\\[(${TYPES})\\])`, 'i');
 
+/** The dataset's commits with the co-authors and PR number ingestion would store. */
 function load(name: Dataset): CommitRecord[] {
-  return gunzipSync(readFileSync(datasetFile(name))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l) as CommitRecord);
+  return gunzipSync(readFileSync(datasetFile(name))).toString('utf8').trim().split('\n').map((l) => {
+    const c = JSON.parse(l) as Omit<CommitRecord, 'coAuthors' | 'prNumber'>;
+    return { ...c, coAuthors: coAuthorsOf(c.message), prNumber: prNumberOf(c.message) };
+  });
 }
 
 describe.each<Dataset>(['git-cliff-history', 'vue-core-history', 'prettier-history'])('titles of %s', (name) => {

@@ -1,29 +1,9 @@
 /**
- * Shapes shared by the generation engine. `CommitRecord` is what ingestion stores per commit and what
- * `git-source.ts` reads from a local repository; the engine is a pure function of commits + settings.
+ * Shapes shared by the generation engine. Its input is `CommitRecord` (git/commit-record.ts), the one
+ * commit shape ingestion stores and `changelog preview` reads; the engine is a pure function of
+ * commits + settings.
  */
-
-export interface Person {
-  name: string;
-  email: string;
-  /** ISO 8601 with offset. */
-  date: string;
-}
-
-/** `[status, path]` against the first parent: A, M or D (other letters are kept as given). */
-export type Change = [status: string, path: string];
-
-export interface CommitRecord {
-  sha: string;
-  parents: string[];
-  author: Person;
-  committer: Person;
-  /** Full message: subject, body and trailers. */
-  message: string;
-  changes: Change[];
-  /** Tag names pointing at this commit. */
-  tags: string[];
-}
+export type { Change } from '../git/commit-record.js';
 
 export const SECTION_KEYS = [
   'breaking',

@@ -10,6 +10,8 @@ describe('coAuthorsOf', () => {
       { name: 'Linus', email: 'linus@example.com' },
     ]);
     expect(coAuthorsOf('fix: y\n\nCo-authored-by: nobody\n')).toEqual([]);
+    // GitHub credits no one without an e-mail (vue-core has `Co-authored-by: webfansplz <>` beside the same author).
+    expect(coAuthorsOf('fix: y\n\nCo-authored-by: webfansplz <>\n')).toEqual([]);
   });
 });
 
@@ -17,6 +19,9 @@ describe('prNumberOf', () => {
   it.each([
     ['feat: add thing (#123)\n\nbody', 123],
     ['Merge pull request #45 from acme/feature\n\nAdd feature', 45],
+    ['feat(git): support x (#804) (#1121)', 1121],
+    // The merge names the pull request; the `(#2593)` of its body is the issue it fixes (prettier's history).
+    ['Merge pull request #2888 from motiz88/fix-2593\n\nUse semicolons in Flow interface-like bodies (#2593)', 2888],
     ['fix: (#1) in the middle', null],
     ['chore: release', null],
     ['Update dependency (#99999999999)', null],

@@ -1,5 +1,3 @@
-import { coAuthorTrailers } from '../generation/people.js';
-
 /** A person and the moment as git recorded them; `date` is ISO 8601 with the original UTC offset. */
 export interface Signature {
   name: string;
@@ -9,32 +7,72 @@ export interface Signature {
 
 export type ChangeStatus = 'A' | 'M' | 'D' | 'T' | string;
 
+/** `[status, path]` against the first parent: A, M or D (other letters are kept as given). */
+export type Change = [status: ChangeStatus, path: string];
+
+/** A person named in a commit's trailers. */
+export interface CoAuthor {
+  name: string;
+  email: string;
+}
+
 /**
- * One commit as ingestion produces it and the changelog generator consumes it. `changes` are
- * against the first parent; `coAuthors` and `prNumber` are derived from the message.
+ * One commit as ingestion stores it, `changelog preview` reads it from a checkout, and the changelog
+ * generator consumes it: the only commit shape. `coAuthors` and `prNumber` are derived from the
+ * message once, here (`coAuthorsOf`, `prNumberOf`), and stored; generation reads them, never the
+ * message, for these facts.
  */
 export interface CommitRecord {
   sha: string;
   parents: string[];
   author: Signature;
   committer: Signature;
+  /** Full message: subject, body and trailers. */
   message: string;
-  changes: [ChangeStatus, string][];
+  changes: Change[];
+  /** Tag names pointing at this commit. */
   tags: string[];
-  coAuthors: { name: string; email: string }[];
+  coAuthors: CoAuthor[];
   prNumber: number | null;
 }
 
 /** People named in `Co-authored-by: Name <email>` trailers, once each (by e-mail). */
-export function coAuthorsOf(message: string): { name: string; email: string }[] {
+export function coAuthorsOf(message: string): CoAuthor[] {
   const seen = new Set<string>();
-  const result: { name: string; email: string }[] = [];
+  const result: CoAuthor[] = [];
   for (const { name, email } of coAuthorTrailers(message)) {
+    // GitHub credits no co-author without an e-mail; nor does the changelog.
     if (!email || seen.has(email.toLowerCase())) continue;
     seen.add(email.toLowerCase());
     result.push({ name, email });
   }
   return result;
+}
+
+const CO_AUTHOR_PREFIX = 'co-authored-by:';
+
+/**
+ * Every `Co-authored-by: Name <email>` line, read with string scans: the regex this replaces
+ * (`\s*(.+?)\s*<`) was quadratic on a line of many spaces. The e-mail is the last `<…>` on the
+ * line; the name, what comes before it, must not be empty.
+ */
+function coAuthorTrailers(message: string): CoAuthor[] {
+  const out: CoAuthor[] = [];
+  let from = 0;
+  while (from <= message.length) {
+    let end = message.indexOf('\n', from);
+    if (end < 0) end = message.length;
+    const line = message.slice(from, end).replace(/\r$/, '');
+    from = end + 1;
+    if (line.length <= CO_AUTHOR_PREFIX.length || line.slice(0, CO_AUTHOR_PREFIX.length).toLowerCase() !== CO_AUTHOR_PREFIX) continue;
+    const rest = line.slice(CO_AUTHOR_PREFIX.length).trimEnd();
+    if (!rest.endsWith('>')) continue;
+    const open = rest.lastIndexOf('<');
+    const email = rest.slice(open + 1, -1);
+    if (open < 1 || email.includes('>')) continue;
+    out.push({ name: rest.slice(0, open).trim(), email: email.trim() });
+  }
+  return out;
 }
 
 /**

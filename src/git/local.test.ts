@@ -54,7 +54,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('reading a repository with git', () => {
-  it('reads parents, people, dates, full messages, changes and tags, oldest first', async () => {
+  it('reads parents, people, dates, full messages, changes, tags, co-authors and PR numbers, oldest first', async () => {
     const { commits, codeowners } = await readRepository(dir);
     expect(commits.map((c) => c.sha)).toHaveLength(5);
     expect(commits[0]!.sha).toBe(shas.init);
@@ -67,11 +67,14 @@ describe('reading a repository with git', () => {
       message: 'feat(api): add pagination (#3)\n\nCo-authored-by: Grace Hopper <grace@example.com>\n',
       changes: [['A', 'packages/api/list.ts'], ['A', 'packages/web/a b.ts']],
       tags: ['v1.0.0'],
+      coAuthors: [{ name: 'Grace Hopper', email: 'grace@example.com' }],
+      prNumber: 3,
     });
     expect(commits.find((c) => c.sha === shas.topic)!.changes).toEqual([['A', 'docs/naïve\tname.md']]);
     expect(commits.find((c) => c.sha === shas.docs)!.changes).toEqual([['D', 'README.md'], ['A', 'docs/guide.md']]);
     const merge = commits.find((c) => c.sha === shas.merge)!;
     expect(merge.parents).toEqual([shas.docs, shas.topic]);
+    expect(merge.prNumber).toBe(4);
     expect(merge.tags).toEqual(['v1.1.0']); // annotated tag, peeled to its commit
     expect(merge.changes).toEqual([['A', 'docs/naïve\tname.md']]); // against the first parent
     expect(codeowners).toContain('@acme/docs');

@@ -7,7 +7,7 @@
 import { GitError, runGit, streamGitTokens } from './git.js';
 import { CODEOWNERS_PATHS, tagsByCommit } from './mirror.js';
 import { gitLogArgs, parseGitLog } from './git-log.js';
-import type { CommitRecord } from '../generation/types.js';
+import type { CommitRecord } from './commit-record.js';
 
 export interface ReadOptions {
   /** Tags already read (readRepository reads them alongside other work). */
@@ -47,10 +47,8 @@ export async function* streamCommits(dir: string, options: ReadOptions = {}): As
   const rev = checkRev(options.rev ?? 'HEAD');
   const tags = options.tags ?? (await readTags(dir));
   const args = gitLogArgs([rev], options.since ? { since: options.since } : {});
-  for await (const c of parseGitLog(streamGitTokens(args, { cwd: dir }), tags)) {
-    // The engine derives co-authors and PR numbers from the message itself.
-    yield { sha: c.sha, parents: c.parents, author: c.author, committer: c.committer, message: c.message, changes: c.changes, tags: c.tags };
-  }
+  // Co-authors and PR numbers included, parsed as ingestion parses them: the engine reads them from the record.
+  yield* parseGitLog(streamGitTokens(args, { cwd: dir }), tags);
 }
 
 /** The CODEOWNERS file at `rev`, from one of the places GitHub and GitLab look, if there is one. */
