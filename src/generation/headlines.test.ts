@@ -4,7 +4,8 @@ import { generate } from './engine.js';
 import { headlineItems, nearDuplicateKey, prReferences, withReferences } from './headlines.js';
 import { generateReleases } from './releases.js';
 import { resolveSettings } from './settings.js';
-import type { Change, CommitRecord } from './types.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import type { Change } from './types.js';
 
 const weekly = resolveSettings({ entryTypes: ['weekly'] });
 const files = (n: number, dir = 'src'): Change[] => Array.from({ length: n }, (_, i) => ['M', `${dir}/f${i}.ts`] as Change);
