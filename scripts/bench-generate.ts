@@ -142,7 +142,8 @@ async function main() {
     // The engine in a worker thread, as the server and the CLI run it (commits copied to the thread).
     const engine = createThreadEngine({ budgetMs: 600_000 });
     // Wired as src/services.ts wires them: generation stores its entries through the entries service.
-    const entryJson = new EntryJson(1); // a cache of one byte: nothing kept (0 is refused by lru-cache)
+    // Generation never reads entries back as JSON; the smallest cache the library accepts.
+    const entryJson = new EntryJson(1);
     const projects = createProjectsService(db, db, entryJson, createChangelogService(db, entryJson), createOrgsService(db, { users: createUsersService(db) }));
     const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects }), projects });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });

@@ -198,3 +198,20 @@ describe('loadConfig: operations settings', () => {
     }
   });
 });
+
+describe('loadConfig: repository links', () => {
+  it('allows no local path from the dashboard and polls every 300 s by default', () => {
+    expect(loadConfig({}).repoLinks).toEqual({ pathsAllowed: [], pollIntervalSeconds: 300 });
+  });
+
+  it('reads the allowed directories and the poll interval (0 disables polling)', () => {
+    const config = loadConfig({ REPO_PATHS_ALLOWED: ' /srv/git, /home/git/repos/ ', REPO_POLL_INTERVAL_SECONDS: '0' });
+    expect(config.repoLinks).toEqual({ pathsAllowed: ['/srv/git', '/home/git/repos'], pollIntervalSeconds: 0 });
+  });
+
+  it('refuses relative directories and a bad interval', () => {
+    expect(() => loadConfig({ REPO_PATHS_ALLOWED: 'repos', REPO_POLL_INTERVAL_SECONDS: '-5' })).toThrow(
+      /REPO_PATHS_ALLOWED must list absolute directories[\s\S]*REPO_POLL_INTERVAL_SECONDS/,
+    );
+  });
+});

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 
 /** Every setting the service reads, parsed once at start-up. Documented in README.md and .env.example. */
 export interface Config {
@@ -30,12 +30,24 @@ export interface Config {
   readonly github: GitHubConfig;
   /** Where the bare mirrors of linked repositories live. */
   readonly reposDir: string;
+  readonly repoLinks: RepoLinksConfig;
   /** `changelog serve` also runs the background worker (repository ingestion). */
   readonly workerInProcess: boolean;
   /** Longest a generation run's engine may take (in its worker thread) before it is stopped and the job fails. */
   readonly generationTimeBudgetMs: number;
   readonly hardening: HardeningConfig;
   readonly webhooks: WebhooksConfig;
+}
+
+/** Repositories linked from the dashboard, and polling of links without push webhooks (see README). */
+export interface RepoLinksConfig {
+  /**
+   * Absolute directories under which the dashboard may link local paths (compared after resolving
+   * symlinks); empty = no local paths from the dashboard. The CLI, run by the operator, may link any path.
+   */
+  readonly pathsAllowed: readonly string[];
+  /** How often the worker fetches links without push webhooks (local paths, plain git URLs); 0 = never. */
+  readonly pollIntervalSeconds: number;
 }
 
 /** Outbound webhooks (see README, "Outbound webhooks"). */
@@ -263,6 +275,10 @@ export function loadConfig(env: Env = process.env): Config {
       problems.push(`WEBHOOK_ALLOWED_HOSTS must list host names, IP addresses or CIDR ranges, comma-separated (got "${host}")`);
     }
   }
+  const repoPathsAllowed = (read('REPO_PATHS_ALLOWED') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const path of repoPathsAllowed) {
+    if (!isAbsolute(path)) problems.push(`REPO_PATHS_ALLOWED must list absolute directories, comma-separated (got "${path}")`);
+  }
   const webhookEncryptionKey = read('WEBHOOK_ENCRYPTION_KEY') ?? null;
   if (webhookEncryptionKey !== null && webhookEncryptionKey.length < 32) problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
   const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
@@ -322,6 +338,10 @@ export function loadConfig(env: Env = process.env): Config {
     passwordScryptLogN,
     github,
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
+    repoLinks: {
+      pathsAllowed: repoPathsAllowed.map((p) => resolve(p)),
+      pollIntervalSeconds: integer('REPO_POLL_INTERVAL_SECONDS', 300, 0, 86_400),
+    },
     workerInProcess: bool('WORKER_IN_PROCESS', true),
     generationTimeBudgetMs: integer('GENERATION_TIME_BUDGET_MS', 300_000, 1, 86_400_000),
     hardening,

@@ -17,7 +17,7 @@ export interface StartOptions {
 /** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
   applyHeapGrowth(config.heapGrowthPercent);
-  const database = await openDatabase(config.database, { timeoutMs: config.hardening.databaseTimeoutMs });
+  const database = await openDatabase(config.database, { timeoutMs: config.hardening.databaseTimeoutMs, throughServer: false });
   let app: FastifyInstance | undefined;
   try {
     if (options.migrate) await migrate(database);
@@ -27,8 +27,18 @@ export async function startServer(config: Config, options: StartOptions): Promis
     applyTimeouts(app, config);
     // The worker starts before listening so that /ready, once reachable, can vouch for it.
     if (config.workerInProcess) {
-      const { resumed } = await startWorker(services);
+      const { resumed } = await startWorker(services, { pollIntervalSeconds: config.repoLinks.pollIntervalSeconds });
       app.log.info({ resumed }, 'background worker running in this process');
+    }
+    // The CLI and a separate worker reach the embedded database through this process from now on.
+    if (database.shareOverSocket) {
+      try {
+        const socket = await database.shareOverSocket();
+        app.log.info({ socket: socket.path }, 'embedded database shared with local processes');
+      } catch (err) {
+        // Serving matters more: the CLI then refuses while the server runs, as it did before sharing.
+        app.log.warn({ err }, 'could not share the embedded database; CLI commands refuse while the server runs');
+      }
     }
     await app.listen({ host: config.host, port: config.port });
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';

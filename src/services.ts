@@ -45,7 +45,16 @@ export function createServices(
   const orgs = createOrgsService(db, { users });
   const projects = createProjectsService(db, database.readDb, entryJson, changelog, orgs);
   const entries = createEntriesService(db, { projects });
-  const repos = createReposService({ db, jobs, projects });
+  // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).
+  const repoPolicy = { pathsAllowed: config.repoLinks.pathsAllowed, ...(options.resolve ? { resolve: options.resolve } : {}) };
+  const repos = createReposService({
+    db,
+    jobs,
+    projects,
+    policy: repoPolicy,
+    // Called only after start-up, once `github` exists.
+    installationToken: (installationId) => github.installationToken(installationId),
+  });
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
@@ -66,6 +75,7 @@ export function createServices(
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
       installationToken: (installationId) => github.installationToken(installationId),
+      policy: repoPolicy,
       // The advisory lock holds a pooled connection while the ingest uses another.
       ...(database.kind === 'postgres' && (config.database.kind !== 'postgres' || config.database.poolMax >= 2)
         ? { withLinkLock: postgresLinkLock(db) }

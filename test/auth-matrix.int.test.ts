@@ -99,6 +99,7 @@ function pathFillers(a: Tenant): Record<string, string> {
     'keys/:id': a.key.id,
     'entries/:id': a.entryId,
     'webhooks/:id': a.webhookId,
+    'repos/:id': a.repoLinkId,
     'invites/:inviteId': a.invite.id,
     'invites/:token': a.invite.token,
     'members/:userId': a.member.id,

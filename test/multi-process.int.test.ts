@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,18 @@ import { httpSession } from './helpers/http-session.js';
 import { startServerScript, type ServerProcess } from './helpers/process.js';
 
 const CLI = fileURLToPath(new URL('../src/cli/main.ts', import.meta.url));
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI output, checked field by field
+type Json = any;
+
+async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (await check()) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`not true within ${ms} ms`);
+}
 
 /**
  * The scale-out shape on one PostgreSQL: two API processes (each with its own response cache,
@@ -86,15 +98,6 @@ describe.runIf(usePostgres)('two API processes and one worker on one PostgreSQL'
     return ((await res.json()) as { entries: { title: string }[] }).entries.map((e) => e.title);
   };
 
-  async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-    const start = Date.now();
-    while (Date.now() - start < ms) {
-      if (await check()) return Date.now() - start;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    throw new Error(`not true within ${ms} ms`);
-  }
-
   it('serves a publish made through A from B (and A) within one second', async () => {
     const [draftId] = (await services.entries.import(slug, [{ entry_type: 'weekly', title: 'Coming soon' }])).ids as [string];
     for (const server of servers) {
@@ -137,4 +140,113 @@ describe.runIf(usePostgres)('two API processes and one worker on one PostgreSQL'
     await within(30_000, async () => (await count()) === 3);
     expect(await count()).toBe(3);
   });
+});
+
+/**
+ * The embedded default: `changelog serve` holds DATA_DIR and shares it over its socket, so CLI
+ * commands run while it serves (each a real process, as from a shell) and the server sees their
+ * writes at once, cache included. Once it stops, or after it crashed, the CLI opens the directory
+ * itself.
+ */
+describe.skipIf(usePostgres)('the CLI beside a server on the embedded database', () => {
+  let dataDir: string;
+  let server: ServerProcess | undefined;
+  const env = () => ({ ...process.env, DATABASE_URL: '', NODE_ENV: 'test', LOG_LEVEL: 'warn', DATA_DIR: dataDir, REPOS_DIR: join(dataDir, 'repos') });
+
+  /** Runs `changelog ...args --json` in its own process; resolves with its exit code and output. */
+  const cli = (...args: string[]) =>
+    new Promise<{ code: number | null; json: Json; stderr: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', CLI, ...args, '--json'], { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout!.on('data', (chunk) => (stdout += String(chunk)));
+      child.stderr!.on('data', (chunk) => (stderr += String(chunk)));
+      child.on('exit', (code) => resolve({ code, json: stdout ? JSON.parse(stdout) : null, stderr }));
+    });
+  const ok = async (...args: string[]) => {
+    const result = await cli(...args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return result.json;
+  };
+
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'shared-pglite-'));
+    server = await startServerScript({ DATABASE_URL: '', DATA_DIR: dataDir, REPOS_DIR: join(dataDir, 'repos') });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('runs projects create, keys create and entries publish while the server serves, and the server sees them', async () => {
+    const live = server!;
+    await ok('users', 'create', '--email', 'ada@example.com', '--name', 'Ada');
+    await ok('projects', 'create', '--name', 'Shared', '--slug', 'shared', '--owner', 'user:ada@example.com');
+    const entriesFile = join(dataDir, 'entries.json');
+    writeFileSync(entriesFile, JSON.stringify([{ entry_type: 'weekly', title: 'Through the socket' }]));
+    const [draftId] = (await ok('entries', 'import', '--project', 'shared', entriesFile)).ids as [string];
+
+    // The public page is cached (and stays right: a miss, then hits) before the publish.
+    const page = () => fetch(`${live.url}/v1/changelog/shared`);
+    expect(((await (await page()).json()) as { entries: unknown[] }).entries).toEqual([]);
+    await within(2_000, async () => (await page()).headers.get('x-cache') === 'hit');
+
+    // Three commands at once, while the server keeps answering requests.
+    const reads = (async () => {
+      for (let i = 0; i < 20; i++) expect((await fetch(`${live.url}/health`)).status).toBe(200);
+    })();
+    const [project, key, published] = await Promise.all([
+      ok('projects', 'create', '--name', 'Second', '--slug', 'second', '--owner', 'user:ada@example.com'),
+      ok('keys', 'create', '--name', 'ci', '--context', 'user:ada@example.com'),
+      ok('entries', 'publish', draftId),
+      reads,
+    ]);
+    expect(project).toMatchObject({ slug: 'second' });
+    expect(published).toMatchObject({ id: draftId, status: 'published' });
+
+    // The publish dropped the server's cached page (its notification reached the server).
+    await within(1_000, async () => {
+      const res = await page();
+      return ((await res.json()) as { entries: { title: string }[] }).entries.some((e) => e.title === 'Through the socket');
+    });
+    // The key the CLI made works against the server, which lists the project the CLI made.
+    const projects = await fetch(`${live.url}/v1/projects`, { headers: { authorization: `Bearer ${key.key as string}` } });
+    expect(projects.status).toBe(200);
+    expect(JSON.stringify(await projects.json())).toContain('"second"');
+    // The lock names the server's socket.
+    expect(readFileSync(join(dataDir, 'changelog.lock'), 'utf8')).toMatch(/\nsocket=.+\.s\.PGSQL\.5432\n/);
+  }, 120_000);
+
+  it('runs a separately started worker through the server too', async () => {
+    const worker = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    worker.stderr!.on('data', (chunk) => (err += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => worker.on('exit', resolve));
+    await within(30_000, async () => err.includes('Worker running'));
+    expect(err).toContain(`on the server's embedded database (pid ${server!.child.pid})`);
+    // The server keeps answering while the worker polls its queue through it.
+    expect((await fetch(`${server!.url}/v1/changelog/shared`)).status).toBe(200);
+    worker.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it('opens the directory itself once the server has stopped', async () => {
+    await server!.stop();
+    server = undefined;
+    expect(existsSync(join(dataDir, 'changelog.lock'))).toBe(false);
+    const list = await ok('keys', 'list');
+    expect(list.count).toBe(1);
+    expect(existsSync(join(dataDir, 'changelog.lock'))).toBe(false);
+  }, 60_000);
+
+  it('is not blocked by the lock and socket a crashed server left', async () => {
+    const crashed = await startServerScript({ DATABASE_URL: '', DATA_DIR: dataDir, REPOS_DIR: join(dataDir, 'repos') });
+    await within(10_000, async () => /socket=/.test(readFileSync(join(dataDir, 'changelog.lock'), 'utf8')));
+    crashed.child.kill('SIGKILL');
+    await crashed.exited;
+    expect(existsSync(join(dataDir, 'changelog.lock'))).toBe(true);
+    expect((await ok('keys', 'list')).count).toBe(1);
+  }, 120_000);
 });

@@ -17,3 +17,6 @@ document.addEventListener('submit', (event) => {
   const message = event.submitter?.dataset.confirm ?? event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
 });
+// A page showing work in progress (a repository sync) asks to be reloaded until it is done.
+const refresh = document.querySelector('[data-refresh-seconds]');
+if (refresh) setTimeout(() => window.location.reload(), Number(refresh.dataset.refreshSeconds) * 1000);

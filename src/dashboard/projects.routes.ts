@@ -8,10 +8,14 @@ import type { Kit } from './kit.js';
 import { html } from '../html/html.js';
 import { renderMarkdown } from '../html/markdown.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
+import { reposPanel, type ReposPanel } from './views/repos.js';
 
 const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const EntryParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
+const LinkParams = Type.Object({ slug: Type.String({ maxLength: 100 }), id: Type.String({ maxLength: 40 }) });
+/** Errors of the repository forms that are the user's to fix (shown on the page with their status). */
+const REPO_FORM_ERRORS = new Set(['invalid_request', 'unprocessable', 'conflict']);
 const Notice = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
 
 const STATUS_ACTIONS = { published: 'Publish', draft: 'Unpublish', archived: 'Archive' } as const;
@@ -36,9 +40,12 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     error?: AppError,
     values?: { name: string; slug: string },
     theme?: { error?: AppError; color: string; logoUrl: string },
+    repoError?: ReposPanel['error'],
   ) {
     const csrf = kit.csrf(request);
     const entries = await services.entries.listForProject(project.id);
+    const links = await services.repos.listLinksOfProject(project.id);
+    const commits = await services.repos.commitCountsByLink(project.id);
     return kit.render(
       request,
       reply,
@@ -50,6 +57,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     ? html` · <a href="/dashboard/projects/${project.slug}/generation">Generation settings and review queue</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
 }</p>
+${reposPanel({ slug: project.slug, links, commits, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, ...(repoError ? { error: repoError } : {}) })}
 <section class="panel" aria-labelledby="entries-h"><h2 id="entries-h">Entries</h2>
 ${
   entries.length
@@ -86,9 +94,85 @@ ${
 </section></div>`
     : ''
 }`,
-      { status: (error ?? theme?.error)?.status ?? 200 },
+      { status: (error ?? theme?.error ?? repoError?.error)?.status ?? 200 },
     );
   }
+
+  /** Runs a repository form's action; an error the user can fix re-renders the page with it (and its status). */
+  async function repoAction(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    slug: string,
+    action: (project: ProjectRow) => Promise<string>,
+    context: { linkId?: string; values?: { source?: string; branch?: string } } = {},
+  ) {
+    const { project, ws } = await access.project(kit.user(request), slug, true);
+    try {
+      const notice = await action(project);
+      return reply.redirect(`/dashboard/projects/${project.slug}?notice=${notice}`, 303);
+    } catch (error) {
+      if (!(error instanceof AppError) || !REPO_FORM_ERRORS.has(error.code)) throw error;
+      return projectPage(request, reply, project, ws, undefined, undefined, undefined, { error, ...context });
+    }
+  }
+
+  app.post(
+    '/dashboard/projects/:slug/repos',
+    {
+      schema: {
+        hide: true,
+        params: SlugParams,
+        body: Type.Composite([Form, Type.Object({ source: Type.String({ maxLength: 4000 }), branch: Type.Optional(Type.String({ maxLength: 1000 })) })]),
+      },
+    },
+    async (request, reply) => {
+      const source = request.body.source;
+      const branch = request.body.branch?.trim() ?? '';
+      return repoAction(
+        request,
+        reply,
+        request.params.slug,
+        async (project) => {
+          await services.repos.linkFromDashboard(project.id, { source, ...(branch ? { branch } : {}) });
+          return 'repo-linked';
+        },
+        { values: { source, branch } },
+      );
+    },
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/repos/:id/sync',
+    { schema: { hide: true, params: LinkParams, body: Form } },
+    async (request, reply) =>
+      repoAction(request, reply, request.params.slug, async (project) => {
+        const link = await services.repos.linkOfProject(project.id, request.params.id);
+        await services.repos.syncNow(link.id);
+        return 'repo-sync-queued';
+      }, { linkId: request.params.id }),
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/repos/:id/branch',
+    { schema: { hide: true, params: LinkParams, body: Type.Composite([Form, Type.Object({ branch: Type.String({ maxLength: 1000 }) })]) } },
+    async (request, reply) =>
+      repoAction(request, reply, request.params.slug, async (project) => {
+        const link = await services.repos.linkOfProject(project.id, request.params.id);
+        await services.repos.setBranch(link.id, request.body.branch.trim());
+        return 'repo-branch-changed';
+      }, { linkId: request.params.id }),
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/repos/:id/unlink',
+    { schema: { hide: true, params: LinkParams, body: Type.Composite([Form, Type.Object({ purge: Type.Optional(Type.Literal('on')) })]) } },
+    async (request, reply) =>
+      repoAction(request, reply, request.params.slug, async (project) => {
+        const link = await services.repos.linkOfProject(project.id, request.params.id);
+        await services.repos.unlink(link.id, { purge: request.body.purge === 'on' });
+        return request.body.purge === 'on' ? 'repo-purged' : 'repo-unlinked';
+      }, { linkId: request.params.id }),
+  );
 
   app.get('/dashboard/projects/:slug', { schema: { hide: true, params: SlugParams, querystring: Notice } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug);

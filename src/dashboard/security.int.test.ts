@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { insertEntries } from '../../test/helpers/factories.js';
-import { DashboardClient, secretOn, type PageResponse } from '../../test/helpers/dashboard-client.js';
+import { DashboardClient, secretOn, signUpTeam, type PageResponse, type Person } from '../../test/helpers/dashboard-client.js';
 import { buildApp } from '../app.js';
 import { hashKey } from '../keys/key-format.js';
 import { createServices, type Services } from '../services.js';
@@ -13,7 +13,7 @@ let database: TestDatabase;
 let services: Services;
 let app: FastifyInstance;
 const lines: string[] = [];
-const people: Record<'alice' | 'bob' | 'carol' | 'dave', DashboardClient> = {} as never;
+let people: Record<Person, DashboardClient>;
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -26,23 +26,8 @@ beforeAll(async () => {
     },
   });
   app = await buildApp({ config, database, services, logStream });
-  for (const name of ['alice', 'bob', 'carol', 'dave'] as const) {
-    people[name] = new DashboardClient(app);
-    // alice is the installation's first account (a setup link); the others sign up (SIGNUP_OPEN).
-    const signedUp = name === 'alice' ? people[name].setUp(services, { name, email: `${name}@example.com` }) : people[name].signUp({ name, email: `${name}@example.com` });
-    expect((await signedUp).status).toBe(303);
-  }
   // acme: alice owner, bob admin, carol member; dave is not in it.
-  await people.alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
-  const users = await database.db.selectFrom('users').select(['id', 'email']).execute();
-  const org = await services.orgs.membership('acme', users.find((u) => u.email === 'alice@example.com')!.id);
-  await services.database.db
-    .insertInto('organization_members')
-    .values([
-      { organization_id: org.org.id, user_id: users.find((u) => u.email === 'bob@example.com')!.id, role: 'admin' },
-      { organization_id: org.org.id, user_id: users.find((u) => u.email === 'carol@example.com')!.id, role: 'member' },
-    ])
-    .execute();
+  people = await signUpTeam(app, services, { bob: 'admin', carol: 'member' });
   await people.alice.submit('/dashboard/orgs/acme', '/dashboard/orgs/acme/projects', { name: 'Acme App', slug: 'acme-app' });
   await people.alice.submit('/dashboard/personal', '/dashboard/personal/projects', { name: 'Alice Blog', slug: 'alice-blog' });
 });

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+import { advertiseSocket, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+import { SOCKET_DIR_NAME } from './socket-server.js';
 
 const dir = () => mkdtempSync(join(tmpdir(), 'changelog-lock-'));
 
@@ -51,5 +52,48 @@ describe('lockDataDir', () => {
     expect(() => lockDataDir(dataDir)).toThrow(DataDirLockedError);
     release();
     lockDataDir(dataDir)();
+  });
+
+  it('names the socket a live holder shares its database on', async () => {
+    const dataDir = dir();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      writeFileSync(join(dataDir, 'changelog.lock'), `${holder.pid}\nsocket=/somewhere/.s.PGSQL.5432\n`);
+      const error = (() => {
+        try {
+          lockDataDir(dataDir);
+        } catch (e) {
+          return e as DataDirLockedError;
+        }
+      })();
+      expect(error).toBeInstanceOf(DataDirLockedError);
+      expect(error).toMatchObject({ pid: holder.pid, socket: '/somewhere/.s.PGSQL.5432' });
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('records the socket in its own lock, readable by versions that read only the pid', () => {
+    const dataDir = dir();
+    const release = lockDataDir(dataDir);
+    advertiseSocket(dataDir, '/run/x/.s.PGSQL.5432');
+    const text = readFileSync(join(dataDir, 'changelog.lock'), 'utf8');
+    expect(Number.parseInt(text, 10)).toBe(process.pid);
+    expect(text).toContain('socket=/run/x/.s.PGSQL.5432');
+    expect(() => lockDataDir(dataDir)).toThrow(expect.objectContaining({ socket: '/run/x/.s.PGSQL.5432' }));
+    release();
+  });
+
+  it("takes over a crashed server's lock and removes the socket it left", async () => {
+    const dataDir = dir();
+    const dead = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => dead.on('exit', resolve));
+    const socketDir = join(dataDir, SOCKET_DIR_NAME);
+    mkdirSync(socketDir);
+    writeFileSync(join(socketDir, '.s.PGSQL.5432'), '');
+    writeFileSync(join(dataDir, 'changelog.lock'), `${dead.pid}\nsocket=${join(socketDir, '.s.PGSQL.5432')}\n`);
+    const release = lockDataDir(dataDir);
+    expect(existsSync(socketDir)).toBe(false);
+    release();
   });
 });

@@ -1,11 +1,14 @@
 import { createHash } from 'node:crypto';
+import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { advertiseSocket, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
+import { SessionLock } from './session-lock.js';
+import { SOCKET_PORT, startSocketServer, type SocketServer } from './socket-server.js';
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -36,6 +39,17 @@ export interface Database {
   executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
   /** Null on the embedded database, which has no pool. */
   poolStats(): PoolStats | null;
+  /**
+   * Set when this process reaches the embedded database through the server that holds DATA_DIR
+   * (its pid and socket): the connection is `pg` over that socket, as with DATABASE_URL.
+   */
+  readonly via?: { pid: number; socket: string };
+  /**
+   * Only on the embedded database opened from DATA_DIR: shares it with other processes over a
+   * Unix socket in DATA_DIR and records the socket in the directory's lock (see socket-server.ts).
+   * `close()` stops it.
+   */
+  shareOverSocket?(options?: { idleInTransactionMs?: number }): Promise<SocketServer>;
   close(): Promise<void>;
 }
 
@@ -55,6 +69,12 @@ export interface OpenOptions {
    * fails (and a request is answered 503) instead of hanging on an unreachable server.
    */
   timeoutMs?: number;
+  /**
+   * When a server holds DATA_DIR and shares it, go through its socket (the default: the CLI, a
+   * separate worker). False for the server itself: a second one fails as before instead of
+   * stacking on the first.
+   */
+  throughServer?: boolean;
 }
 
 /** Connection counts of the pool (PostgreSQL only), for /metrics. */
@@ -89,82 +109,23 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   const log = options.onQuery;
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({
-      connectionString: config.url,
-      max: config.poolMax,
-      connectionTimeoutMillis: options.timeoutMs ?? 5_000,
-      ...(options.timeoutMs ? { query_timeout: options.timeoutMs } : {}),
-      application_name: 'changelog-service',
-      // Notices a server that vanished without closing (a cut network) on idle connections too.
-      keepAlive: true,
-    });
-    // An idle client that loses its server (restart, failover) must not crash the process.
-    pool.on('error', () => {});
-    // The pool listens for errors only on idle clients; a client whose connection drops while checked
-    // out would emit an unhandled 'error' and end the process. Its query fails on its own, and the
-    // pool discards the broken client when it comes back.
-    pool.on('connect', (client) => client.on('error', () => {}));
-    if (config.preparedStatements !== false) pool.on('connect', prepareMarkedStatements);
-    const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
-    let readDb = db;
-    if (config.readUrl) {
-      const readPool = new pg.Pool({
-        connectionString: config.readUrl,
-        max: config.poolMax,
-        connectionTimeoutMillis: 5_000,
-        application_name: 'changelog-service-read',
-      });
-      readPool.on('error', () => {});
-      readPool.on('connect', (client) => client.on('error', () => {}));
-      if (config.preparedStatements !== false) readPool.on('connect', prepareMarkedStatements);
-      readDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: readPool }), ...(log ? { log } : {}) });
-    }
-    return {
-      kind: 'postgres',
-      db,
-      readDb,
-      async withExclusiveSession(fn) {
-        const client = await pool.connect();
-        try {
-          await client.query({
-            text: 'SELECT pg_advisory_lock($1)',
-            values: [MIGRATION_LOCK_KEY],
-            query_timeout: MIGRATION_TIMEOUT_MS,
-          } as pg.QueryConfig);
-          try {
-            return await fn(async (sqlText) => {
-              // Migrations may legitimately run longer than a request's statement timeout.
-              const result = (await client.query({ text: sqlText, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as
-                | pg.QueryResult
-                | pg.QueryResult[];
-              const last = Array.isArray(result) ? result[result.length - 1] : result;
-              return (last?.rows ?? []) as Record<string, unknown>[];
-            });
-          } finally {
-            await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
-          }
-        } finally {
-          client.release();
-        }
-      },
-      listen: (channel, onMessage, onStatus) => listenPostgres(config.url, channel, onMessage, onStatus),
-      async executeSql(text, values = []) {
-        const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
-        const last = Array.isArray(result) ? result[result.length - 1] : result;
-        return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
-      },
-      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-      async close() {
-        if (readDb !== db) await readDb.destroy();
-        await db.destroy();
-      },
-    };
+    return openPool(
+      { connectionString: config.url, max: config.poolMax },
+      { readConnectionString: config.readUrl, preparedStatements: config.preparedStatements !== false, listenUrl: config.url },
+      options,
+    );
   }
 
   let pglite = options.pglite;
   let unlock = (): void => {};
   if (!pglite) {
-    unlock = lockDataDir(config.dataDir);
+    try {
+      unlock = lockDataDir(config.dataDir);
+    } catch (error) {
+      // A server holds the directory and shares it: go through it.
+      if (error instanceof DataDirLockedError && error.socket && options.throughServer !== false) return openThroughServer(error, options);
+      throw error;
+    }
     try {
       pglite = await PGlite.create(config.dataDir);
     } catch (error) {
@@ -173,7 +134,13 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     }
   }
   const instance = pglite;
-  const db = new Kysely<DB>({ dialect: new PGliteDialect(instance), ...(log ? { log } : {}) });
+  const ownsDataDir = !options.pglite;
+  // One turn at a time on the single session, for this process's queries and socket clients alike.
+  const lock = new SessionLock();
+  const db = new Kysely<DB>({ dialect: new PGliteDialect(instance, lock), ...(log ? { log } : {}) });
+  // Notifications that socket clients' commits produce reach this process's listeners through here.
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let socketServer: SocketServer | null = null;
   return {
     kind: 'pglite',
     db,
@@ -188,10 +155,17 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       );
     },
     async listen(channel, onMessage, onStatus) {
-      const unsubscribe = await instance.listen(channel, onMessage);
+      // LISTEN waits its turn: inside a socket client's transaction, its ROLLBACK would undo it.
+      const unsubscribe = await lock.run(() => instance.listen(channel, onMessage));
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(onMessage);
       onStatus(true);
-      // Closing the database first ends the subscription with it.
-      return async () => (instance.closed ? undefined : unsubscribe());
+      return async () => {
+        listeners.get(channel)?.delete(onMessage);
+        // Closing the database first ends the subscription with it.
+        if (!instance.closed) await lock.run(() => unsubscribe());
+      };
     },
     async executeSql(text, values = []) {
       return db.connection().execute(async () => {
@@ -201,10 +175,149 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       });
     },
     poolStats: () => null,
+    ...(ownsDataDir
+      ? {
+          async shareOverSocket(shareOptions: { idleInTransactionMs?: number } = {}) {
+            if (socketServer) return socketServer;
+            socketServer = await startSocketServer({
+              ...shareOptions,
+              pglite: instance,
+              lock,
+              dataDir: config.dataDir,
+              onNotification: (channel, payload) => {
+                for (const listener of listeners.get(channel) ?? []) queueMicrotask(() => listener(payload));
+              },
+            });
+            advertiseSocket(config.dataDir, socketServer.path);
+            return socketServer;
+          },
+        }
+      : {}),
     async close() {
+      if (socketServer) {
+        // Clients first (their transactions roll back), then the session itself.
+        const closing = socketServer;
+        socketServer = null;
+        advertiseSocket(config.dataDir, null);
+        await closing.close();
+      }
       await db.destroy();
       if (!instance.closed) await instance.close();
       unlock();
+    },
+  };
+}
+
+/**
+ * The embedded database of a server that shares it (see socket-server.ts): `pg` over its Unix
+ * socket. Named prepared statements stay off (every client shares the one session, where a name
+ * would already exist), and so does LISTEN (only the holder hears notifications). The schema is the
+ * server's business: migrate.ts applies nothing through here.
+ */
+async function openThroughServer(locked: DataDirLockedError, options: OpenOptions): Promise<Database> {
+  const socket = locked.socket!;
+  const database = await openPool(
+    { host: dirname(socket), port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 4 },
+    { readConnectionString: null, preparedStatements: false, listenUrl: null, via: { pid: locked.pid, socket } },
+    options,
+  );
+  try {
+    await database.executeSql('SELECT 1');
+  } catch (error) {
+    await database.close().catch(() => {});
+    throw new DataDirLockedError(
+      locked.dataDir,
+      locked.pid,
+      socket,
+      `The embedded database in ${locked.dataDir} is held by the server (pid ${locked.pid}), ` +
+        `but its socket ${socket} does not answer (${(error as Error).message}); is it starting or stopping?`,
+    );
+  }
+  return database;
+}
+
+interface PoolOptions {
+  readConnectionString: string | null;
+  preparedStatements: boolean;
+  /** Where LISTEN connects; null where it cannot. */
+  listenUrl: string | null;
+  via?: { pid: number; socket: string };
+}
+
+function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: OpenOptions): Database {
+  const log = options.onQuery;
+  const pool = new pg.Pool({
+    ...connection,
+    connectionTimeoutMillis: options.timeoutMs ?? 5_000,
+    ...(options.timeoutMs ? { query_timeout: options.timeoutMs } : {}),
+    application_name: 'changelog-service',
+    // Notices a server that vanished without closing (a cut network) on idle connections too.
+    keepAlive: true,
+  });
+  // An idle client that loses its server (restart, failover) must not crash the process.
+  pool.on('error', () => {});
+  // The pool listens for errors only on idle clients; a client whose connection drops while checked
+  // out would emit an unhandled 'error' and end the process. Its query fails on its own, and the
+  // pool discards the broken client when it comes back.
+  pool.on('connect', (client) => client.on('error', () => {}));
+  if (poolOptions.preparedStatements) pool.on('connect', prepareMarkedStatements);
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
+  let readDb = db;
+  if (poolOptions.readConnectionString) {
+    const readPool = new pg.Pool({
+      connectionString: poolOptions.readConnectionString,
+      max: connection.max,
+      connectionTimeoutMillis: 5_000,
+      application_name: 'changelog-service-read',
+    });
+    readPool.on('error', () => {});
+    readPool.on('connect', (client) => client.on('error', () => {}));
+    if (poolOptions.preparedStatements) readPool.on('connect', prepareMarkedStatements);
+    readDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: readPool }), ...(log ? { log } : {}) });
+  }
+  const listenUrl = poolOptions.listenUrl;
+  return {
+    kind: 'postgres',
+    db,
+    readDb,
+    ...(poolOptions.via ? { via: poolOptions.via } : {}),
+    async withExclusiveSession(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query({
+          text: 'SELECT pg_advisory_lock($1)',
+          values: [MIGRATION_LOCK_KEY],
+          query_timeout: MIGRATION_TIMEOUT_MS,
+        } as pg.QueryConfig);
+        try {
+          return await fn(async (sqlText) => {
+            // Migrations may legitimately run longer than a request's statement timeout.
+            const result = (await client.query({ text: sqlText, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as
+              | pg.QueryResult
+              | pg.QueryResult[];
+            const last = Array.isArray(result) ? result[result.length - 1] : result;
+            return (last?.rows ?? []) as Record<string, unknown>[];
+          });
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    listen: (channel, onMessage, onStatus) => {
+      if (listenUrl === null) return Promise.reject(new Error('Only the server that holds the embedded database hears its notifications'));
+      return listenPostgres(listenUrl, channel, onMessage, onStatus);
+    },
+    async executeSql(text, values = []) {
+      const result = (await pool.query(text, values)) as pg.QueryResult | pg.QueryResult[];
+      const last = Array.isArray(result) ? result[result.length - 1] : result;
+      return { rows: (last?.rows ?? []) as Record<string, unknown>[] };
+    },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+    async close() {
+      if (readDb !== db) await readDb.destroy();
+      await db.destroy();
     },
   };
 }

@@ -48,6 +48,19 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
  * was edited after it was applied stops the run: the schema would no longer match the files.
  */
 export async function migrate(database: Database, migrations = loadMigrations()): Promise<MigrationResult> {
+  if (database.via) {
+    // Through the server that holds the embedded database, the schema is the server's: it migrated
+    // when it started. Advisory locks exclude nothing on PGlite's single session, so two processes
+    // migrating through it could both apply a version; this process only checks.
+    const pending = await pendingMigrations(database, migrations);
+    if (pending.length) {
+      throw new Error(
+        `The server (pid ${database.via.pid}) that holds the embedded database has not applied migrations ${pending.join(', ')}; ` +
+          'restart it (it migrates on start), or stop it and run `changelog migrate`.',
+      );
+    }
+    return { applied: [], current: migrations.at(-1)?.version ?? 0 };
+  }
   return database.withExclusiveSession(async (exec) => {
     await exec(CREATE_TABLE);
     const applied = await appliedVersions(exec);

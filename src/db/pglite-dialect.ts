@@ -11,20 +11,25 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { SessionLock } from './session-lock.js';
 
 /**
  * Kysely dialect for the embedded PGlite database. PGlite is a single session, so the driver hands
  * out one connection at a time: a transaction keeps it until Kysely releases it, and other queries
- * wait their turn instead of interleaving with the transaction's statements.
+ * wait their turn instead of interleaving with the transaction's statements. The turn is taken on
+ * `lock`, which the database shares with the server's socket (see socket-server.ts).
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(
+    private readonly pglite: PGlite,
+    private readonly lock: SessionLock = new SessionLock(),
+  ) {}
 
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.lock);
   }
   createIntrospector(db: Kysely<unknown>) {
     return new PostgresIntrospector(db);
@@ -36,20 +41,19 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   readonly #connection: PGliteConnection;
-  #queue: Promise<void> = Promise.resolve();
   #release: (() => void) | null = null;
 
-  constructor(pglite: PGlite) {
+  constructor(
+    pglite: PGlite,
+    private readonly lock: SessionLock,
+  ) {
     this.#connection = new PGliteConnection(pglite);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const previous = this.#queue;
-    let release!: () => void;
-    this.#queue = new Promise<void>((resolve) => (release = resolve));
-    await previous;
+    const release = await this.lock.acquire();
     this.#release = release;
     return this.#connection;
   }

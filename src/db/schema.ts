@@ -232,6 +232,8 @@ export interface ScmInstallationsTable {
 
 export type RepoLinkKind = 'github' | 'local';
 export type RepoLinkStatus = 'pending' | 'ingesting' | 'active' | 'error' | 'suspended';
+/** Where a link's sync stands: idle, queued (a job waits), running (fetching and storing). */
+export type RepoLinkSyncState = 'idle' | 'queued' | 'running';
 
 export interface RepoLinksTable {
   id: Generated<string>;
@@ -250,6 +252,16 @@ export interface RepoLinksTable {
   last_error: string | null;
   /** CODEOWNERS at the tracked branch's head when last ingested; null when there is none. */
   codeowners: ColumnType<string | null, string | null | undefined, string | null>;
+  sync_state: ColumnType<RepoLinkSyncState, RepoLinkSyncState | undefined, RepoLinkSyncState>;
+  /** Progress of the running (or last) sync: commits read and to read. */
+  sync_done: ColumnType<number, number | undefined, number>;
+  sync_total: ColumnType<number, number | undefined, number>;
+  /** When the last sync ended, successfully or not. */
+  last_synced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Commits the last successful sync stored. */
+  last_sync_added: ColumnType<number | null, number | null | undefined, number | null>;
+  /** Linked from the dashboard: every fetch re-checks the path (REPO_PATHS_ALLOWED) or the URL's addresses. */
+  restricted: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

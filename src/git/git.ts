@@ -21,6 +21,8 @@ export interface GitOptions {
    * credential lands neither in a config file nor in the process list.
    */
   config?: Record<string, string>;
+  /** Stops git (SIGKILL) after this long and fails with a GitError: a remote that never answers must not hang a request. */
+  timeoutMs?: number;
 }
 
 // No prompts for credentials, no pager, no locale-dependent output, no user or system config
@@ -51,10 +53,17 @@ function gitEnv(options: GitOptions): NodeJS.ProcessEnv {
 
 /** Strips anything that looks like a credential from git's messages before they reach a log or a client. */
 export function redactGitOutput(text: string): string {
-  return text
-    .replace(/(https?:\/\/)[^/@\s]+@/g, '$1[redacted]@')
+  return redactUrls(text)
     .replace(/(authorization:\s*\w+\s+)\S+/gi, '$1[redacted]')
     .slice(0, 2000);
+}
+
+/**
+ * Replaces the user information of every URL in `text` (`https://user:token@host` →
+ * `https://[redacted]@host`): a URL with credentials is never shown or logged as given.
+ */
+export function redactUrls(text: string): string {
+  return text.replace(/([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/gi, '$1[redacted]@');
 }
 
 /** Runs git to completion and returns its stdout; a non-zero exit becomes a GitError with git's message. */
@@ -69,8 +78,17 @@ export function runGit(args: string[], options: GitOptions = {}): Promise<string
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => err.push(chunk));
     child.on('error', reject);
+    let timedOut = false;
+    const timer = options.timeoutMs
+      ? setTimeout(() => {
+          timedOut = true;
+          child.kill('SIGKILL');
+        }, options.timeoutMs)
+      : null;
     child.on('close', (code) => {
-      if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
+      if (timer) clearTimeout(timer);
+      if (timedOut) reject(new GitError(`git ${args[0]} failed: no answer within ${Math.round(options.timeoutMs! / 1000)} s`, code, ''));
+      else if (code === 0) resolve(Buffer.concat(out).toString('utf8'));
       else {
         const stderr = redactGitOutput(Buffer.concat(err).toString('utf8').trim());
         reject(new GitError(`git ${args[0]} failed: ${stderr || `exit code ${code}`}`, code, stderr));

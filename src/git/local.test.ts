@@ -132,9 +132,12 @@ describe('changelog preview', () => {
     const { code, stdout } = await run('--type', 'daily', '--format', 'json', '--timezone', 'America/New_York');
     expect(code).toBe(0);
     const out = JSON.parse(stdout);
-    expect(out.entries.map((e: { key: string }) => e.key)).toEqual(['daily:2024-01-11', 'daily:2024-01-10', 'daily:2024-01-09']);
-    const topicDay = out.entries[1];
-    expect(topicDay).toMatchObject({ commit_shas: [shas.topic], period_start: '2024-01-10T05:00:00.000Z', period_end: '2024-01-11T05:00:00.000Z', version_label: null });
+    // The topic commit (10 January, 23:30 in New York) reached main with its merge on the 12th.
+    expect(out.entries.map((e: { key: string }) => e.key)).toEqual(['daily:2024-01-12', 'daily:2024-01-11', 'daily:2024-01-09']);
+    const mergeDay = out.entries[0];
+    // v1.1.0 is tagged on the merge, that day.
+    expect(mergeDay).toMatchObject({ period_start: '2024-01-12T05:00:00.000Z', period_end: '2024-01-13T05:00:00.000Z', version_label: 'v1.1.0' });
+    expect(mergeDay.commit_shas).toContain(shas.topic);
     expect(out.stats).toMatchObject({ commits: 5, skipped: { merge: 1 } });
   });
 

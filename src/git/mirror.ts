@@ -8,6 +8,12 @@ export interface GitSource {
   url: string;
   /** Sent as HTTP basic auth `x-access-token:<token>`, GitHub's scheme for installation tokens. */
   token?: string;
+  /**
+   * For a URL whose addresses were checked (a link made from the dashboard): https only, no
+   * redirects, and the connection goes to the checked address (curl's resolve list), so a DNS
+   * answer that changes between the check and the fetch (rebinding) is not followed.
+   */
+  pinned?: { host: string; port: number; address: string };
 }
 
 function sourceOptions(source: GitSource): GitOptions {
@@ -19,7 +25,42 @@ function sourceOptions(source: GitSource): GitOptions {
     const basic = Buffer.from(`x-access-token:${source.token}`).toString('base64');
     config['http.extraHeader'] = `Authorization: Basic ${basic}`;
   }
+  if (source.pinned) {
+    const { host, port, address } = source.pinned;
+    Object.assign(config, {
+      'protocol.allow': 'never',
+      'protocol.https.allow': 'always',
+      'http.followRedirects': 'false',
+      'http.curloptResolve': `${host}:${port}:${address.includes(':') ? `[${address}]` : address}`,
+    });
+  }
   return { config };
+}
+
+/** The branches of a remote repository and the one its HEAD names (its default branch), if any. */
+export interface RemoteBranches {
+  defaultBranch: string | null;
+  branches: string[];
+}
+
+/** How long asking a remote for its branches may take (the dashboard waits for it). */
+const LS_REMOTE_TIMEOUT_MS = 30_000;
+
+/** Asks the remote (without cloning) for its branches and default branch: `git ls-remote --symref URL HEAD refs/heads/*`. */
+export async function remoteBranches(source: GitSource): Promise<RemoteBranches> {
+  const url = normaliseSourceUrl(source.url);
+  const out = await runGit(['ls-remote', '--symref', '--', url, 'HEAD', 'refs/heads/*'], { ...sourceOptions(source), timeoutMs: LS_REMOTE_TIMEOUT_MS });
+  let defaultBranch: string | null = null;
+  const branches: string[] = [];
+  for (const line of out.split('\n')) {
+    const symref = /^ref: refs\/heads\/(.+)\tHEAD$/.exec(line);
+    if (symref) defaultBranch = symref[1]!;
+    const head = /^[0-9a-f]{40,64}\trefs\/heads\/(.+)$/.exec(line);
+    if (head) branches.push(head[1]!);
+  }
+  branches.sort();
+  // HEAD can name a branch that does not exist yet (an empty repository).
+  return { defaultBranch: defaultBranch !== null && branches.includes(defaultBranch) ? defaultBranch : null, branches };
 }
 
 /** A local path becomes a file:// URL so git clones it through the transport (honouring the filter). */

@@ -39,6 +39,8 @@ export interface GitHubClient {
   getInstallation(installationId: number): Promise<GitHubInstallation | null>;
   /** The repository as the installation sees it, or null when the installation cannot reach it. */
   getRepository(installationId: number, owner: string, name: string): Promise<GitHubRepository | null>;
+  /** Whether the repository has this branch (GET /repos/{owner}/{repo}/branches/{branch}). */
+  hasBranch(installationId: number, owner: string, name: string, branch: string): Promise<boolean>;
   /** Every repository the installation can reach (all pages). */
   listRepositories(installationId: number): Promise<GitHubRepository[]>;
   installationToken(installationId: number): Promise<string>;
@@ -138,6 +140,16 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
         // 404: no such repository, or not one the installation was granted; 403: access revoked.
         if (statusOf(error) === 404 || statusOf(error) === 403) return null;
         throw upstream(error, 'about the repository');
+      }
+    },
+
+    async hasBranch(installationId, owner, name, branch) {
+      try {
+        await forInstallation(installationId).request('GET /repos/{owner}/{repo}/branches/{branch}', { owner, repo: name, branch });
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 404) return false;
+        throw upstream(error, 'about the branch');
       }
     },
 

@@ -352,6 +352,22 @@ describe('POST /v1/projects/{projectId}/repos', () => {
     expect(res.json()).toMatchObject({ code: 'unprocessable', error: expect.stringContaining('cannot reach acme/private-elsewhere') });
   });
 
+  it("answers 422 naming the default branch when the contract's default `main` does not exist, and links nothing", async () => {
+    // For this test, acme/third's only branches are trunk (its default) and release.
+    const third = ctx.github.installation(101)!.repos.find((r) => r.name === 'third')!;
+    Object.assign(third, { defaultBranch: 'trunk', branches: ['trunk', 'release'] });
+    try {
+      const res = await link(otherProject.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'third' });
+      expect(res.statusCode).toBe(422);
+      expect(res.json()).toMatchObject({ code: 'unprocessable', error: expect.stringContaining('its default branch is trunk') });
+      const links = await ctx.services.database.db.selectFrom('repo_links').select('id').where('project_id', '=', otherProject.id).execute();
+      expect(links).toEqual([]);
+    } finally {
+      delete third.defaultBranch;
+      delete third.branches;
+    }
+  });
+
   it('answers 502 when GitHub errors, and links nothing', async () => {
     ctx.github.failWith(503);
     try {

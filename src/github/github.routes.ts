@@ -148,7 +148,7 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           'link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). ' +
           'The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 ' +
           '`details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over ' +
-          '16 KiB; 422 repository unreachable or installation suspended; ' +
+          '16 KiB; 422 repository unreachable, installation suspended, or no such branch (the message names the default branch); ' +
           '502 GitHub unreachable or erroring; 503 the GitHub App is not configured.',
         tags: ['scm'],
         security: [{ bearerAuth: [] }],

@@ -289,6 +289,14 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
             'check the name and that the app was granted access to this repository',
         );
       }
+      // The contract's default branch is `main`; a repository without it says which one it has.
+      if (input.trackedBranch !== repo.defaultBranch && !(await github.hasBranch(Number(installation.scm_installation_id), repo.owner, repo.name, input.trackedBranch))) {
+        throw new AppError(
+          'unprocessable',
+          `Branch ${input.trackedBranch} does not exist in ${repo.owner}/${repo.name}; its default branch is ${repo.defaultBranch} (send trackedBranch)`,
+          [{ in: 'body', parameter: 'trackedBranch', message: `no branch ${input.trackedBranch}; the default branch is ${repo.defaultBranch}` }],
+        );
+      }
       return repos.linkGitHubRepo({
         projectId: project.id,
         installationId: installation.id,

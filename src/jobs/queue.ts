@@ -12,6 +12,8 @@ export interface JobPayloads {
   generate: { projectId: string; storedSince?: string; full?: boolean };
   /** One attempt of an outbound webhook delivery (src/webhooks/). */
   'webhook-deliver': { deliveryId: string };
+  /** Queue the ingest of links without push webhooks, then schedule the next poll (src/repos/ingest.job.ts). */
+  'repo-poll': Record<string, never>;
 }
 export type JobName = keyof JobPayloads;
 
@@ -27,7 +29,7 @@ export interface JobQueueOptions {
 
 export interface JobQueue {
   /** Queues a job. Jobs with the same key collapse: at most one waits while one runs. */
-  send<N extends JobName>(name: N, data: JobPayloads[N], options: { key: string }): Promise<void>;
+  send<N extends JobName>(name: N, data: JobPayloads[N], options: { key: string; startAfterSeconds?: number }): Promise<void>;
   /**
    * Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff.
    * `stopping` is aborted when `stop` begins: a long handler ends after its current step and throws,
@@ -55,7 +57,7 @@ export interface QueueCount {
   count: number;
 }
 
-export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver'];
+export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver', 'repo-poll'];
 
 /** unique_violation, duplicate_object/table/schema/function, deadlock_detected, serialization_failure. */
 const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '40P01', '40001']);
@@ -122,9 +124,9 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
     })());
 
   return {
-    async send(name, data, { key }) {
+    async send(name, data, { key, startAfterSeconds }) {
       await ensureStarted();
-      await boss.send(name, data as object, { singletonKey: key });
+      await boss.send(name, data as object, { singletonKey: key, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) });
       const worker = workers.get(name);
       if (worker) boss.notifyWorker(worker);
     },

@@ -82,6 +82,23 @@ export const commitsRepository = {
     return { total: Number(row.total), reachable: Number(row.reachable) };
   },
 
+  /** Commits stored per link of the project (a removed link's commits count under null). */
+  async countByLink(db: Executor, projectId: string): Promise<Map<string | null, number>> {
+    const rows = await db
+      .selectFrom('commits')
+      .select(['repo_link_id', sql<string>`count(*)`.as('n')])
+      .where('project_id', '=', projectId)
+      .groupBy('repo_link_id')
+      .execute();
+    return new Map(rows.map((r) => [r.repo_link_id, Number(r.n)]));
+  },
+
+  /** Deletes a link's commits (unlink --purge); how many. */
+  async deleteForLink(db: Executor, linkId: string): Promise<number> {
+    const result = await db.deleteFrom('commits').where('repo_link_id', '=', linkId).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   async listForLink(db: Executor, linkId: string): Promise<CommitRow[]> {
     return db.selectFrom('commits').selectAll().where('repo_link_id', '=', linkId).orderBy('committed_at', 'desc').execute();
   },

@@ -1,4 +1,5 @@
 import { testConfig } from '../../test/helpers/config.js';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
@@ -183,8 +184,11 @@ describe('concurrent ingests of one link', () => {
 });
 
 describe('errors', () => {
-  it('records a missing branch on the link and fails the job so that it is retried', async () => {
+  it('records a branch deleted after linking on the link and fails the job so that it is retried', async () => {
+    // Linking checks that the branch exists; it can disappear afterwards.
+    execFileSync('git', ['--git-dir', origin, 'branch', 'no-such-branch', 'main']);
     const { link } = await newLink(origin, 'no-such-branch');
+    execFileSync('git', ['--git-dir', origin, 'branch', '-D', 'no-such-branch']);
     await expect(ctx.services.ingest.ingestLink(link.id)).rejects.toThrow(/no-such-branch|Remote branch/);
     const row = await ctx.services.database.db.selectFrom('repo_links').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('error');

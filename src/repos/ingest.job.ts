@@ -1,6 +1,7 @@
 import { AppError } from '../errors.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { IngestService } from './ingest.service.js';
+import type { ReposService } from './repos.service.js';
 
 /** Slack for clock differences between this process and the database that stamps `created_at`. */
 const CLOCK_SLACK_MS = 60_000;
@@ -28,3 +29,23 @@ export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Pro
     }
   });
 }
+
+/**
+ * The `repo-poll` job: every `intervalSeconds`, queue the ingest of the links that no push webhook
+ * announces (local paths, plain git URLs). One chain of polls for every worker: each run schedules
+ * the next one (a job held back for the interval), and jobs of one key collapse, so a second worker
+ * starting adds no second chain. A failing link fails only its own ingest job.
+ */
+export async function workPollJobs(jobs: JobQueue, repos: Pick<ReposService, 'pollLinks'>, intervalSeconds: number): Promise<void> {
+  if (intervalSeconds <= 0) return;
+  await jobs.work('repo-poll', async () => {
+    try {
+      await repos.pollLinks();
+    } finally {
+      await jobs.send('repo-poll', {}, { key: POLL_KEY, startAfterSeconds: intervalSeconds });
+    }
+  });
+  await jobs.send('repo-poll', {}, { key: POLL_KEY });
+}
+
+const POLL_KEY = 'poll';

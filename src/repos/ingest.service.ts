@@ -6,6 +6,8 @@ import type { CommitRecord } from '../git/commit-record.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
+import { redactGitOutput } from '../git/git.js';
+import { checkRestrictedSource, type SourcePolicy } from './source-policy.js';
 import { countCommits, isAncestor, reachableShas, readCodeownersAt, resolveRef, syncMirror, tagsByCommit, type GitSource } from '../git/mirror.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
@@ -64,6 +66,8 @@ export interface IngestDeps {
    * the embedded database, which one process owns.
    */
   withLinkLock?: <T>(linkId: string, fn: () => Promise<T>) => Promise<T>;
+  /** What links made from the dashboard may reach, checked again before each of their fetches. */
+  policy?: SourcePolicy;
 }
 
 /**
@@ -76,7 +80,12 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   const mirrorDir = (link: RepoLinkRow) => join(deps.reposDir, `${link.id}.git`);
 
   async function sourceOf(link: RepoLinkRow): Promise<GitSource | null> {
-    if (link.kind === 'local') return { url: link.source_url };
+    if (link.kind === 'local') {
+      if (!link.restricted) return { url: link.source_url };
+      // Linked from the dashboard: the path may have become a symlink out, the name may resolve
+      // elsewhere now; the fetch connects to the address checked here.
+      return (await checkRestrictedSource(link.source_url, deps.policy ?? { pathsAllowed: [] })).git;
+    }
     if (!link.installation_id) return null;
     if (!deps.installationToken) throw new AppError('unavailable', 'GitHub is not configured on this server');
     const token = await deps.installationToken(link.installation_id);
@@ -103,14 +112,34 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     const link = await linksRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
     const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
-    if (link.status === 'suspended') return skipped;
-    const source = await sourceOf(link);
+    if (link.status === 'suspended') {
+      await linksRepository.setSyncState(db, link.id, { state: 'idle' });
+      return skipped;
+    }
+    let source: GitSource | null;
+    try {
+      source = await sourceOf(link);
+    } catch (error) {
+      await recordFailure(link, error);
+      throw error;
+    }
     if (!source) {
       await linksRepository.setLinkStatus(db, link.id, 'suspended');
+      await linksRepository.setSyncState(db, link.id, { state: 'idle' });
       return skipped;
     }
 
     await linksRepository.setLinkStatus(db, link.id, 'ingesting');
+    await linksRepository.setSyncState(db, link.id, { state: 'running', done: 0, total: 0 });
+    // Progress is written for the project page at most once a second (and at the end).
+    let progressWritten = 0;
+    const onProgress = (progress: IngestProgress) => {
+      options.onProgress?.(progress);
+      const now = Date.now();
+      if (now - progressWritten < 1000 && progress.done < progress.total) return;
+      progressWritten = now;
+      void linksRepository.setProgress(db, link.id, progress.done, progress.total).catch(() => {});
+    };
     try {
       const dir = mirrorDir(link);
       await syncMirror(dir, source, link.tracked_branch);
@@ -134,14 +163,14 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         // Surface a failure here rather than only at the end.
         inFlight.catch(() => {});
       };
-      options.onProgress?.({ done, total });
+      onProgress({ done, total });
       for await (const commit of readCommits(dir, range, tags)) {
         batch.push(commit);
         done++;
         if (batch.length >= BATCH_SIZE) {
           await flush(batch);
           batch = [];
-          options.onProgress?.({ done, total });
+          onProgress({ done, total });
           if (options.signal?.aborted) {
             await inFlight;
             throw new IngestInterrupted(added);
@@ -150,7 +179,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       }
       await flush(batch);
       await inFlight;
-      options.onProgress?.({ done, total });
+      onProgress({ done, total });
 
       let unreachable = 0;
       if (!fastForward && link.last_ingested_sha !== null) {
@@ -170,14 +199,24 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         lastError: null,
         ...(codeowners !== undefined ? { codeowners } : {}),
       });
+      await linksRepository.setSyncState(db, link.id, { state: 'idle', done, total, finished: true, added });
       return { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip };
     } catch (error) {
       // Still "ingesting": resumeUnfinished() queues it again when a process starts.
-      if (error instanceof IngestInterrupted) throw error;
-      const message = error instanceof Error ? error.message : String(error);
-      await linksRepository.setLinkStatus(db, link.id, 'error', { lastError: message.slice(0, 2000) }).catch(() => {});
+      if (error instanceof IngestInterrupted) {
+        await linksRepository.setSyncState(db, link.id, { state: 'queued' }).catch(() => {});
+        throw error;
+      }
+      await recordFailure(link, error);
       throw error;
     }
+  }
+
+  /** The link's last error, for the project page: never a credential (URLs with user information are redacted). */
+  async function recordFailure(link: RepoLinkRow, error: unknown): Promise<void> {
+    const message = redactGitOutput(error instanceof Error ? error.message : String(error));
+    await linksRepository.setLinkStatus(db, link.id, 'error', { lastError: message }).catch(() => {});
+    await linksRepository.setSyncState(db, link.id, { state: 'idle', finished: true }).catch(() => {});
   }
 
   return { ingestLink, mirrorDir };

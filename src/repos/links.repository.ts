@@ -7,7 +7,7 @@ import { whereVisible, type Visibility } from '../projects/visibility.js';
 export type NewRepoLink = Pick<
   RepoLinkRow,
   'project_id' | 'kind' | 'installation_id' | 'repo_owner' | 'repo_name' | 'source_url' | 'source_key' | 'tracked_branch' | 'default_branch'
->;
+> & { restricted?: boolean };
 
 /** Repository links of every kind (a GitHub repository through an installation, a local path, a git URL) and their ingest state. */
 export const linksRepository = {
@@ -76,6 +76,69 @@ export const linksRepository = {
       })
       .where('id', '=', id)
       .execute();
+  },
+
+  /** Marks a link's sync queued (unless one is running: the queued job follows it). */
+  async markQueued(db: Executor, id: string): Promise<void> {
+    await db.updateTable('repo_links').set({ sync_state: 'queued' }).where('id', '=', id).where('sync_state', '=', 'idle').execute();
+  },
+
+  async setSyncState(
+    db: Executor,
+    id: string,
+    fields: { state: 'idle' | 'queued' | 'running'; done?: number; total?: number; finished?: boolean; added?: number; lastError?: string | null },
+  ): Promise<void> {
+    await db
+      .updateTable('repo_links')
+      .set({
+        sync_state: fields.state,
+        ...(fields.done !== undefined ? { sync_done: fields.done } : {}),
+        ...(fields.total !== undefined ? { sync_total: fields.total } : {}),
+        ...(fields.finished ? { last_synced_at: new Date() } : {}),
+        ...(fields.added !== undefined ? { last_sync_added: fields.added } : {}),
+        ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+  },
+
+  async setProgress(db: Executor, id: string, done: number, total: number): Promise<void> {
+    await db.updateTable('repo_links').set({ sync_done: done, sync_total: total }).where('id', '=', id).execute();
+  },
+
+  /**
+   * Tracks another branch: the next ingest walks it from the last tip (a fast-forward when the new
+   * branch contains it; otherwise commits not on it are marked unreachable). Undefined when the
+   * project already has a link of the same repository on that branch.
+   */
+  async setTrackedBranch(db: Executor, id: string, branch: string): Promise<RepoLinkRow | undefined> {
+    return db
+      .updateTable('repo_links')
+      .set({ tracked_branch: branch, status: 'pending', last_error: null, updated_at: new Date() })
+      .where('id', '=', id)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('repo_links as other')
+              .select('other.id')
+              .whereRef('other.project_id', '=', 'repo_links.project_id')
+              .whereRef('other.source_key', '=', 'repo_links.source_key')
+              .where('other.tracked_branch', '=', branch)
+              .where('other.id', '!=', id),
+          ),
+        ),
+      )
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  async deleteLink(db: Executor, id: string): Promise<void> {
+    await db.deleteFrom('repo_links').where('id', '=', id).execute();
+  },
+
+  /** Links without push webhooks (local paths and plain git URLs) that are not suspended: the ones polling fetches. */
+  async pollableLinks(db: Executor): Promise<RepoLinkRow[]> {
+    return db.selectFrom('repo_links').selectAll().where('kind', '=', 'local').where('status', '!=', 'suspended').orderBy('created_at').execute();
   },
 
   async setLinksStatusForInstallation(db: Executor, installationId: string, status: RepoLinkStatus): Promise<RepoLinkRow[]> {

@@ -7,6 +7,7 @@ import type { Services } from '../services.js';
 import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
 import type { IngestResult } from './ingest.service.js';
 import { presentLink } from './repo-link.schemas.js';
+import { redactUrls } from '../git/git.js';
 
 interface CliParts {
   program: Command;
@@ -17,9 +18,13 @@ interface CliParts {
   io: CliIo;
 }
 
+/** Where a link fetches from, as shown: never a credential a URL carries. */
+const sourceOf = (link: RepoLinkRow) => (link.kind === 'github' ? `github:${link.repo_owner}/${link.repo_name}` : redactUrls(link.source_url));
+
 const describeLink = (link: RepoLinkRow) =>
-  `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${link.kind === 'github' ? `github:${link.repo_owner}/${link.repo_name}` : link.source_url}` +
-  `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}`;
+  `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${sourceOf(link)}` +
+  `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}` +
+  (link.status === 'error' && link.last_error ? `\n    last error: ${redactUrls(link.last_error)}` : '');
 
 /** `changelog repos link|list` and `changelog sync`. */
 export function registerReposCommands({ program, command, run, withServices, io }: CliParts): void {
@@ -27,16 +32,15 @@ export function registerReposCommands({ program, command, run, withServices, io 
   command(repos, 'link', 'link a repository the server reaches directly (a local path or any git URL)')
     .requiredOption('--project <slug>', 'project slug')
     .requiredOption('--path <dirOrUrl>', 'repository directory or git URL')
-    .option('--branch <branch>', 'branch to track', 'main')
+    .option('--branch <branch>', "branch to track (default: the repository's default branch, its HEAD)")
     .action(
-      run(async (opts: { project: string; path: string; branch: string }) =>
+      run(async (opts: { project: string; path: string; branch?: string }) =>
         withServices(async (services) => {
-          const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, branch: opts.branch });
-          // A running worker backfills it; `changelog sync` does it now.
-          if (created) await services.repos.enqueueIngest(link.id);
+          // A new link is queued for a running worker to backfill; `changelog sync` does it now.
+          const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, ...(opts.branch !== undefined ? { branch: opts.branch } : {}) });
           return {
-            json: { ...presentLink(link), sourceUrl: link.source_url, created },
-            text: `${created ? 'Linked' : 'Already linked'} ${link.source_url} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
+            json: { ...presentLink(link), sourceUrl: redactUrls(link.source_url), created },
+            text: `${created ? 'Linked' : 'Already linked'} ${sourceOf(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
               `Run "changelog sync --project ${opts.project}" to ingest it now.`,
           };
         }),
@@ -50,8 +54,39 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const { links } = await services.repos.listLinks(opts.project);
           return {
-            json: { links: links.map((l) => ({ ...presentLink(l), sourceUrl: l.source_url })), count: links.length },
+            json: { links: links.map((l) => ({ ...presentLink(l), sourceUrl: redactUrls(l.source_url) })), count: links.length },
             text: links.length ? links.map(describeLink).join('\n') : `No repositories linked to ${opts.project}`,
+          };
+        }),
+      ),
+    );
+
+  command(repos, 'unlink', "remove a repository link; its commits and the project's entries stay unless --purge")
+    .argument('<id>', 'link id (see `changelog repos list`)')
+    .option('--purge', "also delete the link's commits, and archive the entries made only from them")
+    .action(
+      run(async (id: string, opts: { purge?: boolean }) =>
+        withServices(async (services) => {
+          const { link, purgedCommits } = await services.repos.unlink(id, { purge: opts.purge === true });
+          return {
+            json: { id: link.id, unlinked: true, purgedCommits },
+            text: `Unlinked ${sourceOf(link)} (${link.tracked_branch})` +
+              (opts.purge ? `; deleted ${purgedCommits} commits (their entries are archived by the next generation)` : '; its commits and entries stay'),
+          };
+        }),
+      ),
+    );
+
+  command(repos, 'set-branch', 'track another branch of a linked repository (re-ingests it)')
+    .argument('<id>', 'link id (see `changelog repos list`)')
+    .argument('<branch>', 'branch to track')
+    .action(
+      run(async (id: string, branch: string) =>
+        withServices(async (services) => {
+          const link = await services.repos.setBranch(id, branch);
+          return {
+            json: { ...presentLink(link), sourceUrl: redactUrls(link.source_url) },
+            text: `${sourceOf(link)} now tracks ${link.tracked_branch}; a running worker re-ingests it (or run "changelog sync")`,
           };
         }),
       ),
@@ -66,6 +101,8 @@ export function registerReposCommands({ program, command, run, withServices, io 
           // Generation covers the commits stored from here on (slack for the database's clock).
           const startedAt = new Date(Date.now() - 60_000);
           const results: IngestResult[] = [];
+          // A link that fails is reported and the others still sync.
+          const failed: { linkId: string; source: string; error: string }[] = [];
           for (const link of links) {
             const bar = io.progress && !opts.json
               ? new SingleBar({ stream: io.progress, format: `${link.tracked_branch} [{bar}] {value}/{total} commits`, hideCursor: true })
@@ -82,6 +119,8 @@ export function registerReposCommands({ program, command, run, withServices, io 
                   },
                 }),
               );
+            } catch (error) {
+              failed.push({ linkId: link.id, source: sourceOf(link), error: redactUrls(error instanceof Error ? error.message : String(error)) });
             } finally {
               bar?.stop();
             }
@@ -102,11 +141,12 @@ export function registerReposCommands({ program, command, run, withServices, io 
               progress.stop();
             }
           }
+          const failures = failed.map((f) => `${f.source}: sync failed: ${f.error}`).join('\n');
           return {
-            json: { project: project.slug, links: results, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
+            json: { project: project.slug, links: results, failed, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
             text: links.length
               ? `${project.slug}: ${added} new commits (${counts.total} stored${unreachable ? `, ${unreachable} made unreachable by a force-push` : ''})\n` +
-                describeSummary(generated!)
+                describeSummary(generated!) + (failures ? `\n${failures}` : '')
               : `No repositories linked to ${project.slug}`,
           };
         }),

@@ -9,6 +9,43 @@ import type { Visibility } from '../projects/visibility.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { branchNameProblem } from './names.js';
+import { looksLikeUrl, checkRestrictedSource, type CheckedSource, type SourcePolicy } from './source-policy.js';
+import { GitError, redactUrls } from '../git/git.js';
+import { remoteBranches, type GitSource, type RemoteBranches } from '../git/mirror.js';
+import { isUuid } from '../ids.js';
+
+/** Branches named in an error, at most. */
+const BRANCHES_LISTED = 20;
+
+const listBranches = (branches: string[]) =>
+  branches.slice(0, BRANCHES_LISTED).join(', ') + (branches.length > BRANCHES_LISTED ? ` (and ${branches.length - BRANCHES_LISTED} more)` : '');
+
+function checkBranchName(branch: string): void {
+  const problem = branchNameProblem(branch);
+  if (problem) throw new AppError('invalid_request', `Invalid branch: ${problem}`, [{ parameter: 'branch', message: problem }]);
+}
+
+/** The branch must exist in the remote: otherwise a 422 naming it and the branches there are. */
+function requireBranch(remote: RemoteBranches, branch: string, shown: string): void {
+  if (remote.branches.includes(branch)) return;
+  const message = remote.branches.length
+    ? `Branch ${branch} does not exist in ${shown}; its branches: ${listBranches(remote.branches)}`
+    : `Branch ${branch} does not exist in ${shown}: the repository has no branches yet`;
+  throw new AppError('unprocessable', message, [{ parameter: 'branch', message: `no branch ${branch}` }]);
+}
+
+/** Asks the remote for its branches; git failing (not a repository, unreachable) is a 422 with git's (redacted) words. */
+async function readRemote(source: GitSource, shown: string): Promise<RemoteBranches> {
+  try {
+    return await remoteBranches(source);
+  } catch (error) {
+    if (!(error instanceof GitError)) throw error;
+    const reason = error.stderr.split('\n').find((line) => line.startsWith('fatal:'))?.replace(/^fatal:\s*/, '') ?? error.message;
+    throw new AppError('unprocessable', `Cannot read the repository at ${shown}: ${redactUrls(reason).slice(0, 300)}`);
+  }
+}
+
+const describeSource = (link: RepoLinkRow) => (link.kind === 'github' ? `${link.repo_owner}/${link.repo_name}` : redactUrls(link.source_url));
 
 /** A GitHub repository's link, once the GitHub App checked the installation reaches it (src/github/). */
 export interface NewGitHubLink {
@@ -30,10 +67,59 @@ export const githubSourceKey = (owner: string, name: string) => `github:${owner}
  * GitHub repositories may be linked and when an installation's links stop or resume; it creates and
  * changes links through this service.
  */
-export function createReposService(deps: { db: Db; jobs: JobQueue; projects: Pick<ProjectsService, 'findBySlug'> }) {
+export function createReposService(deps: {
+  db: Db;
+  jobs: JobQueue;
+  projects: Pick<ProjectsService, 'findBySlug'>;
+  /** What the dashboard may link (REPO_PATHS_ALLOWED, public addresses). */
+  policy?: SourcePolicy;
+  /** A GitHub link's fetch token (to check a new branch); the GitHub App provides it. */
+  installationToken?: (installationId: string) => Promise<string | null>;
+}) {
   const { db, jobs, projects } = deps;
 
-  const enqueueIngest = (linkId: string) => jobs.send('repo-ingest', { linkId }, { key: linkId });
+  const policy: SourcePolicy = deps.policy ?? { pathsAllowed: [] };
+
+  const enqueueIngest = async (linkId: string) => {
+    await jobs.send('repo-ingest', { linkId }, { key: linkId });
+    await linksRepository.markQueued(db, linkId);
+  };
+
+  /** Where git reaches a stored link (re-checked when it was made from the dashboard; with a token for GitHub). */
+  async function sourceOf(link: RepoLinkRow): Promise<GitSource> {
+    if (link.kind === 'local') return link.restricted ? (await checkRestrictedSource(link.source_url, policy)).git : { url: link.source_url };
+    const token = link.installation_id && deps.installationToken ? await deps.installationToken(link.installation_id) : null;
+    if (!token) throw new AppError('unprocessable', 'The GitHub installation of this link is not active');
+    return { url: link.source_url, token };
+  }
+
+  /** Links the checked source on `branch` (the remote's default branch when none is given), once git confirms the branch exists. */
+  async function insertChecked(projectId: string, checked: CheckedSource, branch: string | undefined, restricted: boolean) {
+    if (branch !== undefined) checkBranchName(branch);
+    const shown = redactUrls(checked.stored);
+    const remote = await readRemote(checked.git, shown);
+    const tracked = branch ?? remote.defaultBranch;
+    if (tracked === null) {
+      throw new AppError('unprocessable', `${shown} has no default branch${remote.branches.length ? `; name one of its branches: ${listBranches(remote.branches)}` : ' (it has no branches yet)'}`, [
+        { parameter: 'branch', message: 'required: the repository has no default branch' },
+      ]);
+    }
+    requireBranch(remote, tracked, shown);
+    const result = await linksRepository.insertLink(db, {
+      project_id: projectId,
+      kind: 'local',
+      installation_id: null,
+      repo_owner: null,
+      repo_name: null,
+      source_url: checked.stored,
+      source_key: `local:${checked.stored}`,
+      tracked_branch: tracked,
+      default_branch: remote.defaultBranch,
+      restricted,
+    });
+    if (result.created) await enqueueIngest(result.link.id);
+    return result;
+  }
 
   return {
     enqueueIngest,
@@ -66,31 +152,95 @@ export function createReposService(deps: { db: Db; jobs: JobQueue; projects: Pic
       return result;
     },
 
-    /** Links a repository the server reaches directly (a local path or any git URL), for self-hosting. */
-    async linkLocalRepo(input: { projectSlug: string; source: string; branch: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
-      const problem = branchNameProblem(input.branch);
-      if (problem) throw new AppError('invalid_request', `Invalid branch: ${problem}`, [{ parameter: 'branch', message: problem }]);
+    /**
+     * Links a repository the server reaches directly (a local path or any git URL): the CLI, run by
+     * the operator, may link anything the server can read.
+     */
+    async linkLocalRepo(input: { projectSlug: string; source: string; branch?: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
       const project = await projects.findBySlug(input.projectSlug);
       if (!project) throw new AppError('not_found', `No project with slug ${input.projectSlug}`);
       let source = input.source.trim();
-      const isUrl = /^[a-z][a-z0-9+.-]*:\/\//i.test(source) || /^[\w.-]+@[\w.-]+:/.test(source);
-      if (!isUrl) {
+      if (!looksLikeUrl(source)) {
         source = resolve(source);
         if (!existsSync(source) || !statSync(source).isDirectory()) {
           throw new AppError('invalid_request', `No directory at ${source}`, [{ parameter: 'path', message: 'must be a git repository directory or a git URL' }]);
         }
+      } else if (source.startsWith('-')) {
+        throw new AppError('invalid_request', 'The URL must not start with "-"', [{ parameter: 'path', message: 'must not start with "-"' }]);
       }
-      return linksRepository.insertLink(db, {
-        project_id: project.id,
-        kind: 'local',
-        installation_id: null,
-        repo_owner: null,
-        repo_name: null,
-        source_url: source,
-        source_key: `local:${source}`,
-        tracked_branch: input.branch,
-        default_branch: null,
+      return insertChecked(project.id, { stored: source, git: { url: source } }, input.branch, false);
+    },
+
+    /**
+     * Links a local path or a git URL given in the dashboard: only under REPO_PATHS_ALLOWED, or an
+     * https URL to public addresses (source-policy.ts); every later fetch checks again.
+     */
+    async linkFromDashboard(projectId: string, input: { source: string; branch?: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
+      if (input.branch !== undefined) checkBranchName(input.branch);
+      const checked = await checkRestrictedSource(input.source, policy);
+      return insertChecked(projectId, checked, input.branch, true);
+    },
+
+    /** A link of this project, or 404 (a link of another project does not exist here). */
+    async linkOfProject(projectId: string, linkId: string): Promise<RepoLinkRow> {
+      const link = isUuid(linkId) ? await linksRepository.findLink(db, linkId) : undefined;
+      if (!link || link.project_id !== projectId) throw new AppError('not_found', 'Repository link not found');
+      return link;
+    },
+
+    /**
+     * Removes a link. Its commits stay with the project (and so do the entries made from them) unless
+     * `purge`: then they are deleted and the project's entries regenerated, which archives the
+     * entries nothing produces any more.
+     */
+    async unlink(linkId: string, options: { purge?: boolean } = {}): Promise<{ link: RepoLinkRow; purgedCommits: number }> {
+      const link = await linksRepository.findLink(db, linkId);
+      if (!link) throw new AppError('not_found', `No repository link ${linkId}`);
+      const purgedCommits = await db.transaction().execute(async (tx) => {
+        const purged = options.purge ? await commitsRepository.deleteForLink(tx, link.id) : 0;
+        await linksRepository.deleteLink(tx, link.id);
+        return purged;
       });
+      if (purgedCommits > 0) await jobs.send('generate', { projectId: link.project_id, full: true }, { key: link.project_id });
+      return { link, purgedCommits };
+    },
+
+    /** Tracks another branch (checked like a new link's) and queues the re-ingest. */
+    async setBranch(linkId: string, branch: string): Promise<RepoLinkRow> {
+      checkBranchName(branch);
+      const link = await linksRepository.findLink(db, linkId);
+      if (!link) throw new AppError('not_found', `No repository link ${linkId}`);
+      if (link.tracked_branch === branch) return link;
+      const source = await sourceOf(link);
+      const remote = await readRemote(source, describeSource(link));
+      requireBranch(remote, branch, describeSource(link));
+      const updated = await linksRepository.setTrackedBranch(db, link.id, branch);
+      if (!updated) throw new AppError('conflict', `This repository is already linked to the project on branch ${branch}`);
+      await enqueueIngest(updated.id);
+      return (await linksRepository.findLink(db, updated.id)) ?? updated;
+    },
+
+    /** "Sync now": queues the link's ingest (one waits at most, whatever the clicks). */
+    async syncNow(linkId: string): Promise<void> {
+      const link = await linksRepository.findLink(db, linkId);
+      if (!link) throw new AppError('not_found', `No repository link ${linkId}`);
+      if (link.status === 'suspended') throw new AppError('unprocessable', 'The link is suspended (its GitHub installation is suspended or removed)');
+      await enqueueIngest(link.id);
+    },
+
+    /** Queues the ingest of every link without push webhooks (the worker's poll); how many. */
+    async pollLinks(): Promise<number> {
+      const links = await linksRepository.pollableLinks(db);
+      for (const link of links) await enqueueIngest(link.id);
+      return links.length;
+    },
+
+    async listLinksOfProject(projectId: string) {
+      return linksRepository.listLinks(db, projectId);
+    },
+
+    async commitCountsByLink(projectId: string) {
+      return commitsRepository.countByLink(db, projectId);
     },
 
     async listLinks(projectSlug: string) {

@@ -106,3 +106,31 @@ export function secretOn(page: PageResponse): string {
   if (!secret) throw new Error(`no secret on the page (status ${page.status})`);
   return secret;
 }
+
+export type Person = 'alice' | 'bob' | 'carol' | 'dave';
+
+/**
+ * Four signed-in dashboard users: alice is the installation's first account (a setup link), the others
+ * sign up (SIGNUP_OPEN). alice creates organization `acme` and `roles` adds the others to it.
+ */
+export async function signUpTeam(
+  app: FastifyInstance,
+  services: Services,
+  roles: Partial<Record<Exclude<Person, 'alice'>, 'admin' | 'member'>>,
+): Promise<Record<Person, DashboardClient>> {
+  const people = {} as Record<Person, DashboardClient>;
+  for (const name of ['alice', 'bob', 'carol', 'dave'] as const) {
+    people[name] = new DashboardClient(app);
+    const user = { name, email: `${name}@example.com` };
+    const signedUp = await (name === 'alice' ? people[name].setUp(services, user) : people[name].signUp(user));
+    if (signedUp.status !== 303) throw new Error(`${name} could not sign up: ${signedUp.status}`);
+  }
+  await people.alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
+  const db = services.database.db;
+  const users = await db.selectFrom('users').select(['id', 'email']).execute();
+  const idOf = (name: Person) => users.find((u) => u.email === `${name}@example.com`)!.id;
+  const org = await services.orgs.membership('acme', idOf('alice'));
+  const members = Object.entries(roles).map(([name, role]) => ({ organization_id: org.org.id, user_id: idOf(name as Person), role }));
+  if (members.length) await db.insertInto('organization_members').values(members).execute();
+  return people;
+}

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -8,6 +10,8 @@ export interface FakeRepo {
   /** Where git clones it from: a local bare repository. */
   cloneUrl: string;
   defaultBranch?: string;
+  /** The branches GET /repos/{o}/{r}/branches/{b} knows; default: those of the bare repository at cloneUrl (any, when there is none). */
+  branches?: string[];
 }
 
 export interface FakeInstallation {
@@ -86,6 +90,17 @@ export async function startFakeGitHub(options: {
     const match = /^(?:token|bearer) (ghs_\w+)$/i.exec(req.headers.authorization ?? '');
     const id = match ? tokens.get(match[1]!) : undefined;
     return id === undefined ? undefined : installations.get(id);
+  };
+
+  const hasBranch = (repo: FakeRepo, branch: string) => {
+    if (repo.branches) return repo.branches.includes(branch);
+    if (!existsSync(repo.cloneUrl)) return true;
+    try {
+      execFileSync('git', ['--git-dir', repo.cloneUrl, 'rev-parse', '--verify', '--quiet', `refs/heads/${branch}`], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
   };
 
   const repoJson = (repo: FakeRepo) => ({
@@ -199,6 +214,11 @@ export async function startFakeGitHub(options: {
         const member = admin || (installation.users ?? []).some((u) => u.toLowerCase() === login.toLowerCase());
         if (!member) return notFound();
         return send(res, 200, { state: 'active', role: admin ? 'admin' : 'member', user: { login, id: accountId(login) }, organization: { login: m[1] } });
+      }
+      m = /^\/repos\/([^/]+)\/([^/]+)\/branches\/(.+)$/.exec(url.pathname);
+      if (m && req.method === 'GET') {
+        const repo = installation.repos.find((r) => r.owner.toLowerCase() === m![1]!.toLowerCase() && r.name.toLowerCase() === m![2]!.toLowerCase());
+        return repo && hasBranch(repo, decodeURIComponent(m[3]!)) ? send(res, 200, { name: decodeURIComponent(m[3]!) }) : notFound();
       }
       m = /^\/repos\/([^/]+)\/([^/]+)$/.exec(url.pathname);
       if (m && req.method === 'GET') {

@@ -106,3 +106,23 @@ export function revParse(bareRepo: string, ref: string): string {
 export function commitCount(bareRepo: string, ref = 'main'): number {
   return Number(git(bareRepo, 'rev-list', '--count', ref));
 }
+
+/**
+ * A small bare repository under tmp/ whose HEAD is `defaultBranch` (not `main`, by default), with
+ * `commits` commits on it and each of `branches` starting from its tip. `removeRepoCopy` deletes it.
+ */
+export function smallRepo(options: { defaultBranch?: string; commits?: number; branches?: string[] } = {}): string {
+  const defaultBranch = options.defaultBranch ?? 'trunk';
+  const dir = join(tempDir('small'), 'repo.git');
+  execFileSync('git', ['init', '--quiet', '--bare', `--initial-branch=${defaultBranch}`, dir]);
+  const work = join(tempDir('work'), 'first');
+  execFileSync('git', ['init', '--quiet', `--initial-branch=${defaultBranch}`, work]);
+  writeFileSync(join(work, 'README.md'), 'first\n');
+  git(work, 'add', '-A');
+  git(work, 'commit', '--quiet', '-m', 'feat: first change');
+  git(work, 'push', '--quiet', dir, `HEAD:refs/heads/${defaultBranch}`);
+  rmSync(resolve(work, '..'), { recursive: true, force: true });
+  if ((options.commits ?? 3) > 1) pushCommits(dir, (options.commits ?? 3) - 1, { branch: defaultBranch, message: (i) => `feat: change ${i}` });
+  for (const branch of options.branches ?? []) git(dir, 'branch', branch, defaultBranch);
+  return dir;
+}

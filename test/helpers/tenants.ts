@@ -15,6 +15,8 @@ export interface Tenant {
   project: { id: string; slug: string; name: string };
   entryId: string;
   webhookId: string;
+  /** A repository link of the project (a local path; never fetched here). */
+  repoLinkId: string;
   invite: { id: string; token: string };
   /** An organization key, valid throughout. */
   key: { id: string; secret: string };
@@ -52,6 +54,13 @@ export async function seedTenant(services: Services, label: 'a' | 'b'): Promise<
   ]);
   const { endpoint } = await services.webhooks.create(project.id, { url: `http://127.0.0.1:9/hook-${tag}`, eventTypes: ['entry.published'] });
 
+  // No service links a repository without asking git; the row is what linking would store.
+  const repoLink = await services.database.db
+    .insertInto('repo_links')
+    .values({ project_id: project.id, kind: 'local', installation_id: null, repo_owner: null, repo_name: null, source_url: `/srv/git/${tag}-${secretWord}.git`, source_key: `local:/srv/git/${tag}.git`, tracked_branch: 'main', default_branch: 'main', restricted: true })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+
   const context = { type: 'org' as const, slug: org.slug };
   const key = await services.keys.create({ name: `key ${secretWord}`, context });
   const revocable = await services.keys.create({ name: `revocable ${secretWord}`, context });
@@ -69,6 +78,7 @@ export async function seedTenant(services: Services, label: 'a' | 'b'): Promise<
     project: { id: project.id, slug: project.slug, name: project.name },
     entryId: published!,
     webhookId: endpoint.id,
+    repoLinkId: repoLink.id,
     invite: { id: pending.invite.id, token: pending.token },
     key: { id: key.key.id, secret: key.secret },
     revocable: { id: revocable.key.id, secret: revocable.secret },

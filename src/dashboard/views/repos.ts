@@ -1,0 +1,84 @@
+import type { RepoLinkRow } from '../../db/schema.js';
+import type { AppError } from '../../errors.js';
+import { redactUrls } from '../../git/git.js';
+import { html, type Html } from '../../html/html.js';
+import { csrfField, field, formErrors, when } from './layout.js';
+
+export interface ReposPanel {
+  slug: string;
+  links: RepoLinkRow[];
+  commits: Map<string | null, number>;
+  canManage: boolean;
+  csrf: string;
+  /** REPO_PATHS_ALLOWED: where local paths may be linked from here. */
+  pathsAllowed: readonly string[];
+  /** A failed link, set-branch or unlink: its error, shown by the form (or link) it came from. */
+  error?: { error: AppError; linkId?: string; values?: { source?: string; branch?: string } };
+}
+
+const sourceOf = (link: RepoLinkRow) => (link.kind === 'github' ? `github.com/${link.repo_owner}/${link.repo_name}` : redactUrls(link.source_url));
+
+function syncCell(link: RepoLinkRow, commits: number): Html {
+  if (link.sync_state === 'running') {
+    const of = link.sync_total > 0 ? ` ${link.sync_done} of ${link.sync_total} commits` : '';
+    return html`<span class="badge ingesting">syncing</span>${of}`;
+  }
+  if (link.sync_state === 'queued') return html`<span class="badge pending">queued</span>`;
+  const added = link.last_sync_added !== null ? html` · ${link.last_sync_added} new` : '';
+  return html`${link.last_synced_at ? html`synced ${when(link.last_synced_at)}${added}` : html`<span class="muted">never synced</span>`}<br><span class="muted">${commits} commits stored</span>`;
+}
+
+/** The project page's "Repositories" panel: links, their sync progress and last error, and (for managers) the forms. */
+export function reposPanel(p: ReposPanel): Html {
+  const busy = p.links.some((l) => l.sync_state !== 'idle');
+  const errorFor = (linkId?: string) => (p.error && p.error.linkId === linkId ? formErrors(p.error.error.message, p.error.error.details, ['source', 'branch']) : '');
+  const rows = p.links.map(
+    (link) => html`<tr id="repo-${link.id}">
+  <td><code>${sourceOf(link)}</code>${link.status === 'error' && link.last_error ? html`<p class="field-error">Last error: ${redactUrls(link.last_error)}</p>` : ''}</td>
+  <td><code>${link.tracked_branch}</code>${link.default_branch && link.default_branch !== link.tracked_branch ? html`<br><span class="muted">default ${link.default_branch}</span>` : ''}</td>
+  <td><span class="badge ${link.status}">${link.status}</span></td>
+  <td>${syncCell(link, p.commits.get(link.id) ?? 0)}</td>
+  ${
+    p.canManage
+      ? html`<td>${errorFor(link.id)}<div class="actions">
+    <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/sync">${csrfField(p)}<button class="small" type="submit">Sync now</button></form>
+    <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/branch">${csrfField(p)}<label class="visually-hidden" for="branch-${link.id}">Branch</label><input id="branch-${link.id}" name="branch" value="${link.tracked_branch}" maxlength="255" required size="12"><button class="small secondary" type="submit">Change branch</button></form>
+    <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/unlink" data-confirm="Remove this repository link?">${csrfField(p)}<label class="inline-check"><input type="checkbox" name="purge" value="on"> also delete its commits</label><button class="small danger" type="submit">Unlink</button></form>
+  </div></td>`
+      : ''
+  }
+</tr>`,
+  );
+  const values = p.error && p.error.linkId === undefined ? p.error.values : undefined;
+  return html`<section class="panel" aria-labelledby="repos-h"><h2 id="repos-h">Repositories</h2>
+${busy ? html`<p class="muted" data-refresh-seconds="3">A sync is under way; this page updates every few seconds.</p>` : ''}
+${
+  p.links.length
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Repository</th><th scope="col">Branch</th><th scope="col">Status</th><th scope="col">Sync</th>${p.canManage ? html`<th scope="col">Manage</th>` : ''}</tr></thead><tbody>
+${rows}
+</tbody></table></div>`
+    : html`<p class="empty">No repository linked yet.</p>`
+}
+${
+  p.canManage
+    ? html`<h3>Link a repository</h3>
+${errorFor(undefined)}
+<form class="stack" method="post" action="/dashboard/projects/${p.slug}/repos">${csrfField(p)}
+  ${field({
+    name: 'source',
+    label: 'Local path or git URL',
+    value: values?.source ?? '',
+    required: true,
+    errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined,
+    hint: p.pathsAllowed.length
+      ? `An https:// URL of a public repository, or a directory inside ${p.pathsAllowed.join(', ')}.`
+      : 'An https:// URL of a public repository. (Local paths: the operator lists allowed directories in REPO_PATHS_ALLOWED.)',
+    attrs: html` maxlength="2000"`,
+  })}
+  ${field({ name: 'branch', label: 'Branch', value: values?.branch ?? '', errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined, hint: "Empty: the repository's default branch.", attrs: html` maxlength="255"` })}
+  <div><button type="submit">Link repository</button></div>
+</form>`
+    : ''
+}
+</section>`;
+}
