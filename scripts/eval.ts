@@ -29,6 +29,7 @@ import { generate, type PreparedCommit } from '../src/generation/engine.js';
 import { generateReleases, releaseMembers, type ReleaseNote } from '../src/generation/releases.js';
 import { resolveSettings } from '../src/generation/settings.js';
 import type { SectionKey } from '../src/generation/types.js';
+import { libraryChanges, pathTopic } from '../src/generation/rules.js';
 import { buildVersionIndex } from '../src/generation/versions.js';
 import { cachedDatasetRepo, DATASETS_DIR, historyMap } from '../test/helpers/git-fixtures.js';
 
@@ -154,6 +155,8 @@ interface Miss {
   version: string;
   item: string;
   reason: MissReason;
+  /** Why the rules decide so, in words: what the commit's type, words and paths say. */
+  why?: string;
   /** The miss is a classification question (the commit is in the right release but hidden or skipped). */
   kind: 'release' | 'classification' | 'revert' | 'other';
 }
@@ -256,6 +259,7 @@ async function evaluate(dataset: Dataset): Promise<DatasetScore> {
   const sectionMisses: Miss[] = [];
   let unmatched = 0;
   let noReference = 0;
+  const whys = new Set<string>();
   for (const release of human) {
     const note = noteFor(release.version);
     const row: ReleaseScore = { version: release.version, note: note?.tag ?? null, listed: release.items.length, matched: 0, covered: 0, sectioned: 0, sameSection: 0 };
@@ -287,7 +291,10 @@ async function evaluate(dataset: Dataset): Promise<DatasetScore> {
           row.sectioned++;
           const ours = hits.map((s) => bySha.get(s)!.classified.section);
           if (ours.includes(item.section) || ours.includes('breaking')) row.sameSection++;
-          else sectionMisses.push({ version: release.version, item: label, reason: `${item.sectionLabel} → ours: ${[...new Set(ours)].join(', ')}`, kind: 'classification' });
+          else {
+            const why = [...new Set(hits.map((s) => whyHidden(bySha.get(s)!)))].join('; ');
+            sectionMisses.push({ version: release.version, item: label, reason: `${item.sectionLabel} → ours: ${[...new Set(ours)].join(', ')}`, kind: 'classification', why });
+          }
         }
         continue;
       }
@@ -295,26 +302,45 @@ async function evaluate(dataset: Dataset): Promise<DatasetScore> {
     }
   }
 
-  function explain(shas: string[], note: ReleaseNote | null): { reason: MissReason; kind: Miss['kind'] } {
+  function explain(shas: string[], note: ReleaseNote | null): { reason: MissReason; kind: Miss['kind']; why?: string } {
     if (!note) return { reason: 'no note: the history has no tag for this release or a later one', kind: 'release' };
     const members = shas.filter((s) => landedIn.get(s)?.includes(note.tag!));
     if (!members.length) {
       const elsewhere = [...new Set(shas.flatMap((s) => landedIn.get(s) ?? []))];
-      return { reason: `in ${elsewhere.join(', ') || 'no release'}, not ${note.tag}`, kind: 'release' };
+      const why = elsewhere.length
+        ? `the history's graph ships the cited commit in ${elsewhere.join(', ')}: ${note.tag}'s tag does not reach it, or an earlier tag already does (a backport the history does not show)`
+        : 'no release tag reaches the cited commit';
+      return { reason: `in ${elsewhere.join(', ') || 'no release'}, not ${note.tag}`, kind: 'release', why };
     }
     const reasons = members.map((s) => {
       const p = bySha.get(s)!;
       if (p.classified.skip) return `skipped (${p.classified.skip})`;
-      if (!visible.has(p.classified.section)) return `${p.classified.section} (hidden section; rule ${p.classified.rule})`;
+      if (!visible.has(p.classified.section)) {
+        whys.add(whyHidden(p));
+        return `${p.classified.section} (hidden section; rule ${p.classified.rule})`;
+      }
       return 'cancelled with its revert in the release';
     });
     const unique = [...new Set(reasons)];
+    const why = [...whys].join('; ');
+    whys.clear();
     const hidden = unique.some((r) => r.includes('hidden section'));
     const reverted = unique.every((r) => r.startsWith('cancelled'));
-    return { reason: unique.join('; '), kind: hidden ? 'classification' : reverted ? 'revert' : 'other' };
+    return { reason: unique.join('; '), kind: hidden ? 'classification' : reverted ? 'revert' : 'other', ...(why ? { why } : {}) };
   }
 
   return { dataset, commits: commits.length, tags: versions.releases.length, notes: notes.length, releaseMs, rows, misses, sectionMisses, unmatched, noReference };
+}
+
+/** What the commit says that puts it where it is: its subject, type, scope and the kind of paths it touches. */
+function whyHidden(p: PreparedCommit): string {
+  const c = p.classified;
+  const subject = `\`${c.subject.slice(0, 70).replace(/`/g, "'")}\``;
+  const topic = pathTopic(p.record.changes);
+  const paths = topic ? `only ${topic === 'build' ? 'CI/build' : topic} files change` : libraryChanges(p.record.changes).touched ? 'library code changes' : 'no library code changes';
+  if (c.section === 'revert') return `${subject} reverts a change (a revert is listed under Reverts)`;
+  const typed = /^conventional:|^legacy-tag$/.test(c.rule);
+  return `${subject}: ${typed ? `its type/scope says ${c.section}` : `its words say ${c.section} (${c.rule})`}; ${paths}`;
 }
 
 function table(score: DatasetScore): string {
@@ -393,6 +419,20 @@ async function main() {
     '',
     'Targets: coverage ≥ 97% on both, vue core section agreement ≥ 99%.',
     '',
+    'Decisions the remaining misses follow (rules that hold on any history, not fitted to these two):',
+    '',
+    '- `fix(build)`, `chore(build)` and changes to CI or build files only are **Build and CI** (issue 14: the scope',
+    '  names a non-code area); a `fix(build)` that changes library code stays a fix.',
+    '- A commit touching only tests, or whose subject names only tests, is a **test** change; running the formatter',
+    '  over the codebase (`Run prettier 0.20.0`) is **maintenance**.',
+    '- `fix(deps)` is a **fix**: Renovate writes it for runtime dependency updates precisely so that release notes',
+    '  list them as fixes (vue core\'s changelog does); `chore(deps)`, `build(deps-dev)`, `chore(deps-dev)` and',
+    '  `fix(deps-dev)` stay **dependencies**.',
+    '- A revert, whatever its type (`fix: Revert "…"`), is listed under **Reverts**; `fix(typos)` on comments is',
+    '  **documentation**.',
+    '- A release miss is the graph\'s word against the changelog\'s: the cited commit is reachable only from another',
+    '  tag.',
+    '',
     ...scores.flatMap((s) => [
       `## ${s.dataset.title}`,
       '',
@@ -408,9 +448,9 @@ async function main() {
       ...(s.dataset.sections ? ['### Section disagreements', '', byReason(s.sectionMisses) || 'none', ''] : []),
       '### Every miss',
       '',
-      '| release | change | reason |',
-      '|---|---|---|',
-      ...[...s.misses, ...s.sectionMisses].map((m) => `| ${m.version} | ${m.item.replace(/\|/g, '\\|')} | ${m.reason.replace(/\|/g, '\\|')} |`),
+      '| release | change | reason | why |',
+      '|---|---|---|---|',
+      ...[...s.misses, ...s.sectionMisses].map((m) => `| ${m.version} | ${m.item.replace(/\|/g, '\\|')} | ${m.reason.replace(/\|/g, '\\|')} | ${(m.why ?? '').replace(/\|/g, '\\|')} |`),
       '',
     ]),
   ].join('\n');

@@ -75,7 +75,7 @@ describe('near-conventional prefixes: understood, never in the title', () => {
   it.each([
     ['fix:   extra spaces after the colon', 'fix', 'Extra spaces after the colon', null],
     ['fix(parser):  two spaces', 'fix', 'Two spaces', 'parser'],
-    ['Fix (deps): bump serde to 1.0.200', 'dependencies', 'Bump serde to 1.0.200', 'deps'],
+    ['Fix (deps): bump serde to 1.0.200', 'fix', 'Bump serde to 1.0.200', 'deps'],
     ['fix (types): do not unwrap refs in `toRefs` (#4966)', 'fix', 'Do not unwrap refs in `toRefs` (#4966)', 'types'],
     ['[fix] handle empty input', 'fix', 'Handle empty input', null],
     ['[Fix]: handle empty input', 'fix', 'Handle empty input', null],
@@ -146,7 +146,8 @@ describe('removed public API and raised minimum runtime are breaking', () => {
 
   it('does not call an internal helper, a file or a leftover a public API', () => {
     expect(section('Remove `getDocParts` (#16026)', [['M', 'src/document/printer.js'], ['M', 'src/document/utils.js']])).not.toBe('breaking');
-    expect(section('Remove unused helper')).toBe('chore');
+    // Library code changed without tests or a changelog entry: refactoring (not maintenance, not breaking).
+    expect(section('Remove unused helper')).toBe('refactor');
     expect(section('Delete fuzzer2.js', [['D', 'fuzzer2.js']])).not.toBe('breaking');
     expect(section('Remove `.flowconfig` (#9286)', [['D', '.flowconfig'], ['M', 'src/index.js']])).not.toBe('breaking');
   });
@@ -234,5 +235,57 @@ describe('titles never change an identifier\'s case', () => {
   it('keeps the identifier through classification', () => {
     expect(classify('fix: `no-unused-vars` reports catch bindings').title).toBe('`no-unused-vars` reports catch bindings');
     expect(classify('feat(router): parseQuery() keeps empty values').title).toBe('parseQuery() keeps empty values');
+  });
+});
+
+describe('fix(deps): the runtime dependency update a project ships as a fix', () => {
+  it('files fix(deps) under fixes, every other dependency scope and type under dependencies', () => {
+    expect(section('fix(deps): update dependency postcss to ^8.4.48 (#201)', [['M', 'packages/sfc/package.json'], ['M', 'pnpm-lock.yaml']], bot)).toBe('fix');
+    expect(section('fix(dependencies): pin left-pad to 1.3.0', [['M', 'package.json']])).toBe('fix');
+    expect(section('fix(deps-dev): update dependency vitest to ^2.1.0', [['M', 'package.json']], bot)).toBe('dependencies');
+    expect(section('chore(deps): update dependency postcss to ^8.4.48', [['M', 'package.json']], bot)).toBe('dependencies');
+    expect(section('build(deps-dev): bump rollup from 4.1.0 to 4.2.0', [['M', 'package.json']])).toBe('dependencies');
+    expect(section('chore(deps-dev): bump eslint from 9.0.0 to 9.1.0', [['M', 'package.json']])).toBe('dependencies');
+  });
+
+  it('keeps a flagged fix(deps) of a runtime dependency a security fix', () => {
+    expect(section('fix(deps): update dependency undici to ^6.21.1 [security]', [['M', 'packages/net/package.json'], ['M', 'pnpm-lock.yaml']], bot)).toBe('security');
+  });
+});
+
+describe('ambiguous verbs on library code', () => {
+  it('reads a change the project tests or announces as behaviour users see', () => {
+    const tested: Change[] = [['M', 'src/printer/objects.js'], ['M', 'tests/objects/__snapshots__/format.test.js.snap']];
+    expect(classify('Remove space in empty object literal', tested)).toMatchObject({ section: 'fix', rule: 'verb-ambiguous+behaviour' });
+    expect(section('Make nested ternaries indent consistently', tested)).toBe('fix');
+    expect(section('Make the `wrap` option support two modes', tested)).toBe('feature');
+    // A changelog entry is the project saying users see it, even when only type declarations changed.
+    expect(section('Include the exported printers in plugin typings', [['A', 'changelog_unreleased/api/77.md'], ['M', 'scripts/build/types.js']])).toBe('feature');
+    expect(section('Change the default quote style', [['A', '.changeset/blue-cats.md'], ['M', 'packages/core/config.json']])).toBe('fix');
+  });
+
+  it('reads library code changed alone as refactoring, and no library code as maintenance', () => {
+    expect(classify('Remove the concept of a preceding node', [['M', 'src/comments.js'], ['M', 'src/printer.js']])).toMatchObject({ section: 'refactor', rule: 'verb-ambiguous+library' });
+    expect(section('Update the issue template', [['M', '.github/ISSUE_TEMPLATE/bug.yml']])).toBe('chore');
+    expect(section('Remove stray file', [['D', 'notes.txt'], ['M', 'package.json']])).toBe('chore');
+  });
+
+  it('does not let a word naming tests hide a library change that also does something else', () => {
+    const both: Change[] = [['M', 'src/printer.js'], ['A', 'tests/abstract/format.test.js']];
+    expect(section('Add abstract class tests and support abstract properties', both)).toBe('feature');
+    expect(section("Don't break long it/test calls with a template literal", both)).toBe('fix');
+    // The tests are what the subject names: a test change, library code beside it or not.
+    expect(section('Add tests for keyword properties', both)).toBe('test');
+    expect(section('Fix flaky css tests', both)).toBe('test');
+    expect(section('Add tests for comments', [['A', 'tests/comments/format.test.js']])).toBe('test');
+  });
+});
+
+describe('more paths and dependency forms', () => {
+  it('reads a package moved to a version in a manifest-only commit as a dependency update', () => {
+    expect(classify('Update package.json, use left-pad 1.3.0 (#45)', [['M', 'package.json']])).toMatchObject({ section: 'dependencies', rule: 'dependency-manifest' });
+    expect(section('Update to TypeScript 5.4', [['M', 'package.json'], ['M', 'yarn.lock']])).toBe('dependencies');
+    // Code beside the manifest: the words decide as before.
+    expect(section('Update parser, use acorn 8.1', [['M', 'package.json'], ['M', 'docs/x.md']])).not.toBe('dependencies');
   });
 });

@@ -86,7 +86,7 @@ describe('unconventional styles', () => {
     ['Fixed a typo in the README', 'documentation'],
     ['Prevent breaking inside template literals', 'fix'],
     ["Don't print parens around arrow bodies", 'fix'],
-    ['Remove unused helper', 'chore'],
+    ['Remove unused helper', 'refactor'], // library code, no tests or changelog entry beside it
     ['Bump babylon to 7.0.0-beta.8 (#1118)', 'dependencies'],
     ['Upgrade to Jest 19 (#762)', 'dependencies'],
     ['Deprecate the --foo flag', 'deprecation'],

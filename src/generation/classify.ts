@@ -111,6 +111,8 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   let breaking = footerSource.breaking;
   let text = subject;
   let rule: string;
+  /** The conventional type or legacy tag that decided, lower case. */
+  let typeName: string | null = null;
 
   const header = footerSource.header;
   const typeSection = header ? TYPE_SECTIONS[header.type.toLowerCase()] : undefined;
@@ -121,6 +123,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     const type = header.type.toLowerCase();
     section = sectionOfType(type, scope, text, commit.changes, byBot);
     rule = `conventional:${type}`;
+    typeName = type;
   } else {
     let rest = subject;
     const emoji = stripGitmoji(rest);
@@ -176,6 +179,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     } else if (tagType) {
       section = sectionOfType(tagType, scope, rest, commit.changes, byBot);
       rule = 'legacy-tag';
+      typeName = tagType;
     } else {
       const free = classifyFreeText(rest, commit.changes, byBot);
       section = free.section;
@@ -185,7 +189,8 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   if (section === 'breaking') breaking = true;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
-  if (section === 'dependencies' && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
+  const dependencyUpdate = section === 'dependencies' || (section === 'fix' && isRuntimeDependencyFix(typeName ?? undefined, scope?.toLowerCase().trim() ?? ''));
+  if (dependencyUpdate && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
   // `fix: Revert "fix(x): …"`, `fix(build): revert "build: …"`: a revert whatever its type says.
   if (reverts && section !== 'revert' && (/^revert\b/i.test(subject) || /^revert:? "/i.test(text))) section = 'revert';
   if (breaking) section = 'breaking';
@@ -229,6 +234,9 @@ function sectionOfType(type: string, scope: string | null, description: string, 
   const section = TYPE_SECTIONS[type]!;
   if (section === 'breaking' || section === 'revert' || section === 'security') return section;
   const scopeKey = scope?.toLowerCase().trim() ?? '';
+  // Renovate writes `fix(deps)` for runtime dependencies (and `chore(deps)` for the rest) precisely so
+  // that release notes list the update as a fix: conventional-changelog files it under Bug Fixes.
+  if (isRuntimeDependencyFix(type, scopeKey)) return 'fix';
   if (scopeKey && DEPENDENCY_SCOPED_TYPES.has(type) && DEPENDENCY_SCOPES.has(scopeKey)) return 'dependencies';
   if (section !== 'feature' && isHousekeeping(description, byBot, changes)) return 'chore';
   if (section !== 'test' && section !== 'documentation' && type !== 'ci' && raisesMinimumRuntime(description, changes)) return 'breaking';
@@ -241,6 +249,13 @@ function sectionOfType(type: string, scope: string | null, description: string, 
   if (area && !(area === 'build' && /^(build|bundle|bundling|rollup|webpack)$/.test(scopeKey) && libraryChanges(changes).touched > 0)) return area;
   if (maintenance && isReleaseSubject(description)) return 'chore';
   return section;
+}
+
+const RUNTIME_DEPENDENCY_SCOPES = new Set(['deps', 'dep', 'dependency', 'dependencies']);
+
+/** `fix(deps): update dependency foo to ^1.2`: a runtime dependency update that the project ships as a fix. */
+function isRuntimeDependencyFix(type: string | undefined, scopeKey: string): boolean {
+  return type === 'fix' && RUNTIME_DEPENDENCY_SCOPES.has(scopeKey);
 }
 
 // A conventional prefix repeated inside the description (`feat(types): feat(types): add x`,

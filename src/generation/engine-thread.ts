@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { computeArrivals } from './arrival.js';
 import { compareGenerations, type SettingsComparison } from './compare.js';
 import { generate, type GenerateOptions } from './engine.js';
 import {
@@ -61,9 +62,11 @@ export type EngineResponse = { ok: true; result: EngineResult | SettingsComparis
 
 /** The engine's work for one request (its commits' changes parsed), in whichever thread calls it. */
 export function runEngineRequest(request: EngineRequest & { commits: readonly CommitRecord[] }): EngineResult | SettingsComparison {
-  const versions = buildVersionIndex(request.commits);
+  // One reading of the graph for the periods (arrival) and the releases' dates (versions).
+  const arrival = computeArrivals(request.commits, { trunk: request.kind === 'generate' ? request.options.trunk : undefined });
+  const versions = buildVersionIndex(request.commits, { arrival });
   if (request.kind === 'generate') {
-    const result = generate(request.commits, request.settings, { ...request.options, versions });
+    const result = generate(request.commits, request.settings, { ...request.options, versions, arrival });
     const stored = request.stored;
     const entries = result.entries.map((e) => entryToStore(e, stored?.get(e.key)));
     if (!request.releases) return { entries, warnings: result.warnings };
@@ -74,8 +77,8 @@ export function runEngineRequest(request: EngineRequest & { commits: readonly Co
     );
     return { entries, releases, warnings: result.warnings };
   }
-  const current = generate(request.commits, request.current, { versions });
-  const proposed = generate(request.commits, request.proposed, { versions });
+  const current = generate(request.commits, request.current, { versions, arrival });
+  const proposed = generate(request.commits, request.proposed, { versions, arrival });
   return compareGenerations(current, proposed, request.proposed);
 }
 

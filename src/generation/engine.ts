@@ -9,6 +9,7 @@ import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
 import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
+import { headlineItems, NearDuplicates, titleKey } from './headlines.js';
 import { mergeItems, type MergeItem } from './merges.js';
 import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
 import { renderMarkdown } from './render.js';
@@ -19,12 +20,14 @@ import {
   type GeneratedEntryType,
   type GeneratedJson,
   type GenerationSettings,
-  type HeadlineItem,
   type RollupType,
   type Section,
+  type SectionItem,
   type SectionKey,
 } from './types.js';
 import { buildVersionIndex, type VersionIndex } from './versions.js';
+
+export { headlineItems } from './headlines.js';
 
 export interface GenerateOptions {
   /** Entry types to produce; default: the settings' entry types. */
@@ -120,7 +123,7 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
   const warnings: string[] = [];
   const arrival = options.arrival ?? computeArrivals(commits, { trunk: options.trunk });
   const prepared = prepareCommits(commits, settings, warnings, arrival).sort(byArrival);
-  const versions = options.versions ?? buildVersionIndex(commits);
+  const versions = options.versions ?? buildVersionIndex(commits, { arrival });
   // Reverts cancel out only inside one release window (released in the same tag, or both unreleased).
   const releaseOf = (p: PreparedCommit) => versions.labelOf(p.record.sha);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
@@ -279,10 +282,11 @@ function rollupEntry(
   // A merge with a message of its own (`feat!: version 2`, a PR title) speaks for its branch, so it
   // heads the rollup before its commits; a bare "Merge branch 'x'" is no headline.
   const headed = merges.filter((m) => m.meaningful).map((m) => m.merge);
-  const replaced = new Set(merges.flatMap((m) => m.replaces));
+  // Such a merge's branch is told by it: its commits are no headlines of their own (a breaking one still is).
+  const told = new Set(merges.flatMap((m) => (m.meaningful ? m.brought.filter((p) => p.classified.section !== 'breaking') : m.replaces)));
   const json: GeneratedJson = {
     title,
-    headline_items: headlineItems(headed.length ? [...headed, ...commits.filter((p) => !replaced.has(p))] : commits, settings.headlineLimit),
+    headline_items: headlineItems(headed.length ? [...headed, ...commits.filter((p) => !told.has(p))] : commits, settings.headlineLimit, new Set(headed)),
     sections: buildSections(commits, settings, merges),
     component_tags: tags,
     team_attribution: teamAttribution,
@@ -307,7 +311,7 @@ function rollupEntry(
 export function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings, merges: readonly MergeItem<PreparedCommit>[] = []): Section[] {
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
-  const seen = new Set<string>();
+  const seen = new NearDuplicates<SectionItem>();
   const mergeOf = new Map(merges.map((m) => [m.merge, m]));
   // A PR merge's item stands for its commit of the same title: one line, not two.
   const replaced = new Set(merges.flatMap((m) => m.replaces));
@@ -325,12 +329,13 @@ export function buildSections(commits: readonly PreparedCommit[], settings: Gene
       });
       continue;
     }
-    const dedupeKey = `${p.classified.section}\u0000${p.component ?? ''}\u0000${p.classified.title}`;
-    if (seen.has(dedupeKey)) continue;
-    seen.add(dedupeKey);
+    // Also the same change with and without its PR suffix (`Update rolldown` / `Update rolldown (#279)`):
+    // one item carrying both references.
+    const item: SectionItem = { text: p.classified.title, component: p.component };
+    if (commits.length > 1 && !seen.add(p.classified.section, item, titleKey(p.classified))) continue;
     let items = bySection.get(p.classified.section);
     if (!items) bySection.set(p.classified.section, (items = []));
-    items.push({ text: p.classified.title, component: p.component });
+    items.push(item);
   }
   const sections: Section[] = [];
   for (const s of settings.sections) {
@@ -338,19 +343,6 @@ export function buildSections(commits: readonly PreparedCommit[], settings: Gene
     if (items) sections.push({ section_type_key: s.key, label: s.label, items });
   }
   return sections;
-}
-
-/** The few most important items: breaking changes first, then features. */
-export function headlineItems(commits: readonly PreparedCommit[], limit: number): HeadlineItem[] {
-  const out: HeadlineItem[] = [];
-  for (const key of ['breaking', 'feature'] as const) {
-    for (const p of commits) {
-      if (out.length >= limit) return out;
-      if (p.classified.section !== key) continue;
-      out.push({ section_type_key: key, title: p.classified.title, body: key === 'breaking' ? p.classified.breakingDescription : null });
-    }
-  }
-  return out;
 }
 
 const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];

@@ -153,7 +153,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       let arrival: ArrivalIndex | null = null;
       if (options.since || options.shas || options.storedSince) {
         arrival = computeArrivals(commits, { trunk });
-        const versions = buildVersionIndex(commits);
+        const versions = buildVersionIndex(commits, { arrival });
         touched = new Set(options.shas ?? []);
         if (options.storedSince) {
           const since = options.storedSince.getTime();

@@ -82,7 +82,9 @@ describe('git-cliff history', () => {
       let expected = SECTION_OF_TYPE[type];
       if (!expected) continue;
       const scope = (m[2] ?? '').toLowerCase();
-      if (['chore', 'build', 'ci', 'fix', 'style', 'refactor'].includes(type) && DEPENDENCY_SCOPES.includes(scope)) expected = 'dependencies';
+      // `fix(deps)` is Renovate's runtime dependency update, which projects ship as a fix; `fix(deps-dev)` is not.
+      if (type === 'fix' && ['deps', 'dep', 'dependencies'].includes(scope)) expected = 'fix';
+      else if (['chore', 'build', 'ci', 'fix', 'style', 'refactor'].includes(type) && DEPENDENCY_SCOPES.includes(scope)) expected = 'dependencies';
       else if (AREA_OF_SCOPE[scope] && type !== 'revert') expected = AREA_OF_SCOPE[scope]!;
       for (const [re, section] of BY_DESCRIPTION) if (re.test(p.classified.subject)) expected = section;
       // Issue 14: a fix or refactoring that only touches the pipeline (`fix(cd): …`, `fix(docker): …`) is build.

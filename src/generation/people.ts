@@ -12,9 +12,20 @@ export interface Author {
 const BOT_NAMES = /(\[bot\]$|^(dependabot|dependabot-preview|renovate|renovate-bot|greenkeeper|snyk-bot|github-actions|imgbot|allcontributors|semantic-release-bot|mergify|pre-commit-ci|codecov)(\b|$))/i;
 const BOT_EMAILS = /(\[bot\]@|^(bot|noreply)@|@(renovateapp\.com|dependabot\.com|greenkeeper\.io)$)/i;
 
+// Asked for every person of every entry (a commit's own, three rollups, its release note) and for
+// few distinct people: remembered (and forgotten wholesale past a bound, like render's cache).
+const botCache = new Map<string, boolean>();
+
 export function isBot(person: Author): boolean {
-  const name = person.name.trim();
-  return BOT_NAMES.test(name) || BOT_EMAILS.test(person.email.trim()) || /\bbot$/i.test(name);
+  const key = `${person.name}\u0000${person.email}`;
+  let bot = botCache.get(key);
+  if (bot === undefined) {
+    const name = person.name.trim();
+    bot = BOT_NAMES.test(name) || BOT_EMAILS.test(person.email.trim()) || /\bbot$/i.test(name);
+    if (botCache.size > 20_000) botCache.clear();
+    botCache.set(key, bot);
+  }
+  return bot;
 }
 
 export function personKey(person: Author): string {

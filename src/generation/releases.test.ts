@@ -95,3 +95,18 @@ describe('commit graph', () => {
     expect(graph.isAncestor(graph.indexOf(side.sha)!, graph.indexOf(b.sha)!)).toBe(false);
   });
 });
+
+describe('release dates and order', () => {
+  // A release tagged on a release branch's commit (Jan 5) that reaches main with its merge (Jan 20),
+  // after a patch release tagged on main on Jan 10.
+  const a = buildCommit({ message: 'feat: start', tags: ['v1.0.0'], date: '2024-01-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], message: 'feat: minor feature', tags: ['v1.1.0'], date: '2024-01-05T10:00:00Z' });
+  const c = buildCommit({ parents: [a.sha], message: 'fix: patch', tags: ['v1.0.1'], date: '2024-01-10T10:00:00Z' });
+  const m = buildCommit({ parents: [c.sha, b.sha], message: "Merge branch 'release-1.1'", date: '2024-01-20T10:00:00Z' });
+  const notes = generateReleases([a, b, c, m], settings);
+
+  it('dates a tag on a merged branch commit by its arrival and orders the notes by it', () => {
+    expect(notes.find((n) => n.tag === 'v1.1.0')!.released_at).toBe('2024-01-20T10:00:00.000Z');
+    expect(notes.map((n) => n.tag)).toEqual(['v1.1.0', 'v1.0.1', 'v1.0.0']);
+  });
+});

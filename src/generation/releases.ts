@@ -34,7 +34,7 @@ export interface ReleaseNote {
   version: string | null;
   prerelease: boolean;
   previous_tag: string | null;
-  /** ISO 8601 UTC: when the tagged commit was released (`releaseTime`); null for Unreleased. */
+  /** ISO 8601 UTC: when the tagged commit reached the tracked branch (`releaseTime`); null for Unreleased. */
   released_at: string | null;
   title: string;
   content: string;

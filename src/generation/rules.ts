@@ -210,6 +210,9 @@ export function libraryChanges(changes: readonly Change[]): { touched: number; a
 // A release commit: `1.2.0`, `v4.0.0-rc1`, `0.2.0-dev`, `Release 1.2.0-beta.1`, `Prepare 2.0`, `Bump version to 3.1.4`.
 const RELEASE_SUBJECT = /^(release[sd]?:?\s+|releasing\s+|publish(ed)?\s+|prepare\s+(for\s+)?(release\s+)?|bump(ed)?\s+(the\s+)?version\s+(to\s+)?|version:?\s+|tag(ged)?\s+)?(v|version\s?)?\d+\.\d+(\.\d+)?([-.+]?[a-z][\w.-]*|[-.]\d+)*(\s(release|hotfix|final))?(\s?\(#\d+\))?$|^(v|version\s?)?\d+\.\d+\.\d+\S*\s(--|—|-)\s|^(bump(ed)?\s+(the\s+)?(package\s+)?version|(new|next)\s+version|(prepare|preparing)\s+(for\s+)?(the\s+)?(next\s+)?release)\b|^chore\(release\)/i;
 
+// `use ast-types 0.9.4`, `bump eslint to v9`, `upgrade to babel 7.1` anywhere in the subject (the version field itself excluded).
+const PACKAGE_TO_VERSION = /\b(use[sd]?|update[sd]?|upgrade[sd]?|bump(s|ed)?|pin(s|ned)?)\s(to\s)?`?(?!versions?\b)@?[a-z][\w./-]*`?\s(to\s)?[v^~]?\d+\.\d+/i;
+
 const VERSION_FIELD = /^(bump(s|ed)?|update[sd]?|set|change[sd]?|increase[sd]?|sync(ed)?|prepare[sd]?|correct(ed)?|fix(ed)?)\s(the\s)?(package\s|project\s|own\s|release\s)?(versions?|version numbers?)\b/i;
 
 export function isReleaseSubject(text: string): boolean {
@@ -316,6 +319,9 @@ const VERBS: ReadonlyArray<[RegExp, SectionKey | 'ambiguous']> = [
   [/^(update[sd]?|change[sd]?|remove[sd]?|delete[sd]?|drop(s|ped)?|make|set|tweak|adjust|disable[sd]?|include[sd]?|regenerate[sd]?|apply|turn|try)\b/i, 'ambiguous'],
 ];
 
+// What an ambiguous verb's object says when it brings something new rather than adjusting what exists.
+const NEW_BEHAVIOUR = /\b(support(s|ed)?|new|option|options|ability|allow(s|ed)?|available)\b/i;
+
 /** Ambiguous verbs (`Update`, `Remove`, `Change`) lean on what they talk about, then default to maintenance. */
 const AMBIGUOUS_DEFAULT: SectionKey = 'chore';
 
@@ -341,6 +347,8 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
   if (isReleaseSubject(text)) return { section: 'chore', rule: 'release' };
   // A version field and nothing else: `Bump version`, `Update versions` touching package.json only.
   if (onlyVersionFiles(changes) && VERSION_FIELD.test(text)) return { section: 'chore', rule: 'release' };
+  // `Update package.json, use ast-types 0.9.4`: a package moved to a version, and only manifests changed.
+  if (onlyVersionFiles(changes) && PACKAGE_TO_VERSION.test(text)) return { section: 'dependencies', rule: 'dependency-manifest' };
   if (isSecurityFix(text, changes)) return { section: 'security', rule: 'security-words' };
   if (/\bdeprecat(e|es|ed|ion)\b/i.test(text)) return { section: 'deprecation', rule: 'deprecation-words' };
   if (raisesMinimumRuntime(text, changes)) return { section: 'breaking', rule: 'minimum-runtime' };
@@ -359,15 +367,29 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
       const object = text.replace(re, '').trim();
       const near = verbSection === 'ambiguous' ? object : object.split(/\s+/).slice(0, 3).join(' ');
       let topic = topicOf(near) ?? byPath();
-      // "Support github-actions-workflow files" in a library change is the library's subject matter, not CI.
-      if (topic === 'build' && verbSection !== 'ambiguous' && !byPath() && libraryChanges(changes).touched > 0) topic = null;
+      // "Support github-actions-workflow files" in a library change is the library's subject matter, not CI;
+      // "Add supertype tests and add TSAbstractClassProperty", "Do not break long it/test calls" change
+      // the library too: a word naming tests does not make the commit only a test change.
+      // (The test word must share the subject with something else: a second clause, or a name such as
+      // `it/test`. "Fix css tests" or "Add tests for X" with the fix beside them stays a test change.)
+      const testsAndMore = / and |, |[\w`]\/(tests?|specs?)\b|\b(tests?|specs?)[/`]\w/i.test(object);
+      if (!byPath() && libraryChanges(changes).touched > 0 && ((topic === 'build' && verbSection !== 'ambiguous') || (topic === 'test' && testsAndMore))) topic = null;
       if (topic && !(topic === 'dependencies' && verbSection !== 'ambiguous')) return { section: topic, rule: `verb+topic` };
       if (verbSection === 'ambiguous') {
         // `Remove faulty check that throws`, "Remove \`getDocParts\`": in library code a defect's words make
         // a fix and a removed identifier a refactoring; otherwise maintenance.
-        if (libraryChanges(changes).touched > 0) {
+        const library = libraryChanges(changes).touched > 0;
+        const entry = changes.some(([, p]) => CHANGELOG_ENTRY.test(p));
+        if (library || entry) {
           if (FIX_WORDS.test(object)) return { section: 'fix', rule: 'verb-ambiguous+fix-words' };
-          if (/^(remove[sd]?|delete[sd]?|drop(s|ped)?)\s`[^`]+`/i.test(text)) return { section: 'refactor', rule: 'verb-ambiguous+identifier' };
+          if (library && /^(remove[sd]?|delete[sd]?|drop(s|ped)?)\s`[^`]+`/i.test(text)) return { section: 'refactor', rule: 'verb-ambiguous+identifier' };
+          // The project tests the change (tests move with the library code) or announces it (a changelog
+          // entry): behaviour users see. `Remove space in empty object type`, `Make X support two modes`.
+          if (entry || changes.some(([, p]) => TEST_PATH.test(p))) {
+            return { section: NEW_BEHAVIOUR.test(object) || /^include[sd]?\b/i.test(text) ? 'feature' : 'fix', rule: 'verb-ambiguous+behaviour' };
+          }
+          // Library code alone, no test or announcement: the code changed, the behaviour did not say so.
+          return { section: 'refactor', rule: 'verb-ambiguous+library' };
         }
         return { section: AMBIGUOUS_DEFAULT, rule: 'verb-ambiguous' };
       }

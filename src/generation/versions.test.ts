@@ -122,3 +122,31 @@ describe('pre-releases', () => {
     expect(index.highestIn(new Date('2024-05-11T00:00:00Z'), new Date('2024-05-12T00:00:00Z'))).toBe('v3.0.0-alpha.1');
   });
 });
+
+describe('a release is dated by its arrival on the tracked branch', () => {
+  // main: a [v1.0.0] ← c [v1.0.1] (Jan 10) ← m (Jan 20, merges b);  b [v1.1.0] branches off a, committed Jan 5.
+  const a = buildCommit({ tags: ['v1.0.0'], date: '2024-01-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], tags: ['v1.1.0'], date: '2024-01-05T10:00:00Z' });
+  const c = buildCommit({ parents: [a.sha], tags: ['v1.0.1'], date: '2024-01-10T10:00:00Z' });
+  const m = buildCommit({ parents: [c.sha, b.sha], message: "Merge branch 'release-1.1'", date: '2024-01-20T10:00:00Z' });
+  const index = buildVersionIndex([a, b, c, m]);
+
+  it('orders and dates a tag on a merged branch commit by the merge that brought it', () => {
+    expect(index.releases.map((r) => [r.tag, new Date(r.at).toISOString()])).toEqual([
+      ['v1.0.0', '2024-01-01T10:00:00.000Z'],
+      ['v1.0.1', '2024-01-10T10:00:00.000Z'],
+      ['v1.1.0', '2024-01-20T10:00:00.000Z'],
+    ]);
+  });
+
+  it('labels a rollup with the release that reached the branch in its window', () => {
+    // v1.1.0 was committed on Jan 5 but reached main with the merge on Jan 20.
+    expect(index.highestIn(new Date('2024-01-01T00:00:00Z'), new Date('2024-01-08T00:00:00Z'))).toBe('v1.0.0');
+    expect(index.highestIn(new Date('2024-01-15T00:00:00Z'), new Date('2024-01-22T00:00:00Z'))).toBe('v1.1.0');
+  });
+
+  it('takes the committer date when told there is no merge to wait for (arrivals given)', () => {
+    const own = buildVersionIndex([a, b, c, m], { arrival: { get: () => undefined, swapped: new Set() } });
+    expect(own.releases.map((r) => r.tag)).toEqual(['v1.0.0', 'v1.1.0', 'v1.0.1']);
+  });
+});

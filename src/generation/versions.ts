@@ -7,6 +7,7 @@
  * there is one. A final release is never hidden by a pre-release of the same version.
  */
 import semver from 'semver';
+import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { buildCommitGraph, type CommitGraph } from './graph.js';
 import type { CommitRecord } from '../git/commit-record.js';
 
@@ -38,11 +39,12 @@ export function tagVersion(tag: string): semver.SemVer | null {
 }
 
 /**
- * When a tagged commit was released. For now the tagged commit's committer date (lightweight tags
- * carry no date of their own); one place, so that the date a commit reached the branch can replace it.
+ * When a tagged commit was released: when it reached the tracked branch (arrival.ts). A tag made on
+ * a release branch's commit ships with the merge that brings it, not at its own committer date
+ * (lightweight tags carry no date of their own). Without arrivals, the committer date.
  */
-export function releaseTime(commit: Pick<CommitRecord, 'committer'>): number {
-  return Date.parse(commit.committer.date);
+export function releaseTime(commit: Pick<CommitRecord, 'sha' | 'committer'>, arrival?: ArrivalIndex): number {
+  return arrival?.get(commit.sha)?.at ?? Date.parse(commit.committer.date);
 }
 
 export interface ReleaseTag {
@@ -51,7 +53,7 @@ export interface ReleaseTag {
   /** ROOT_SERIES for the root package, else the package name as the tag spells it. */
   series: string;
   sha: string;
-  /** When the tag was made (`releaseTime` of the tagged commit). */
+  /** When the release reached the tracked branch (`releaseTime` of the tagged commit). */
   at: number;
 }
 
@@ -76,7 +78,15 @@ export interface VersionIndex {
 }
 
 /** What the index reads of a commit (the service passes commits whose changes are still JSON text). */
-type VersionedCommit = Pick<CommitRecord, 'sha' | 'parents' | 'tags' | 'committer'>;
+type VersionedCommit = Pick<CommitRecord, 'sha' | 'parents' | 'tags' | 'committer' | 'message'>;
+
+export interface VersionIndexOptions {
+  graph?: CommitGraph;
+  /** Arrivals read from the same commits (the engine's); computed here when absent. */
+  arrival?: ArrivalIndex;
+  /** The tracked branch names, for computing arrivals. */
+  trunk?: readonly string[] | undefined;
+}
 
 const isFinal = (r: ReleaseTag) => r.version.prerelease.length === 0;
 
@@ -85,12 +95,16 @@ function byTime(a: ReleaseTag, b: ReleaseTag): number {
   return a.at - b.at || Number(!isFinal(a)) - Number(!isFinal(b)) || semver.compare(a.version, b.version) || (a.tag < b.tag ? -1 : a.tag > b.tag ? 1 : 0);
 }
 
-export function buildVersionIndex(commits: readonly VersionedCommit[], graph: CommitGraph = buildCommitGraph(commits)): VersionIndex {
+export function buildVersionIndex(commits: readonly VersionedCommit[], options: VersionIndexOptions = {}): VersionIndex {
+  const graph = options.graph ?? buildCommitGraph(commits);
   const releases: ReleaseTag[] = [];
+  let arrival = options.arrival;
   for (const c of commits) {
     for (const tag of c.tags) {
       const parsed = parseReleaseTag(tag);
-      if (parsed) releases.push({ tag, version: parsed.version, series: parsed.series, sha: c.sha, at: releaseTime(c) });
+      if (!parsed) continue;
+      arrival ??= computeArrivals(commits, { trunk: options.trunk });
+      releases.push({ tag, version: parsed.version, series: parsed.series, sha: c.sha, at: releaseTime(c, arrival) });
     }
   }
   releases.sort(byTime);
