@@ -47,6 +47,16 @@ describe('release notes', () => {
     expect(unreleased.commit_shas).toEqual([more.sha]);
   });
 
+  it("names the final release as Unreleased's previous tag when a pre-release and its final tag one commit", () => {
+    const one = buildCommit({ message: 'feat: one', tags: ['v2.0.0', 'v2.0.0-rc.1'], date: '2024-02-01T10:00:00Z' });
+    const next = buildCommit({ parents: [one.sha], message: 'fix: next', date: '2024-02-02T10:00:00Z' });
+    const unreleased = generateReleases([one, next], settings).find((n) => n.key === UNRELEASED_KEY)!;
+    expect(unreleased.previous_tag).toBe('v2.0.0');
+    const reversed = buildCommit({ message: 'feat: one', tags: ['v2.0.0-rc.1', 'v2.0.0'], date: '2024-02-01T10:00:00Z' });
+    const after = buildCommit({ parents: [reversed.sha], message: 'fix: next', date: '2024-02-02T10:00:00Z' });
+    expect(generateReleases([reversed, after], settings).find((n) => n.key === UNRELEASED_KEY)!.previous_tag).toBe('v2.0.0');
+  });
+
   it('keeps a revert of something already released', () => {
     const revert = buildCommit({ parents: [e.sha], message: `Revert "fix: second fix"\n\nThis reverts commit ${c.sha}.`, tags: ['v1.1.1'], date: '2024-01-07T10:00:00Z' });
     const patch = generateReleases([a, b, f, c, m, d, e, revert], settings).find((n) => n.key === 'release:v1.1.1')!;

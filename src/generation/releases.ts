@@ -88,7 +88,10 @@ export function releaseMembers(versions: VersionIndex): ReleaseMembers[] {
     }
     const shas: string[] = [];
     for (let i = 0; i < graph.size; i++) if (marks[i] !== stamp) shas.push(graph.shas[i]!);
-    out.push({ release: null, previous: root.at(-1) ?? null, shas });
+    // The newest root release; tags on one commit (a pre-release and its final) give the highest version.
+    let newest: ReleaseTag | null = null;
+    for (const r of root) if (!newest || r.at > newest.at || (r.at === newest.at && semver.gt(r.version, newest.version))) newest = r;
+    out.push({ release: null, previous: newest, shas });
   } else {
     out.push({ release: null, previous: null, shas: [...graph.shas] });
   }
