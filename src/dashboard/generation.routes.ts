@@ -11,7 +11,7 @@ import type { Kit } from './kit.js';
 import type { Services } from '../services.js';
 import { html, type Html } from '../html/html.js';
 import { renderMarkdown } from '../html/markdown.js';
-import { csrfField, formErrors, when } from './views/layout.js';
+import { csrfField, formErrors } from './views/layout.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const EntryParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
