@@ -1,5 +1,6 @@
 // The dashboard's review queue: newest first by each entry's own date, filters, counts, keyset
 // pages, bulk publish/archive/regenerate of ticked entries or of all matching a filter, and who may.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
@@ -166,6 +167,14 @@ describe('bulk actions', () => {
     expect((await ctx.services.entries.reviewCounts(big.id, { status: 'published' })).total).toBe(0);
     const page = await alice.get(`/dashboard/projects/${big.slug}/review`);
     expect(page.body).toMatch(/name="scope" value="matching" disabled/);
+    // A page of thousands is read from an index in (date, id) order, not sorted.
+    await sql`ANALYZE changelog_entries`.execute(db());
+    for (const status of [sql``, sql`AND status = 'draft'`]) {
+      const plan = await sql<{ 'QUERY PLAN': string }>`EXPLAIN SELECT id FROM changelog_entries WHERE project_id = ${big.id} ${status} ORDER BY occurred_at DESC, id DESC LIMIT 51`.execute(db());
+      const text = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/Index (Only )?Scan using changelog_entries_review/);
+      expect(text).not.toMatch(/Sort/);
+    }
   }, 60_000);
 
   it("regenerates the selected entries from their commits, dropping people's edits", async () => {
