@@ -12,33 +12,28 @@ import type { RenderOptions } from './kit.js';
 import { reviewPage, reviewUrl, type RawFilter } from './views/review.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
-const Text = (max: number) => Type.Optional(Type.String({ maxLength: max }));
-const FilterFields = {
-  status: Text(20),
-  type: Text(20),
-  section: Text(60),
-  since: Text(40),
-  until: Text(40),
-  pending: Text(5),
-};
+// Lengths generous enough that only absurd input fails here: a value that is wrong is reported
+// after the access check, so a caller who may not see the project never learns more than that.
+const Text = (max = 100) => Type.Optional(Type.String({ maxLength: max }));
+const FilterFields = { status: Text(), type: Text(), section: Text(), since: Text(), until: Text(), pending: Text() };
 const ReviewQuery = Type.Object({
   ...FilterFields,
-  after: Text(80),
-  limit: Text(4),
-  notice: Text(40),
+  after: Text(),
+  limit: Text(),
+  notice: Text(),
   // A bulk action's outcome, shown after its redirect.
-  done: Text(20),
-  changed: Text(7),
-  unchanged: Text(7),
+  done: Text(),
+  changed: Text(),
+  unchanged: Text(),
 });
 const Ids = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 5000 })]));
 const BulkForm = Type.Object({
   _csrf: Type.Optional(Type.String()),
-  action: Type.String({ maxLength: 20 }),
+  action: Type.String({ maxLength: 100 }),
   ids: Ids,
-  scope: Text(20),
-  expected: Text(7),
-  after: Text(80),
+  scope: Text(),
+  expected: Text(),
+  after: Text(),
   ...FilterFields,
 });
 
