@@ -20,3 +20,56 @@ document.addEventListener('submit', (event) => {
 // A page showing work in progress (a repository sync) asks to be reloaded until it is done.
 const refresh = document.querySelector('[data-refresh-seconds]');
 if (refresh) setTimeout(() => window.location.reload(), Number(refresh.dataset.refreshSeconds) * 1000);
+
+// The review queue's keyboard: j/k move between entries, x selects, p publishes, a archives, o opens.
+// Publish/archive act on the selected entries, or on the current one when none is selected.
+const queue = document.querySelector('form[data-review-queue]');
+if (queue) {
+  const rows = () => [...queue.querySelectorAll('tr[data-entry]')];
+  let current = -1;
+  const move = (to) => {
+    const list = rows();
+    if (!list.length) return;
+    current = Math.max(0, Math.min(list.length - 1, to));
+    list.forEach((row, i) => row.classList.toggle('current', i === current));
+    list[current].scrollIntoView({ block: 'nearest' });
+    list[current].querySelector('a')?.focus({ preventScroll: true });
+  };
+  const box = () => rows()[current]?.querySelector('input[name="ids"]');
+  const act = (action) => {
+    const scope = queue.querySelector('input[name="scope"]');
+    if (!queue.querySelector('input[name="ids"]:checked') && !scope?.checked) {
+      if (!box()) return;
+      box().checked = true;
+    }
+    queue.requestSubmit(queue.querySelector(`button[name="action"][value="${action}"]`));
+  };
+  document.addEventListener('keydown', (event) => {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    const field = event.target.closest?.('input, select, textarea, [contenteditable]');
+    if (field && field.type !== 'checkbox') return;
+    const keys = {
+      j: () => move(current + 1),
+      k: () => move(current - 1),
+      x: () => { if (box()) box().checked = !box().checked; },
+      p: () => act('publish'),
+      a: () => act('archive'),
+      o: () => { const link = rows()[current]?.querySelector('a'); if (link) window.location.href = link.href; },
+    };
+    const run = keys[event.key];
+    if (!run) return;
+    event.preventDefault();
+    run();
+  });
+  queue.querySelector('[data-select-page]')?.addEventListener('change', (event) => {
+    for (const b of queue.querySelectorAll('input[name="ids"]')) b.checked = event.target.checked;
+  });
+  // Everything a filter matches is a bigger step than ticked rows: ask first.
+  queue.addEventListener('submit', (event) => {
+    const scope = queue.querySelector('input[name="scope"]');
+    const action = event.submitter?.value;
+    if (scope?.checked && action && !window.confirm(`${action[0].toUpperCase()}${action.slice(1)} all ${queue.dataset.matching} entries matching this filter?`)) {
+      event.preventDefault();
+    }
+  });
+}

@@ -19,6 +19,7 @@ import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
+import { reviewPages } from './review.routes.js';
 import { webhookPages } from '../webhooks/webhooks.routes.js';
 
 declare module 'fastify' {
@@ -78,7 +79,6 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'github-requested': { kind: 'warn', text: 'GitHub asked an organization owner to approve the installation; it appears here once approved.' },
   'generation-saved': { kind: 'ok', text: 'Generation settings saved; they apply from the next generation.' },
   generated: { kind: 'ok', text: 'Changelog generated.' },
-  'drafts-published': { kind: 'ok', text: 'Selected drafts published.' },
   'entry-regenerated': { kind: 'ok', text: 'Entry regenerated from its commits; the edit was dropped.' },
 };
 
@@ -255,5 +255,6 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(projectsPages, { kit });
   await app.register(githubRoutes, { kit });
   await app.register(generationPages, { kit });
+  await app.register(reviewPages, { kit });
   await app.register(webhookPages, { kit });
 };

@@ -11,7 +11,7 @@ import type { Kit } from './kit.js';
 import type { Services } from '../services.js';
 import { html, type Html } from '../html/html.js';
 import { renderMarkdown } from '../html/markdown.js';
-import { csrfField, formErrors, when } from './views/layout.js';
+import { csrfField, formErrors } from './views/layout.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const EntryParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
@@ -127,14 +127,14 @@ ${p.newest.length
 </section>`;
 }
 
-/** Generation settings, the review queue of drafts with bulk publish, and regenerate. */
+/** Generation settings, and regenerating one entry (the review queue is review.routes.ts). */
 export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
   async function page(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, error?: AppError, preview?: Preview) {
     const csrf = kit.csrf(request);
     const { resolved } = await services.generation.settings(project.slug);
-    const queue = await services.generation.reviewQueue(project.id);
+    const counts = await services.entries.reviewCounts(project.id, { status: 'draft' });
     // A preview shows the form as submitted, so that it can be saved (or changed again) from there.
     const s: GenerationSettings = preview?.settings ?? resolved;
     const teams = teamRules(s.teams);
@@ -147,27 +147,7 @@ export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
 <h1>Changelog generation</h1>
 <form class="inline" method="post" action="/dashboard/projects/${project.slug}/generate">${csrfField({ csrf })}<button type="submit">Generate now</button></form>
 <section class="panel" aria-labelledby="queue-h"><h2 id="queue-h">Review queue</h2>
-${
-  queue.length
-    ? html`<form method="post" action="/dashboard/projects/${project.slug}/publish">${csrfField({ csrf })}
-<div class="table-wrap"><table><thead><tr><th scope="col">Publish</th><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Status</th><th scope="col">Updated</th></tr></thead><tbody>
-${queue.map(
-  (e) => html`<tr><td>${e.status === 'draft' ? html`<input type="checkbox" name="ids" value="${e.id}" aria-label="Publish ${e.title ?? 'entry'}">` : ''}</td>
-<td><a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>${
-    e.pending_regeneration
-      ? html` <span class="badge">newer commits</span></td>`
-      : html`</td>`
-  }<td>${e.entry_type}</td><td><span class="badge ${e.status}">${e.status}</span>${e.edited_at ? html` <span class="muted">edited</span>` : ''}</td><td>${when(e.updated_at)}</td></tr>`,
-)}
-</tbody></table></div>
-<div class="actions"><button type="submit">Publish selected</button></div></form>
-${queue
-  .filter((e) => e.pending_regeneration)
-  .map(
-    (e) => html`<form class="inline" method="post" action="/dashboard/entries/${e.id}/regenerate">${csrfField({ csrf })}<button class="secondary small" type="submit">Regenerate “${e.title ?? 'entry'}” (drops the edit)</button></form>`,
-  )}`
-    : html`<p class="empty">Nothing to review.</p>`
-}
+<p>${counts.byStatus.draft ? `${plural(counts.byStatus.draft, 'draft')} to review.` : 'Nothing to review.'} <a href="/dashboard/projects/${project.slug}/review">Open the review queue</a> to filter, publish, archive or regenerate entries in bulk.</p>
 </section>
 <section class="panel" aria-labelledby="gen-settings-h"><h2 id="gen-settings-h">Settings</h2>
 ${formErrors(error?.message, error?.details)}
@@ -253,22 +233,12 @@ ${preview ? previewPanel(preview) : ''}`,
   );
 
   app.post(
-    '/dashboard/projects/:slug/publish',
-    { schema: { hide: true, params: SlugParams, body: Type.Object({ _csrf: Type.Optional(Type.String()), ids: Many }) } },
-    async (request, reply) => {
-      const { project } = await access.project(kit.user(request), request.params.slug, true);
-      await services.entries.publishDrafts(project.id, many(request.body.ids));
-      return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=drafts-published`, 303);
-    },
-  );
-
-  app.post(
     '/dashboard/entries/:id/regenerate',
     { schema: { hide: true, params: EntryParams, body: Type.Object({ _csrf: Type.Optional(Type.String()) }) } },
     async (request, reply) => {
       const { entry, project } = await access.entry(kit.user(request), request.params.id, true);
       await services.generation.regenerate(entry.id);
-      return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=entry-regenerated`, 303);
+      return reply.redirect(`/dashboard/projects/${project.slug}/review?notice=entry-regenerated`, 303);
     },
   );
 };

@@ -139,6 +139,8 @@ export interface ChangelogEntriesTable {
   pending_regeneration: ColumnType<boolean, boolean | undefined, boolean>;
   /** Unique to each stored version of the row (migration 0012); read as text. */
   row_version: ColumnType<string, never, never>;
+  /** The entry's own date (its period's start, or its commit's date), set by a trigger (migration 0023). */
+  occurred_at: ColumnType<Date, never, never>;
 }
 
 /** Release notes per project (migrations/0020): written by generation through the entries service. */
@@ -382,7 +384,7 @@ export type CommitRow = Selectable<CommitsTable>;
 /** An entry as the contract shows it; the generation bookkeeping columns are read by src/generation/. */
 export type EntryRow = Omit<
   Selectable<ChangelogEntriesTable>,
-  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version'
+  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version' | 'occurred_at'
 >;
 export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;

@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { EntryRow, EntryStatus, NewEntry, ReleaseNoteRow } from '../db/schema.js';
+import type { DB, EntryRow, EntryStatus, EntryType, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from './entry.schemas.js';
+import type { ReviewCursor, ReviewFilter } from './review-filter.js';
 
 /** Rows per write statement of generated entries. */
 const WRITE_BATCH = 1000;
@@ -61,6 +62,53 @@ const RELEASE_COLUMNS = [
   'component_tags', 'commit_shas', 'fingerprint',
 ];
 
+/** A row of the review queue: what the list shows and what decides which bulk actions apply. */
+export interface ReviewRow {
+  id: string;
+  entry_type: EntryType;
+  status: EntryStatus;
+  title: string | null;
+  version_label: string | null;
+  occurred_at: Date;
+  /** occurred_at in microseconds since the epoch, as text: the page cursor's exact date. */
+  occurred_us: string;
+  published_at: Date | null;
+  updated_at: Date;
+  edited_at: Date | null;
+  pending_regeneration: boolean;
+  generated: boolean;
+}
+
+type EntriesQuery<O> = SelectQueryBuilder<DB, 'changelog_entries', O>;
+
+/**
+ * The filter as conditions on a project's entries. Status and type are left to the caller when
+ * `facets` is set: the counts group by them instead. Every condition but the section's is served by
+ * the (project_id[, status], occurred_at, id) indexes of migration 0023.
+ */
+function filtered<O>(query: EntriesQuery<O>, projectId: string, f: ReviewFilter, facets = false): EntriesQuery<O> {
+  let q = query.where('project_id', '=', projectId);
+  if (!facets && f.status) q = q.where('status', '=', f.status);
+  if (!facets && f.type) q = q.where('entry_type', '=', f.type);
+  if (f.since) q = q.where('occurred_at', '>=', f.since);
+  if (f.until) q = q.where('occurred_at', '<', f.until);
+  if (f.pending) q = q.where('pending_regeneration', '=', true);
+  if (f.section) {
+    const probe = JSON.stringify([{ section_type_key: f.section }]);
+    q = q.where(sql<boolean>`generated_json -> 'sections' @> ${probe}::jsonb`);
+  }
+  return q;
+}
+
+/** `(occurred_at, id)` strictly older than the cursor, newest-first keyset order. */
+const olderThan = (c: ReviewCursor) =>
+  sql<boolean>`(occurred_at, id) < (timestamptz 'epoch' + ${c.atMicros.toString()}::bigint * interval '1 microsecond', ${c.id}::uuid)`;
+
+/** How a status change stamps `published_at` (shared by single and bulk changes). */
+const publishedAtFor = (status: EntryStatus) =>
+  // Publishing stamps the time once; leaving `published` clears it, so a re-publish is new again.
+  status === 'published' ? sql<Date>`coalesce(published_at, now())` : sql<null>`NULL`;
+
 export const entriesRepository = {
   async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
     return db.selectFrom('changelog_entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -83,8 +131,7 @@ export const entriesRepository = {
       .updateTable('changelog_entries')
       .set({
         status,
-        // Publishing stamps the time once; leaving `published` clears it, so a re-publish is new again.
-        published_at: status === 'published' ? sql<Date>`coalesce(published_at, now())` : null,
+        published_at: publishedAtFor(status),
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', id)
@@ -251,5 +298,58 @@ export const entriesRepository = {
       .where('key', '=', key)
       .returningAll()
       .executeTakeFirst();
+  },
+
+
+  /** One page of the review queue, newest first by the entry's own date, then id (a stable keyset). */
+  async reviewPage(db: Executor, projectId: string, filter: ReviewFilter, page: { after?: ReviewCursor; limit: number }): Promise<ReviewRow[]> {
+    let q = filtered(db.selectFrom('changelog_entries'), projectId, filter).select([
+      'id', 'entry_type', 'status', 'title', 'version_label', 'occurred_at', 'published_at', 'updated_at', 'edited_at', 'pending_regeneration',
+      sql<string>`(extract(epoch from occurred_at) * 1000000)::bigint::text`.as('occurred_us'),
+      sql<boolean>`generation_key IS NOT NULL`.as('generated'),
+    ]);
+    if (page.after) q = q.where(olderThan(page.after));
+    return q.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  },
+
+  /** Entries matching the filter but for status and type, counted per (status, type). */
+  async reviewFacets(db: Executor, projectId: string, filter: ReviewFilter): Promise<Array<{ status: EntryStatus; entry_type: EntryType; n: number }>> {
+    return filtered(db.selectFrom('changelog_entries'), projectId, filter, true)
+      .select(['status', 'entry_type', sql<number>`count(*)::int`.as('n')])
+      .groupBy(['status', 'entry_type'])
+      .execute();
+  },
+
+  /** Ids of the entries matching the filter, newest first, at most `limit`, locked (a bulk change follows). */
+  async matchingIds(db: Executor, projectId: string, filter: ReviewFilter, limit: number): Promise<string[]> {
+    const rows = await filtered(db.selectFrom('changelog_entries'), projectId, filter)
+      .select('id')
+      .orderBy('occurred_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .forUpdate()
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** Which of `ids` are entries of the project (locked until the transaction ends: a bulk change follows). */
+  async ownedIds(db: Executor, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await db.selectFrom('changelog_entries').select('id').where('project_id', '=', projectId).where('id', 'in', ids).forUpdate().execute();
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** Moves the project's entries among `ids` whose status is one of `from` to `status`; returns the ids changed. */
+  async setStatusMany(db: Executor, projectId: string, ids: readonly string[], status: EntryStatus, from: readonly EntryStatus[]): Promise<string[]> {
+    if (!ids.length || !from.length) return [];
+    const rows = await db
+      .updateTable('changelog_entries')
+      .set({ status, published_at: publishedAtFor(status), updated_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('status', 'in', [...from])
+      .where('id', 'in', [...ids])
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
   },
 };

@@ -6,10 +6,42 @@ import { AppError, notFound, type ErrorDetail } from '../errors.js';
 import { DateTime, Nullable, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { entriesRepository } from './entries.repository.js';
+import { entriesRepository, type ReviewRow } from './entries.repository.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
+import { decodeCursor, encodeCursor, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
 import { releaseKey } from './release-key.js';
+
+/** Most entries one bulk action changes: a larger selection is refused, to be narrowed first. */
+export const BULK_LIMIT = 5000;
+/** Largest review page. */
+export const REVIEW_PAGE_MAX = 500;
+
+/** What a bulk action applies to: ticked ids, or every entry matching a filter (re-evaluated here). */
+export type Selection =
+  | { ids: readonly string[] }
+  | {
+      filter: ReviewFilter;
+      /** How many the person saw matching when they confirmed; more matching now is refused. */
+      expected?: number;
+    };
+
+/** Bulk status changes, and the statuses each one moves entries from (others are left as they are). */
+const BULK_MOVES = {
+  publish: { to: 'published', from: ['draft', 'archived'] },
+  archive: { to: 'archived', from: ['draft', 'published'] },
+  unpublish: { to: 'draft', from: ['published'] },
+} as const satisfies Record<string, { to: EntryStatus; from: readonly EntryStatus[] }>;
+export type BulkStatusAction = keyof typeof BULK_MOVES;
+export const BULK_STATUS_ACTIONS = Object.keys(BULK_MOVES) as BulkStatusAction[];
+
+/** Entries matching a filter, per status (for the type filter) and per type (for the status filter). */
+export interface ReviewCounts {
+  /** Matching the whole filter. */
+  total: number;
+  byStatus: Record<EntryStatus, number>;
+  byType: Record<string, number>;
+}
 
 /**
  * One entry of an import file, in the contract's field names. `id`, `project_id`, `created_at`
@@ -66,6 +98,39 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     const updated = await entriesRepository.setReleaseStatus(db, project.id, releaseKey(tag), status);
     if (!updated) throw notFound(`Release ${tag}`);
     return updated;
+  }
+
+  /**
+   * The project's entries a selection names, checked in `tx` (locked there). Ticked ids must all
+   * be the project's: one that is not (another project's, made up) refuses the whole selection.
+   * A filter is evaluated here, not trusted from a page, and refused above BULK_LIMIT or when more
+   * match than the person confirmed.
+   */
+  async function select(projectId: string, selection: Selection, { tx = db }: WriteOptions = {}): Promise<string[]> {
+    if ('ids' in selection) {
+      const ids = [...new Set(selection.ids.map((id) => id.toLowerCase()))];
+      if (!ids.length) throw new AppError('invalid_request', 'No entries selected');
+      if (ids.length > BULK_LIMIT) throw new AppError('invalid_request', `At most ${BULK_LIMIT} entries at once`);
+      const owned = await entriesRepository.ownedIds(tx, projectId, ids.filter((id) => isUuid(id)));
+      const foreign = ids.filter((id) => !owned.has(id));
+      if (foreign.length) {
+        throw new AppError(
+          'not_found',
+          `${foreign.length === 1 ? 'One selected entry is' : `${foreign.length} selected entries are`} not in this project; nothing was changed`,
+          foreign.slice(0, 20).map((id) => ({ parameter: 'ids', message: `${id.slice(0, 40)} is not an entry of this project` })),
+        );
+      }
+      return ids;
+    }
+    const ids = await entriesRepository.matchingIds(tx, projectId, selection.filter, BULK_LIMIT + 1);
+    if (ids.length > BULK_LIMIT) {
+      throw new AppError('invalid_request', `More than ${BULK_LIMIT} entries match this filter; narrow it (by type, section or dates) and try again`);
+    }
+    if (selection.expected !== undefined && ids.length > selection.expected) {
+      throw new AppError('conflict', `${ids.length} entries match now, more than the ${selection.expected} you confirmed; nothing was changed. Review the list and confirm again`);
+    }
+    if (!ids.length) throw new AppError('invalid_request', 'No entries match this filter');
+    return ids;
   }
 
   return {
@@ -152,6 +217,50 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     publish: (id: string) => transition(id, 'published'),
     unpublish: (id: string) => transition(id, 'draft'),
     archive: (id: string) => transition(id, 'archived'),
+
+    /**
+     * A page of the review queue, newest first by each entry's own date; `next` continues after
+     * its last entry (null on the last page). `after` is a cursor a previous page gave.
+     */
+    async review(projectId: string, filter: ReviewFilter, page: { after?: string; limit?: number } = {}): Promise<{ entries: ReviewRow[]; next: string | null }> {
+      const limit = Math.min(Math.max(1, Math.trunc(page.limit ?? 50)), REVIEW_PAGE_MAX);
+      const after = page.after ? decodeCursor(page.after) : undefined;
+      // One more than shown says whether a next page exists without counting.
+      const rows = await entriesRepository.reviewPage(db, projectId, filter, { limit: limit + 1, ...(after ? { after } : {}) });
+      const entries = rows.slice(0, limit);
+      const last = entries[entries.length - 1];
+      return { entries, next: rows.length > limit && last ? encodeCursor({ atMicros: BigInt(last.occurred_us), id: last.id }) : null };
+    },
+
+    async reviewCounts(projectId: string, filter: ReviewFilter): Promise<ReviewCounts> {
+      const rows = await entriesRepository.reviewFacets(db, projectId, filter);
+      const byStatus = Object.fromEntries(ENTRY_STATUSES.map((s) => [s, 0])) as Record<EntryStatus, number>;
+      const byType: Record<string, number> = Object.fromEntries(ENTRY_TYPES.map((t) => [t, 0]));
+      let total = 0;
+      for (const r of rows) {
+        const typeOk = !filter.type || r.entry_type === filter.type;
+        const statusOk = !filter.status || r.status === filter.status;
+        if (typeOk) byStatus[r.status] += r.n;
+        if (statusOk) byType[r.entry_type] = (byType[r.entry_type] ?? 0) + r.n;
+        if (typeOk && statusOk) total += r.n;
+      }
+      return { total, byStatus, byType };
+    },
+
+    select,
+
+    /**
+     * Publishes, archives or unpublishes the selected entries of a project in one transaction;
+     * entries already there (or not movable: publishing leaves published ones alone) are counted as unchanged.
+     */
+    async bulkStatus(projectId: string, action: BulkStatusAction, selection: Selection): Promise<{ selected: number; changed: number; unchanged: number }> {
+      const move = BULK_MOVES[action];
+      return db.transaction().execute(async (tx) => {
+        const ids = await select(projectId, selection, { tx });
+        const changed = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, move.from);
+        return { selected: ids.length, changed: changed.length, unchanged: ids.length - changed.length };
+      });
+    },
 
     /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
     async publishDrafts(projectId: string, ids: readonly string[], { tx = db }: WriteOptions = {}): Promise<number> {

@@ -3,6 +3,7 @@ import type { Executor } from '../db/database.js';
 import type { EntryStatus } from '../db/schema.js';
 import { isoWithOffset } from '../git/commit-record.js';
 import type { EngineCommit } from './engine-wire.js';
+import type { GeneratedEntryType } from './types.js';
 
 /** A stored commit as generation reads it. */
 export interface StoredCommit {
@@ -145,19 +146,29 @@ export const generationRepository = {
     await db.updateTable('changelog_entries').set({ edited_at: null, pending_regeneration: false, fingerprint: null }).where('id', '=', id).execute();
   },
 
-  /** The review queue: drafts, and edited entries whose commits changed since. */
-  async reviewQueue(db: Executor, projectId: string, limit: number) {
-    return db
-      .selectFrom('changelog_entries')
-      .select(['id', 'entry_type', 'status', 'title', 'period_start', 'created_at', 'updated_at', 'pending_regeneration', 'edited_at'])
+  /** Forgets people's edits of the project's entries among `ids` (a bulk regenerate, inside its run). */
+  async clearEdits(db: Executor, projectId: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await db
+      .updateTable('changelog_entries')
+      .set({ edited_at: null, pending_regeneration: false, fingerprint: null })
       .where('project_id', '=', projectId)
-      .where((eb) => eb.or([eb('status', '=', 'draft'), eb('pending_regeneration', '=', true)]))
-      // Entries waiting for a decision on newer commits first.
-      .orderBy('pending_regeneration', 'desc')
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
+      .where('id', 'in', [...ids])
       .execute();
+  },
+
+  /** Of `ids`, the project's generated entries that are not archived: what a bulk regenerate rewrites. */
+  async regenerable(db: Executor, projectId: string, ids: readonly string[]) {
+    if (!ids.length) return [];
+    const rows = await db
+      .selectFrom('changelog_entries')
+      .select(['id', 'entry_type', 'commit_shas'])
+      .where('project_id', '=', projectId)
+      .where('id', 'in', [...ids])
+      .where('generation_key', 'is not', null)
+      .where('status', '<>', 'archived')
+      .execute();
+    return rows as Array<{ id: string; entry_type: GeneratedEntryType; commit_shas: string[] }>;
   },
 
   async findEntry(db: Executor, id: string) {

@@ -1,7 +1,7 @@
 import type { Db, Executor } from '../db/database.js';
 import type { EntryStatus, ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
-import type { EntriesService } from '../entries/entries.service.js';
+import type { EntriesService, Selection } from '../entries/entries.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { type SettingsComparison } from './compare.js';
@@ -30,6 +30,8 @@ export interface GenerateRunOptions {
   releases?: boolean;
   /** Called as the run advances (the CLI draws a progress bar on a terminal). */
   onProgress?: (progress: GenerateProgress) => void;
+  /** Entries of the project whose edit is dropped first, in the run's transaction (a bulk regenerate). */
+  clear?: readonly string[];
 }
 
 /** `generate`: commits classified and entries built; `store`: entries written of those to write. */
@@ -104,7 +106,7 @@ export interface GenerationDeps {
   /** Every status an entry gets (draft, published, archived) is written by the entries service. */
   entries: Pick<
     EntriesService,
-    'insertGenerated' | 'updateGenerated' | 'archiveGenerated' | 'insertGeneratedReleases' | 'updateGeneratedReleases' | 'archiveGeneratedReleases'
+    'insertGenerated' | 'updateGenerated' | 'archiveGenerated' | 'insertGeneratedReleases' | 'updateGeneratedReleases' | 'archiveGeneratedReleases' | 'select'
   >;
   projects: Pick<ProjectsService, 'findBySlug' | 'findById'>;
 }
@@ -137,6 +139,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
       await generationRepository.lockProject(tx, project.id);
+      if (options.clear?.length) await generationRepository.clearEdits(tx, project.id, options.clear);
       const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
       const commits = rows.map((r) => r.record);
@@ -371,7 +374,24 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     /** Whether a linked repository has a CODEOWNERS file (read at ingest). */
     hasCodeowners: async (projectId: string) => Boolean(await generationRepository.codeownersOf(db, projectId)),
 
-    reviewQueue: (projectId: string, limit = 500) => generationRepository.reviewQueue(db, projectId, limit),
+    /**
+     * Drops people's edits of the selected entries of a project and writes their generated text
+     * again, in one run (one transaction). Entries not generated from commits, and archived ones
+     * (regenerating would bring them back), are left alone and counted in `skipped`.
+     */
+    async regenerateMany(projectId: string, selection: Selection): Promise<GenerateSummary & { selected: number; skipped: number }> {
+      const project = await projects.findById(projectId);
+      if (!project) throw notFound('Project');
+      const ids = await entries.select(projectId, selection);
+      const targets = await generationRepository.regenerable(db, projectId, ids);
+      if (!targets.length) throw new AppError('conflict', 'None of the selected entries can be regenerated: they were not generated from commits, or are archived');
+      const summary = await run(project, {
+        shas: [...new Set(targets.flatMap((t) => t.commit_shas))],
+        types: [...new Set(targets.map((t) => t.entry_type))],
+        clear: targets.map((t) => t.id),
+      });
+      return { ...summary, selected: ids.length, skipped: ids.length - targets.length };
+    },
 
     /** Drops a person's edit of an entry and writes the generated text again. */
     async regenerate(entryId: string): Promise<GenerateSummary> {

@@ -1,0 +1,160 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ProjectRow } from '../db/schema.js';
+import { BULK_STATUS_ACTIONS, type BulkStatusAction, type Selection } from '../entries/entries.service.js';
+import { parseReviewFilter, type ReviewFilter } from '../entries/review-filter.js';
+import { AppError } from '../errors.js';
+import { html } from '../html/html.js';
+import type { Workspace } from './access.js';
+import type { Kit } from './kit.js';
+import type { RenderOptions } from './kit.js';
+import { reviewPage, reviewUrl, type RawFilter } from './views/review.js';
+
+const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
+// Lengths generous enough that only absurd input fails here: a value that is wrong is reported
+// after the access check, so a caller who may not see the project never learns more than that.
+const Text = (max = 100) => Type.Optional(Type.String({ maxLength: max }));
+const FilterFields = { status: Text(), type: Text(), section: Text(), since: Text(), until: Text(), pending: Text() };
+const ReviewQuery = Type.Object({
+  ...FilterFields,
+  after: Text(),
+  limit: Text(),
+  notice: Text(),
+  // A bulk action's outcome, shown after its redirect.
+  done: Text(),
+  changed: Text(),
+  unchanged: Text(),
+});
+const Ids = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 5000 })]));
+const BulkForm = Type.Object({
+  _csrf: Type.Optional(Type.String()),
+  action: Type.String({ maxLength: 100 }),
+  ids: Ids,
+  scope: Text(),
+  expected: Text(),
+  after: Text(),
+  ...FilterFields,
+});
+
+const ACTIONS = [...BULK_STATUS_ACTIONS, 'regenerate'] as const;
+const DONE: Record<string, string> = { publish: 'Published', archive: 'Archived', unpublish: 'Unpublished', regenerate: 'Regenerated' };
+
+/** The filter as typed: "all"/"any" and absent are the same (no filter), but an absent status means drafts. */
+function rawFilter(input: Partial<Record<keyof RawFilter, string | undefined>>): RawFilter {
+  const t = (v: string | undefined) => {
+    const s = (v ?? '').trim();
+    return s === 'all' || s === 'any' ? '' : s;
+  };
+  const status = (input.status ?? '').trim();
+  return {
+    status: status === 'any' ? 'all' : status || 'draft',
+    type: t(input.type),
+    section: t(input.section),
+    since: t(input.since),
+    until: t(input.until),
+    pending: t(input.pending) ? '1' : '',
+  };
+}
+
+function pageLimit(text: string | undefined): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, 200) : 50;
+}
+
+/**
+ * The review queue: a project's entries newest first by their own date, filtered, counted and
+ * paged by keyset, with bulk publish, archive and regenerate of ticked entries or of everything a
+ * filter matches. Only people who may manage the project see it or act on it.
+ */
+export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
+  const { services, access } = kit;
+
+  async function page(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: ProjectRow,
+    ws: Workspace,
+    input: { raw: RawFilter; after: string; limit: number; error?: AppError; notice?: RenderOptions['notice'] },
+  ) {
+    let filter: ReviewFilter = {};
+    let error = input.error;
+    try {
+      filter = parseReviewFilter(input.raw);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      error = e;
+    }
+    let after = input.after;
+    let listing: Awaited<ReturnType<typeof services.entries.review>>;
+    try {
+      listing = await services.entries.review(project.id, filter, { limit: input.limit, ...(after ? { after } : {}) });
+    } catch (e) {
+      if (!(e instanceof AppError) || e.code !== 'invalid_request') throw e;
+      // A damaged cursor: the first page, with the reason.
+      error ??= e;
+      after = '';
+      listing = await services.entries.review(project.id, filter, { limit: input.limit });
+    }
+    const counts = await services.entries.reviewCounts(project.id, filter);
+    return kit.render(
+      request,
+      reply,
+      `Review queue · ${project.name}`,
+      html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
+<h1>Review queue</h1>
+<p class="subtitle"><a href="/dashboard/projects/${project.slug}/generation">Generation settings</a></p>
+${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, counts, next: listing.next, after, limit: input.limit, error })}`,
+      { status: error ? error.status : 200, ...(input.notice ? { notice: input.notice } : {}) },
+    );
+  }
+
+  app.get('/dashboard/projects/:slug/review', { schema: { hide: true, params: SlugParams, querystring: ReviewQuery } }, async (request, reply) => {
+    const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+    const q = request.query;
+    const notice =
+      q.done && DONE[q.done]
+        ? {
+            kind: 'ok' as const,
+            text: `${DONE[q.done]} ${Number(q.changed) || 0} ${Number(q.changed) === 1 ? 'entry' : 'entries'}${
+              Number(q.unchanged) ? `; ${Number(q.unchanged)} left as they were` : ''
+            }.`,
+          }
+        : undefined;
+    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit), ...(notice ? { notice } : {}) });
+  });
+
+  app.post('/dashboard/projects/:slug/review/bulk', { schema: { hide: true, params: SlugParams, body: BulkForm } }, async (request, reply) => {
+    // Access first, for every action: the ids are then checked against this project by the service.
+    const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+    const body = request.body;
+    const raw = rawFilter(body);
+    const back = { raw, after: body.after ?? '', limit: 50 };
+    try {
+      const action = (ACTIONS as readonly string[]).includes(body.action) ? (body.action as (typeof ACTIONS)[number]) : undefined;
+      if (!action) throw new AppError('invalid_request', `Unknown action; one of ${ACTIONS.join(', ')}`);
+      let selection: Selection;
+      if (body.scope === 'matching') {
+        const expected = Number(body.expected);
+        selection = { filter: parseReviewFilter(raw), ...(Number.isInteger(expected) && expected >= 0 ? { expected } : {}) };
+      } else {
+        const ids = body.ids === undefined ? [] : Array.isArray(body.ids) ? body.ids : [body.ids];
+        if (!ids.length) throw new AppError('invalid_request', 'Select entries first, or tick "all matching this filter"');
+        selection = { ids };
+      }
+      let changed: number;
+      let unchanged: number;
+      if (action === 'regenerate') {
+        const result = await services.generation.regenerateMany(project.id, selection);
+        changed = result.selected - result.skipped;
+        unchanged = result.skipped;
+      } else {
+        ({ changed, unchanged } = await services.entries.bulkStatus(project.id, action as BulkStatusAction, selection));
+      }
+      return reply.redirect(reviewUrl(project.slug, raw, { after: back.after, done: action, changed: String(changed), unchanged: String(unchanged) }), 303);
+    } catch (error) {
+      if (!(error instanceof AppError) || !['invalid_request', 'not_found', 'conflict'].includes(error.code)) throw error;
+      return page(request, reply, project, ws, { ...back, error });
+    }
+  });
+};
