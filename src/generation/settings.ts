@@ -6,9 +6,11 @@ import { parseCodeowners } from './teams.js';
 import {
   DEFAULT_SECTION_LABELS,
   GENERATED_ENTRY_TYPES,
+  HISTORY_POLICIES,
   SECTION_KEYS,
   type GeneratedEntryType,
   type GenerationSettings,
+  type HistoryPolicy,
   type PathRule,
   type SectionKey,
   type SectionSetting,
@@ -31,6 +33,10 @@ export interface SettingsInput {
   headlineLimit?: number;
   /** One policy for every type, or one per type (types left out stay `manual`). */
   publish?: string | Partial<Record<string, string>>;
+  /** What becomes of history (changes from before the link): publish (default), draft or skip. */
+  history?: string;
+  /** History before this date is skipped; an ISO 8601 date or instant, null for none. */
+  historySince?: string | null;
 }
 
 export class SettingsError extends Error {
@@ -119,6 +125,9 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     else if (policy !== 'manual' && policy !== 'auto') problems.push(`publish policy must be manual or auto (got "${policy}" for ${type})`);
     else publish[type as GeneratedEntryType] = policy;
   }
+  const history = (input.history ?? 'publish') as HistoryPolicy;
+  if (!HISTORY_POLICIES.includes(history)) problems.push(`history must be ${HISTORY_POLICIES.join(', ')} (got "${String(input.history)}")`);
+  const historySince = parseSince(input.historySince, problems);
   if (problems.length) throw new SettingsError(problems);
   return {
     entryTypes: [...new Set(entryTypes)],
@@ -132,7 +141,26 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     pullRequestUrl: input.pullRequestUrl ?? null,
     headlineLimit,
     publish,
+    history,
+    historySince,
   };
+}
+
+/**
+ * A start date for history: `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 instant with its offset,
+ * normalised to an ISO instant. Anything else is a problem, never a guess.
+ */
+function parseSince(value: string | null | undefined, problems: string[]): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  const text = String(value).trim();
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
+  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(iso);
+  const at = ok ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(at)) {
+    problems.push(`history start must be a date such as 2024-01-31 or an ISO 8601 instant (got "${text.slice(0, 100)}")`);
+    return null;
+  }
+  return new Date(at).toISOString();
 }
 
 /**
