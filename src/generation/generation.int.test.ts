@@ -23,6 +23,9 @@ const db = () => ctx.services.database.db;
 const newLinkedProject = async () => {
   const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
   const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+  // These tests are about new work and its publishing policy: the link predates the dataset's
+  // commits, so none of them is history (see the history policy tests in history.int.test.ts).
+  await sql`UPDATE repo_links SET created_at = '2000-01-01T00:00:00Z' WHERE id = ${link.id}`.execute(db());
   return { project, link };
 };
 
