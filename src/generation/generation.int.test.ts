@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { buildProject, buildUser, linkPredatesHistory } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { AppError } from '../errors.js';
@@ -25,7 +25,7 @@ const newLinkedProject = async () => {
   const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
   // These tests are about new work and its publishing policy: the link predates the dataset's
   // commits, so none of them is history (see the history policy tests in history.int.test.ts).
-  await sql`UPDATE repo_links SET created_at = '2000-01-01T00:00:00Z' WHERE id = ${link.id}`.execute(db());
+  await linkPredatesHistory(ctx.services, link.id);
   return { project, link };
 };
 

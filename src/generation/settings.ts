@@ -196,3 +196,14 @@ export function teamRules(teams: readonly TeamMapping[]): { paths: string[]; aut
     authors: teams.flatMap((t) => (t.authors ?? []).map((a) => `${a}=${t.team}`)),
   };
 }
+
+/**
+ * `--history` and `--history-since` as a settings patch (`projects configure` and `repos link`);
+ * values are checked with the other settings.
+ */
+export function historyPatch(opts: { history?: string; historySince?: string }): Partial<SettingsInput> {
+  return {
+    ...(opts.history !== undefined ? { history: opts.history } : {}),
+    ...(opts.historySince !== undefined ? { historySince: opts.historySince === 'none' ? null : opts.historySince } : {}),
+  };
+}

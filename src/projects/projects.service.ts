@@ -109,9 +109,11 @@ export function createProjectsService(
     },
 
     /** Sets the public page's colour and logo (empty strings clear them), validated by parseTheme. */
-    async updateTheme(id: string, input: { color: string; logoUrl: string }): Promise<ProjectRow> {
+    async updateTheme(id: string, input: { color: string; logoUrl: string; publicView?: string }): Promise<ProjectRow> {
       const theme = parseTheme(input);
-      const updated = await projectsRepository.update(db, id, { theme_color: theme.color, logo_url: theme.logoUrl });
+      // The default view of the page goes with its look (one form); left out, it is kept.
+      const view = input.publicView !== undefined ? { public_view: parsePublicView(input.publicView) } : {};
+      const updated = await projectsRepository.update(db, id, { theme_color: theme.color, logo_url: theme.logoUrl, ...view });
       if (!updated) throw new AppError('not_found', 'Project not found');
       return updated;
     },
