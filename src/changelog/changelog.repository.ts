@@ -17,6 +17,8 @@ export interface PublicProject {
   published_entry_count: number;
   /** When anything the public listing shows last changed; a later whole second at every change (migrations/0017). */
   published_changed_at: Date;
+  /** The view the page shows by default; null: the page picks (src/projects/public-view.ts). */
+  public_view: string | null;
 }
 
 /** What the API's listing statements read of a project. */
@@ -211,7 +213,7 @@ export const changelogRepository = {
   async findProject(db: Executor, slug: string): Promise<PublicProject | undefined> {
     return db
       .selectFrom('projects')
-      .select(['id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at'])
+      .select(['id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at', 'public_view'])
       .where('slug', '=', slug)
       .executeTakeFirst();
   },

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
-import { buildProject } from '../../test/helpers/factories.js';
+import { buildProject, linkPredatesHistory } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { generate } from '../generation/engine.js';
 import { resolveSettings } from '../generation/settings.js';
@@ -30,6 +30,8 @@ beforeAll(async () => {
   expect((await browser.setUp(ctx.services, { email: 'lead@example.com' })).status).toBe(303);
   project = await buildProject(ctx.services, { type: 'user', email: 'lead@example.com' });
   const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+  // The review queue holds new work: the dataset's commits must not be history (published by default).
+  await linkPredatesHistory(ctx.services, link.id);
   await ctx.services.ingest.ingestLink(link.id);
 }, 120_000);
 

@@ -9,6 +9,7 @@ import { html } from '../html/html.js';
 import { renderMarkdown } from '../html/markdown.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 import { reposPanel, type ReposPanel } from './views/repos.js';
+import { AVAILABLE_VIEWS, VIEW_LABELS } from '../projects/public-view.js';
 
 const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -39,7 +40,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     ws: Workspace,
     error?: AppError,
     values?: { name: string; slug: string },
-    theme?: { error?: AppError; color: string; logoUrl: string },
+    theme?: { error?: AppError; color: string; logoUrl: string; publicView?: string },
     repoError?: ReposPanel['error'],
   ) {
     const csrf = kit.csrf(request);
@@ -82,11 +83,16 @@ ${
   </form></section>
 <section class="panel" aria-labelledby="theme-h"><h2 id="theme-h">Public page</h2>
   <p>How <a href="/c/${project.slug}">/c/${project.slug}</a> and its feeds look. Leave a field empty for the default.</p>
-  ${formErrors(theme?.error?.message, theme?.error?.details, ['theme_color', 'logo_url'])}
+  ${formErrors(theme?.error?.message, theme?.error?.details, ['theme_color', 'logo_url', 'public_view'])}
   <form class="stack" method="post" action="/dashboard/projects/${project.slug}/theme">${csrfField({ csrf })}
     ${field({ name: 'theme_color', label: 'Accent colour', value: theme?.color ?? project.theme_color ?? '', errors: theme?.error?.details, hint: 'As #rrggbb, e.g. #1f6feb. Text on it is black or white, whichever reads better.', attrs: html` pattern="#[0-9a-fA-F]{6}" maxlength="7"` })}
     ${field({ name: 'logo_url', label: 'Logo URL', value: theme?.logoUrl ?? project.logo_url ?? '', type: 'url', errors: theme?.error?.details, hint: 'An https:// address of an image, shown at the top of the page.', attrs: html` maxlength="2000"` })}
-    <div><button type="submit">Save theme</button></div>
+    <div><label for="f-public_view">Shown by default</label><select id="f-public_view" name="public_view" aria-describedby="f-public_view-hint">${[
+      ['', 'Automatic (weekly, else monthly, daily or every change)'],
+      ...AVAILABLE_VIEWS.map((v) => [v, VIEW_LABELS[v]]),
+    ].map(([v, label]) => html`<option value="${v!}"${(theme?.publicView ?? project.public_view ?? '') === v ? html` selected` : ''}>${label!}</option>`)}</select>
+    <p class="hint" id="f-public_view-hint">One kind of entry at a time; readers can switch views on the page.</p></div>
+    <div><button type="submit">Save public page</button></div>
   </form></section>
 <section class="panel danger-zone" aria-labelledby="delete-h"><h2 id="delete-h">Delete project</h2>
   <p>Deletes the project and all its entries; API keys limited to it lose access to it.</p>
@@ -201,12 +207,19 @@ ${
       schema: {
         hide: true,
         params: SlugParams,
-        body: Type.Composite([Form, Type.Object({ theme_color: Type.String({ maxLength: 100 }), logo_url: Type.String({ maxLength: 4000 }) })]),
+        body: Type.Composite([
+          Form,
+          Type.Object({ theme_color: Type.String({ maxLength: 100 }), logo_url: Type.String({ maxLength: 4000 }), public_view: Type.Optional(Type.String({ maxLength: 20 })) }),
+        ]),
       },
     },
     async (request, reply) => {
       const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
-      const values = { color: request.body.theme_color, logoUrl: request.body.logo_url };
+      const values = {
+        color: request.body.theme_color,
+        logoUrl: request.body.logo_url,
+        ...(request.body.public_view !== undefined ? { publicView: request.body.public_view } : {}),
+      };
       try {
         await services.projects.updateTheme(project.id, values);
         return reply.redirect(`/dashboard/projects/${project.slug}?notice=theme-saved`, 303);

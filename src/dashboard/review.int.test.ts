@@ -181,7 +181,8 @@ describe('bulk actions', () => {
     const gen = await buildProject(ctx.services, { type: 'org', slug: 'acme' });
     const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: gen.slug, source: repo, branch: 'trunk' });
     await ctx.services.ingest.ingestLink(link.id);
-    await ctx.services.generation.configure(gen.slug, { entryTypes: ['commit'] });
+    // History (commits from before the link) as drafts, so there is something to review.
+    await ctx.services.generation.configure(gen.slug, { entryTypes: ['commit'], history: 'draft' });
     await ctx.services.generation.generate(gen.slug);
     // A commit entry is dated by its commit.
     const entries = await db()
@@ -199,7 +200,7 @@ describe('bulk actions', () => {
     const url = `/dashboard/projects/${gen.slug}/review`;
     await alice.get(url);
     const one = await alice.post(`${url}/bulk`, { action: 'regenerate', ids: [first!.id] });
-    expect(one.status).toBe(303);
+    expect(one.status, one.body).toBe(303);
     const after = await db().selectFrom('changelog_entries').select(['id', 'title', 'edited_at']).where('id', 'in', [first!.id, second!.id]).execute();
     expect(after.find((r) => r.id === first!.id)).toEqual({ id: first!.id, title: first!.title, edited_at: null });
     expect(after.find((r) => r.id === second!.id)?.title).toBe('Edited two');

@@ -7,7 +7,8 @@ let ctx: TestContext;
 let owner: DashboardClient;
 
 beforeAll(async () => {
-  ctx = await createTestContext();
+  // Open sign-up: a second account, of another tenant, tries the project's settings.
+  ctx = await createTestContext({ SIGNUP_OPEN: 'true' });
   await seedDemo(ctx.services);
   owner = new DashboardClient(ctx.app);
   await owner.setUp(ctx.services, { name: 'Demo Owner', email: 'demo@example.com' });
@@ -50,6 +51,34 @@ describe('public page theme in the project settings', () => {
     const db = ctx.services.database.db;
     await expect(db.updateTable('projects').set({ logo_url: 'javascript:alert(1)' }).where('slug', '=', 'demo').execute()).rejects.toThrow();
     await expect(db.updateTable('projects').set({ theme_color: 'red' }).where('slug', '=', 'demo').execute()).rejects.toThrow();
+  });
+
+  it('saves the default view of the public page, and refuses one the page cannot show', async () => {
+    expect((await owner.get('/dashboard/projects/demo')).body).toContain('<label for="f-public_view">Shown by default</label>');
+    const saved = await owner.submit('/dashboard/projects/demo', '/dashboard/projects/demo/theme', { theme_color: '', logo_url: '', public_view: 'monthly' });
+    expect(saved.status).toBe(303);
+    expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ public_view: 'monthly' });
+    expect((await owner.get('/dashboard/projects/demo')).body).toContain('<option value="monthly" selected>');
+    for (const bad of ['releases', 'yearly', '<b>']) {
+      const refused = await owner.submit('/dashboard/projects/demo', '/dashboard/projects/demo/theme', { theme_color: '', logo_url: '', public_view: bad });
+      expect(refused.status).toBe(400);
+    }
+    expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ public_view: 'monthly' });
+    await owner.submit('/dashboard/projects/demo', '/dashboard/projects/demo/theme', { theme_color: '', logo_url: '', public_view: '' });
+    expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ public_view: null });
+  });
+
+  it("another account cannot change the project's public view or history policy", async () => {
+    const other = new DashboardClient(ctx.app);
+    expect((await other.signUp({ email: 'mallory@example.com' })).location).toBe('/dashboard');
+    const view = await other.post('/dashboard/projects/demo/theme', { theme_color: '', logo_url: '', public_view: 'commit' });
+    expect([403, 404]).toContain(view.status);
+    const history = await other.post('/dashboard/projects/demo/generation', {
+      entry_types: ['commit'], time_zone: 'UTC', exclude_authors: '', path_rules: '', history: 'skip', history_since: '2020-01-01',
+    });
+    expect([403, 404]).toContain(history.status);
+    expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ public_view: null });
+    expect((await ctx.services.generation.settings('demo')).resolved).toMatchObject({ history: 'publish', historySince: null });
   });
 
   it('needs a manager: a signed-out visitor is sent to sign in', async () => {

@@ -75,6 +75,8 @@ export interface ProjectsTable {
   theme_color: ColumnType<string | null, string | null | undefined, string | null>;
   /** Public page logo, an https URL; null for none. */
   logo_url: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The view /c/{slug} shows by default (src/projects/public-view.ts); null: the page picks (migrations/0022). */
+  public_view: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the public listing last changed (entries or displayed fields); kept by triggers (migrations/0017), never decreasing. */
   published_changed_at: ColumnType<Date, never, never>;
   created_at: CreatedAt;

@@ -168,17 +168,21 @@ export const entriesRepository = {
   async insertGenerated(
     db: Executor,
     projectId: string,
-    rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus }>,
+    rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus; publishedAt?: Date | null }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
-    await pipelined(rows, ({ record, commitId, status }) => withFields(record, { commit_id: commitId, status }), async (json, n) => {
+    const toRecord = ({ record, commitId, status, publishedAt }: (typeof rows)[number]) =>
+      withFields(record, { commit_id: commitId, status, published_at: publishedAt ? publishedAt.toISOString() : null });
+    await pipelined(rows, toRecord, async (json, n) => {
+      // A backdated published_at (history) moves no Last-Modified backwards: the project's
+      // published_changed_at only ever moves forward (migrations/0017), whatever the entries' dates.
       await sql`
         INSERT INTO changelog_entries (
           project_id, generation_key, status, published_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
         )
-        SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN now() END,
+        SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN COALESCE(r.published_at, now()) END,
                ${sql.raw(RECORD_COLUMNS.map((c) => `r.${c}`).join(', '))}
-        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text)`.execute(db);
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text, published_at timestamptz)`.execute(db);
       onBatch?.(n);
     });
   },
@@ -189,12 +193,13 @@ export const entriesRepository = {
    */
   async updateGenerated(
     db: Executor,
-    rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus }>,
+    rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
     await pipelined(
       rows,
-      ({ id, record, commitId, restore }) => withFields(record, { commit_id: commitId, id, restore: restore ?? null }),
+      ({ id, record, commitId, restore, publishedAt }) =>
+        withFields(record, { commit_id: commitId, id, restore: restore ?? null, restore_at: publishedAt ? publishedAt.toISOString() : null }),
       async (json, n) => {
         await sql`
           UPDATE changelog_entries e SET
@@ -203,8 +208,8 @@ export const entriesRepository = {
             pending_regeneration = false,
             updated_at = now(),
             status = COALESCE(r.restore, e.status),
-            published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN now() END
-          FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text)
+            published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN COALESCE(r.restore_at, now()) END
+          FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text, restore_at timestamptz)
           WHERE e.id = r.id`.execute(db);
         onBatch?.(n);
       },

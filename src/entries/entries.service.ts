@@ -269,18 +269,22 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     },
 
     /**
-     * Stores new generated entries, each `draft` or `published` as its type's policy says (a
-     * `published` one is stamped now). Batched for speed: see entriesRepository.insertGenerated.
+     * Stores new generated entries, each `draft` or `published` as generation decided (its type's
+     * policy, or the history policy). A `published` one is dated `publishedAt` (history: when its
+     * change reached the branch), else now. Batched for speed: see entriesRepository.insertGenerated.
      */
     insertGenerated: (
       projectId: string,
-      rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus }>,
+      rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus; publishedAt?: Date | null }>,
       { tx = db, onBatch }: WriteOptions = {},
     ) => entriesRepository.insertGenerated(tx, projectId, rows, onBatch),
 
-    /** Rewrites generated entries in place; `restore` brings one archived by generation back with that status. */
+    /**
+     * Rewrites generated entries in place; `restore` brings one archived by generation back with
+     * that status (published: dated `publishedAt`, else now).
+     */
     updateGenerated: (
-      rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus }>,
+      rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null }>,
       { tx = db, onBatch }: WriteOptions = {},
     ) => entriesRepository.updateGenerated(tx, rows, onBatch),
 

@@ -105,6 +105,13 @@ export interface EntryToStore {
   entry_type: GeneratedEntryType;
   fingerprint: string;
   commit_sha: string | null;
+  /** A rollup's period end (exclusive, ISO 8601 UTC); null for commit entries. */
+  period_end: string | null;
+  /**
+   * The commits of an entry storage does not hold yet (whether it is history is decided from
+   * them); null for a stored one, which keeps its status.
+   */
+  commit_shas: string[] | null;
   /**
    * The generated columns as a JSON object (the record `jsonb_to_recordset` reads, without the
    * row's commit id, status or entry id); null when the stored entry has this fingerprint already.
@@ -119,6 +126,8 @@ export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | 
     entry_type: entry.entry_type,
     fingerprint: entry.fingerprint,
     commit_sha: entry.commit_sha,
+    period_end: entry.period_end,
+    commit_shas: storedFingerprint === undefined ? entry.commit_shas : null,
     record:
       storedFingerprint === entry.fingerprint
         ? null

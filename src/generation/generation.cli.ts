@@ -5,8 +5,9 @@ import type { CliIo, Output } from '../cli/io.js';
 import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
-import { parseTeamRules, SettingsError, teamRules } from './settings.js';
+import { historyPatch, parseTeamRules, SettingsError, teamRules } from './settings.js';
 import { SECTION_KEYS, type GenerationSettings } from './types.js';
+import { AVAILABLE_VIEWS, parsePublicView } from '../projects/public-view.js';
 
 interface CliParts {
   program: Command;
@@ -34,6 +35,9 @@ export function describeSummary(s: GenerateSummary): string {
     (s.releases
       ? `; release notes: ${s.releases.created} created, ${s.releases.updated} updated, ${s.releases.unchanged} unchanged` +
         (s.releases.archived ? `, ${s.releases.archived} archived` : '')
+      : '') +
+    (s.history && s.history.published + s.history.drafts + s.history.skipped
+      ? `; history: ${s.history.published} published by date, ${s.history.drafts} drafts, ${s.history.skipped} skipped`
       : '') +
     (s.warnings?.length ? `\nwarning: ${s.warnings.join('\nwarning: ')}` : '')
   );
@@ -96,7 +100,10 @@ const presentSettings = (s: GenerationSettings) => ({
   headlineLimit: s.headlineLimit,
   pullRequestUrl: s.pullRequestUrl,
   codeowners: codeownersSource(s),
+  history: s.history,
+  historySince: s.historySince,
 });
+
 
 
 const STAGES: Record<GenerateProgress['stage'], string> = { generate: 'classifying commits', store: 'storing entries    ' };
@@ -168,6 +175,9 @@ export function registerGenerationCommands({ program, command, run, withServices
     .option('--codeowners <file>', 'use this CODEOWNERS file instead of the repository\'s; "none" ignores the repository\'s, "repo" goes back to it')
     .option('--headline-limit <n>', 'how many headline items a rollup gets at most')
     .option('--pull-request-url <url>', 'link PR numbers, e.g. "https://github.com/o/r/pull/{number}" ("none" clears it)')
+    .option('--history <policy>', 'changes from before the link: publish (dated when each reached the branch), draft or skip')
+    .option('--history-since <date>', 'skip history before this date, e.g. 2024-01-01 ("none" clears it)')
+    .option('--public-view <view>', `what /c/SLUG shows by default: auto, ${AVAILABLE_VIEWS.join(', ')}`)
     .action(
       run(
         async (
@@ -175,6 +185,7 @@ export function registerGenerationCommands({ program, command, run, withServices
           opts: {
             entryTypes?: string; publish?: string; releases?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
             teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; codeowners?: string; headlineLimit?: string; pullRequestUrl?: string;
+            history?: string; historySince?: string; publicView?: string;
           },
         ) => {
           const patch: SettingsPatch = {};
@@ -202,14 +213,23 @@ export function registerGenerationCommands({ program, command, run, withServices
           }
           if (opts.pullRequestUrl !== undefined) patch.pullRequestUrl = opts.pullRequestUrl === 'none' ? null : opts.pullRequestUrl;
           if (opts.codeowners !== undefined) patch.codeowners = await codeownersOption(opts.codeowners);
+          Object.assign(patch, historyPatch(opts));
+          // Checked before anything is stored, so a bad view stores no other setting either.
+          const publicView = opts.publicView !== undefined ? parsePublicView(opts.publicView) : undefined;
           return withServices(async (services) => {
             if (opts.clearTeams || opts.teamRule !== undefined || opts.teamAuthor !== undefined) {
               const current = opts.clearTeams ? { paths: [], authors: [] } : teamRules((await services.generation.settings(slug)).resolved.teams);
               patch.teams = teamsFrom(opts.teamRule ?? current.paths, opts.teamAuthor ?? current.authors);
             }
             const settings = await services.generation.configure(slug, patch);
+            let view: string | null | undefined;
+            if (publicView !== undefined) {
+              const project = await services.projects.findBySlug(slug);
+              if (!project) throw new AppError('not_found', `Project ${slug} not found`);
+              view = (await services.projects.setPublicView(project.id, publicView)).public_view;
+            }
             return {
-              json: { project: slug, settings: presentSettings(settings) },
+              json: { project: slug, settings: presentSettings(settings), ...(view !== undefined ? { publicView: view ?? 'auto' } : {}) },
               text:
                 `${slug}: generates ${settings.entryTypes.join(', ')}${settings.releases ? ' and release notes' : ''} in ${settings.timeZone}; ` +
                 `publishes ${Object.entries(settings.publish).map(([t, p]) => `${t} ${p}`).join(', ')}; ` +
@@ -217,7 +237,9 @@ export function registerGenerationCommands({ program, command, run, withServices
                 (settings.teams.length
                   ? `teams ${settings.teams.map((t) => `${t.team} (${[...(t.paths ?? []), ...(t.authors ?? [])].join(', ')})`).join('; ')}`
                   : 'no team rules') +
-                `; CODEOWNERS: ${{ repository: "the repository's, if any", none: 'not used', project: 'the project\'s own file' }[codeownersSource(settings)]}`,
+                `; CODEOWNERS: ${{ repository: "the repository's, if any", none: 'not used', project: 'the project\'s own file' }[codeownersSource(settings)]}` +
+                `; history: ${settings.history}${settings.historySince ? ` from ${settings.historySince.slice(0, 10)}` : ''}` +
+                (view !== undefined ? `; public page shows ${view ?? 'auto'} by default` : ''),
             };
           });
         },

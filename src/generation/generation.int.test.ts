@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { buildProject, buildUser, linkPredatesHistory } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { AppError } from '../errors.js';
@@ -23,6 +23,9 @@ const db = () => ctx.services.database.db;
 const newLinkedProject = async () => {
   const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
   const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: origin, branch: 'main' });
+  // These tests are about new work and its publishing policy: the link predates the dataset's
+  // commits, so none of them is history (see the history policy tests in history.int.test.ts).
+  await linkPredatesHistory(ctx.services, link.id);
   return { project, link };
 };
 

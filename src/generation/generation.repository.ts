@@ -10,6 +10,8 @@ export interface StoredCommit {
   id: string;
   /** When ingestion stored it (epoch ms). */
   storedAt: number;
+  /** The link it came through (null once that link is removed). */
+  linkId: string | null;
   /** Changes and co-authors as the stored JSON text: only the generation thread reads them. */
   record: EngineCommit & { changes: string; coAuthors: string };
 }
@@ -72,6 +74,19 @@ export const generationRepository = {
     return rows.map((r) => r.tracked_branch).sort();
   },
 
+  /**
+   * When each of the project's links was made (epoch ms): the boundary between a link's history
+   * (changes that reached its branch before) and new work.
+   */
+  async linkTimes(db: Executor, projectId: string): Promise<Map<string, number>> {
+    const rows = await db
+      .selectFrom('repo_links')
+      .select(['id', sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('created_ms')])
+      .where('project_id', '=', projectId)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.created_ms]));
+  },
+
   /** Serialises generation runs of one project (the job and the CLI may run at once). */
   async lockProject(db: Executor, projectId: string): Promise<void> {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
@@ -87,7 +102,7 @@ export const generationRepository = {
     const rows = await db
       .selectFrom('commits')
       .select([
-        'id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
+        'id', 'repo_link_id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
         'committer_tz_offset', 'message', 'tags', 'pr_number',
         sql<string>`changes::text`.as('changes'),
         sql<string>`co_authors::text`.as('co_authors'),
@@ -103,6 +118,7 @@ export const generationRepository = {
     return rows.map((r) => ({
       id: r.id,
       storedAt: r.stored_ms,
+      linkId: r.repo_link_id,
       record: {
         sha: r.sha,
         parents: r.parent_shas,

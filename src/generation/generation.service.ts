@@ -9,6 +9,7 @@ import { touchedPeriods } from './engine.js';
 import { inlineEngine, type Engine } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredGenerated, type StoredRelease } from './generation.repository.js';
+import { place, type HistoryContext } from './history.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import { type GeneratedEntryType, type GenerationSettings } from './types.js';
@@ -56,6 +57,8 @@ export interface GenerateSummary {
   archived: number;
   /** Release notes written (releases.ts); null when the run did not produce them (the `releases` setting is off). */
   releases: ReleaseSummary | null;
+  /** New entries of history (changes from before the link) stored as the history policy says. */
+  history: { published: number; drafts: number; skipped: number };
   /** Problems that did not stop the run (a CODEOWNERS line from the repository skipped). */
   warnings: string[];
 }
@@ -206,21 +209,38 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         pending: 0,
         archived: 0,
         releases: null,
+        history: { published: 0, drafts: 0, skipped: 0 },
         warnings: result.warnings,
       };
 
       progress({ stage: 'generate', done: commits.length, total: commits.length });
-      const inserts: Array<{ record: string; commitId: string | null; status: EntryStatus }> = [];
-      const updates: Array<{ id: string; record: string; commitId: string | null; restore?: EntryStatus }> = [];
+      const inserts: Array<{ record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null }> = [];
+      const updates: Array<{ id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null }> = [];
       const pending: string[] = [];
       const produced = new Set<string>();
+      const linkTimes = await generationRepository.linkTimes(tx, project.id);
+      const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
+      let history: HistoryContext | undefined;
+      const historyContext = (): HistoryContext => ({
+        arrival: (arrival ??= computeArrivals(commits, { trunk })),
+        linkedAt: (sha) => {
+          const link = linkOf.get(sha);
+          return link ? linkTimes.get(link) : undefined;
+        },
+      });
       for (const entry of result.entries) {
         produced.add(entry.key);
         const existing = byKey.get(entry.key);
         const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
-        const status: EntryStatus = settings.publish[entry.entry_type] === 'auto' ? 'published' : 'draft';
         if (!existing) {
-          inserts.push({ record: recordOf(entry), commitId, status });
+          // History (from before the link) follows the history policy, dated by its change.
+          const placed = place(entry, settings, (history ??= historyContext()));
+          if (!placed.store) {
+            summary.history.skipped++;
+            continue;
+          }
+          if (placed.history) summary.history[placed.status === 'published' ? 'published' : 'drafts']++;
+          inserts.push({ record: recordOf(entry), commitId, status: placed.status, publishedAt: placed.publishedAt });
           summary.created[entry.entry_type]++;
         } else if (existing.fingerprint === entry.fingerprint) {
           summary.unchanged++;
@@ -229,8 +249,10 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
           summary.pending++;
         } else {
           // Archived by generation (no fingerprint) and produced again: back under the type's policy.
-          const restore = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at ? status : undefined;
-          updates.push({ id: existing.id, record: recordOf(entry), commitId, ...(restore ? { restore } : {}) });
+          const back = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at;
+          const placed = back ? place(entry, settings, (history ??= historyContext())) : undefined;
+          const restore = placed?.store ? { restore: placed.status, publishedAt: placed.publishedAt } : {};
+          updates.push({ id: existing.id, record: recordOf(entry), commitId, ...restore });
           summary.updated[entry.entry_type]++;
         }
       }

@@ -6,10 +6,12 @@ import { parseCodeowners } from './teams.js';
 import {
   DEFAULT_SECTION_LABELS,
   GENERATED_ENTRY_TYPES,
+  HISTORY_POLICIES,
   SECTION_KEYS,
   type GeneratedEntryType,
   type GenerationSettings,
   type PublishTarget,
+  type HistoryPolicy,
   type PathRule,
   type SectionKey,
   type SectionSetting,
@@ -34,6 +36,10 @@ export interface SettingsInput {
   publish?: string | Partial<Record<string, string>>;
   /** Store release notes (per release tag, and Unreleased); default true. */
   releases?: boolean;
+  /** What becomes of history (changes from before the link): publish (default), draft or skip. */
+  history?: string;
+  /** History before this date is skipped; an ISO 8601 date or instant, null for none. */
+  historySince?: string | null;
 }
 
 export class SettingsError extends Error {
@@ -126,6 +132,9 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     else publish[type as PublishTarget] = policy;
   }
   if (input.releases !== undefined && typeof input.releases !== 'boolean') problems.push('releases must be true or false');
+  const history = (input.history ?? 'publish') as HistoryPolicy;
+  if (!HISTORY_POLICIES.includes(history)) problems.push(`history must be ${HISTORY_POLICIES.join(', ')} (got "${String(input.history)}")`);
+  const historySince = parseSince(input.historySince, problems);
   if (problems.length) throw new SettingsError(problems);
   return {
     entryTypes: [...new Set(entryTypes)],
@@ -140,7 +149,26 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     headlineLimit,
     publish,
     releases: input.releases ?? true,
+    history,
+    historySince,
   };
+}
+
+/**
+ * A start date for history: `YYYY-MM-DD` (midnight UTC) or a full ISO 8601 instant with its offset,
+ * normalised to an ISO instant. Anything else is a problem, never a guess.
+ */
+function parseSince(value: string | null | undefined, problems: string[]): string | null {
+  if (value === undefined || value === null || value === '') return null;
+  const text = String(value).trim();
+  const iso = /^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text;
+  const ok = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/i.test(iso);
+  const at = ok ? Date.parse(iso) : NaN;
+  if (!Number.isFinite(at)) {
+    problems.push(`history start must be a date such as 2024-01-31 or an ISO 8601 instant (got "${text.slice(0, 100)}")`);
+    return null;
+  }
+  return new Date(at).toISOString();
 }
 
 /**
@@ -174,5 +202,16 @@ export function teamRules(teams: readonly TeamMapping[]): { paths: string[]; aut
   return {
     paths: teams.flatMap((t) => (t.paths ?? []).map((p) => `${p}=${t.team}`)),
     authors: teams.flatMap((t) => (t.authors ?? []).map((a) => `${a}=${t.team}`)),
+  };
+}
+
+/**
+ * `--history` and `--history-since` as a settings patch (`projects configure` and `repos link`);
+ * values are checked with the other settings.
+ */
+export function historyPatch(opts: { history?: string; historySince?: string }): Partial<SettingsInput> {
+  return {
+    ...(opts.history !== undefined ? { history: opts.history } : {}),
+    ...(opts.historySince !== undefined ? { historySince: opts.historySince === 'none' ? null : opts.historySince } : {}),
   };
 }

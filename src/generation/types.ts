@@ -90,12 +90,26 @@ export interface GenerationSettings {
   publish: Record<PublishTarget, PublishPolicy>;
   /** Whether generation stores release notes (releases.ts) next to the entries; on by default (they are cheap). */
   releases: boolean;
+  /**
+   * What storage does with entries of history: changes that reached the branch before their
+   * repository was linked (applied by storage, like `publish`; the engine does not read it).
+   */
+  history: HistoryPolicy;
+  /** History before this instant (ISO 8601) is skipped whatever the policy; null: none. */
+  historySince: string | null;
 }
 
 /** What a publishing policy is set for: each generated entry type, and release notes. */
 export type PublishTarget = GeneratedEntryType | 'release';
 
 export type PublishPolicy = 'manual' | 'auto';
+
+/**
+ * `publish`: published, dated when the change reached the branch (a rollup: its period's end);
+ * `draft`: drafts for review; `skip`: not stored at all.
+ */
+export const HISTORY_POLICIES = ['publish', 'draft', 'skip'] as const;
+export type HistoryPolicy = (typeof HISTORY_POLICIES)[number];
 
 export interface HeadlineItem {
   section_type_key: string;

@@ -46,8 +46,8 @@ describe('generation time budget', () => {
     execFileSync('git', ['-C', dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '--quiet', '-m', 'feat: one']);
     const user = await buildUser(services);
     const project = await buildProject(services, { type: 'user', email: user.email }, { slug: 'budget' });
-    const link = (await services.repos.linkLocalRepo({ projectSlug: project.slug, source: dir, branch: 'main' })).link;
-    await services.repos.enqueueIngest(link.id);
+    // Linking queues the first ingest, which queues generation.
+    await services.repos.linkLocalRepo({ projectSlug: project.slug, source: dir, branch: 'main' });
 
     const failed = await waitFor(
       async () => {

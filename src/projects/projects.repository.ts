@@ -77,7 +77,7 @@ export const projectsRepository = {
   async update(
     db: Executor,
     id: string,
-    changes: { name?: string; slug?: string; theme_color?: string | null; logo_url?: string | null },
+    changes: { name?: string; slug?: string; theme_color?: string | null; logo_url?: string | null; public_view?: string | null },
   ): Promise<ProjectRow | undefined> {
     return db
       .updateTable('projects')

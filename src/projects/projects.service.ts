@@ -12,6 +12,7 @@ import type { Visibility } from './visibility.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 import { slugProblem } from './slug.js';
 import { parseTheme } from './theme.js';
+import { parsePublicView } from './public-view.js';
 
 /** A project without its entries, serialized: ends in `"changelog_entries":[]}`, where they go. */
 const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
@@ -108,9 +109,18 @@ export function createProjectsService(
     },
 
     /** Sets the public page's colour and logo (empty strings clear them), validated by parseTheme. */
-    async updateTheme(id: string, input: { color: string; logoUrl: string }): Promise<ProjectRow> {
+    async updateTheme(id: string, input: { color: string; logoUrl: string; publicView?: string }): Promise<ProjectRow> {
       const theme = parseTheme(input);
-      const updated = await projectsRepository.update(db, id, { theme_color: theme.color, logo_url: theme.logoUrl });
+      // The default view of the page goes with its look (one form); left out, it is kept.
+      const view = input.publicView !== undefined ? { public_view: parsePublicView(input.publicView) } : {};
+      const updated = await projectsRepository.update(db, id, { theme_color: theme.color, logo_url: theme.logoUrl, ...view });
+      if (!updated) throw new AppError('not_found', 'Project not found');
+      return updated;
+    },
+
+    /** Sets the view /c/{slug} shows by default ('' or 'auto': the page picks; see public-view.ts). */
+    async setPublicView(id: string, view: string | null): Promise<ProjectRow> {
+      const updated = await projectsRepository.update(db, id, { public_view: parsePublicView(view) });
       if (!updated) throw new AppError('not_found', 'Project not found');
       return updated;
     },

@@ -1,3 +1,4 @@
+import { historyPatch } from '../generation/settings.js';
 import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliIo, Output } from '../cli/io.js';
@@ -33,9 +34,14 @@ export function registerReposCommands({ program, command, run, withServices, io 
     .requiredOption('--project <slug>', 'project slug')
     .requiredOption('--path <dirOrUrl>', 'repository directory or git URL')
     .option('--branch <branch>', "branch to track (default: the repository's default branch, its HEAD)")
+    .option('--history <policy>', "the project's changes from before the link: publish (default; dated when each reached the branch), draft or skip")
+    .option('--history-since <date>', 'skip history before this date, e.g. 2024-01-01')
     .action(
-      run(async (opts: { project: string; path: string; branch?: string }) =>
+      run(async (opts: { project: string; path: string; branch?: string; history?: string; historySince?: string }) =>
         withServices(async (services) => {
+          // Stored before the link exists, so that a worker backfilling it at once already follows it.
+          const history = historyPatch(opts);
+          if (Object.keys(history).length) await services.generation.configure(opts.project, history);
           // A new link is queued for a running worker to backfill; `changelog sync` does it now.
           const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, ...(opts.branch !== undefined ? { branch: opts.branch } : {}) });
           return {

@@ -211,7 +211,8 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
   });
 
   it('the public page filters, links to permalinks, discovers its feeds, and runs under its CSP', async () => {
-    await page.goto(`${base}/c/acme-app`);
+    // Everything: by default the page shows one view (the weekly entries here).
+    await page.goto(`${base}/c/acme-app?view=all`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Acme App changelog');
     expect(await page.locator('article').count()).toBe(15);
     expect(await page.evaluate("document.querySelector('header img').naturalWidth")).toBeGreaterThan(0);
@@ -225,18 +226,19 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to the changelog');
 
-    await page.getByLabel('Entry type').selectOption('commit');
-    await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForURL(`${base}/c/acme-app?type=commit&component=`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Every change' }).click();
+    await page.waitForURL(`${base}/c/acme-app?view=commit`);
     expect(await page.locator('article').count()).toBe(5);
     await page.getByLabel('Component').selectOption('auth');
     await page.getByRole('button', { name: 'Filter' }).click();
-    await page.waitForURL(`${base}/c/acme-app?type=commit&component=auth`);
+    await page.waitForURL(`${base}/c/acme-app?view=commit&component=auth`);
     expect(await page.locator('article h2').allTextContents()).toEqual([
       '<img src=x onerror="window.__pwned=1">Hostile title',
       'Fix login loop after password reset',
     ]);
     await page.getByRole('link', { name: 'Clear filters' }).click();
+    await page.waitForURL(`${base}/c/acme-app?view=commit`);
+    await page.getByRole('navigation', { name: 'Views' }).getByRole('link', { name: 'Weekly' }).click();
     await page.getByRole('link', { name: 'Faster exports and RSS' }).click();
     await page.waitForURL(`${base}/c/acme-app/entries/${weeklyId}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Faster exports and RSS');

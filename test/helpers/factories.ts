@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { NewEntry } from '../../src/db/schema.js';
 import type { Services } from '../../src/services.js';
 
@@ -41,4 +42,12 @@ export async function insertEntries(services: Services, projectId: string, entri
   }));
   const inserted = await services.database.db.insertInto('changelog_entries').values(rows).returning('id').execute();
   return inserted.map((r) => r.id);
+}
+
+/**
+ * Dates a link before every commit of a fixture, so that all of them are new work (publishing
+ * policy) rather than history (history policy): for tests about new work.
+ */
+export async function linkPredatesHistory(services: Services, linkId: string): Promise<void> {
+  await sql`UPDATE repo_links SET created_at = '2000-01-01T00:00:00Z' WHERE id = ${linkId}`.execute(services.database.db);
 }

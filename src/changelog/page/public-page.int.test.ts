@@ -32,7 +32,7 @@ afterAll(async () => ctx?.close());
 
 describe('GET /c/{slug}', () => {
   it('is server-rendered HTML with landmarks, one h1, feed auto-discovery and no external resources', async () => {
-    const res = await get('/c/acme-app');
+    const res = await get('/c/acme-app?view=all');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     const page = res.body;
@@ -40,7 +40,7 @@ describe('GET /c/{slug}', () => {
     expect(page.match(/<h1[ >]/g)).toHaveLength(1);
     expect(page).toMatch(/<main id="main">/);
     expect(page).toMatch(/<header class="masthead">/);
-    expect(page).toContain('<label for="filter-type">Entry type</label>');
+    expect(page).toContain('<nav class="views" aria-label="Views">');
     expect(page).toContain('<label for="filter-component">Component</label>');
     expect(page).toContain('<link rel="alternate" type="application/atom+xml" title="Acme App changelog (Atom)" href="/v1/changelog/acme-app/feed.atom">');
     expect(page).toContain('type="application/rss+xml"');
@@ -51,7 +51,7 @@ describe('GET /c/{slug}', () => {
     expect(page).not.toContain('Secret draft');
     expect(page).not.toContain(draft);
     expect(page.match(/<article /g)).toHaveLength(20);
-    expect(page).toContain('<a rel="next" href="/c/acme-app?page=2">');
+    expect(page).toContain('<a rel="next" href="/c/acme-app?view=all&amp;page=2">');
     // Content headings sit below the entry's h2.
     expect(page).toContain('<h3>Features</h3>');
     expect(page).toContain('<span class="version">v2.1.0</span>');
@@ -62,18 +62,58 @@ describe('GET /c/{slug}', () => {
     expect(commits.match(/<article /g)).toHaveLength(2);
     expect(commits).toContain('Fix login loop');
     expect(commits).not.toContain('Faster exports');
-    expect(commits).toContain('<option value="commit" selected>');
-    const auth = (await get('/c/acme-app?component=auth')).body;
+    expect(commits).toContain('<a href="/c/acme-app?view=commit" aria-current="page">Every change</a>');
+    const auth = (await get('/c/acme-app?view=all&component=auth')).body;
     expect(auth.match(/<article /g)).toHaveLength(1);
     expect(auth).toContain('Fix login loop');
     expect(auth).toContain('<option value="auth" selected>');
     expect(auth).toContain('Clear filters');
     expect((await get('/c/acme-app?type=weekly&component=auth')).body).toContain('No entries match these filters.');
-    const second = (await get('/c/acme-app?page=2')).body;
+    const second = (await get('/c/acme-app?view=all&page=2')).body;
     expect(second.match(/<article /g)).toHaveLength(8);
-    expect(second).toContain('<a rel="prev" href="/c/acme-app">');
+    expect(second).toContain('<a rel="prev" href="/c/acme-app?view=all">');
     expect((await get('/c/acme-app?type=bogus')).statusCode).toBe(400);
     expect((await get('/c/acme-app?page=0')).statusCode).toBe(400);
+  });
+
+  it('shows one view by default, chosen per project, and readers switch with ?view=', async () => {
+    // No default chosen: the first of weekly, monthly, daily, every change with published entries.
+    const auto = (await get('/c/acme-app')).body;
+    expect(auto.match(/<article /g)).toHaveLength(1);
+    expect(auto).toContain('Faster exports');
+    expect(auto).not.toContain('Fix login loop');
+    expect(auto).toContain('<a href="/c/acme-app?view=weekly" aria-current="page">Weekly</a>');
+    // Links to the other views the project has entries of, and to everything.
+    for (const v of ['daily', 'commit', 'all']) expect(auto).toContain(`href="/c/acme-app?view=${v}"`);
+    expect(auto).not.toContain('href="/c/acme-app?view=monthly"');
+    expect(auto).toContain('<link rel="canonical" href="https://changes.example.com/c/acme-app">');
+
+    const daily = (await get('/c/acme-app?view=daily')).body;
+    expect(daily.match(/<article /g)).toHaveLength(20);
+    expect(daily).toContain('<a rel="next" href="/c/acme-app?view=daily&amp;page=2">');
+    expect(daily).toContain('<input type="hidden" name="view" value="daily">');
+
+    // The project's default, set by its managers: the cached default page is dropped at once.
+    await ctx.services.projects.setPublicView(project.id, 'commit');
+    const chosen = await eventually(() => get('/c/acme-app'), (res) => res.body.includes('Fix login loop'));
+    expect(chosen.body.match(/<article /g)).toHaveLength(2);
+    expect(chosen.body).not.toContain('Faster exports');
+    // A reader's choice still wins, and is its own cache entry.
+    expect((await get('/c/acme-app?view=weekly')).body).toContain('Faster exports');
+    await expect(ctx.services.projects.setPublicView(project.id, 'releases')).rejects.toMatchObject({ status: 400 });
+    await expect(ctx.services.projects.setPublicView(project.id, 'yearly')).rejects.toMatchObject({ status: 400 });
+    await ctx.services.projects.setPublicView(project.id, 'auto');
+    await eventually(() => get('/c/acme-app'), (res) => res.body.includes('Faster exports'));
+  });
+
+  it('refuses hostile view values with a 400, before any page is rendered or cached', async () => {
+    for (const view of ['bogus', 'WEEKLY', 'releases', '<script>', 'weekly&type=commit', '../all', 'all ', '%00', 'x'.repeat(5000)]) {
+      const res = await get(`/c/acme-app?view=${encodeURIComponent(view)}`);
+      expect(res.statusCode, view.slice(0, 20)).toBe(400);
+      expect(res.body).not.toContain('<script>');
+    }
+    const twice = await get('/c/acme-app?view=weekly&view=daily');
+    expect([200, 400]).toContain(twice.statusCode);
   });
 
   it('escapes untrusted commit text everywhere', async () => {

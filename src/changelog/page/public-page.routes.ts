@@ -11,11 +11,18 @@ import type { Services } from '../../services.js';
 import type { PublicProject } from '../changelog.repository.js';
 import { TagParam } from '../changelog.schemas.js';
 import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
+import { AVAILABLE_VIEWS } from '../../projects/public-view.js';
 
 const HTML = 'text/html; charset=utf-8';
 const MAX_PAGE = 500;
 
 const PageQuery = Type.Object({
+  view: Type.Optional(
+    // An enum: anything else is a 400 before any work or cache lookup.
+    Type.Union([Type.Literal(''), ...AVAILABLE_VIEWS.map((v) => Type.Literal(v))], {
+      description: "Which entries to show: one kind (weekly, monthly, daily, commit: every change) or all of them. Default: the project's choice.",
+    }),
+  ),
   type: Type.Optional(Type.Union([Type.Literal(''), ...ENTRY_TYPES.map((t) => Type.Literal(t))], { description: 'Only entries of this type.' })),
   component: Type.Optional(Type.String({ maxLength: 100, description: 'Only entries tagged with this component.' })),
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: 'Page of 20 entries, 1 first.' })),
@@ -74,7 +81,8 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
         summary: 'Public changelog page of a project (HTML)',
         description:
           'Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, ' +
-          'filterable by entry type and component, each with a permalink. Themed with the project\'s colour and logo. ' +
+          'one view at a time (`view`: the project\'s default unless the reader picks weekly, monthly, daily, every change or all), ' +
+          'filterable by component, each with a permalink. Themed with the project\'s colour and logo. ' +
           'Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.',
         tags: ['public page'],
         params: Type.Object({ slug: SlugParam }),
@@ -86,11 +94,15 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
     async (request, reply) => {
       const { slug } = request.params;
       const filters = {
+        view: request.query.view || undefined,
         type: request.query.type || undefined,
         component: request.query.component?.trim() || undefined,
         page: request.query.page ?? 1,
       };
-      return send(request, reply, `page:${slug}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`, async () => {
+      // Everything the reader chose is in the key; the project's default view is not, and changing
+      // it drops the project's cached pages (projects_notify, migrations/0022).
+      const key = `page:${slug}:${filters.view ?? ''}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`;
+      return send(request, reply, key, async () => {
         const view = await services.publicPage.changelog(slug, filters, filters.page);
         return { project: view.project, body: changelogPage(config.publicUrl, view, filters), lastModified: view.project.published_changed_at };
       });

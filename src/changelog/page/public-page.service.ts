@@ -2,6 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { EntryRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { changelogRepository, type EntryFilter, type PublicProject } from '../changelog.repository.js';
+import { defaultView, entryTypeOf, isAvailableView, type AvailableView } from '../../projects/public-view.js';
 
 export const PAGE_SIZE = 20;
 const MAX_COMPONENTS = 200;
@@ -16,6 +17,18 @@ export interface ChangelogView {
   types: EntryRow['entry_type'][];
   /** Whether the project has published release notes (the page links them). */
   hasReleases?: boolean;
+  /** The view shown: the reader's choice, else the project's default. */
+  view: AvailableView;
+}
+
+/**
+ * What a reader asked for. `view` picks one kind of entry (the project's default when absent);
+ * `type`, the older filter, is honoured when no view is given.
+ */
+export interface PageFilter {
+  view?: AvailableView | undefined;
+  type?: EntryFilter['type'];
+  component?: string | undefined;
 }
 
 /** What readers see of a project without an account: its theme and its published entries. */
@@ -30,14 +43,19 @@ export function createPublicPageService(readDb: Db) {
     requireProject,
 
     /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
-    async changelog(slug: string, filter: EntryFilter, page: number): Promise<ChangelogView> {
+    async changelog(slug: string, filter: PageFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
+      const options = changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS);
+      // Without a choice, the default may depend on what is published: the menus' read says.
+      const view: AvailableView =
+        filter.view ?? filter.type ?? (isAvailableView(project.public_view) ? project.public_view : defaultView(null, (await options).types));
+      const listFilter: EntryFilter = { type: entryTypeOf(view), component: filter.component };
       const [rows, { components, types }, releases] = await Promise.all([
-        changelogRepository.listPublished(readDb, project.id, filter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-        changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
+        changelogRepository.listPublished(readDb, project.id, listFilter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+        options,
         changelogRepository.publishedReleases(readDb, project.id, { limit: 1, offset: 0 }),
       ]);
-      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, hasReleases: releases.length > 0 };
+      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases: releases.length > 0 };
     },
 
     /** The newest published entries, for feeds. */

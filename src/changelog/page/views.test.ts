@@ -12,6 +12,7 @@ const project = {
   logo_url: null,
   published_entry_count: 1,
   published_changed_at: new Date('2026-01-01T00:00:00Z'),
+  public_view: null,
 };
 const entry = {
   id: '00000000-0000-4000-8000-000000000002',
@@ -32,7 +33,7 @@ const entry = {
   created_at: new Date('2026-01-02T00:00:00Z'),
   updated_at: new Date('2026-01-02T00:00:00Z'),
 } as EntryRow;
-const view: ChangelogView = { project, entries: [entry], hasMore: false, components: ['api'], types: ['weekly'] };
+const view: ChangelogView = { project, entries: [entry], hasMore: false, components: ['api'], types: ['weekly'], view: 'weekly' };
 
 describe('public page views', () => {
   it('text colours meet WCAG AA (4.5:1) on every background they sit on', () => {

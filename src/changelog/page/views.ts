@@ -3,6 +3,7 @@ import { renderMarkdown } from '../../html/markdown.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
 import { textColorOn } from '../../projects/theme.js';
 import type { PublicProject, PublishedRelease } from '../changelog.repository.js';
+import { AVAILABLE_VIEWS, VIEW_LABELS, type AvailableView } from '../../projects/public-view.js';
 import { entryTitle, type ChangelogView } from './public-page.service.js';
 
 const DEFAULT_ACCENT = '#1f2937';
@@ -10,7 +11,17 @@ const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC
 const TYPE_LABELS: Record<EntryType, string> = { commit: 'Single changes', daily: 'Daily', weekly: 'Weekly', monthly: 'Monthly' };
 
 export interface Filters {
+  /** The view the reader chose (absent: the project's default). */
+  view?: AvailableView | undefined;
+  /** The older type filter, read as a view. */
   type: EntryType | undefined;
+  component: string | undefined;
+  page: number;
+}
+
+/** What a page's links carry: the view only when the reader chose one, so the default page stays `/c/{slug}`. */
+interface LinkState {
+  view: AvailableView | undefined;
   component: string | undefined;
   page: number;
 }
@@ -50,6 +61,9 @@ label{font-weight:600;font-size:.9rem}
 select,button{font:inherit;padding:.35rem .5rem;border:1px solid #8a93a3;border-radius:6px;background:${PALETTE.card};color:${PALETTE.text}}
 button{background:var(--accent);color:var(--on-accent);border-color:var(--accent);cursor:pointer;font-weight:600}
 .count{color:${PALETTE.muted};margin:.5rem 0 1rem}
+nav.views ul{list-style:none;margin:0 0 1rem;padding:0;display:flex;flex-wrap:wrap;gap:.5rem}
+nav.views a{display:inline-block;padding:.3rem .75rem;border:1px solid #8a93a3;border-radius:999px;background:${PALETTE.card};text-decoration:none}
+nav.views a[aria-current="page"]{background:var(--accent);color:var(--on-accent);border-color:var(--accent);font-weight:600}
 ol.entries{list-style:none;margin:0;padding:0;display:grid;gap:1rem}
 article{background:${PALETTE.card};border:1px solid #d5d9e0;border-radius:8px;padding:1rem 1.25rem}
 article h2{font-size:1.3rem;margin:0 0 .25rem;line-height:1.3}
@@ -136,40 +150,50 @@ function entryMeta(slug: string, entry: EntryRow): Html {
   }</p>`;
 }
 
-function query(slug: string, filters: Partial<Filters>): string {
+function query(slug: string, state: Partial<LinkState>): string {
   const params = new URLSearchParams();
-  if (filters.type) params.set('type', filters.type);
-  if (filters.component) params.set('component', filters.component);
-  if (filters.page && filters.page > 1) params.set('page', String(filters.page));
+  if (state.view) params.set('view', state.view);
+  if (state.component) params.set('component', state.component);
+  if (state.page && state.page > 1) params.set('page', String(state.page));
   const qs = params.toString();
   return `/c/${slug}${qs ? `?${qs}` : ''}`;
+}
+
+/** Links to the other views: those the project has published entries of, everything, and the one shown. */
+function viewLinks(slug: string, view: ChangelogView, component: string | undefined): Html {
+  const offered = AVAILABLE_VIEWS.filter((v) => v === view.view || v === 'all' || view.types.includes(v as EntryType));
+  return html`<nav class="views" aria-label="Views"><ul>${offered.map(
+    (v) => html`<li><a href="${query(slug, { view: v, component })}"${v === view.view ? html` aria-current="page"` : ''}>${VIEW_LABELS[v]}</a></li>`,
+  )}</ul></nav>`;
 }
 
 export function changelogPage(publicUrl: string, view: ChangelogView, filters: Filters): string {
   const { project, entries } = view;
   const slug = project.slug;
-  const filtered = Boolean(filters.type || filters.component);
+  // The reader's choice stays in the links; the project's default needs no parameter.
+  const state: LinkState = { view: (filters.view ?? filters.type) ? view.view : undefined, component: filters.component, page: filters.page };
+  const filtered = Boolean(filters.component);
   const components = filters.component && !view.components.includes(filters.component) ? [...view.components, filters.component] : view.components;
-  const described = [filters.type ? `${TYPE_LABELS[filters.type].toLowerCase()} entries` : 'entries', filters.component ? `touching ${filters.component}` : '']
+  const label = VIEW_LABELS[view.view];
+  const described = [view.view === 'all' ? 'all entries' : `${label.toLowerCase()} entries`, filters.component ? `touching ${filters.component}` : '']
     .filter(Boolean)
     .join(' ');
   const body = html`<h1>${project.name} changelog</h1>
 <p class="feeds">Published changes, newest first. Subscribe: <a href="/v1/changelog/${slug}/feed.atom">Atom</a> · <a href="/v1/changelog/${slug}/feed.rss">RSS</a> · <a href="/v1/changelog/${slug}/feed.json">JSON Feed</a>${
   view.hasReleases ? html` · <a href="/c/${slug}/releases">Release notes</a>` : ''
 }</p>
+${viewLinks(slug, view, filters.component)}
 <form class="filters" method="get" action="/c/${slug}" role="search" aria-label="Filter entries">
-  <div><label for="filter-type">Entry type</label><select id="filter-type" name="type"><option value="">All types</option>${view.types.map(
-    (t) => html`<option value="${t}"${filters.type === t ? html` selected` : ''}>${TYPE_LABELS[t]}</option>`,
-  )}</select></div>
+  ${state.view ? html`<input type="hidden" name="view" value="${state.view}">` : ''}
   <div><label for="filter-component">Component</label><select id="filter-component" name="component"><option value="">All components</option>${components.map(
     (c) => html`<option value="${c}"${filters.component === c ? html` selected` : ''}>${c}</option>`,
   )}</select></div>
   <div><button type="submit">Filter</button></div>
-  ${filtered ? html`<div><a href="/c/${slug}">Clear filters</a></div>` : ''}
+  ${filtered ? html`<div><a href="${query(slug, { view: state.view })}">Clear filters</a></div>` : ''}
 </form>
 ${
   entries.length
-    ? html`<p class="count">${filters.page > 1 ? `Page ${filters.page} of ` : ''}${filtered ? `Showing ${described}` : 'All entries'}.</p>
+    ? html`<p class="count">${filters.page > 1 ? `Page ${filters.page} of ` : ''}${view.view === 'all' && !filtered ? 'All entries' : `Showing ${described}`}.</p>
 <ol class="entries">
 ${entries.map(
   (entry) => html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
@@ -179,17 +203,17 @@ ${entryMeta(slug, entry)}
 </article></li>`,
 )}
 </ol>`
-    : html`<p class="empty">${filtered ? 'No entries match these filters.' : 'Nothing has been published yet.'}</p>`
+    : html`<p class="empty">${filtered ? 'No entries match these filters.' : view.view === 'all' ? 'Nothing has been published yet.' : `No ${label.toLowerCase()} entries have been published yet.`}</p>`
 }
 ${
   filters.page > 1 || view.hasMore
     ? html`<nav class="pages" aria-label="More entries">${
-        filters.page > 1 ? html`<a rel="prev" href="${query(slug, { ...filters, page: filters.page - 1 })}">← Newer entries</a>` : html`<span></span>`
-      }${view.hasMore ? html`<a rel="next" href="${query(slug, { ...filters, page: filters.page + 1 })}">Older entries →</a>` : ''}</nav>`
+        filters.page > 1 ? html`<a rel="prev" href="${query(slug, { ...state, page: filters.page - 1 })}">← Newer entries</a>` : html`<span></span>`
+      }${view.hasMore ? html`<a rel="next" href="${query(slug, { ...state, page: filters.page + 1 })}">Older entries →</a>` : ''}</nav>`
     : ''
 }`;
-  const title = `${project.name} changelog${filtered ? ` · ${described}` : ''}${filters.page > 1 ? ` · page ${filters.page}` : ''}`;
-  return layout(project, title, `${publicUrl}${query(slug, filters)}`, body);
+  const title = `${project.name} changelog${state.view || filtered ? ` · ${described}` : ''}${filters.page > 1 ? ` · page ${filters.page}` : ''}`;
+  return layout(project, title, `${publicUrl}${query(slug, state)}`, body);
 }
 
 export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow): string {
