@@ -15,15 +15,16 @@ beforeAll(async () => {
 afterAll(async () => database?.close());
 
 describe('the demo project', () => {
-  it("has published entries whose content does not repeat their title", async () => {
+  it('has published entries whose content does not repeat their title', async () => {
     const project = await services.projects.findBySlug(DEMO_SLUG);
     const entries = await database.db.selectFrom('changelog_entries').select(['title', 'content', 'status']).where('project_id', '=', project!.id).execute();
     const published = entries.filter((e) => e.status === 'published');
     expect(published.length).toBeGreaterThanOrEqual(5);
     for (const entry of published) {
-      expect(entry.content, entry.title).not.toContain(entry.title);
-      expect(entry.content, entry.title).not.toMatch(/^## /m);
-      expect(entry.content, entry.title).toMatch(/^### /);
+      expect(entry.title).toBeTruthy();
+      expect(entry.content, entry.title!).not.toContain(entry.title);
+      expect(entry.content, entry.title!).not.toMatch(/^## /m);
+      expect(entry.content, entry.title!).toMatch(/^### /);
     }
   });
 });
