@@ -192,6 +192,21 @@ async function syncOnce(backend: Backend, repo: string, work: string, run: numbe
   }
 }
 
+/** The mirror as linking made it before (a blobless clone through the transport) and as it does now (shared): wall ms each. */
+function cloneCosts(repo: string, work: string): { blobless: number; shared: number } {
+  const time = (args: string[]) => {
+    const started = process.hrtime.bigint();
+    execFileSync('git', args, { stdio: 'ignore', env: { ...process.env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'uploadpack.allowFilter', GIT_CONFIG_VALUE_0: 'true' } });
+    return Number(process.hrtime.bigint() - started) / 1e6;
+  };
+  const common = ['clone', '-q', '--bare', '--no-tags', '--single-branch', '--branch', 'main'];
+  const blobless = time([...common, '--filter=blob:none', `file://${repo}`, join(work, 'clone-blobless')]);
+  const shared = time([...common, '--shared', '--', repo, join(work, 'clone-shared')]);
+  rmSync(join(work, 'clone-blobless'), { recursive: true, force: true });
+  rmSync(join(work, 'clone-shared'), { recursive: true, force: true });
+  return { blobless, shared };
+}
+
 async function main() {
   const repo = ensureDatasetRepo('prettier-history', LIMIT);
   if (existsSync(join(repo, 'cliff.toml'))) throw new Error(`${repo} has a cliff.toml; git-cliff must use its default configuration`);
@@ -215,6 +230,7 @@ async function main() {
       theirs.push(runGitCliff(cliff.path, repo, cliffOut));
       console.log(`  run ${i + 1} git-cliff: ${ms(theirs.at(-1)!.wallMs)}; CPU ${theirs.at(-1)!.cpuMs === null ? 'n/a' : ms(theirs.at(-1)!.cpuMs!)}`);
     }
+    const clones = cloneCosts(repo, work);
     const loadAfter = loadavg()[0]!;
 
     const rows: string[] = [];
@@ -245,6 +261,9 @@ async function main() {
           `(${cpu < TARGET_MS ? 'under' : 'over'} 3 s); ${(cliffWall / wall).toFixed(1)}× faster than git-cliff producing one Markdown file.`,
       );
     }
+    verdicts.push(
+      `The mirror: a shared clone took ${ms(clones.shared)}; the blobless clone local links made before (a copy of every commit and tree) ${ms(clones.blobless)}.`,
+    );
     const noisy = Math.max(load, loadAfter) > cpus().length * 0.75;
     console.log(`\n${table}\n\n${verdicts.join('\n')}`);
 
