@@ -18,16 +18,21 @@ export function datasetFile(name: Dataset): string {
   return join(SHARED, 'datasets', `${name}.jsonl.gz`);
 }
 
-/** Path of the dataset's repository, building it first when it is not cached yet. */
-export function ensureDatasetRepo(name: Dataset): string {
+/**
+ * Path of the dataset's repository, building it first when it is not cached yet; `limit` keeps
+ * only the dataset's first `limit` commits (history-to-git.mjs --limit), cached apart.
+ */
+export function ensureDatasetRepo(name: Dataset, limit?: number): string {
   if (!existsSync(datasetFile(name))) throw new Error(`${datasetFile(name)} is missing: set SHARED_DIR to the shared folder`);
-  const target = join(CACHE, name);
+  const target = join(CACHE, limit === undefined ? name : `${name}-${limit}`);
   if (existsSync(join(target, '.complete'))) return target;
   mkdirSync(CACHE, { recursive: true });
   // Build beside the target and rename: test files running in parallel never see half a repository.
   const scratch = `${target}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(SHARED, 'tools', 'history-to-git.mjs'), datasetFile(name), scratch], { stdio: 'ignore' });
+  execFileSync(process.execPath, [join(SHARED, 'tools', 'history-to-git.mjs'), datasetFile(name), scratch, ...(limit === undefined ? [] : ['--limit', String(limit)])], {
+    stdio: 'ignore',
+  });
   writeFileSync(join(scratch, '.complete'), '');
   try {
     renameSync(scratch, target);

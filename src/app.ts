@@ -16,6 +16,7 @@ import { healthRoutes } from './health/health.routes.js';
 import { readyRoutes } from './health/ready.routes.js';
 import { registerErrorHandling, renderFrameworkError } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
+import { frontRoutes } from './http/front.routes.js';
 import { registerHardening } from './http/plugins/index.js';
 import { registerRoutePolicy } from './http/route-policy.js';
 import { sharedSchemas } from './http/schemas.js';
@@ -114,6 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(feedRoutes, { services, config, cache });
   await app.register(publicPageRoutes, { services, config, cache });
   await app.register(widgetRoutes);
+  await app.register(frontRoutes);
   await app.register(dashboardPlugin, { services, config });
   await app.register(githubRoutes, { services });
   await app.register(webhookRoutes, { services });

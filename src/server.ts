@@ -46,7 +46,8 @@ export async function startServer(config: Config, options: StartOptions): Promis
     if (seeded) {
       console.log(`Demo project created: ${config.publicUrl}/v1/changelog/${DEMO_SLUG}`);
     }
-    console.log(`Listening on ${config.publicUrl} — API reference at ${config.publicUrl}/docs`);
+    console.log(`Listening on ${config.publicUrl}`);
+    console.log(`Dashboard: ${config.publicUrl}/dashboard — API reference: ${config.publicUrl}/docs`);
     // Only whoever sees this output can create the first account. The token is stored hashed; a restart
     // before setup prints a new link (earlier ones stay valid until they expire, 24 hours).
     const setup = await services.accounts.firstAccountSetupLink();

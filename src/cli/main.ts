@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
@@ -17,6 +18,9 @@ import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
 import { registerUsersCommands } from '../auth/users.cli.js';
 import { command, outputRunner, type CliIo, type CliParts } from './io.js';
+
+/** The package's version (package.json sits two levels up from both src/cli and dist/cli). */
+export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 const defaultIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
@@ -53,6 +57,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   const wantsJson = argv.includes('--json');
   const program = new Command('changelog')
     .description('Changelog service: server and administration')
+    .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     // With --json, stderr carries one JSON error object instead of commander's text and help.
     .configureOutput({ writeOut: io.stdout, writeErr: wantsJson ? () => {} : io.stderr })

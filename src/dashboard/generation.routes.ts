@@ -162,7 +162,7 @@ export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
 </section>
 <section class="panel" aria-labelledby="gen-settings-h"><h2 id="gen-settings-h">Settings</h2>
 ${formErrors(error?.message, error?.details)}
-<form class="stack" method="post" action="/dashboard/projects/${project.slug}/generation">${csrfField({ csrf })}
+<form class="stack settings" method="post" action="/dashboard/projects/${project.slug}/generation">${csrfField({ csrf })}
 <fieldset><legend>Entry types and publishing</legend>
 ${GENERATED_ENTRY_TYPES.map(
   (t) => html`<div><label><input type="checkbox" name="entry_types" value="${t}"${s.entryTypes.includes(t) ? html` checked` : ''}> ${t}</label>

@@ -280,7 +280,7 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${projectSlug}">${projectSlug}</a> /</div>
 <h1>${entry.title ?? '(untitled)'} <span class="badge ${entry.status}">${entry.status}</span></h1>
 <p class="subtitle">${entry.entry_type} entry · created ${when(entry.created_at)}${entry.published_at ? html` · published ${when(entry.published_at)}` : ''}</p>
-<div class="actions" style="margin-bottom:1.25rem">${statusButtons(entry, csrf, false)}</div>
+<div class="actions page-actions">${statusButtons(entry, csrf, false)}</div>
 <div class="grid">
 <section class="panel" aria-labelledby="edit-h"><h2 id="edit-h">Edit</h2>
   ${formErrors(error?.message, error?.details, ['title'])}

@@ -31,7 +31,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
       reply,
       'Overview',
       html`<h1>Hello, ${user.name}</h1><p class="subtitle">Your workspaces: personal projects and the organizations you belong to.</p>
-<ul class="grid" style="list-style:none;padding:0;margin:0">
+<ul class="grid plain">
   ${card('/dashboard/personal', 'Personal', `${personal.length} ${personal.length === 1 ? 'project' : 'projects'}`)}
   ${orgs.map((o) => card(`/dashboard/orgs/${o.slug}`, o.name, html`<code>${o.slug}</code>`, o.role))}
 </ul>
@@ -119,7 +119,7 @@ ${
     ? html`<section class="panel" aria-labelledby="invites-h"><h2 id="invites-h">Invite people</h2>
   <p class="hint">An invitation link works once and expires after ${INVITE_TTL_HOURS} hours. Send it to the person yourself.</p>
   <form class="inline" method="post" action="${ws.base}/invites">${csrfField({ csrf })}
-    <label for="invite-role" style="margin:0">Role</label>${html`<select id="invite-role" name="role">${['member', 'admin', 'owner'].map((r) => html`<option value="${r}">${r}</option>`)}</select>`}
+    <label for="invite-role">Role</label>${html`<select id="invite-role" name="role">${['member', 'admin', 'owner'].map((r) => html`<option value="${r}">${r}</option>`)}</select>`}
     <button type="submit">Create invitation link</button></form>
   ${
     invites.length

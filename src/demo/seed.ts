@@ -1,5 +1,6 @@
 import type { GeneratedJson } from '../db/schema.js';
 import type { Services } from '../services.js';
+import { renderMarkdown } from '../generation/render.js';
 
 export const DEMO_SLUG = 'demo';
 export const DEMO_EMAIL = 'demo@example.com';
@@ -32,7 +33,7 @@ const ENTRIES: DemoEntry[] = [
     version_label: 'v2.4.0',
     team: 'Ada Lovelace',
     daysAgo: 2,
-    sections: [{ key: 'feature', label: 'Features', items: [['Support Conventional Commit scopes as component tags', 'generator']] }],
+    sections: [{ key: 'feature', label: 'Features', items: [['A scope such as `feat(api):` tags the entry with the `api` component', 'generator']] }],
   },
   {
     entry_type: 'weekly',
@@ -52,7 +53,7 @@ const ENTRIES: DemoEntry[] = [
     version_label: 'v2.2.1',
     team: 'Grace Hopper and Linus Torvalds',
     daysAgo: 12,
-    sections: [{ key: 'fix', label: 'Bug fixes', items: [['Fix pagination when two entries share a publish time', 'api']] }],
+    sections: [{ key: 'fix', label: 'Bug fixes', items: [['Entries published in the same second are no longer skipped or repeated between pages', 'api']] }],
   },
   {
     entry_type: 'weekly',
@@ -83,14 +84,6 @@ function toGeneratedJson(entry: DemoEntry): GeneratedJson {
   };
 }
 
-function toMarkdown(json: GeneratedJson): string {
-  const parts = [`## ${json.title}`];
-  for (const section of json.sections) {
-    parts.push(`### ${section.label}`, ...section.items.map((i) => `- ${i.component ? `**${i.component}:** ` : ''}${i.text}`));
-  }
-  return parts.join('\n\n');
-}
-
 /**
  * On an empty installation, creates a demo user and a `demo` project whose published entries
  * make every public route show something real. Returns false when there was anything already.
@@ -107,7 +100,8 @@ export async function seedDemo(services: Services, now = new Date()): Promise<bo
       entry_type: entry.entry_type,
       status: 'published' as const,
       title: entry.title,
-      content: toMarkdown(json),
+      // Rendered as generated entries are: the title is its own field, not repeated in the content.
+      content: renderMarkdown(json),
       generated_json: json,
       version_label: entry.version_label ?? null,
       team_attribution: entry.team,

@@ -2,6 +2,7 @@
  * `changelog preview`: what generation would produce for a local checkout, stored nowhere.
  * The same reader and engine as the service, so a newcomer sees exactly what a project would get.
  */
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../errors.js';
 import { generate, type GenerationStats } from './engine.js';
@@ -44,6 +45,9 @@ export async function preview(options: PreviewOptions): Promise<PreviewResult> {
   if (format !== 'md' && format !== 'json') throw new AppError('invalid_request', `--format must be md or json (got "${format}")`);
 
   const dir = resolve(options.path);
+  // Said plainly: git's own word for a missing directory is "not a git repository".
+  if (!existsSync(dir)) throw new AppError('invalid_request', `No such directory: ${dir} (--path must name a git checkout or bare repository)`);
+  if (!statSync(dir).isDirectory()) throw new AppError('invalid_request', `Not a directory: ${dir} (--path must name a git checkout or bare repository)`);
   let repo;
   try {
     repo = await readRepository(dir, { rev: options.rev, since: options.since });

@@ -69,19 +69,51 @@ export function normaliseSourceUrl(url: string): string {
   return `file://${url}`;
 }
 
+/** A source given as a plain path (not a URL): the mirror can share its objects instead of copying them. */
+export const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url) && !/^[\w.-]+@[\w.-]+:/.test(url) && url.startsWith('/');
+
+/** Whether the mirror borrows its objects from the source (objects/info/alternates) rather than holding a copy. */
+export const isSharedMirror = (dir: string) => existsSync(join(dir, 'objects', 'info', 'alternates'));
+
 /**
- * A bare, blobless partial clone of one repository: commits and trees, no file contents, which is
- * all that commit history and changed paths need. Created atomically (clone into a temporary
- * directory, then rename), so a crash never leaves a half-made mirror behind.
+ * A bare mirror of one repository's tracked branch and tags, created atomically (clone into a
+ * temporary directory, then rename), so a crash never leaves a half-made mirror behind.
+ *
+ * - A remote (URL) source: a blobless partial clone — commits and trees, no file contents, which is
+ *   all that commit history and changed paths need.
+ * - A local path: a shared clone (`git clone --shared`): the mirror's objects/info/alternates names
+ *   the source's object store and nothing is copied, so linking a large local checkout costs no
+ *   more than its refs. The trade-off: the mirror depends on the source's objects. If the source
+ *   is deleted, its link cannot fetch anyway; if the source prunes objects the mirror's refs still
+ *   name (a force-push followed by gc), the fetch fails — the mirror is then made again from the
+ *   source as it is now (cheap: nothing is copied), and ingestion treats the old tip as gone, as
+ *   after any force-push. (Detaching a mirror for good would be `git repack -a -d` and removing the
+ *   alternates file: a full copy, which is what sharing avoids.)
  */
 export async function syncMirror(dir: string, source: GitSource, branch: string): Promise<void> {
+  try {
+    await syncOnce(dir, source, branch);
+  } catch (error) {
+    if (!isSharedMirror(dir)) throw error;
+    // The source may have pruned objects our refs name: start again from the source as it is.
+    await rm(dir, { recursive: true, force: true });
+    await syncOnce(dir, source, branch);
+  }
+}
+
+async function syncOnce(dir: string, source: GitSource, branch: string): Promise<void> {
   const options = sourceOptions(source);
-  const url = normaliseSourceUrl(source.url);
-  if (!existsSync(join(dir, 'HEAD'))) {
+  const exists = existsSync(join(dir, 'HEAD'));
+  // Mirrors made before sharing existed stay blobless partial clones (fetched as before).
+  const shared = isLocalPath(source.url) && (!exists || isSharedMirror(dir));
+  // A shared clone reads the path itself (a file:// URL would go through the transport and copy).
+  const url = shared ? source.url : normaliseSourceUrl(source.url);
+  if (!exists) {
     await mkdir(dirname(dir), { recursive: true });
     const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
     try {
-      await runGit(['clone', '--bare', '--quiet', '--filter=blob:none', '--no-tags', '--single-branch', '--branch', branch, url, tmp], options);
+      const how = shared ? ['--shared'] : ['--filter=blob:none'];
+      await runGit(['clone', '--bare', '--quiet', ...how, '--no-tags', '--single-branch', '--branch', branch, '--', url, tmp], options);
       await rm(dir, { recursive: true, force: true });
       await rename(tmp, dir);
     } finally {
@@ -91,8 +123,11 @@ export async function syncMirror(dir: string, source: GitSource, branch: string)
   // The URL is kept current (an installation token is never part of it) and the tracked branch
   // is force-updated, so a force-push replaces our copy of the branch.
   await runGit(['remote', 'set-url', 'origin', url], { gitDir: dir });
+  // A shared mirror is no partial clone (git refuses --filter there): it fetches refs, and the
+  // objects are already reachable through the alternates.
+  const filter = shared ? [] : ['--filter=blob:none'];
   await runGit(
-    ['fetch', '--quiet', '--prune', '--no-tags', '--filter=blob:none', 'origin', `+refs/heads/${branch}:refs/heads/${branch}`, '+refs/tags/*:refs/tags/*'],
+    ['fetch', '--quiet', '--prune', '--no-tags', ...filter, 'origin', `+refs/heads/${branch}:refs/heads/${branch}`, '+refs/tags/*:refs/tags/*'],
     { ...options, gitDir: dir },
   );
 }

@@ -1,6 +1,7 @@
 import { testConfig } from '../../test/helpers/config.js';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,7 +10,7 @@ import { createServices } from '../services.js';
 import { usePostgres } from '../../test/helpers/database.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
-import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, historyMap, pushCommits, revParse, tempDir } from '../../test/helpers/git-fixtures.js';
+import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, historyMap, pushCommits, revParse, smallRepo, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { coAuthorsOf, prNumberOf } from '../git/commit-record.js';
 import { commitsRepository, toCommitRecord } from './commits.repository.js';
@@ -99,6 +100,13 @@ describe('backfill of the dataset repository', () => {
     expect(link).toMatchObject({ status: 'active', last_ingested_sha: revParse(origin, 'main'), last_error: null });
   });
 
+  it('shares the local source\'s objects (alternates) instead of copying them', async () => {
+    const mirror = join(reposDir, `${linkId}.git`);
+    expect(readFileSync(join(mirror, 'objects', 'info', 'alternates'), 'utf8').trim()).toBe(join(origin, 'objects'));
+    const packs = existsSync(join(mirror, 'objects', 'pack')) ? readdirSync(join(mirror, 'objects', 'pack')) : [];
+    expect(packs.filter((f) => f.endsWith('.pack'))).toEqual([]);
+  });
+
   it('stores nothing again when nothing changed', async () => {
     const result = await ctx.services.ingest.ingestLink(linkId);
     expect(result).toMatchObject({ added: 0, walked: 0 });
@@ -180,6 +188,29 @@ describe('concurrent ingests of one link', () => {
     const expected = commitCount(origin);
     expect(results.map((r) => r.added).sort((a, b) => a - b)).toEqual([0, expected]);
     expect(await stats(link.id)).toMatchObject({ total: expected, distinct: expected });
+  });
+});
+
+describe('a shared mirror whose source pruned its objects', () => {
+  it('is made again from the source, and the dropped commits are marked unreachable', async () => {
+    const source = smallRepo({ commits: 4 });
+    try {
+      const project = await buildProject(ctx.services, { type: 'user', email: owner.email });
+      const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source });
+      // (A worker started by an earlier test may run the queued ingest too: the outcome is what counts.)
+      await ctx.services.ingest.ingestLink(link.id);
+      expect(await stats(link.id)).toEqual({ total: 4, distinct: 4, reachable: 4 });
+      // A force-push, then gc in the source: the commits the mirror's branch named are gone for good.
+      pushCommits(source, 1, { branch: 'trunk', rewind: 2 });
+      execFileSync('git', ['--git-dir', source, 'reflog', 'expire', '--expire=now', '--all']);
+      execFileSync('git', ['--git-dir', source, 'gc', '--quiet', '--prune=now']);
+      const result = await ctx.services.ingest.ingestLink(link.id);
+      expect(result).toMatchObject({ status: 'active', tip: revParse(source, 'trunk') });
+      expect(await stats(link.id)).toEqual({ total: 5, distinct: 5, reachable: 3 });
+      expect(existsSync(join(reposDir, `${link.id}.git`, 'objects', 'info', 'alternates'))).toBe(true);
+    } finally {
+      removeRepoCopy(source);
+    }
   });
 });
 

@@ -19,6 +19,7 @@ export interface PageContext {
 export function layout(ctx: PageContext, title: string, body: Html): Html {
   const current = (section: PageContext['section']) => (ctx.section === section ? html` aria-current="page"` : '');
   const head = html`<meta name="referrer" content="no-referrer">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${ctx.assets.css}">
 <script src="${ctx.assets.js}" defer></script>`;
   return html`${documentHead(`${title} · Changelog`, head)}
