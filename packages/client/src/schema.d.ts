@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Public changelog page of a project (HTML)
-         * @description Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, filterable by entry type and component, each with a permalink. Themed with the project's colour and logo. Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.
+         * @description Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, one view at a time (`view`: the project's default unless the reader picks weekly, monthly, daily, every change or all), filterable by component, each with a permalink. Themed with the project's colour and logo. Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.
          */
         get: {
             parameters: {
@@ -22,6 +22,8 @@ export interface paths {
                     page?: number;
                     /** @description Only entries of this type. */
                     type?: "" | "commit" | "daily" | "weekly" | "monthly";
+                    /** @description Which entries to show: one kind (weekly, monthly, daily, commit: every change) or all of them. Default: the project's choice. */
+                    view?: "" | "weekly" | "monthly" | "daily" | "commit" | "all";
                 };
                 header?: never;
                 path: {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../../cache/response-cache.js';
 import type { Config } from '../../config.js';
-import { replyCachedText } from '../../cache/cached-text.js';
+import { replyCachedText, type TextResponse } from '../../cache/cached-text.js';
 import { errorResponses, NotModified, SlugParam } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
 import { FEED_FORMATS, FEED_SIZE, type FeedFormat } from './feeds.service.js';
@@ -20,72 +20,65 @@ export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config:
 ) => {
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
 
-  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[]) {
-    const type = FEED_FORMATS[format];
-    const mediaType = type.split(';')[0]!;
-    app.get(
-      `/v1/changelog/:slug/feed.${format}`,
-      {
-        schema: {
-          summary: `${FORMATS[format].name} feed of a project's changelog`,
-          description:
-            `Public. The ${FEED_SIZE} newest published entries as ${FORMATS[format].name} (${FORMATS[format].spec}), ` +
-            'content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; ' +
-            'links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any ' +
-            'kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. ' +
-            'Not part of the API contract: an addition.',
-          tags: ['changelog'],
-          params: Type.Object({ slug: SlugParam }),
-          response: {
-            200: {
-              description: `The ${FORMATS[format].name} document.`,
-              content: { [mediaType]: { schema: format === 'json' ? { type: 'object' } : { type: 'string' } } },
+  /** One feed route per format: `path(format)`, answered from the response cache under `key`. */
+  function feed(
+    route: { path: (format: FeedFormat) => string; key: string; tags: string[] },
+    describe: (f: { name: string; spec: string }) => { summary: string; description: string },
+    render: (slug: string, format: FeedFormat) => Promise<TextResponse>,
+  ) {
+    for (const format of Object.keys(FEED_FORMATS) as FeedFormat[]) {
+      const type = FEED_FORMATS[format];
+      const mediaType = type.split(';')[0]!;
+      app.get(
+        route.path(format),
+        {
+          schema: {
+            ...describe(FORMATS[format]),
+            tags: route.tags,
+            params: Type.Object({ slug: SlugParam }),
+            response: {
+              200: {
+                description: `The ${FORMATS[format].name} document.`,
+                content: { [mediaType]: { schema: format === 'json' ? { type: 'object' } : { type: 'string' } } },
+              },
+              304: NotModified,
+              ...errorResponses(400, 404, 500),
             },
-            304: NotModified,
-            ...errorResponses(400, 404, 500),
           },
+          config: { publicCache: true },
         },
-        config: { publicCache: true },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', cacheControl);
-        return replyCachedText(request, reply, cache, `feed:${format}:${request.params.slug}`, type, () =>
-          services.feeds.render(request.params.slug, format),
-        );
-      },
-    );
-  }
-  for (const format of Object.keys(FEED_FORMATS) as FeedFormat[]) {
-    const type = FEED_FORMATS[format];
-    const mediaType = type.split(';')[0]!;
-    app.get(
-      `/v1/changelog/:slug/releases.${format}`,
-      {
-        schema: {
-          summary: `${FORMATS[format].name} feed of a project's release notes`,
-          description:
-            `Public. The ${FEED_SIZE} newest published release notes of tagged releases (Unreleased is left out) as ${FORMATS[format].name}, ` +
-            'newest release first; ids are `urn:uuid:<note id>`, links point to `/c/{slug}/releases/{tag}`. Sends `ETag`, ' +
-            '`Last-Modified` and `Cache-Control`; answers 304. Part of the release-notes extension outside the API contract.',
-          tags: ['releases'],
-          params: Type.Object({ slug: SlugParam }),
-          response: {
-            200: {
-              description: `The ${FORMATS[format].name} document.`,
-              content: { [mediaType]: { schema: format === 'json' ? { type: 'object' } : { type: 'string' } } },
-            },
-            304: NotModified,
-            ...errorResponses(400, 404, 500),
-          },
+        async (request, reply) => {
+          reply.header('cache-control', cacheControl);
+          return replyCachedText(request, reply, cache, `${route.key}:${format}:${request.params.slug}`, type, () =>
+            render(request.params.slug, format),
+          );
         },
-        config: { publicCache: true },
-      },
-      async (request, reply) => {
-        reply.header('cache-control', cacheControl);
-        return replyCachedText(request, reply, cache, `release-feed:${format}:${request.params.slug}`, type, () =>
-          services.feeds.renderReleases(request.params.slug, format),
-        );
-      },
-    );
+      );
+    }
   }
+
+  feed(
+    { path: (format) => `/v1/changelog/:slug/feed.${format}`, key: 'feed', tags: ['changelog'] },
+    ({ name, spec }) => ({
+      summary: `${name} feed of a project's changelog`,
+      description:
+        `Public. The ${FEED_SIZE} newest published entries as ${name} (${spec}), ` +
+        'content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; ' +
+        'links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any ' +
+        'kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. ' +
+        'Not part of the API contract: an addition.',
+    }),
+    (slug, format) => services.feeds.render(slug, format),
+  );
+  feed(
+    { path: (format) => `/v1/changelog/:slug/releases.${format}`, key: 'release-feed', tags: ['releases'] },
+    ({ name }) => ({
+      summary: `${name} feed of a project's release notes`,
+      description:
+        `Public. The ${FEED_SIZE} newest published release notes of tagged releases (Unreleased is left out) as ${name}, ` +
+        'newest release first; ids are `urn:uuid:<note id>`, links point to `/c/{slug}/releases/{tag}`. Sends `ETag`, ' +
+        '`Last-Modified` and `Cache-Control`; answers 304. Part of the release-notes extension outside the API contract.',
+    }),
+    (slug, format) => services.feeds.renderReleases(slug, format),
+  );
 };
