@@ -31,6 +31,9 @@ const METRICS_TOKEN = 'matrix-metrics-token-0123456789';
  */
 const PUBLIC_ROUTES: Record<string, string> = {
   'OPTIONS *': 'CORS preflight',
+  'GET /': 'redirect to the dashboard (lists nothing)',
+  'GET /favicon.svg': 'favicon',
+  'GET /favicon.ico': 'favicon',
   'GET /health': 'liveness probe',
   'GET /ready': 'readiness probe',
   'GET /openapi.json': 'the public contract',

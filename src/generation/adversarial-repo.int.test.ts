@@ -98,9 +98,8 @@ describe('a repository crafted to be slow, on a running server', () => {
       }
     })();
 
-    // Linked and synced as `changelog repos link` + `changelog sync` do: ingest, then generation, as jobs.
+    // Linking queues the ingest, which queues generation: both run as jobs.
     const link = (await services.repos.linkLocalRepo({ projectSlug: project.slug, source, branch: 'main' })).link;
-    await services.repos.enqueueIngest(link.id);
     const generated = await waitFor(
       async () => {
         const { rows } = await sql<{ state: string }>`SELECT state::text AS state FROM pgboss.job WHERE name = 'generate' AND data->>'projectId' = ${project.id}`.execute(database.db);

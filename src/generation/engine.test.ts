@@ -170,8 +170,8 @@ describe('settings', () => {
   });
 
   it('keeps a publishing policy per entry type, manual unless set', () => {
-    expect(resolveSettings().publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual' });
-    expect(resolveSettings({ publish: 'auto' }).publish).toEqual({ commit: 'auto', daily: 'auto', weekly: 'auto', monthly: 'auto' });
+    expect(resolveSettings().publish).toEqual({ commit: 'manual', daily: 'manual', weekly: 'manual', monthly: 'manual', release: 'manual' });
+    expect(resolveSettings({ publish: 'auto' }).publish).toEqual({ commit: 'auto', daily: 'auto', weekly: 'auto', monthly: 'auto', release: 'auto' });
     expect(resolveSettings({ publish: { commit: 'auto' } }).publish).toMatchObject({ commit: 'auto', weekly: 'manual' });
     expect(() => resolveSettings({ publish: { weekly: 'sometimes', yearly: 'auto' } })).toThrow(/sometimes.*yearly|yearly.*sometimes/);
   });
