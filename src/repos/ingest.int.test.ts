@@ -186,7 +186,11 @@ describe('concurrent ingests of one link', () => {
     const other = usePostgres ? createServices(ctx.services.database, testConfig({ REPOS_DIR: reposDir })) : ctx.services;
     const results = await Promise.all([ctx.services.ingest.ingestLink(link.id), other.ingest.ingestLink(link.id)]);
     const expected = commitCount(origin);
-    expect(results.map((r) => r.added).sort((a, b) => a - b)).toEqual([0, expected]);
+    // Linking queued an ingest as well, which a worker left by an earlier test may run beside these
+    // two: at most one of the three stores the commits, and none stores one twice.
+    const added = results.map((r) => r.added);
+    expect(added.filter((n) => n > 0).length).toBeLessThanOrEqual(1);
+    expect(added.every((n) => n === 0 || n === expected)).toBe(true);
     expect(await stats(link.id)).toMatchObject({ total: expected, distinct: expected });
   });
 });
