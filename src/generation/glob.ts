@@ -49,7 +49,8 @@ type Token =
   | { k: K.Dirs; g: number; inner: boolean }
   /** Empty, or a slash and anything: a trailing globstar segment with the slash before it. */
   | { k: K.Sub; g: number }
-  | { k: K.Open; g: number }
+  /** A group opens; `alt` is the brace alternative chosen (absent for a wildcard's own group). */
+  | { k: K.Open; g: number; alt?: number }
   | { k: K.Close; g: number };
 
 type Atom = { k: 'char'; c: number } | { k: 'one' } | { k: 'class'; ranges: number[]; negated: boolean } | { k: 'wild'; stars: number; g: number };
@@ -125,7 +126,7 @@ function parseClass(glob: string, start: number): { ranges: number[]; negated: b
 
 /** One token list per brace alternative combination. */
 function expand(glob: string, parts: Part[]): Atom[][] {
-  let lists: Array<Array<Atom | { k: 'open' | 'close'; g: number }>> = [[]];
+  let lists: Array<Array<Atom | { k: 'open' | 'close'; g: number; alt?: number }>> = [[]];
   for (const part of parts) {
     if (part.k !== 'brace') {
       for (const list of lists) list.push(part);
@@ -133,9 +134,9 @@ function expand(glob: string, parts: Part[]): Atom[][] {
     }
     if (lists.length * part.alts.length > MAX_EXPANSIONS) throw new GlobError(glob, `expands to more than ${MAX_EXPANSIONS} alternatives`);
     lists = lists.flatMap((list) =>
-      part.alts.map((alt) => [
+      part.alts.map((alt, index) => [
         ...list,
-        { k: 'open' as const, g: part.g },
+        { k: 'open' as const, g: part.g, alt: index },
         ...[...alt].map((ch) => ({ k: 'char' as const, c: ch.charCodeAt(0) })),
         { k: 'close' as const, g: part.g },
       ]),
@@ -145,7 +146,7 @@ function expand(glob: string, parts: Part[]): Atom[][] {
 }
 
 /** Turns `*` runs into their segment-aware meaning (`**` alone in a segment spans segments). */
-function tokenize(atoms: Array<Atom | { k: 'open' | 'close'; g: number }>): Token[] {
+function tokenize(atoms: Array<Atom | { k: 'open' | 'close'; g: number; alt?: number }>): Token[] {
   const out: Token[] = [];
   // The previous and next characters that are not zero-width markers.
   const isChar = (a: Atom | { k: string } | undefined, c: number) => a?.k === 'char' && (a as { c: number }).c === c;
@@ -155,7 +156,7 @@ function tokenize(atoms: Array<Atom | { k: 'open' | 'close'; g: number }>): Toke
   };
   for (let i = 0; i < atoms.length; i++) {
     const a = atoms[i]!;
-    if (a.k === 'open') out.push({ k: K.Open, g: a.g });
+    if (a.k === 'open') out.push({ k: K.Open, g: a.g, alt: a.alt });
     else if (a.k === 'close') out.push({ k: K.Close, g: a.g });
     else if (a.k === 'char') out.push({ k: K.Char, c: a.c });
     else if (a.k === 'one') out.push({ k: K.One });
@@ -302,26 +303,39 @@ export function compileGlob(glob: string): CompiledGlob {
     }
     return false;
   };
+  // picomatch's regex backtracks through the pattern left to right, so among the brace expansions
+  // the match it reports is the one whose choices (brace alternative, wildcard length), read in
+  // pattern order, come first: not simply the first expansion that matches.
   const exec = (path: string) => {
+    let best: { out: Array<string | undefined>; choices: number[] } | null = null;
     for (let a = 0; a < alternatives.length; a++) {
       if (!path.startsWith(prefixes[a]!)) continue;
       const tokens = alternatives[a]!;
       const ok = fill(tokens, path);
-      if (ok[0]) return captures(tokens, path, ok, groups);
+      if (!ok[0]) continue;
+      const found = captures(tokens, path, ok, groups);
+      if (!best || comesFirst(found.choices, best.choices)) best = found;
     }
-    return null;
+    return best ? best.out : null;
   };
   return { glob, prefixes, test, exec };
 }
 
+function comesFirst(a: number[], b: number[]): boolean {
+  for (let k = 0; k < a.length && k < b.length; k++) if (a[k] !== b[k]) return a[k]! < b[k]!;
+  return false;
+}
+
 /**
  * Walks the filled table from the start, taking at every wildcard the shortest run that still lets
- * the rest match (picomatch's wildcards are lazy), and records each group's span.
+ * the rest match (picomatch's wildcards are lazy), and records each group's span, and every choice
+ * made, in pattern order, ranked as the regex would try it (lower first).
  */
-function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number): Array<string | undefined> {
+function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number): { out: Array<string | undefined>; choices: number[] } {
   const w = text.length + 1;
   const out: Array<string | undefined> = new Array(groups + 1).fill(undefined);
   out[0] = text;
+  const choices: number[] = [];
   const opened = new Map<number, number>();
   let i = 0;
   for (let j = 0; j < tokens.length; j++) {
@@ -335,6 +349,7 @@ function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number)
         break;
       case K.Open:
         opened.set(t.g, i);
+        if (t.alt !== undefined) choices.push(t.alt);
         break;
       case K.Close:
         out[t.g] = text.slice(opened.get(t.g) ?? i, i);
@@ -344,6 +359,7 @@ function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number)
         let end = i;
         while (!ok[next + end]) end++;
         if (t.g) out[t.g] = text.slice(i, end);
+        choices.push(end - i);
         i = end;
         break;
       }
@@ -358,22 +374,28 @@ function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number)
             }
           }
         }
+        // An inner one tries every non-empty run before the empty one.
+        choices.push(end < 0 ? (t.inner ? Number.MAX_SAFE_INTEGER : 0) : end - i);
         if (end < 0) break;
         out[t.g] = text.slice(i, end - 1);
         i = end;
         break;
       }
       case K.Sub: {
-        if (ok[next + i]) break;
+        if (ok[next + i]) {
+          choices.push(0);
+          break;
+        }
         let end = i + 1;
         while (!ok[next + end]) end++;
         out[t.g] = text.slice(i + 1, end);
+        choices.push(end - i);
         i = end;
         break;
       }
     }
   }
-  return out;
+  return { out, choices };
 }
 
 /** Matches when any of the globs does (each compiled once). */
