@@ -430,6 +430,8 @@ async function main() {
     '  `fix(deps-dev)` stay **dependencies**.',
     '- A revert, whatever its type (`fix: Revert "…"`), is listed under **Reverts**; `fix(typos)` on comments is',
     '  **documentation**.',
+    '- A commit touching only the changelog (`Add 0.14.1 to CHANGELOG`, `Clean changelog_unreleased`) is release',
+    '  housekeeping, **maintenance**, even where an early changelog listed it.',
     '- A release miss is the graph\'s word against the changelog\'s: the cited commit is reachable only from another',
     '  tag.',
     '',

@@ -266,7 +266,7 @@ describe('ambiguous verbs on library code', () => {
 
   it('reads library code changed alone as refactoring, and no library code as maintenance', () => {
     expect(classify('Remove the concept of a preceding node', [['M', 'src/comments.js'], ['M', 'src/printer.js']])).toMatchObject({ section: 'refactor', rule: 'verb-ambiguous+library' });
-    expect(section('Update the issue template', [['M', '.github/ISSUE_TEMPLATE/bug.yml']])).toBe('chore');
+    expect(section('Update the editor settings', [['M', '.vscode/settings.json']])).toBe('chore');
     expect(section('Remove stray file', [['D', 'notes.txt'], ['M', 'package.json']])).toBe('chore');
   });
 
@@ -287,5 +287,86 @@ describe('more paths and dependency forms', () => {
     expect(section('Update to TypeScript 5.4', [['M', 'package.json'], ['M', 'yarn.lock']])).toBe('dependencies');
     // Code beside the manifest: the words decide as before.
     expect(section('Update parser, use acorn 8.1', [['M', 'package.json'], ['M', 'docs/x.md']])).not.toBe('dependencies');
+  });
+});
+
+describe('release housekeeping and repository configuration', () => {
+  it.each([
+    ['Update changelog', [['M', 'changelog_unreleased/typescript/19624.md']]],
+    ['Clean changelog_unreleased', [['D', 'changelog_unreleased/javascript/19629.md'], ['D', 'changelog_unreleased/typescript/19621.md']]],
+    ['Clean released changelog', [['D', 'changelog_unreleased/typescript/19621.md']]],
+    ['Add changelog entry for #9885 (#10133)', [['A', 'changelog_unreleased/handlebars/9885.md']]],
+    ['Update CHANGELOG.md', [['M', 'CHANGELOG.md']]],
+    ['docs: fix typo in CHANGELOG-3.3.md [ci-skip] (#14341)', [['M', 'changelogs/CHANGELOG-3.3.md']]],
+    ['fix(changelog): remove outdated dependency update entry', [['M', 'CHANGELOG.md']]],
+    ['Add changeset', [['A', '.changeset/blue-cats.md']]],
+    ['Clean changelog_unreleased', [['D', 'changelog_unreleased/api/17.md'], ['M', 'scripts/release/steps/clean-changelog.js']]],
+  ] as Array<[string, Change[]]>)('%s (only the changelog) → chore', (message, changes) => {
+    expect(section(message, changes)).toBe('chore');
+  });
+
+  it('does not take code named after the changelog for the changelog', () => {
+    expect(section('refactor(tera): remove bare unwrap', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('refactor');
+    expect(section('feat(changelog): show debug log for skipped tags', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('feature');
+    // A changelog entry beside the change it announces is evidence, not housekeeping, even in a build script.
+    expect(section('Fix comment around nullish coalescing (#19652)', [['M', 'src/language-js/comments.js'], ['A', 'changelog_unreleased/javascript/19652.md']])).toBe('fix');
+    expect(section('fix estree plugin type declaration (#15018)', [['A', 'changelog_unreleased/api/15018.md'], ['M', 'scripts/build/build-types.js']])).not.toBe('chore');
+  });
+
+  it.each([
+    ['Tweak renovate config (#19694)', [['M', '.github/renovate.json5']]],
+    ['Enable `lockFileMaintenance` in renovate.json5', [['M', '.github/renovate.json5']]],
+    ['Ignore `get-stdin` v10 in renovate.json5', [['M', '.github/renovate.json5']]],
+    ['Add `paths` to codeql-config.yml', [['M', '.github/codeql/codeql-config.yml']]],
+    ['Update the issue template', [['M', '.github/ISSUE_TEMPLATE/bug.yml']]],
+    ['Update PULL_REQUEST_TEMPLATE.md (#9737)', [['M', '.github/PULL_REQUEST_TEMPLATE.md']]],
+    ['Group minor updates', [['M', '.github/dependabot.yml']]],
+    ['Remove sentence for copying from CHANGELOG (#11530)', [['M', 'scripts/release/steps/publish-to-npm.js']]],
+    ['fix(project): use the correct branch for codecov (#65)', [['M', 'codecov.yml']]],
+  ] as Array<[string, Change[]]>)('%s (bot and tool configuration) → build', (message, changes) => {
+    expect(section(message, changes)).toBe('build');
+  });
+
+  it('keeps the prose under .github documentation, and test fixtures there tests', () => {
+    expect(section('Clarify the contributing guide', [['M', '.github/contributing.md']])).toBe('documentation');
+    expect(section('fix(fixtures): update expected changelog date', [['M', '.github/fixtures/test-commit-preprocessors/expected.md']])).toBe('test');
+    expect(section('fix: flaky timer in the scheduler', [['M', 'tests/scheduler.test.ts']])).toBe('test');
+  });
+
+  it.each([
+    ['Fix lock file', [['M', 'yarn.lock']]],
+    ['Dedupe yarn.lock', [['M', 'yarn.lock']]],
+    ['Regenerate the lockfile', [['M', 'pnpm-lock.yaml']]],
+    ['Lock file maintenance (#19677)', [['M', 'yarn.lock']]],
+  ] as Array<[string, Change[]]>)('%s (only lock files) → dependencies', (message, changes) => {
+    expect(section(message, changes)).toBe('dependencies');
+  });
+});
+
+describe('bot labels never reach a title', () => {
+  it.each([
+    ['chore(deps): update dependency postcss to v8.5.23 [security] (#15209)', 'Update dependency postcss to v8.5.23 (#15209)'],
+    ['Update dependency vite to v8.0.5 [SECURITY] (#19013)', 'Update dependency vite to v8.0.5 (#19013)'],
+    ['chore: update contributors [bot]', 'Update contributors'],
+    ['chore: format [auto] [skip ci]', 'Format'],
+    ['docs: fix typo in CHANGELOG-3.3.md[ci-skip](#14341)', 'Fix typo in CHANGELOG-3.3.md (#14341)'],
+    ['chore: sync [ci skip] (#3)', 'Sync (#3)'],
+  ])('%s → %s', (message, title) => {
+    expect(classify(message, [['M', 'package.json']]).title).toBe(title);
+  });
+
+  it('keeps brackets that are part of the text, and the [security] flag as evidence', () => {
+    expect(cleanTitle('Read `options[bot]` before `options[auto]`')).toBe('Read `options[bot]` before `options[auto]`');
+    expect(cleanTitle('Support a[security] index')).toBe('Support a[security] index');
+    // The flag still files a runtime dependency's update under Security.
+    expect(classify('fix(deps): update dependency postcss to v8.5.23 [security] (#15209)', [['M', 'packages/compiler-sfc/package.json']])).toMatchObject({
+      section: 'security',
+      title: 'Update dependency postcss to v8.5.23 (#15209)',
+    });
+  });
+
+  it('strips them in linear time from hostile input', () => {
+    const hostile = `${'[security'.repeat(20_000)} ${' ['.repeat(20_000)}bot`;
+    expect(cleanTitle(hostile).length).toBeGreaterThan(0);
   });
 });

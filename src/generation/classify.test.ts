@@ -94,8 +94,6 @@ describe('unconventional styles', () => {
     ['Speed up glob expansion', 'performance'],
     ['Refactor traversal (#442)', 'refactor'],
     ['Rename quotes option', 'refactor'],
-    ['Update snapshots', 'test'],
-    ['Add tests for decorators', 'test'],
     ['Update README.md', 'documentation'],
     ['Document the API', 'documentation'],
     ['Update travis config', 'build'],
@@ -103,6 +101,14 @@ describe('unconventional styles', () => {
     ['Fix XSS in the playground share link', 'security'],
   ])('leading verb: %s → %s', (message, expected) => {
     expect(section(message)).toBe(expected);
+  });
+
+  it('reads a test topic from the words only when tests change, or nothing else does', () => {
+    expect(section('Update snapshots', [['M', 'tests/__snapshots__/format.test.ts.snap']])).toBe('test');
+    expect(section('Add tests for decorators', [['A', 'tests/decorators.test.ts'], ['M', 'src/decorators.ts']])).toBe('test');
+    expect(section('Add tests for decorators', [['A', 'notes/decorators.txt']])).toBe('test');
+    // "test" names the regex here: library code changes and no test does.
+    expect(section('Update `isSCSS` test regex (#7922)', [['M', 'src/language-css/utils.js'], ['M', 'tests_config/run_spec.js']])).toBe('refactor');
   });
 
   it('takes a clear verb\'s topic only from the words right after it', () => {

@@ -20,6 +20,7 @@ import {
   isRuntimeSecurityUpdate,
   isSubmodulePointerOnly,
   libraryChanges,
+  onlyChangelogFiles,
   pathTopic,
   raisesMinimumRuntime,
   stripGitmoji,
@@ -62,7 +63,11 @@ export interface ClassifyOptions {
 const SKIP_MARKER = /\[(skip[ _-]?changelog|changelog[ _-]?skip|no[ _-]?changelog|skip[ _-]?release[ _-]?notes|ignore[ _-]?changelog)\]/i;
 // No `\s*` around it: a leading `\s*` rescans a run of spaces from every position in it (quadratic);
 // every use collapses whitespace afterwards anyway.
-const CI_MARKERS = /\[(skip ci|ci skip|skip actions|actions skip|no ci)\]/gi;
+const CI_MARKERS = /\[(skip[ -]ci|ci[ -]skip|skip actions|actions skip|no ci)\]/gi;
+// Labels bots append to a title (Renovate's `[security]`, `[bot]`, `[auto]`): the section already says
+// it, so a reader never sees them. Only as a word of their own (`a[bot]` in code stays); no quantifier
+// reaches past the brackets, so this is linear on any input.
+const BOT_LABELS = /(^| )\[(security|bot|auto|autofix|renovate|dependabot)\](?= |$)/gi;
 const MERGE_ANY = /^Merge (branch|remote-tracking branch|tag|pull request|commit|'[^']*'|"[^"]*")/i;
 // `[fix] …`, `[JSX] …`, `[typescript, flow]: …`, `[3.9.x] …`: a tag or an area in brackets.
 const BRACKET_TAG = /^\[([^\][\r\n]{1,40})\] {0,3}:? {0,3}/;
@@ -233,6 +238,8 @@ function readReverts(message: string, subject: string, type: string | undefined,
 function sectionOfType(type: string, scope: string | null, description: string, changes: readonly Change[], byBot: boolean): SectionKey {
   const section = TYPE_SECTIONS[type]!;
   if (section === 'breaking' || section === 'revert' || section === 'security') return section;
+  // `docs: fix typo in CHANGELOG-3.3.md`, `chore: update changelog`: release housekeeping, whatever the type.
+  if (onlyChangelogFiles(changes)) return 'chore';
   const scopeKey = scope?.toLowerCase().trim() ?? '';
   // Renovate writes `fix(deps)` for runtime dependencies (and `chore(deps)` for the rest) precisely so
   // that release notes list the update as a fix: conventional-changelog files it under Bug Fixes.
@@ -241,7 +248,11 @@ function sectionOfType(type: string, scope: string | null, description: string, 
   if (section !== 'feature' && isHousekeeping(description, byBot, changes)) return 'chore';
   if (section !== 'test' && section !== 'documentation' && type !== 'ci' && raisesMinimumRuntime(description, changes)) return 'breaking';
   // `fix(docker): …` touching only the image's workflow: the pipeline's fix, whatever the scope.
-  if (['fix', 'refactor', 'perf'].includes(type) && !scopeKey.startsWith('dep') && pathTopic(changes) === 'build') return 'build';
+  // `fix: flaky timer test`, `fix(fixtures): update expected changelog date` touching only tests: the tests' fix.
+  if (['fix', 'refactor', 'perf'].includes(type) && !scopeKey.startsWith('dep')) {
+    const topic = pathTopic(changes);
+    if (topic === 'build' || topic === 'test') return topic;
+  }
   const maintenance = MAINTENANCE_TYPES.has(type) || section === 'chore';
   if (maintenance && (isDependencyTitle(description) || isSubmodulePointerOnly(changes))) return 'dependencies';
   const area = AREA_SCOPES.get(scopeKey);
@@ -292,6 +303,7 @@ const ORDINARY_WORD = /^[a-z][a-z']*[,;!?]?$/;
  */
 export function cleanTitle(text: string): string {
   let title = text.replace(CI_MARKERS, ' ').replace(SKIP_MARKER, ' ').replace(/\s+/g, ' ').trim();
+  if (title.includes('[')) title = title.replace(BOT_LABELS, '$1').replace(/ {2,}/g, ' ').trim();
   title = stripInnerPrefix(title);
   title = title.replace(/\.(\s*\(#\d+\))?$/, '$1');
   const space = title.indexOf(' ');

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createThreadEngine, GenerationBusy, GenerationTimeout, inlineEngine } from './engine-thread.js';
 import { resolveSettings } from './settings.js';
 import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import type { EntryToStore } from './engine-wire.js';
 
 const commit = (i: number, message: string): CommitRecord => ({
   sha: i.toString(16).padStart(40, '0'),
@@ -29,6 +30,56 @@ describe('generation in a worker thread', () => {
     expect(inThread.warnings).toEqual([expect.stringMatching(/^CODEOWNERS line 1 skipped: glob ".*…" is longer than 512 characters$/)]);
     // The thread is kept for the next run.
     expect((await engine.run({ kind: 'generate', commits: [], settings, options: {} })).entries).toEqual([]);
+  });
+
+  it('streams the entries and the release notes ahead of the result when asked, in the thread and inline alike', async () => {
+    const commits = Array.from({ length: 1200 }, (_, i) => commit(i, i % 2 ? `feat: change ${i}` : `fix: change ${i}`));
+    const settings = resolveSettings({ entryTypes: ['commit', 'daily', 'weekly'] });
+    const request = { kind: 'generate' as const, commits, settings, options: {}, releases: { stored: new Map<string, string>() } };
+    const whole = await engine.run(request);
+    expect(whole.releases!.length).toBeGreaterThan(0);
+    for (const run of [engine, inlineEngine]) {
+      const batches: EntryToStore[][] = [];
+      const streamed = await run.run(request, { onEntries: (entries) => batches.push(entries) });
+      // More than one batch: storage can start before the engine ends.
+      expect(batches.length).toBeGreaterThan(1);
+      // The same entries; commit entries in the commits' order (as each is classified), then the rollups in order.
+      const byKey = (a: EntryToStore, b: EntryToStore) => (a.key < b.key ? -1 : 1);
+      expect([...batches.flat()].sort(byKey)).toEqual([...whole.entries].sort(byKey));
+      const keys = batches.flat().map((e) => e.key);
+      const commitKeys = (list: string[]) => list.filter((k) => k.startsWith('commit:'));
+      expect(commitKeys(keys)).toEqual(commits.map((c) => `commit:${c.sha}`));
+      expect(keys.slice(commitKeys(keys).length)).toEqual(whole.entries.filter((e) => e.entry_type !== 'commit').map((e) => e.key));
+      expect(streamed).toEqual({ ...whole, entries: [] });
+
+      // Release notes too, once the commits are classified: before the first rollup.
+      const order: string[] = [];
+      let notes: unknown;
+      const both = await run.run(request, {
+        onEntries: (entries) => order.push(...entries.map((e) => e.entry_type)),
+        onReleases: (releases) => {
+          order.push('releases');
+          notes = releases;
+        },
+      });
+      expect(order.filter((o) => o === 'releases')).toHaveLength(1);
+      expect(order.indexOf('releases')).toBeLessThan(order.indexOf('daily'));
+      expect(notes).toEqual(whole.releases);
+      expect(both).toEqual({ entries: [], warnings: whole.warnings });
+    }
+  });
+
+  it('fails a streamed run whose receiver throws, and runs the next one', async () => {
+    const commits = Array.from({ length: 1200 }, (_, i) => commit(i, `feat: change ${i}`));
+    const request = { kind: 'generate' as const, commits, settings: resolveSettings({}), options: {} };
+    await expect(
+      engine.run(request, {
+        onEntries: () => {
+          throw new Error('storage failed');
+        },
+      }),
+    ).rejects.toThrow('storage failed');
+    expect((await engine.run(request)).entries).toEqual((await inlineEngine.run(request)).entries);
   });
 
   it('stops a run that exceeds its time budget and fails it with GenerationTimeout', async () => {

@@ -3,14 +3,13 @@
  * budget, so that a repository crafted to be slow costs a thread for at most the budget and never
  * the event loop that answers HTTP.
  */
-import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { endRun, startModuleWorker } from '../worker-threads.js';
 import { computeArrivals } from './arrival.js';
 import { compareGenerations, type SettingsComparison } from './compare.js';
-import { generate, type GenerateOptions } from './engine.js';
+import { generate, type GenerateOptions, type PreparedCommit } from './engine.js';
 import {
   entryToStore,
   packCommits,
@@ -23,7 +22,7 @@ import {
 } from './engine-wire.js';
 import { generateReleases } from './releases.js';
 import type { CommitRecord } from '../git/commit-record.js';
-import type { GenerationSettings } from './types.js';
+import type { GeneratedEntry, GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
 
 /**
@@ -46,8 +45,11 @@ export type EngineRequest =
     }
   | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings };
 
-/** A request as it crosses to the thread: the commits packed (engine-wire.ts). */
-export type WireRequest = DistributiveOmit<EngineRequest, 'commits'> & { commits: PackedCommits };
+/**
+ * A request as it crosses to the thread: the commits packed (engine-wire.ts); `stream`: which of
+ * release notes and entries come back as they are made (`StreamMessage`s) ahead of the response.
+ */
+export type WireRequest = DistributiveOmit<EngineRequest, 'commits'> & { commits: PackedCommits; stream: { entries: boolean; releases: boolean } };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Entries in the form storage writes (only entries and warnings come back, not the prepared commits). */
@@ -59,23 +61,71 @@ export interface EngineResult {
 }
 type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
 export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison } | { ok: false; message: string };
+/** What a streamed run sends ahead of its response: release notes, then the entries in batches. */
+export type StreamMessage = { entries: EntryToStore[] } | { releases: ReleaseToStore[] };
+
+/** How a caller takes a run's output: all in the result (default), or streamed as it is made. */
+export interface RunOptions {
+  /**
+   * Receives the entries in order, in batches, while the engine makes the rest (storage writes
+   * them meanwhile); the result's `entries` is then empty. Every batch arrives before the result.
+   */
+  onEntries?: (entries: EntryToStore[]) => void;
+  /**
+   * Receives the release notes (when the request asks for them) as soon as the commits are
+   * classified, before the first entry: storage writes them while the entries are made, not after.
+   * The result then has no `releases`.
+   */
+  onReleases?: (releases: ReleaseToStore[]) => void;
+}
+
+/**
+ * A streamed batch: up to 500 entries or about 256 kB of their JSON, small enough that storage
+ * starts early and that what is left to write once the engine ends (a month's rollups run to tens
+ * of kilobytes each) is little, large enough to cost few messages.
+ */
+const STREAM_BATCH = 500;
+const STREAM_CHARS = 256 * 1024;
 
 /** The engine's work for one request (its commits' changes parsed), in whichever thread calls it. */
-export function runEngineRequest(request: EngineRequest & { commits: readonly CommitRecord[] }): EngineResult | SettingsComparison {
+export function runEngineRequest(
+  request: EngineRequest & { commits: readonly CommitRecord[] },
+  { onEntries, onReleases }: RunOptions = {},
+): EngineResult | SettingsComparison {
   // One reading of the graph for the periods (arrival) and the releases' dates (versions).
   const arrival = computeArrivals(request.commits, { trunk: request.kind === 'generate' ? request.options.trunk : undefined });
   const versions = buildVersionIndex(request.commits, { arrival });
   if (request.kind === 'generate') {
-    const result = generate(request.commits, request.settings, { ...request.options, versions, arrival });
     const stored = request.stored;
-    const entries = result.entries.map((e) => entryToStore(e, stored?.get(e.key)));
-    if (!request.releases) return { entries, warnings: result.warnings };
-    // The whole history's notes, from the commits generate() just classified (about 0.1 s for 178 notes over 11k commits).
-    const storedReleases = request.releases.stored;
-    const releases = generateReleases(request.commits, request.settings, { prepared: result.commits, versions }).map((n) =>
-      releaseToStore(n, storedReleases.get(n.key)),
-    );
-    return { entries, releases, warnings: result.warnings };
+    let entries: EntryToStore[] = [];
+    let chars = 0;
+    const onEntry = (e: GeneratedEntry) => {
+      const entry = entryToStore(e, stored?.get(e.key), e.commit_sha === null ? null : (arrival.get(e.commit_sha)?.at ?? null));
+      entries.push(entry);
+      chars += entry.record?.length ?? 0;
+      if (onEntries && (entries.length >= STREAM_BATCH || chars >= STREAM_CHARS)) {
+        onEntries(entries);
+        entries = [];
+        chars = 0;
+      }
+    };
+    // The whole history's notes, from the commits generate() classifies (about 0.1 s for 178 notes over 11k commits).
+    const wanted = request.releases;
+    let releases: ReleaseToStore[] | undefined;
+    const onPrepared = (prepared: readonly PreparedCommit[]) => {
+      if (!wanted) return;
+      releases = generateReleases(request.commits, request.settings, { prepared, versions }).map((n) => releaseToStore(n, wanted.stored.get(n.key)));
+      if (onReleases) {
+        onReleases(releases);
+        releases = undefined;
+      }
+    };
+    const result = generate(request.commits, request.settings, { ...request.options, versions, arrival, onEntry, onPrepared });
+    if (onEntries && entries.length) {
+      onEntries(entries);
+      entries = [];
+    }
+    return { entries, ...(releases ? { releases } : {}), warnings: result.warnings };
   }
   const current = generate(request.commits, request.current, { versions, arrival });
   const proposed = generate(request.commits, request.proposed, { versions, arrival });
@@ -84,7 +134,7 @@ export function runEngineRequest(request: EngineRequest & { commits: readonly Co
 
 /** How generation runs: in a worker thread (servers) or in the calling thread. */
 export interface Engine {
-  run<R extends EngineRequest>(request: R): Promise<ResultOf<R>>;
+  run<R extends EngineRequest>(request: R, options?: RunOptions): Promise<ResultOf<R>>;
   /** Ends idle worker threads (a running one ends with its run). */
   close(): Promise<void>;
 }
@@ -99,24 +149,11 @@ export class GenerationTimeout extends Error {
 
 /** The engine in the calling thread. */
 export const inlineEngine: Engine = {
-  async run<R extends EngineRequest>(request: R) {
-    return runEngineRequest({ ...request, commits: toCommitRecords(request.commits) }) as ResultOf<R>;
+  async run<R extends EngineRequest>(request: R, options: RunOptions = {}) {
+    return runEngineRequest({ ...request, commits: toCommitRecords(request.commits) }, options) as ResultOf<R>;
   },
   async close() {},
 };
-
-/**
- * The worker's module next to this one: `.js` in the compiled dist, `.ts` when running from source
- * (tsx, vitest), where the thread needs tsx's loader to import TypeScript.
- */
-function startWorker(): Worker {
-  const js = new URL('./engine-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js);
-  // From source: tsx's API imports the TypeScript module in the thread (`--import tsx` in a
-  // worker's execArgv does not install its loader on Node 20).
-  const ts = new URL('./engine-worker.ts', import.meta.url).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
-}
 
 /** Every generation thread is busy and the queue is full: try again shortly (a job retries by itself). */
 export class GenerationBusy extends AppError {
@@ -162,10 +199,10 @@ export function createThreadEngine({
   };
 
   return {
-    async run<R extends EngineRequest>(request: R) {
+    async run<R extends EngineRequest>(request: R, options: RunOptions = {}) {
       await acquire();
       try {
-        return await runInThread(request);
+        return await runInThread(request, options);
       } finally {
         release();
       }
@@ -175,24 +212,29 @@ export function createThreadEngine({
     },
   };
 
-  function runInThread<R extends EngineRequest>(request: R): Promise<ResultOf<R>> {
-    const wire: WireRequest = { ...request, commits: packCommits(request.commits) };
-    const worker = idle.pop() ?? startWorker();
+  function runInThread<R extends EngineRequest>(request: R, { onEntries, onReleases }: RunOptions): Promise<ResultOf<R>> {
+    const wire: WireRequest = { ...request, commits: packCommits(request.commits), stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) } };
+    const worker = idle.pop() ?? startModuleWorker(import.meta.url, 'engine-worker');
     worker.ref();
     return new Promise<ResultOf<R>>((resolve, reject) => {
       const finish = (settle: () => void, keep: boolean) => {
-        clearTimeout(timer);
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        if (keep) {
-          worker.unref();
-          idle.push(worker);
-        } else void worker.terminate();
+        endRun(worker, timer, { message: onMessage, error: onError, exit: onExit }, keep, idle);
         settle();
       };
-      const onMessage = (response: EngineResponse) =>
-        response.ok
-          ? finish(() => resolve(response.result as ResultOf<R>), true)
-          : finish(() => reject(new Error(response.message)), true);
+      const onMessage = (message: EngineResponse | StreamMessage) => {
+        if ('entries' in message || 'releases' in message) {
+          try {
+            if ('entries' in message) onEntries!(message.entries);
+            else onReleases!(message.releases);
+          } catch (error) {
+            // The caller cannot take the rest: the run is abandoned with its thread.
+            finish(() => reject(error as Error), false);
+          }
+          return;
+        }
+        if (message.ok) finish(() => resolve(message.result as ResultOf<R>), true);
+        else finish(() => reject(new Error(message.message)), true);
+      };
       const onError = (error: Error) => finish(() => reject(error), false);
       const onExit = (code: number) => finish(() => reject(new Error(`the generation thread exited with code ${code}`)), false);
       const timer = setTimeout(() => finish(() => reject(new GenerationTimeout(budgetMs)), false), budgetMs);

@@ -48,6 +48,9 @@ describe('what crosses to the generation thread', () => {
       commit_shas: entry!.commit_shas, period_start: null, period_end: null, fingerprint: entry!.fingerprint,
     });
     expect(entryToStore(entry!, 'stale').record).toBe(fresh.record);
-    expect(entryToStore(entry!, entry!.fingerprint)).toEqual({ key: entry!.key, entry_type: 'commit', fingerprint: entry!.fingerprint, commit_sha: entry!.commit_sha, period_end: null, commit_shas: null, record: null });
+    expect(entryToStore(entry!, entry!.fingerprint, 1_700_000_000_000)).toEqual({
+      key: entry!.key, entry_type: 'commit', fingerprint: entry!.fingerprint, commit_sha: entry!.commit_sha, period_end: null, commit_shas: null,
+      arrived_at: 1_700_000_000_000, record: null,
+    });
   });
 });

@@ -113,14 +113,22 @@ export interface EntryToStore {
    */
   commit_shas: string[] | null;
   /**
+   * When a commit entry's commit reached the tracked branch (epoch ms, arrival.ts), which tells
+   * storage whether a new entry is history (history.ts); null for rollups.
+   */
+  arrived_at: number | null;
+  /**
    * The generated columns as a JSON object (the record `jsonb_to_recordset` reads, without the
    * row's commit id, status or entry id); null when the stored entry has this fingerprint already.
    */
   record: string | null;
 }
 
-/** The entry for storage; `storedFingerprint` is what storage holds under its key, if anything. */
-export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | undefined): EntryToStore {
+/**
+ * The entry for storage; `storedFingerprint` is what storage holds under its key, if anything;
+ * `arrivedAt` when its commit reached the tracked branch (commit entries).
+ */
+export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | undefined, arrivedAt: number | null = null): EntryToStore {
   return {
     key: entry.key,
     entry_type: entry.entry_type,
@@ -128,6 +136,7 @@ export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | 
     commit_sha: entry.commit_sha,
     period_end: entry.period_end,
     commit_shas: storedFingerprint === undefined ? entry.commit_shas : null,
+    arrived_at: arrivedAt,
     record:
       storedFingerprint === entry.fingerprint
         ? null

@@ -124,6 +124,34 @@ describe('rollups', () => {
     expect(week.commit_shas).toEqual([a.sha, b.sha]);
   });
 
+  it('lists repeated updates of one dependency once, with the version last reached and every reference', () => {
+    const bump = (message: string, day: string) => buildCommit({ message, changes: [['M', 'package.json'], ['M', 'yarn.lock']], date: `2024-01-${day}T10:00:00Z`, name: 'renovate[bot]', email: 'bot@renovateapp.com' });
+    const commits = [
+      bump('Update dependency postcss to v8.5.17 (#19606)', '08'),
+      bump('Bump debian from `e899040` to `d5d3f9c` (#1331)', '08'),
+      bump('Update dependency postcss to v8.5.19 (#19620)', '09'),
+      bump('Update dependency oxc-parser to v0.140.0 (#19625)', '09'),
+      bump('Bump debian from `d5d3f9c` to `74d56e3` (#1415)', '10'),
+      bump('Update dependency postcss to v8.5.22 (#19689)', '11'),
+    ];
+    const result = generate(commits, all, { types: ['commit', 'weekly'] });
+    const week = result.entries.find((e) => e.entry_type === 'weekly')!;
+    expect(week.generated_json.sections).toEqual([
+      {
+        section_type_key: 'dependencies',
+        label: 'Dependencies',
+        items: [
+          { text: 'Update dependency postcss to v8.5.22 (#19606, #19620, #19689)', component: null },
+          { text: 'Bump debian from `e899040` to `74d56e3` (#1331, #1415)', component: null },
+          { text: 'Update dependency oxc-parser to v0.140.0 (#19625)', component: null },
+        ],
+      },
+    ]);
+    // Every update is still in the rollup, and each keeps its own commit entry.
+    expect(week.commit_shas).toEqual(commits.map((c) => c.sha));
+    expect(result.entries.filter((e) => e.entry_type === 'commit').map((e) => e.title)).toContain('Update dependency postcss to v8.5.19 (#19620)');
+  });
+
   it('does not count a merge commit next to the branch commits it brings in', () => {
     const base = buildCommit({ message: 'feat: base', date: '2024-01-08T10:00:00Z' });
     const branch = buildCommit({ parents: [base.sha], message: 'feat(logs): set up logging', date: '2024-01-08T11:00:00Z' });
@@ -192,6 +220,51 @@ describe('settings', () => {
     expect(generate([c, other], resolveSettings({ entryTypes: ['commit'] })).entries.map((e) => e.component_tags)).toEqual([['compiler', 'runtime'], ['runtime']]);
     const ruled = resolveSettings({ entryTypes: ['commit'], pathRules: ['packages/runtime/**=core'] });
     expect(generate([c, other], ruled).entries.map((e) => e.component_tags)).toEqual([['core'], ['core']]);
+  });
+});
+
+describe('components', () => {
+  const weekOf = (commits: CommitRecord[]) => generate(commits, all, { types: ['weekly'] }).entries[0]!;
+  const items = (entry: GeneratedEntry) => Object.fromEntries(entry.generated_json.sections.map((s) => [s.section_type_key, s.items.map((i) => [i.component, i.text])]));
+
+  it('does not show a scope that only restates the section, nor tag it as a component', () => {
+    const week = weekOf([
+      buildCommit({ message: 'chore(deps): bump lodash from 4.17.20 to 4.17.21 (#1)', changes: [['M', 'package.json']], date: '2024-01-08T10:00:00Z' }),
+      buildCommit({ message: 'build(deps-dev): bump vitest from 1.0.0 to 1.1.0 (#2)', changes: [['M', 'package.json']], date: '2024-01-08T11:00:00Z' }),
+      buildCommit({ message: 'chore(dev-deps): align @types/node (#3)', changes: [['M', 'package.json']], date: '2024-01-08T12:00:00Z' }),
+      buildCommit({ message: 'chore(npm): update yarn.lock (#4)', changes: [['M', 'yarn.lock']], date: '2024-01-08T13:00:00Z' }),
+      buildCommit({ message: 'docs(docs): explain the cache (#5)', changes: [['M', 'docs/cache.md']], date: '2024-01-08T14:00:00Z' }),
+      buildCommit({ message: 'docs(readme): add a badge (#6)', changes: [['M', 'README.md']], date: '2024-01-08T15:00:00Z' }),
+      buildCommit({ message: 'feat(parser): streaming mode (#7)', changes: [['M', 'src/parser.ts']], date: '2024-01-08T16:00:00Z' }),
+    ]);
+    expect(items(week)).toEqual({
+      feature: [['parser', 'Streaming mode (#7)']],
+      documentation: [[null, 'Explain the cache (#5)'], ['readme', 'Add a badge (#6)']],
+      dependencies: [
+        [null, 'Bump lodash from 4.17.20 to 4.17.21 (#1)'],
+        [null, 'Bump vitest from 1.0.0 to 1.1.0 (#2)'],
+        [null, 'Align @types/node (#3)'],
+        [null, 'Update yarn.lock (#4)'],
+      ],
+    });
+    expect(week.content).not.toMatch(/\*\*(deps|deps-dev|dev-deps|npm|docs):\*\*/);
+    // `npm` names a part of some projects (their npm wrapper): still a tag; `deps` and `docs` never are.
+    expect(week.component_tags).toEqual(['npm', 'parser', 'readme']);
+  });
+
+  it('shows a kind scope where it says something the section does not, and a package the paths name instead', () => {
+    const week = weekOf([
+      buildCommit({ message: 'fix(deps): update compiler (#8)', changes: [['M', 'packages/compiler/package.json']], date: '2024-01-09T10:00:00Z' }),
+      buildCommit({ message: 'fix(deps): update dependency postcss to ^8.5.19 (#9)', changes: [['M', 'packages/compiler/package.json']], date: '2024-01-09T11:00:00Z' }),
+      buildCommit({ message: 'chore(deps): update dependency jsdom to v30 (#10)', changes: [['M', 'packages/runtime/package.json']], date: '2024-01-09T12:00:00Z' }),
+      buildCommit({ message: 'chore(deps): update dependency tsx to v5 (#11)', changes: [['M', 'packages/runtime/package.json'], ['M', 'packages/compiler/package.json']], date: '2024-01-09T13:00:00Z' }),
+    ]);
+    expect(items(week)).toEqual({
+      // A bare "Update compiler" needs its label; "Update dependency postcss" says it already.
+      fix: [['deps', 'Update compiler (#8)'], ['compiler', 'Update dependency postcss to ^8.5.19 (#9)']],
+      dependencies: [['runtime', 'Update dependency jsdom to v30 (#10)'], [null, 'Update dependency tsx to v5 (#11)']],
+    });
+    expect(week.component_tags).toEqual(['compiler', 'runtime']);
   });
 });
 

@@ -4,15 +4,18 @@
  * Incremental use: pass `touched` (the new commits' SHAs) and the commits of the periods they fall
  * in (`touchedPeriods`); only those entries are produced.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import { Bumps, bumpOf } from './bumps.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
 import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
 import { headlineItems, NearDuplicates, titleKey } from './headlines.js';
 import { mergeItems, type MergeItem } from './merges.js';
 import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
 import { renderMarkdown } from './render.js';
+import { sameChanges } from './same-change.js';
+import { isKindScope, scopeRestates } from './rules.js';
 import { attribute, createTeamResolver } from './teams.js';
 import {
   SECTION_KEYS,
@@ -46,6 +49,15 @@ export interface GenerateOptions {
   arrival?: ArrivalIndex;
   /** The tracked branches' names (arrival.ts reads `git pull` merges of them); default main, master, trunk. */
   trunk?: readonly string[];
+  /**
+   * Called with each entry as soon as it is made, so that storage can write the first ones while
+   * the engine makes the rest: a commit's entry once the commit is classified (in the order the
+   * commits are given), then the rollups. The entries are then not kept (the result's `entries` is
+   * empty): a whole history's entries, held to the end, made the garbage collector copy them all.
+   */
+  onEntry?: (entry: GeneratedEntry) => void;
+  /** Called with the classified commits (`result.commits`) before any entry is made: release notes need only them. */
+  onPrepared?: (prepared: readonly PreparedCommit[]) => void;
 }
 
 /** One commit after classification, with what the entries need. */
@@ -68,6 +80,8 @@ export interface GenerationStats {
   bySection: Record<SectionKey, number>;
   /** Revert pairs cancelled inside rollup periods (counted per rollup type). */
   cancelledReverts: Record<RollupType, number>;
+  /** Visible commits left out of a rollup because a copy of the change reached the branch in an earlier period (same-change.ts). */
+  listedBefore: Record<RollupType, number>;
   entries: Record<GeneratedEntryType, number>;
 }
 
@@ -86,6 +100,7 @@ export function prepareCommits(
   settings: GenerationSettings,
   warnings: string[] = [],
   arrival: ArrivalIndex = computeArrivals(commits),
+  onPrepared?: (p: PreparedCommit) => void,
 ): PreparedCommit[] {
   const shas = new Set(commits.map((c) => c.sha));
   const matcher: ComponentMatcher = compilePathRules(
@@ -99,42 +114,70 @@ export function prepareCommits(
       mergedCommitsPresent: record.parents.slice(1).some((p) => shas.has(p)),
     });
     const pathComponents = matcher.componentsOf(record.changes);
-    const scope = classified.scope?.toLowerCase() ?? null;
-    const components = scope && !pathComponents.includes(scope) ? [scope, ...pathComponents].sort() : pathComponents;
+    const scope = classified.scope?.toLowerCase().trim() || null;
+    // `deps`, `docs`, `ci` name a kind of change, not a part of the product: no component tag, and no
+    // label where the section (or the title) already says it — the changed paths may name one instead.
+    const tagged = scope && !isKindScope(scope) ? scope : null;
+    const components = tagged && !pathComponents.includes(tagged) ? [tagged, ...pathComponents].sort() : pathComponents;
+    const shown = scope && !scopeRestates(scope, classified.section, classified.title) ? scope : null;
     const committedAt = Date.parse(record.committer.date);
-    return {
+    const p: PreparedCommit = {
       record,
       classified,
       at: arrival.get(record.sha)?.at ?? committedAt,
       committedAt,
       components,
-      component: scope ?? (pathComponents.length === 1 ? pathComponents[0]! : null),
+      component: shown ?? (pathComponents.length === 1 ? pathComponents[0]! : null),
       teams: teams.teamsOf(classified, record.changes),
     };
+    onPrepared?.(p);
+    return p;
   });
 }
 
-function* allPaths(commits: readonly CommitRecord[]): Iterable<string> {
-  for (const c of commits) for (const [, path] of c.changes) yield path;
+/** Every changed path (an array: a generator's step per path cost more than the array). */
+function allPaths(commits: readonly CommitRecord[]): string[] {
+  const paths: string[] = [];
+  for (const c of commits) for (const change of c.changes) paths.push(change[1]);
+  return paths;
 }
 
 export function generate(commits: readonly CommitRecord[], settings: GenerationSettings, options: GenerateOptions = {}): GenerationResult {
   const types = options.types ?? settings.entryTypes;
   const warnings: string[] = [];
   const arrival = options.arrival ?? computeArrivals(commits, { trunk: options.trunk });
-  const prepared = prepareCommits(commits, settings, warnings, arrival).sort(byArrival);
   const versions = options.versions ?? buildVersionIndex(commits, { arrival });
-  // Reverts cancel out only inside one release window (released in the same tag, or both unreleased).
-  const releaseOf = (p: PreparedCommit) => versions.labelOf(p.record.sha);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
   const touched = options.touched ? new Set(options.touched) : null;
+  const entries: GeneratedEntry[] = [];
+  const entryCounts: Record<GeneratedEntryType, number> = { commit: 0, daily: 0, weekly: 0, monthly: 0 };
+  const onEntry = options.onEntry;
+  const emit = (entry: GeneratedEntry) => {
+    entryCounts[entry.entry_type]++;
+    if (onEntry) onEntry(entry);
+    else entries.push(entry);
+  };
+  const commitEntryOf = (p: PreparedCommit) => {
+    if (p.classified.skip || !visible.has(p.classified.section)) return;
+    if (touched && !touched.has(p.record.sha)) return;
+    emit(commitEntry(p, settings, versions));
+  };
+  const withCommits = types.includes('commit');
+  // Streamed, a commit's entry goes as soon as the commit is classified (in the commits' order):
+  // storage starts writing while the rest are classified. Listed, they come in arrival order.
+  const early = withCommits && onEntry !== undefined;
+  const prepared = prepareCommits(commits, settings, warnings, arrival, early ? commitEntryOf : undefined).sort(byArrival);
+  options.onPrepared?.(prepared);
+  // Reverts cancel out only inside one release window (released in the same tag, or both unreleased).
+  const releaseOf = (p: PreparedCommit) => versions.labelOf(p.record.sha);
 
   const stats: GenerationStats = {
     commits: prepared.length,
     skipped: {},
     bySection: Object.fromEntries(SECTION_KEYS.map((k) => [k, 0])) as Record<SectionKey, number>,
     cancelledReverts: { daily: 0, weekly: 0, monthly: 0 },
-    entries: { commit: 0, daily: 0, weekly: 0, monthly: 0 },
+    listedBefore: { daily: 0, weekly: 0, monthly: 0 },
+    entries: entryCounts,
   };
   const counted: PreparedCommit[] = [];
   const merges: PreparedCommit[] = [];
@@ -147,14 +190,11 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
     }
   }
 
-  const entries: GeneratedEntry[] = [];
-  if (types.includes('commit')) {
-    for (const p of counted) {
-      if (!visible.has(p.classified.section)) continue;
-      if (touched && !touched.has(p.record.sha)) continue;
-      entries.push(commitEntry(p, settings, versions));
-    }
-  }
+  // A change whose copy reached the branch in an earlier period (a cherry-pick merged back with its
+  // maintenance branch) is not news again: a rollup leaves it out. Both copies keep their commit entries.
+  const copies = sameChanges(prepared);
+
+  if (withCommits && !early) for (const p of counted) commitEntryOf(p);
   for (const type of ROLLUPS) {
     if (!types.includes(type)) continue;
     const groups = new Map<string, { period: Period; commits: PreparedCommit[]; merges: PreparedCommit[] }>();
@@ -171,13 +211,23 @@ export function generate(commits: readonly CommitRecord[], settings: GenerationS
       if (touched && !inPeriod.some(isTouched) && !mergesInPeriod.some(isTouched)) continue;
       const { kept, cancelled } = cancelReverts(inPeriod, releaseOf);
       stats.cancelledReverts[type] += cancelled;
-      const shown = kept.filter((p) => visible.has(p.classified.section));
+      const listedBefore = (p: PreparedCommit) => {
+        const group = copies.get(p);
+        return group !== undefined && group.some((q) => q.at < p.at && periodOf(q.at, type, settings.timeZone).key !== period.key);
+      };
+      const shown = kept.filter((p) => {
+        if (!visible.has(p.classified.section)) return false;
+        if (copies.size && listedBefore(p)) {
+          stats.listedBefore[type]++;
+          return false;
+        }
+        return true;
+      });
       const items = mergeItems(mergesInPeriod, shown, arrival, visible, settings.headlineLimit);
       if (!shown.length && !items.length) continue;
-      entries.push(rollupEntry(type, period, shown, settings, versions, items));
+      emit(rollupEntry(type, period, shown, settings, versions, items));
     }
   }
-  for (const e of entries) stats.entries[e.entry_type]++;
   return { entries, commits: prepared, stats, warnings };
 }
 
@@ -312,6 +362,7 @@ export function buildSections(commits: readonly PreparedCommit[], settings: Gene
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new NearDuplicates<SectionItem>();
+  const bumps = new Bumps<SectionItem>();
   const mergeOf = new Map(merges.map((m) => [m.merge, m]));
   // A PR merge's item stands for its commit of the same title: one line, not two.
   const replaced = new Set(merges.flatMap((m) => m.replaces));
@@ -330,9 +381,13 @@ export function buildSections(commits: readonly PreparedCommit[], settings: Gene
       continue;
     }
     // Also the same change with and without its PR suffix (`Update rolldown` / `Update rolldown (#279)`):
-    // one item carrying both references.
+    // one item carrying both references. Repeated updates of one dependency are one item too, naming
+    // the version last reached.
     const item: SectionItem = { text: p.classified.title, component: p.component };
-    if (commits.length > 1 && !seen.add(p.classified.section, item, titleKey(p.classified))) continue;
+    if (commits.length > 1) {
+      const bump = bumpOf(p.classified);
+      if (bump ? !bumps.add(p.classified.section, item, bump) : !seen.add(p.classified.section, item, titleKey(p.classified))) continue;
+    }
     let items = bySection.get(p.classified.section);
     if (!items) bySection.set(p.classified.section, (items = []));
     items.push(item);
@@ -383,12 +438,13 @@ function finish(entry: GeneratedEntry): GeneratedEntry {
     entry.period_start ?? '',
     entry.period_end ?? '',
   ];
-  entry.fingerprint = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  // One-shot hashing: a Hash object per entry cost more than the digest of its few hundred bytes.
+  entry.fingerprint = hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
   return entry;
 }
 
 /** Arrival order; a merged branch's commits (one arrival) in their own order, its merge after them. */
-function byArrival(a: PreparedCommit, b: PreparedCommit): number {
+export function byArrival(a: PreparedCommit, b: PreparedCommit): number {
   return a.at - b.at || a.committedAt - b.committedAt || cmp(a.record.sha, b.record.sha);
 }
 

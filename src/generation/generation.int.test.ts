@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser, linkPredatesHistory } from '../../test/helpers/factories.js';
+import { buildProject, buildUser, insertEntries, linkPredatesHistory } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, pushCommits, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { AppError } from '../errors.js';
@@ -34,7 +34,7 @@ const generatedRows = (projectId: string) =>
     .selectFrom('changelog_entries')
     .select([
       'id', 'entry_type', 'status', 'title', 'content', 'commit_id', 'commit_shas', 'generation_key', 'fingerprint', 'period_start',
-      'period_end', 'published_at', 'updated_at', 'pending_regeneration', 'edited_at',
+      'period_end', 'published_at', 'updated_at', 'pending_regeneration', 'edited_at', 'occurred_at',
     ])
     .where('project_id', '=', projectId)
     .execute();
@@ -122,6 +122,7 @@ describe('generation of the git-cliff history', () => {
     const rows = await generatedRows(projectId);
     expect(rows).toHaveLength(expected.entries.length);
     const idOfSha = new Map(stored.map((c) => [c.sha, c.id]));
+    const commitOfSha = new Map(stored.map((c) => [c.sha, c]));
     const byKey = new Map(rows.map((r) => [r.generation_key!, r]));
     for (const e of expected.entries) {
       const row = byKey.get(e.key);
@@ -131,14 +132,26 @@ describe('generation of the git-cliff history', () => {
       expect(row!.title).toBe(e.title);
       expect(row!.content).toBe(e.content);
       expect(row!.commit_shas).toEqual(e.commit_shas);
-      if (e.entry_type === 'commit') expect(row!.commit_id).toBe(idOfSha.get(e.commit_sha!));
-      else {
+      if (e.entry_type === 'commit') {
+        expect(row!.commit_id).toBe(idOfSha.get(e.commit_sha!));
+        // Dated by migration 0023's rule (the review queue's order), set by generation's INSERT (0025).
+        expect(row!.occurred_at).toEqual(commitOfSha.get(e.commit_sha!)!.committed_at);
+      } else {
         expect(row!.commit_id).toBeNull();
         expect(row!.period_start?.toISOString()).toBe(e.period_start);
         expect(row!.period_end?.toISOString()).toBe(e.period_end);
+        expect(row!.occurred_at).toEqual(row!.period_start);
       }
     }
   }, 60_000);
+
+  it('dates an entry written without occurred_at by the same rule (any writer: imports, plain SQL)', async () => {
+    const commit = (await commitsRepository.listForLink(db(), linkId))[0]!;
+    const [id] = await insertEntries(ctx.services, projectId, [{ entry_type: 'commit', title: 'Imported', commit_id: commit.id }]);
+    const row = await db().selectFrom('changelog_entries').select('occurred_at').where('id', '=', id!).executeTakeFirstOrThrow();
+    expect(row.occurred_at).toEqual(commit.committed_at);
+    await db().deleteFrom('changelog_entries').where('id', '=', id!).execute();
+  });
 
   it('changes nothing when run again', async () => {
     const before = await generatedRows(projectId);

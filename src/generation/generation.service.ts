@@ -6,7 +6,7 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';
-import { inlineEngine, type Engine } from './engine-thread.js';
+import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredGenerated, type StoredRelease } from './generation.repository.js';
 import { place, type HistoryContext } from './history.js';
@@ -17,6 +17,16 @@ import { buildVersionIndex } from './versions.js';
 import { isUuid } from '../ids.js';
 
 type PerType = Record<GeneratedEntryType, number>;
+type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null };
+type UpdateRow = { id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null };
+
+/**
+ * Entries per write: up to 1,000 (the entries service writes up to 1,000 rows per statement) or
+ * about 1 MB of their JSON, so that the last writes, of large rollups, are not one long statement
+ * the run waits for after the engine is done.
+ */
+const WRITE_BATCH = 1000;
+const WRITE_CHARS = 1024 * 1024;
 
 export interface GenerateRunOptions {
   /** Only commits that reached the tracked branch at or after this instant (and the periods they fall in). */
@@ -191,14 +201,6 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       const storedReleases = withReleases ? await generationRepository.generatedReleases(tx, project.id) : [];
       const releaseFingerprints = new Map<string, string>();
       for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
-      const result = await engine.run({
-        kind: 'generate',
-        commits,
-        settings,
-        options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
-        stored: fingerprints,
-        ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
-      });
       const summary: GenerateSummary = {
         project: project.slug,
         commits: commits.length,
@@ -210,37 +212,68 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         archived: 0,
         releases: null,
         history: { published: 0, drafts: 0, skipped: 0 },
-        warnings: result.warnings,
+        warnings: [],
       };
-
-      progress({ stage: 'generate', done: commits.length, total: commits.length });
-      const inserts: Array<{ record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null }> = [];
-      const updates: Array<{ id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null }> = [];
+      let inserts: InsertRow[] = [];
+      let updates: UpdateRow[] = [];
       const pending: string[] = [];
       const produced = new Set<string>();
       const linkTimes = await generationRepository.linkTimes(tx, project.id);
       const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
-      let history: HistoryContext | undefined;
-      const historyContext = (): HistoryContext => ({
-        arrival: (arrival ??= computeArrivals(commits, { trunk })),
+      // A commit entry's arrival comes with it from the engine, which reads the graph anyway.
+      const history: HistoryContext = {
         linkedAt: (sha) => {
           const link = linkOf.get(sha);
           return link ? linkTimes.get(link) : undefined;
         },
-      });
-      for (const entry of result.entries) {
+      };
+      // Entries are written while the engine makes the rest (it streams them): the database stores
+      // one batch while the engine's thread works on the next. Writes queue on the transaction's
+      // connection in order; each is awaited before the transaction ends, also when the run fails.
+      const writes: Array<Promise<void>> = [];
+      let written = 0;
+      let storing = false;
+      let toWrite = 0;
+      const onWritten = (n: number) => {
+        written += n;
+        if (storing) progress({ stage: 'store', done: written, total: toWrite });
+      };
+      const track = (write: Promise<void>) => {
+        // Surfaced where the writes are awaited; meanwhile not an unhandled rejection.
+        write.catch(() => {});
+        writes.push(write);
+      };
+      let insertChars = 0;
+      let updateChars = 0;
+      const full = (rows: number, chars: number) => rows >= WRITE_BATCH || chars >= WRITE_CHARS;
+      const flush = (all: boolean) => {
+        if (inserts.length && (all || full(inserts.length, insertChars))) {
+          toWrite += inserts.length;
+          track(entries.insertGenerated(project.id, inserts, { tx, onBatch: onWritten }));
+          inserts = [];
+          insertChars = 0;
+        }
+        if (updates.length && (all || full(updates.length, updateChars))) {
+          toWrite += updates.length;
+          track(entries.updateGenerated(updates, { tx, onBatch: onWritten }));
+          updates = [];
+          updateChars = 0;
+        }
+      };
+      const consider = (entry: EntryToStore) => {
         produced.add(entry.key);
         const existing = byKey.get(entry.key);
         const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
         if (!existing) {
           // History (from before the link) follows the history policy, dated by its change.
-          const placed = place(entry, settings, (history ??= historyContext()));
+          const placed = place(entry, settings, history);
           if (!placed.store) {
             summary.history.skipped++;
-            continue;
+            return;
           }
           if (placed.history) summary.history[placed.status === 'published' ? 'published' : 'drafts']++;
           inserts.push({ record: recordOf(entry), commitId, status: placed.status, publishedAt: placed.publishedAt });
+          insertChars += entry.record!.length;
           summary.created[entry.entry_type]++;
         } else if (existing.fingerprint === entry.fingerprint) {
           summary.unchanged++;
@@ -250,18 +283,48 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         } else {
           // Archived by generation (no fingerprint) and produced again: back under the type's policy.
           const back = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at;
-          const placed = back ? place(entry, settings, (history ??= historyContext())) : undefined;
+          const placed = back ? place(entry, settings, history) : undefined;
           const restore = placed?.store ? { restore: placed.status, publishedAt: placed.publishedAt } : {};
           updates.push({ id: existing.id, record: recordOf(entry), commitId, ...restore });
+          updateChars += entry.record!.length;
           summary.updated[entry.entry_type]++;
         }
+      };
+      let result: EngineResult;
+      try {
+        result = await engine.run(
+          {
+            kind: 'generate',
+            commits,
+            settings,
+            options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
+            stored: fingerprints,
+            ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
+          },
+          {
+            onEntries: (batch) => {
+              for (const entry of batch) consider(entry);
+              flush(false);
+            },
+            // The notes come first, once the commits are classified: written while the entries are made.
+            onReleases: (notes) => {
+              const write = storeReleases(tx, project.id, settings, storedReleases, notes);
+              track(write.then((r) => void (summary.releases = r)));
+            },
+          },
+        );
+      } catch (error) {
+        // No write may still be running when the transaction rolls back.
+        await Promise.allSettled(writes);
+        throw error;
       }
-      const toWrite = inserts.length + updates.length;
-      let written = 0;
-      const onWritten = (n: number) => progress({ stage: 'store', done: (written += n), total: toWrite });
-      progress({ stage: 'store', done: 0, total: toWrite });
-      await entries.insertGenerated(project.id, inserts, { tx, onBatch: onWritten });
-      await entries.updateGenerated(updates, { tx, onBatch: onWritten });
+      summary.warnings = result.warnings;
+      progress({ stage: 'generate', done: commits.length, total: commits.length });
+      flush(true);
+      storing = true;
+      progress({ stage: 'store', done: written, total: toWrite });
+      const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
+      if (failed) throw failed.reason;
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
@@ -277,7 +340,6 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       await entries.archiveGenerated(archive, { tx });
       await generationRepository.markPending(tx, pending);
       summary.archived = archive.length;
-      if (result.releases) summary.releases = await storeReleases(tx, project.id, settings, storedReleases, result.releases);
       return summary;
     });
   }

@@ -26,7 +26,12 @@ const AREA_OF_SCOPE: Record<string, string> = {
 };
 // Issue 14: what the description says beats a maintenance type: dependency updates written as
 // `chore(npm): bump git-cliff to 2.9.1`, and raising the MSRV (the minimum Rust version) is breaking.
-const PIPELINE = /^(\.github\/(workflows|actions)\/|Dockerfile$|\.dockerignore$|\.editorconfig$|\.gitignore$|\.github\/(dependabot|renovate)\.ya?ml$)/;
+// (Everything under `.github/` but prose and test fixtures is the repository's configuration; `codecov.yml` too.)
+const PIPELINE = /^(\.github\/(?!fixtures\/|.*\.md$)|Dockerfile$|\.dockerignore$|\.editorconfig$|\.gitignore$|codecov\.yml$)/;
+// Issue 14: a fix or refactoring touching only tests and their fixtures is a test change.
+const TESTS = /^(tests?\/|\.github\/fixtures\/)|(^|\/)(tests|fixtures)\//;
+// Issue 14: a commit touching only the changelog is release housekeeping, whatever its type.
+const CHANGELOG = /^CHANGELOG\.md$/;
 const BY_DESCRIPTION: Array<[RegExp, string]> = [
   [/^chore\([\w-]+\): (set|update|bump|raise) MSRV to /, 'breaking'],
   [/^chore: set node engine to v16/, 'breaking'],
@@ -88,7 +93,10 @@ describe('git-cliff history', () => {
       else if (AREA_OF_SCOPE[scope] && type !== 'revert') expected = AREA_OF_SCOPE[scope]!;
       for (const [re, section] of BY_DESCRIPTION) if (re.test(p.classified.subject)) expected = section;
       // Issue 14: a fix or refactoring that only touches the pipeline (`fix(cd): …`, `fix(docker): …`) is build.
-      if (['fix', 'refactor', 'perf'].includes(type) && !scope.startsWith('dep') && p.record.changes.length && p.record.changes.every(([, path]) => PIPELINE.test(path))) expected = 'build';
+      const only = (re: RegExp) => p.record.changes.length > 0 && p.record.changes.every(([, path]) => re.test(path));
+      if (['fix', 'refactor', 'perf'].includes(type) && !scope.startsWith('dep') && only(PIPELINE)) expected = 'build';
+      if (['fix', 'refactor', 'perf'].includes(type) && !scope.startsWith('dep') && only(TESTS)) expected = 'test';
+      if (type !== 'revert' && only(CHANGELOG)) expected = 'chore';
       if (m[3] || /^BREAKING[ -]CHANGE: /m.test(p.record.message)) expected = 'breaking';
       checked++;
       if (p.classified.section !== expected) wrong.push(`${p.classified.subject} → ${p.classified.section}, expected ${expected}`);

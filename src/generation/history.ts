@@ -9,12 +9,13 @@
  * every one of its commits' links was made (so all it holds is history); its date is the period's
  * end. A period still open at the link, or holding a later link's new work, is new work.
  */
-import type { ArrivalIndex } from './arrival.js';
 import type { EntryStatus } from '../db/schema.js';
 import type { GenerationSettings } from './types.js';
 
 export interface HistoryEntry {
   commit_sha: string | null;
+  /** When a commit entry's commit reached the tracked branch (epoch ms, arrival.ts); null when unknown. */
+  arrived_at: number | null;
   /** The entry's commits; null when storage holds the entry already (it keeps its status). */
   commit_shas: readonly string[] | null;
   period_end: string | null;
@@ -26,17 +27,16 @@ export type Placement =
   | { store: false };
 
 export interface HistoryContext {
-  arrival: Pick<ArrivalIndex, 'get'>;
   /** When the link a commit came through was made (epoch ms); undefined: no link (removed), so never history. */
   linkedAt: (sha: string) => number | undefined;
 }
 
 /** The date of an entry if it is history, else null. */
-export function historyDate(entry: HistoryEntry, { arrival, linkedAt }: HistoryContext): number | null {
+export function historyDate(entry: HistoryEntry, { linkedAt }: HistoryContext): number | null {
   if (entry.commit_sha !== null) {
     const linked = linkedAt(entry.commit_sha);
-    const at = arrival.get(entry.commit_sha)?.at;
-    return linked !== undefined && at !== undefined && at < linked ? at : null;
+    const at = entry.arrived_at;
+    return linked !== undefined && at !== null && at < linked ? at : null;
   }
   if (!entry.period_end || !entry.commit_shas?.length) return null;
   const end = Date.parse(entry.period_end);

@@ -30,8 +30,15 @@ export interface MergeItem<PreparedCommit extends MergeCandidate = MergeCandidat
   replaces: PreparedCommit[];
 }
 
-/** A merge that brings at least this many visible commits gets an item even when its message is bare. */
+/** A PR merge with a title of its own that brings fewer than this many commits, one of them of its title, gets no item. */
 export const MERGE_ITEM_MIN_COMMITS = 2;
+
+/**
+ * A bare merge ("Merge branch 'x'") gets an item only when its branch is one of many commits: its line
+ * says nothing but the branch name, and under a handful of commits it only repeats, next to them, the
+ * commits already listed in their sections.
+ */
+export const BARE_MERGE_ITEM_MIN_COMMITS = 5;
 
 // The words git, GitHub, GitLab and Bitbucket write for a merge; what follows names a branch or PR.
 const BARE_MERGE = /^Merged?(?:\s+(?:(?:remote-tracking\s+)?branch(?:es)?|tag|pull request|PR|commit|changes|in|from)\b|\s+['"#]|\s*$)/i;
@@ -39,6 +46,10 @@ const BARE_MERGE = /^Merged?(?:\s+(?:(?:remote-tracking\s+)?branch(?:es)?|tag|pu
 const CONFLICTS_NOTE = /^#?\s*Conflicts:?\s*$/i;
 // Bors and similar merge queues: "merge #186 #187" batches independent PRs, it is not a branch.
 const BATCH_MERGE = /^(?:chore\(pull\):\s*)?merge(?:\s+#\d+)+\s*$/i;
+// A maintenance line merged back into the trunk (`Merge branch 'v3.9.x'`, `patch-release`, `release/1.2`):
+// it brings what was released from it, listed in its sections and in that release's note already; a
+// line naming the branch is no news. ('/' is outside `[\w.-]`, so the remote prefix cannot backtrack.)
+const RELEASE_LINE_MERGE = /^Merge (?:remote-tracking )?branch '(?:[\w.-]+\/)*(?:v?\d+(?:\.(?:\d+|x))*|(?:patch|minor|major|hotfix)[-_]releases?|releases?(?:[-/_]v?\d[\w.-]*)?|stable|maint(?:enance)?(?:[-/_][\w.-]*)?|[\w.-]*-stable)'/i;
 const SIGNIFICANCE = new Map<string, number>(SECTION_KEYS.map((k, i) => [k, i]));
 const PR_SUFFIX = /\s*(?:\(#\d+\)\s*)+$/;
 
@@ -64,13 +75,14 @@ export function mergeItems<PreparedCommit extends MergeCandidate>(
     if (c.skip !== 'merge' || arrivals.swapped.has(merge.record.sha)) continue;
     const brought = byMerge.get(merge.record.sha) ?? [];
     const meaningful = !BARE_MERGE.test(c.title) && !CONFLICTS_NOTE.test(c.title) && !BATCH_MERGE.test(c.subject);
+    if (!meaningful && RELEASE_LINE_MERGE.test(c.subject)) continue;
     let section: SectionKey | null = null;
     if (meaningful && visible.has(c.section)) {
       // A one-commit PR whose title is its commit's says nothing the commit does not.
       if (brought.length < MERGE_ITEM_MIN_COMMITS && brought.some((p) => sameText(p.classified.title, c.title))) continue;
       // A PR title the rules cannot place ("Custom Errors") goes where its most important commit does.
       section = c.section === 'other' && brought.length ? mostSignificant(brought) : c.section;
-    } else if (brought.length >= MERGE_ITEM_MIN_COMMITS && !BATCH_MERGE.test(c.subject)) {
+    } else if (brought.length >= BARE_MERGE_ITEM_MIN_COMMITS && !BATCH_MERGE.test(c.subject)) {
       section = mostSignificant(brought);
     }
     if (!section) continue;

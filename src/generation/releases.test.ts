@@ -70,6 +70,31 @@ describe('release notes', () => {
   });
 });
 
+describe('release notes read as a maintainer would publish them', () => {
+  it('lists repeated updates of one dependency once, from the first version left to the last reached', () => {
+    const a = buildCommit({ message: 'feat: first', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
+    const b = buildCommit({ parents: [a.sha], message: 'chore(deps-dev): bump vite from 5.0.0 to 5.0.1 (#2)', changes: [['M', 'package.json']], date: '2024-03-02T10:00:00Z' });
+    const c = buildCommit({ parents: [b.sha], message: 'fix: a fix (#3)', date: '2024-03-03T10:00:00Z' });
+    const d = buildCommit({ parents: [c.sha], message: 'chore(deps-dev): bump vite from 5.0.1 to 5.1.0 (#4)', changes: [['M', 'package.json']], tags: ['v1.0.1'], date: '2024-03-04T10:00:00Z' });
+    const note = generateReleases([a, b, c, d], settings).find((n) => n.key === 'release:v1.0.1')!;
+    expect(note.content).toBe('### Bug fixes\n\n- A fix (#3)\n\n### Dependencies\n\n- Bump vite from 5.0.0 to 5.1.0 (#2, #4)\n\n_By Ada Lovelace_\n');
+    expect(note.commit_shas).toEqual([b.sha, c.sha, d.sha]);
+  });
+});
+
+describe('release notes list a merged branch in the order its commits were made', () => {
+  it('so that the last of several updates of one dependency is the version shipped', () => {
+    const base = buildCommit({ message: 'feat: first', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
+    // SHAs that sort against the commit order: the branch arrives in one merge, so only commit order tells.
+    const b1 = buildCommit({ sha: 'f'.repeat(40), parents: [base.sha], message: 'Update dependency acorn to v8.1.0 (#5)', changes: [['M', 'package.json']], date: '2024-03-02T10:00:00Z' });
+    const b2 = buildCommit({ sha: '0'.repeat(40), parents: [b1.sha], message: 'Update dependency acorn to v8.2.0 (#6)', changes: [['M', 'package.json']], date: '2024-03-03T10:00:00Z' });
+    const merge = buildCommit({ parents: [base.sha, b2.sha], message: "Merge branch 'deps'", tags: ['v1.1.0'], date: '2024-03-04T10:00:00Z' });
+    const note = generateReleases([base, b1, b2, merge], settings).find((n) => n.key === 'release:v1.1.0')!;
+    expect(note.commit_shas).toEqual([b1.sha, b2.sha]);
+    expect(note.generated_json.sections[0]!.items).toEqual([{ text: 'Update dependency acorn to v8.2.0 (#5, #6)', component: null }]);
+  });
+});
+
 describe('release notes per package', () => {
   // A root package and create-app with its own tags: each note holds its own package's changes.
   const a = buildCommit({ message: 'feat(core): core feature', changes: [['M', 'packages/core/a.ts']], date: '2024-02-01T10:00:00Z' });

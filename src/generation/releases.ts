@@ -12,10 +12,11 @@
  * A package's note holds the commits of that package's component; the root's holds every commit
  * except those that belong only to packages with tag series of their own.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import semver from 'semver';
-import { buildSections, cancelReverts, headlineItems, prepareCommits, type PreparedCommit } from './engine.js';
+import { buildSections, byArrival, cancelReverts, headlineItems, prepareCommits, type PreparedCommit } from './engine.js';
 import { renderMarkdown } from './render.js';
+import { sameChanges } from './same-change.js';
 import { attribute } from './teams.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import type { GeneratedJson, GenerationSettings } from './types.js';
@@ -118,8 +119,9 @@ function previousRelease(versions: VersionIndex, byVersion: readonly ReleaseTag[
 
 export function generateReleases(commits: readonly CommitRecord[], settings: GenerationSettings, options: ReleaseOptions = {}): ReleaseNote[] {
   const versions = options.versions ?? buildVersionIndex(commits);
+  const list = options.prepared ?? prepareCommits(commits, settings);
   const prepared = new Map<string, PreparedCommit>();
-  for (const p of options.prepared ?? prepareCommits(commits, settings)) prepared.set(p.record.sha, p);
+  for (const p of list) prepared.set(p.record.sha, p);
   const visible = new Set(settings.sections.filter((s) => s.visible).map((s) => s.key));
 
   // Components that have a tag series of their own: their commits are that package's, not the root's.
@@ -132,17 +134,24 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
     return p.components.some((c) => packageOf(c) === series);
   };
 
+  const memberships = releaseMembers(versions);
+  const shipped = shippedCopies(memberships, prepared, sameChanges(list));
+
   const notes: ReleaseNote[] = [];
-  for (const { release, previous, shas } of releaseMembers(versions)) {
+  for (const { release, previous, shas } of memberships) {
     const series = release ? release.series : versions.rootSeries;
     const members: PreparedCommit[] = [];
     for (const sha of shas) {
       const p = prepared.get(sha);
       if (!p || p.classified.skip) continue;
       if (series !== null && versions.series.size > 1 && !belongs(p, series)) continue;
+      // A change whose copy (a cherry-pick onto a maintenance branch) an earlier release already shipped.
+      if (shipped.size && shipped.get(p)?.some((r) => shippedBefore(r, release, series))) continue;
       members.push(p);
     }
-    members.sort((a, b) => a.at - b.at || (a.record.sha < b.record.sha ? -1 : 1));
+    // Arrival order, a merged branch's commits in the order they were made: the last of several updates
+    // of one dependency is the version the release ships.
+    members.sort(byArrival);
     // A change and its revert inside one release cancel out; a revert of something already released stays.
     const shown = cancelReverts(members).kept.filter((p) => visible.has(p.classified.section));
     if (!release && !shown.length) continue;
@@ -150,6 +159,47 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
   }
   // Newest first, Unreleased on top.
   return notes.sort((a, b) => (b.released_at ?? '\uffff').localeCompare(a.released_at ?? '\uffff') || a.key.localeCompare(b.key));
+}
+
+/**
+ * For each commit that is one change with others (same-change.ts): the releases whose notes list one
+ * of those others. Read once for the whole history; most commits are in no such group.
+ */
+function shippedCopies(
+  memberships: readonly ReleaseMembers[],
+  prepared: ReadonlyMap<string, PreparedCommit>,
+  groups: ReadonlyMap<PreparedCommit, readonly PreparedCommit[]>,
+): Map<PreparedCommit, ReleaseTag[]> {
+  const out = new Map<PreparedCommit, ReleaseTag[]>();
+  if (!groups.size) return out;
+  const releasesOf = new Map<PreparedCommit, ReleaseTag[]>();
+  for (const { release, shas } of memberships) {
+    if (!release) continue;
+    for (const sha of shas) {
+      const p = prepared.get(sha);
+      if (!p || !groups.has(p)) continue;
+      const list = releasesOf.get(p);
+      if (list) list.push(release);
+      else releasesOf.set(p, [release]);
+    }
+  }
+  for (const [p, group] of groups) {
+    const releases = group.flatMap((q) => (q === p ? [] : (releasesOf.get(q) ?? [])));
+    if (releases.length) out.set(p, releases);
+  }
+  return out;
+}
+
+/**
+ * Whether `earlier` shipped before `release` for its readers: a lower version of the same series,
+ * released no later, and a final release for a final's note (which covers its own pre-releases). For
+ * Unreleased (`release` null), any release of the series.
+ */
+function shippedBefore(earlier: ReleaseTag, release: ReleaseTag | null, series: string | null): boolean {
+  if (series !== null && earlier.series !== series) return false;
+  if (!release) return true;
+  if (earlier === release || earlier.at > release.at || semver.gte(earlier.version, release.version)) return false;
+  return release.version.prerelease.length > 0 || earlier.version.prerelease.length === 0;
 }
 
 function releaseNote(release: ReleaseTag | null, previous: ReleaseTag | null, commits: PreparedCommit[], settings: GenerationSettings, versions: VersionIndex): ReleaseNote {
@@ -182,7 +232,7 @@ function releaseNote(release: ReleaseTag | null, previous: ReleaseTag | null, co
   };
   // Like an entry's: content stands for the sections, components and attribution it renders.
   const parts = [note.key, note.version ?? '', note.previous_tag ?? '', note.released_at ?? '', title, note.content, JSON.stringify(json.headline_items), note.commit_shas.join(',')];
-  note.fingerprint = createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 32);
+  note.fingerprint = hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
   return note;
 }
 

@@ -9,7 +9,6 @@ import type { GeneratedJson } from './types.js';
 // eslint-disable-next-line no-control-regex -- stripping control characters is the point
 const CONTROL = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const SPECIAL = /[\\`*_[\]<>&|~]/g;
-const CODE_SPAN = /(`+)(?!`)(.+?)(?<!`)\1(?!`)/g;
 
 /** One line of plain text: whitespace runs collapsed, controls removed. */
 export function plainText(text: string): string {
@@ -34,16 +33,39 @@ export function escapeMarkdown(text: string): string {
   return escaped;
 }
 
+const escapeSpecial = (text: string) => text.replace(SPECIAL, '\\$&');
+
+/**
+ * Code spans as CommonMark finds them: a backtick run closed by the next run of the same length.
+ * One pass over the runs (each knows the next run of its length), so unclosed runs of many lengths
+ * stay linear; the regex this replaces rescanned to the end from every backtick.
+ */
 function escapeUncached(text: string): string {
   const clean = plainText(text);
+  const runs: Array<{ start: number; end: number }> = [];
+  for (let i = clean.indexOf('`'); i !== -1; i = clean.indexOf('`', i)) {
+    let end = i;
+    while (clean.charCodeAt(end) === 96) end++;
+    runs.push({ start: i, end });
+    i = end;
+  }
+  const closedBy = new Array<number>(runs.length);
+  const nextOfLength = new Map<number, number>();
+  for (let k = runs.length - 1; k >= 0; k--) {
+    const length = runs[k]!.end - runs[k]!.start;
+    closedBy[k] = nextOfLength.get(length) ?? -1;
+    nextOfLength.set(length, k);
+  }
   let out = '';
   let last = 0;
-  for (const m of clean.matchAll(CODE_SPAN)) {
-    out += clean.slice(last, m.index).replace(SPECIAL, '\\$&');
-    out += m[0];
-    last = m.index + m[0].length;
+  for (let k = 0; k < runs.length; k++) {
+    const close = closedBy[k]!;
+    if (close < 0) continue; // an unclosed run is literal text, escaped with the rest
+    out += escapeSpecial(clean.slice(last, runs[k]!.start)) + clean.slice(runs[k]!.start, runs[close]!.end);
+    last = runs[close]!.end;
+    k = close;
   }
-  return out + clean.slice(last).replace(SPECIAL, '\\$&');
+  return out + escapeSpecial(clean.slice(last));
 }
 
 export interface RenderOptions {

@@ -69,6 +69,49 @@ export const AREA_SCOPES: ReadonlyMap<string, SectionKey> = new Map<string, Sect
   ...['test', 'tests', 'testing', 'e2e', 'unit-tests', 'snapshots', 'spec', 'specs'].map((s) => [s, 'test'] as [string, SectionKey]),
 ]);
 
+/**
+ * Scopes that name a kind of change, not a part of the product (`chore(deps)`, `docs(docs)`, `fix(ci)`,
+ * `test(e2e)`), with the section each names. They are never component tags (a reader filtering by
+ * component wants code areas), and an item does not show one that only restates its section
+ * (`**deps:** Bump …` under Dependencies); elsewhere it still says something (`**deps:**` on a fix).
+ */
+const KIND_SCOPES: ReadonlyMap<string, SectionKey> = new Map<string, SectionKey>([
+  ...[...DEPENDENCY_SCOPES].map((s) => [s, 'dependencies'] as [string, SectionKey]),
+  // Not `readme`: it names which document (`**readme:** Add a link` says where the link is).
+  ...['docs', 'doc', 'documentation', 'typo', 'typos'].map((s) => [s, 'documentation'] as [string, SectionKey]),
+  ...['ci', 'cd', 'build', 'builds', 'workflow', 'workflows', 'github-actions', 'actions', 'gha', 'travis', 'circleci', 'appveyor'].map((s) => [s, 'build'] as [string, SectionKey]),
+  ...['test', 'tests', 'testing', 'unit-tests', 'e2e', 'snapshots', 'spec', 'specs'].map((s) => [s, 'test'] as [string, SectionKey]),
+  ...['chore', 'chores', 'release', 'releases', 'misc', 'maintenance', 'housekeeping'].map((s) => [s, 'chore'] as [string, SectionKey]),
+  ...['perf', 'performance'].map((s) => [s, 'performance'] as [string, SectionKey]),
+  ...['security', 'sec'].map((s) => [s, 'security'] as [string, SectionKey]),
+  ...['deprecate', 'deprecation', 'deprecations'].map((s) => [s, 'deprecation'] as [string, SectionKey]),
+  ...['refactor', 'refactoring'].map((s) => [s, 'refactor'] as [string, SectionKey]),
+  ...['feat', 'feature', 'features'].map((s) => [s, 'feature'] as [string, SectionKey]),
+  ...['fix', 'fixes', 'bugfix', 'bug', 'bugs'].map((s) => [s, 'fix'] as [string, SectionKey]),
+  ...['revert', 'reverts'].map((s) => [s, 'revert'] as [string, SectionKey]),
+]);
+
+// Package managers and update bots: real components in some projects (a project's npm wrapper), but
+// under Dependencies `**npm:** Update yarn.lock` says nothing the section does not.
+const DEPENDENCY_TOOL_SCOPES = new Set(['npm', 'yarn', 'pnpm', 'bun', 'cargo', 'pip', 'poetry', 'lockfile', 'lock', 'renovate', 'dependabot', 'greenkeeper']);
+
+/** Whether a (lower-case) scope names a kind of change rather than a component: no component tag. */
+export function isKindScope(scope: string): boolean {
+  return KIND_SCOPES.has(scope);
+}
+
+/**
+ * Whether showing `scope` as an item's component would only restate what the reader already sees:
+ * the item's section (`**docs:**` under Documentation), or a dependency scope on a title that names
+ * the update itself (`**deps:** Update dependency postcss to v8` under Security).
+ */
+export function scopeRestates(scope: string, section: SectionKey, title: string): boolean {
+  const kind = KIND_SCOPES.get(scope);
+  if (kind === section) return true;
+  if (kind === 'dependencies' || DEPENDENCY_TOOL_SCOPES.has(scope)) return section === 'dependencies' || isDependencyTitle(title);
+  return false;
+}
+
 // Gitmoji (https://gitmoji.dev): the emoji and its `:shortcode:`. Variation selectors are stripped before lookup.
 const GITMOJI: ReadonlyArray<[string[], SectionKey]> = [
   [['💥', ':boom:'], 'breaking'],
@@ -157,7 +200,7 @@ type Topic = 'documentation' | 'test' | 'build' | 'dependencies';
 const TOPIC_WORDS: ReadonlyArray<[RegExp, Topic]> = [
   [/\b(readme|docs|documentation|changelog|changelog_unreleased|contributing|typos?|license|blog( post)?|guides?|\w+\.md)\b/i, 'documentation'],
   [/\b(tests?|snapshots?|jsfmt\.spec|specs?|fixtures?|test cases?)\b/i, 'test'],
-  [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline|build scripts?|build process|bundler)\b/i, 'build'],
+  [/\b(ci|travis|appveyor|circleci|github actions|workflows?|azure pipelines|codecov|pipeline|build scripts?|build process|bundler|renovate|dependabot|codeql)\b/i, 'build'],
   [/\b(dependency|dependencies|deps|lockfile|yarn\.lock|package-lock(\.json)?)\b/i, 'dependencies'],
 ];
 
@@ -169,7 +212,9 @@ function topicOf(text: string): Topic | null {
 const DOC_PATH = /(^|\/)(docs?|documentation|examples?|changelog_unreleased)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|LICEN[CS]E|AUTHORS|CONTRIBUTING|CHANGELOG|CODE_OF_CONDUCT)[^/]*$/i;
 const TEST_PATH = /(^|\/)(tests?|__tests__|__snapshots__|__fixtures__|spec|specs|fixtures|testdata|tests_integration|test-utils|e2e)\/|(^|\/)test-dts\/|\.(test|spec)\.[a-z0-9]+$|\.test-d\.[a-z]+$|\.snap$|_test\.(go|py|rs)$|(^|\/)jsfmt\.spec\.js$/i;
 // CI configuration and the build's own files: both land in "Build and CI".
-const CI_PATH = /^(\.github\/(workflows|actions)\/|\.github\/(dependabot|renovate|labeler|stale|lock|release-drafter)\.ya?ml$|\.circleci\/|\.travis\.yml$|\.?appveyor\.yml$|azure-pipelines\.yml$|\.gitlab-ci\.yml$|Jenkinsfile$|\.buildkite\/|renovate\.json5?$|\.renovaterc(\.json)?$|\.nvmrc$|\.node-version$|\.tool-versions$)|(^|\/)(Makefile|Dockerfile|Containerfile|\.dockerignore|docker-compose\.ya?ml|(rollup|webpack|vite|esbuild|tsup|babel|jest|vitest|karma|lerna|turbo|nx|gulpfile|Gruntfile|api-extractor)(\.config)?\.[cm]?[jt]s(on)?|tsconfig(\.[\w-]+)?\.json|\.npmignore|\.gitattributes|\.gitignore|\.eslintrc(\.\w+)?|eslint\.config\.[cm]?js|\.prettierrc(\.\w+)?|\.prettierignore|\.editorconfig|\.babelrc|\.browserslistrc)$|(^|\/)\.eslintignore$|^(scripts|build)\//;
+// Everything under `.github/` but its prose (`contributing.md`, `SECURITY.md`) is the repository's own
+// configuration: bots (`renovate.json5`, `dependabot.yml`), CodeQL, issue and pull-request templates.
+const CI_PATH = /^(\.github\/(?!(?:[\w.-]+\/)*(?:fixtures|tests?|__tests__|testdata)\/|.*\.md$)|\.github\/(ISSUE_TEMPLATE|PULL_REQUEST_TEMPLATE|DISCUSSION_TEMPLATE)(\/|\.md$)|\.github\/pull_request_template\.md$|\.github\/issue_template\.md$|\.mergify\.yml$|\.?codecov\.ya?ml$|\.circleci\/|\.travis\.yml$|\.?appveyor\.yml$|azure-pipelines\.yml$|\.gitlab-ci\.yml$|Jenkinsfile$|\.buildkite\/|renovate\.json5?$|\.renovaterc(\.json)?$|\.nvmrc$|\.node-version$|\.tool-versions$)|(^|\/)(Makefile|Dockerfile|Containerfile|\.dockerignore|docker-compose\.ya?ml|(rollup|webpack|vite|esbuild|tsup|babel|jest|vitest|karma|lerna|turbo|nx|gulpfile|Gruntfile|api-extractor)(\.config)?\.[cm]?[jt]s(on)?|tsconfig(\.[\w-]+)?\.json|\.npmignore|\.gitattributes|\.gitignore|\.eslintrc(\.\w+)?|eslint\.config\.[cm]?js|\.prettierrc(\.\w+)?|\.prettierignore|\.editorconfig|\.babelrc|\.browserslistrc)$|(^|\/)\.eslintignore$|^(scripts|build)\//;
 const LOCK_PATH = /(^|\/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|npm-shrinkwrap\.json|Cargo\.lock|go\.sum|Gemfile\.lock|poetry\.lock|composer\.lock|bun\.lockb?|\.yarn\/(cache|releases)\/.*)$/;
 const MANIFEST_PATH = /(^|\/)(package\.json|lerna\.json|Cargo\.toml|pyproject\.toml|setup\.py|setup\.cfg|version\.(txt|ts|js|py|rb)|VERSION|_version\.py|\w+\.gemspec|composer\.json|jsr\.json|deno\.json|manifest\.json|pnpm-workspace\.yaml)$/;
 
@@ -192,6 +237,37 @@ export function onlyVersionFiles(changes: readonly Change[]): boolean {
 }
 
 const CHANGELOG_ENTRY = /(^|\/)(changelog_unreleased|\.changeset|changelog\.d|changes)\/|(^|\/)CHANGELOG[^/]*$/i;
+// The changelog itself (not `changes/`, which some projects use for code): what release housekeeping edits.
+// A document (`CHANGELOG.md`, `CHANGELOG-3.3.md`, `CHANGELOG.unreleased.md`, `HISTORY.rst`), never code
+// that happens to be named so (git-cliff's `changelog.rs`).
+const CHANGELOG_FILE = /(^|\/)(changelog_unreleased|\.changeset|changelog\.d|changelogs)\/|(^|\/)(CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES)([-_.][\w.-]*)?\.(md|markdown|mdx|rst|txt|adoc)$|(^|\/)(CHANGELOG|CHANGES)$/i;
+
+/**
+ * Only the changelog changes: writing, cleaning or fixing the notes of releases (`Update changelog`,
+ * `Clean changelog_unreleased`, `docs: fix typo in CHANGELOG-3.3.md`). Release housekeeping, not
+ * documentation a reader of the next release needs.
+ */
+export function onlyChangelogFiles(changes: readonly Change[]): boolean {
+  return changes.length > 0 && changes.every(([, p]) => CHANGELOG_FILE.test(p));
+}
+
+/**
+ * The changelog and the release tooling that writes it (`Clean changelog_unreleased` with its release
+ * step). A new changelog entry beside a build script announces a change users see: not housekeeping.
+ */
+function changelogAndTooling(changes: readonly Change[]): boolean {
+  let changelog = false;
+  let tooling = false;
+  let added = false;
+  for (const [status, p] of changes) {
+    if (CHANGELOG_FILE.test(p)) {
+      changelog = true;
+      if (status === 'A') added = true;
+    } else if (CI_PATH.test(p)) tooling = true;
+    else return false;
+  }
+  return changelog && !(tooling && added);
+}
 const CODE_FILE = /\.(js|jsx|ts|tsx|mjs|cjs|mts|cts|vue|svelte|py|rb|go|rs|java|kt|swift|c|cc|cpp|h|hpp|cs|php|scala|ex|exs|clj|lua|dart|zig)$/i;
 const NOT_LIBRARY = /(^|\/)(website|docs?|examples?|scripts?|bench(marks?)?|playground|tools?|\.github|\.circleci|e2e|fixtures|__tests__|__mocks__|tests?|tests_integration|spec|specs|sandbox|demo|coverage)\//i;
 
@@ -344,6 +420,7 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
     return { section: 'dependencies', rule: 'dependency-title' };
   }
   if (isHousekeeping(text, byBot, changes)) return { section: 'chore', rule: 'housekeeping' };
+  if (changelogAndTooling(changes)) return { section: 'chore', rule: 'changelog' };
   if (isReleaseSubject(text)) return { section: 'chore', rule: 'release' };
   // A version field and nothing else: `Bump version`, `Update versions` touching package.json only.
   if (onlyVersionFiles(changes) && VERSION_FIELD.test(text)) return { section: 'chore', rule: 'release' };
@@ -358,6 +435,8 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
 
   let byPathCache: Topic | null | undefined;
   const byPath = () => (byPathCache === undefined ? (byPathCache = pathTopic(changes)) : byPathCache);
+  // Only lock files move (`Fix lock file`, `Dedupe yarn.lock`): a dependency change, whatever the verb.
+  if (byPath() === 'dependencies') return { section: 'dependencies', rule: 'paths:lock' };
   for (const [re, verbSection] of VERBS) {
     if (!re.test(text)) continue;
     if (verbSection === 'ambiguous' || verbSection === 'feature' || verbSection === 'fix' || verbSection === 'refactor') {
@@ -367,13 +446,18 @@ export function classifyFreeText(text: string, changes: readonly Change[], byBot
       const object = text.replace(re, '').trim();
       const near = verbSection === 'ambiguous' ? object : object.split(/\s+/).slice(0, 3).join(' ');
       let topic = topicOf(near) ?? byPath();
+      // "Remove sentence for copying from CHANGELOG" in a release script, "Simplify production tests" in a
+      // workflow: the words name what the change is about, the paths (all CI and build files) what it changes.
+      if ((topic === 'documentation' || topic === 'test') && byPath() === 'build') topic = 'build';
       // "Support github-actions-workflow files" in a library change is the library's subject matter, not CI;
       // "Add supertype tests and add TSAbstractClassProperty", "Do not break long it/test calls" change
       // the library too: a word naming tests does not make the commit only a test change.
       // (The test word must share the subject with something else: a second clause, or a name such as
       // `it/test`. "Fix css tests" or "Add tests for X" with the fix beside them stays a test change.)
       const testsAndMore = / and |, |[\w`]\/(tests?|specs?)\b|\b(tests?|specs?)[/`]\w/i.test(object);
-      if (!byPath() && libraryChanges(changes).touched > 0 && ((topic === 'build' && verbSection !== 'ambiguous') || (topic === 'test' && testsAndMore))) topic = null;
+      // "Update `isSCSS` test regex" changes library code and no test: "test" is not the test suite there.
+      const noTests = topic === 'test' && !changes.some(([, p]) => TEST_PATH.test(p));
+      if (!byPath() && libraryChanges(changes).touched > 0 && ((topic === 'build' && verbSection !== 'ambiguous') || (topic === 'test' && (testsAndMore || noTests)))) topic = null;
       if (topic && !(topic === 'dependencies' && verbSection !== 'ambiguous')) return { section: topic, rule: `verb+topic` };
       if (verbSection === 'ambiguous') {
         // `Remove faulty check that throws`, "Remove \`getDocParts\`": in library code a defect's words make

@@ -9,6 +9,7 @@ import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { classifyCommit, cleanTitle } from './classify.js';
 import { parseMessage } from './conventional.js';
+import { generate } from './engine.js';
 import { compileGlob, globProblem, wildcardMatch } from './glob.js';
 import { matchesAuthor } from './people.js';
 import { renderMarkdown } from './render.js';
@@ -62,6 +63,11 @@ describe('adversarial commit text is processed in linear time', () => {
       ['tag name', () => tagVersion(`${'-0.0.0'.repeat(20_000)}!`)],
       ['CODEOWNERS owner token', () => createTeamResolver([], `* x@${'.a'.repeat(50_000)}@ @ok\n`)],
       ['author pattern', () => matchesAuthor({ name: 'a'.repeat(5_000), email: 'a@example.com' }, [`${'*a'.repeat(30)}*b`])],
+      ['bot labels in a title', () => cleanTitle(`x ${'[security '.repeat(20_000)}[bot`)],
+      ['a .github path of many folders', () => classifyCommit(commit('Tweak config', [`.github/${'a/'.repeat(50_000)}x.yml`, `.github/${'a.'.repeat(50_000)}md`]))],
+      ['a changelog-like file name', () => classifyCommit(commit('Update notes', [`CHANGELOG${'-.'.repeat(50_000)}x`]))],
+      ['repeated updates in a rollup', () => generate(Array.from({ length: 2_000 }, (_, i) => commit(`Update dependency ${'a '.repeat(i % 40)}to v${i}.0 (#${i})`)).map((c, i) => ({ ...c, sha: i.toString(16).padStart(40, '0') })), resolveSettings({ entryTypes: ['weekly'] }))],
+      ['a merge of a maintenance line', () => generate([commit('feat: a'), { ...commit(`Merge branch '${'a/'.repeat(50_000)}v1.x-`), sha: 'e'.repeat(40), parents: ['f'.repeat(40), 'f'.repeat(40)] }], resolveSettings({ entryTypes: ['weekly'] }))],
     ];
     for (const [, fn] of cases) expect(time(fn)).toBeLessThan(1000);
   });
@@ -121,6 +127,15 @@ describe('globs: linear matching, refused patterns named', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('reports the captures of the match the regex finds first, across brace alternatives', () => {
+    // The leading `**\/` tries empty first, so `b.` (the second alternative) at the start wins over
+    // `a` later in the path, although `a` is the first alternative.
+    const g = '**/{a,b.}*/**';
+    const p = 'b.b/a/a';
+    expect(compileGlob(g).exec(p)).toEqual([...picomatch.makeRe(g, { capture: true, dot: true }).exec(p)!]);
+    expect(compileGlob(g).exec(p)?.slice(2)).toEqual(['b.', 'b', 'a/a']);
   });
 
   it('bracket classes match one character but a slash; ! or ^ negates', () => {

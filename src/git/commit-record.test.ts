@@ -41,8 +41,10 @@ describe('dates', () => {
   });
 });
 
-async function* tokens(text: string) {
-  for (const token of text.split('\x00')) yield token;
+/** The tokens of `text` in batches of `size` (git's output arrives in chunks of any size). */
+async function* tokens(text: string, size = 1) {
+  const all = text.split('\x00');
+  for (let i = 0; i < all.length; i += size) yield all.slice(i, i + size);
 }
 
 describe('parseGitLog', () => {
@@ -55,8 +57,14 @@ describe('parseGitLog', () => {
     const output =
       header(a, b, 'feat: tabs\tand "quotes" (#7)\n\nnew\nlines\n\nCo-authored-by: Cy <cy@example.com>\n') + '\x00\nM\x00src/a b.ts\x00D\x00\x1eweird-path\x00' +
       header(b, '', 'initial\n') + '\x00\nA\x00README.md\x00';
-    const commits = [];
-    for await (const commit of parseGitLog(tokens(output), new Map([[b, ['v1.0.0']]]))) commits.push(commit);
+    const parse = async (size: number) => {
+      const commits = [];
+      for await (const commit of parseGitLog(tokens(output, size), new Map([[b, ['v1.0.0']]]))) commits.push(commit);
+      return commits;
+    };
+    const commits = await parse(1);
+    // Batches cut anywhere give the same commits.
+    for (const size of [2, 3, 7, 1000]) expect(await parse(size)).toEqual(commits);
     expect(commits).toHaveLength(2);
     expect(commits[0]).toMatchObject({
       sha: a,

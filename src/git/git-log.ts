@@ -35,8 +35,11 @@ export function gitLogArgs(range: string[], options: { since?: Date } = {}): str
   ];
 }
 
-/** Parses the token stream of `gitLogArgs` into commits, newest first as git lists them. */
-export async function* parseGitLog(tokens: AsyncIterable<string>, tagsBySha: Map<string, string[]> = new Map()): AsyncGenerator<CommitRecord> {
+/**
+ * Parses the token stream of `gitLogArgs` (in batches, as `streamGitTokens` reads them) into
+ * commits, newest first as git lists them.
+ */
+export async function* parseGitLog(batches: AsyncIterable<string[]>, tagsBySha: Map<string, string[]> = new Map()): AsyncGenerator<CommitRecord> {
   let current: CommitRecord | null = null;
   let header: string[] | null = null;
   let pendingStatus: string | null = null;
@@ -58,29 +61,34 @@ export async function* parseGitLog(tokens: AsyncIterable<string>, tagsBySha: Map
     };
   };
 
-  for await (const raw of tokens) {
-    if (header) {
-      header.push(raw);
-      if (header.length === HEADER_FIELDS) {
-        current = finish(header);
-        header = null;
+  for await (const batch of batches) {
+    // The commits this batch completes, yielded after it: one await per batch, not per token.
+    const done: CommitRecord[] = [];
+    for (const raw of batch) {
+      if (header) {
+        header.push(raw);
+        if (header.length === HEADER_FIELDS) {
+          current = finish(header);
+          header = null;
+        }
+        continue;
       }
-      continue;
+      if (pendingStatus !== null) {
+        current?.changes.push([pendingStatus, raw]);
+        pendingStatus = null;
+        continue;
+      }
+      const token = raw.startsWith('\n') ? raw.slice(1) : raw;
+      if (token === '') continue;
+      if (token.startsWith(RECORD)) {
+        if (current) done.push(current);
+        current = null;
+        header = [token.slice(1)];
+        continue;
+      }
+      pendingStatus = token;
     }
-    if (pendingStatus !== null) {
-      current?.changes.push([pendingStatus, raw]);
-      pendingStatus = null;
-      continue;
-    }
-    const token = raw.startsWith('\n') ? raw.slice(1) : raw;
-    if (token === '') continue;
-    if (token.startsWith(RECORD)) {
-      if (current) yield current;
-      current = null;
-      header = [token.slice(1)];
-      continue;
-    }
-    pendingStatus = token;
+    yield* done;
   }
   if (header) throw new Error('git log output ended inside a commit header');
   if (current) yield current;

@@ -32,6 +32,7 @@ const GIT_ENV = {
   GIT_PAGER: 'cat',
   LC_ALL: 'C',
   GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
   GIT_ASKPASS: 'echo',
 };
 
@@ -40,9 +41,17 @@ function gitArgs(args: string[], options: GitOptions): string[] {
   return options.gitDir ? [...at, '--git-dir', options.gitDir, ...args] : [...at, ...args];
 }
 
+/**
+ * A mirror (`gitDir`) is a partial clone: a command that needs an object it lacks fetches it from
+ * `origin` by itself, with this invocation's settings. Unless the caller passes a source's settings
+ * (mirror.ts: pinned address, https only, no redirects, the token), no protocol is allowed, so such
+ * a fetch fails instead of going out with git's defaults (a new DNS lookup, redirects followed).
+ */
+const NO_NETWORK = { 'protocol.allow': 'never' };
+
 function gitEnv(options: GitOptions): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV };
-  const entries = Object.entries(options.config ?? {});
+  const entries = Object.entries({ ...(options.gitDir ? NO_NETWORK : {}), ...options.config });
   env.GIT_CONFIG_COUNT = String(entries.length);
   entries.forEach(([key, value], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = key;
@@ -99,10 +108,12 @@ export function runGit(args: string[], options: GitOptions = {}): Promise<string
 
 /**
  * Streams git's stdout as NUL-separated tokens (decoded as UTF-8), without holding the whole
- * output: the caller's pace is the pace git is read at. Throws a GitError after the last token
- * when git fails.
+ * output: the caller's pace is the pace git is read at. Tokens come in batches, every complete
+ * token of a chunk of output at once (a chunk is decoded once and split natively; yielding each
+ * of the hundreds of thousands of tokens of a large history on its own cost more than parsing
+ * them). Throws a GitError after the last batch when git fails.
  */
-export async function* streamGitTokens(args: string[], options: GitOptions = {}): AsyncGenerator<string> {
+export async function* streamGitTokens(args: string[], options: GitOptions = {}): AsyncGenerator<string[]> {
   const child = spawn('git', gitArgs(args, options), {
     env: gitEnv(options),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -116,18 +127,17 @@ export async function* streamGitTokens(args: string[], options: GitOptions = {})
   let rest: Buffer = Buffer.alloc(0);
   try {
     for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
-      let buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
-      let start = 0;
-      let nul = buffer.indexOf(0, start);
-      while (nul !== -1) {
-        yield buffer.toString('utf8', start, nul);
-        start = nul + 1;
-        nul = buffer.indexOf(0, start);
+      const buffer = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      // Up to the last NUL: never half a token, nor half a UTF-8 character.
+      const end = buffer.lastIndexOf(0);
+      if (end === -1) {
+        rest = Buffer.from(buffer);
+        continue;
       }
-      buffer = buffer.subarray(start);
-      rest = Buffer.from(buffer);
+      rest = Buffer.from(buffer.subarray(end + 1));
+      yield buffer.toString('utf8', 0, end).split('\0');
     }
-    if (rest.length) yield rest.toString('utf8');
+    if (rest.length) yield [rest.toString('utf8')];
     const code = await exited;
     if (code !== 0) {
       const stderr = redactGitOutput(Buffer.concat(err).toString('utf8').trim());

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { runGit, type GitOptions } from './git.js';
+import { GitError, runGit, type GitOptions } from './git.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
 export interface GitSource {
@@ -25,7 +25,17 @@ function sourceOptions(source: GitSource): GitOptions {
     const basic = Buffer.from(`x-access-token:${source.token}`).toString('base64');
     config['http.extraHeader'] = `Authorization: Basic ${basic}`;
   }
-  if (source.pinned) {
+  if (!source.pinned) {
+    // git's own defaults (git.ts denies every protocol on a mirror unless told otherwise).
+    Object.assign(config, {
+      'protocol.allow': 'never',
+      'protocol.https.allow': 'always',
+      'protocol.http.allow': 'always',
+      'protocol.ssh.allow': 'always',
+      'protocol.git.allow': 'always',
+      'protocol.file.allow': 'user',
+    });
+  } else {
     const { host, port, address } = source.pinned;
     Object.assign(config, {
       'protocol.allow': 'never',
@@ -113,12 +123,15 @@ async function syncOnce(dir: string, source: GitSource, branch: string): Promise
     const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
     try {
       const how = shared ? ['--shared'] : ['--filter=blob:none'];
-      await runGit(['clone', '--bare', '--quiet', ...how, '--no-tags', '--single-branch', '--branch', branch, '--', url, tmp], options);
+      // The clone brings the branch and the tags in its history: what a fetch right after it would
+      // add, one git process (and one fork of this process) less on a first sync.
+      await runGit(['clone', '--bare', '--quiet', ...how, '--single-branch', '--branch', branch, '--', url, tmp], options);
       await rm(dir, { recursive: true, force: true });
       await rename(tmp, dir);
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
+    return;
   }
   // The URL is kept current (an installation token is never part of it) and the tracked branch
   // is force-updated, so a force-push replaces our copy of the branch.
@@ -132,8 +145,43 @@ async function syncOnce(dir: string, source: GitSource, branch: string): Promise
   );
 }
 
-export async function resolveRef(dir: string, ref: string): Promise<string> {
-  return (await runGit(['rev-parse', '--verify', '--end-of-options', `${ref}^{commit}`], { gitDir: dir })).trim();
+/**
+ * The tip of `branch` in the mirror and the tags per commit (as `tagsByCommit`), read by one git
+ * process: each process costs a fork of this one, which is slow when the process is large (the
+ * embedded database's memory).
+ */
+export async function mirrorRefs(dir: string, branch: string): Promise<{ tip: string; tags: Map<string, string[]> }> {
+  const head = `refs/heads/${branch}`;
+  const out = await runGit(['for-each-ref', `--format=${REF_FORMAT}`, head, 'refs/tags'], { gitDir: dir });
+  let tip: string | null = null;
+  const tags = new Map<string, string[]>();
+  for (const line of out.split('\n')) {
+    const ref = parseRefLine(line);
+    if (!ref) continue;
+    if (ref.name === head) {
+      if (ref.type !== 'commit') throw new GitError(`${head} is not a commit`, null, '');
+      tip = ref.object;
+    } else if (ref.name.startsWith('refs/tags/')) {
+      addTag(tags, ref.peeled || ref.object, ref.name.slice('refs/tags/'.length));
+    }
+  }
+  if (tip === null) throw new GitError(`git for-each-ref failed: no branch ${branch} in the mirror`, null, '');
+  for (const list of tags.values()) list.sort();
+  return { tip, tags };
+}
+
+const REF_FORMAT = '%(objectname) %(objecttype) %(*objectname) %(refname)';
+
+function parseRefLine(line: string): { object: string; type: string; peeled: string; name: string } | null {
+  const [object, type, peeled, name] = line.split(' ');
+  if (!object || !type || peeled === undefined || !name) return null;
+  return { object, type, peeled, name };
+}
+
+function addTag(tags: Map<string, string[]>, sha: string, name: string): void {
+  const list = tags.get(sha);
+  if (list) list.push(name);
+  else tags.set(sha, [name]);
 }
 
 export async function isAncestor(dir: string, ancestor: string, descendant: string): Promise<boolean> {
@@ -160,15 +208,11 @@ export async function reachableShas(dir: string, tip: string): Promise<Set<strin
 
 /** Tag names per commit they point at (annotated tags peeled to their commit). */
 export async function tagsByCommit(at: GitOptions): Promise<Map<string, string[]>> {
-  const out = await runGit(['for-each-ref', '--format=%(objectname) %(*objectname) %(refname:strip=2)', 'refs/tags'], at);
+  const out = await runGit(['for-each-ref', `--format=${REF_FORMAT}`, 'refs/tags'], at);
   const map = new Map<string, string[]>();
   for (const line of out.split('\n')) {
-    const [object, peeled, name] = line.split(' ');
-    if (!object || name === undefined) continue;
-    const sha = peeled || object;
-    const list = map.get(sha) ?? [];
-    list.push(name);
-    map.set(sha, list);
+    const ref = parseRefLine(line);
+    if (ref) addTag(map, ref.peeled || ref.object, ref.name.slice('refs/tags/'.length));
   }
   for (const list of map.values()) list.sort();
   return map;
@@ -184,18 +228,20 @@ const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024; // GitHub ignores larger files
  * flaky fetch does not forget a file read before.
  */
 export async function readCodeownersAt(dir: string, source: GitSource, tip: string): Promise<string | null | undefined> {
-  const listed = await runGit(['ls-tree', '-l', tip, '--', ...CODEOWNERS_PATHS], { gitDir: dir });
-  const found = new Map<string, { object: string; size: number }>();
+  // No `-l`: a blob's size needs the blob, which a blobless mirror would fetch here, outside the source's settings.
+  const listed = await runGit(['ls-tree', tip, '--', ...CODEOWNERS_PATHS], { gitDir: dir });
+  const found = new Map<string, string>();
   for (const line of listed.split('\n')) {
-    const match = /^\d+ blob ([0-9a-f]+)\s+(\d+)\t(.+)$/.exec(line);
-    if (match) found.set(match[3]!, { object: match[1]!, size: Number(match[2]) });
+    const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(line);
+    if (match) found.set(match[2]!, match[1]!);
   }
   const path = CODEOWNERS_PATHS.find((p) => found.has(p));
   if (!path) return null;
-  const blob = found.get(path)!;
-  if (blob.size > CODEOWNERS_MAX_BYTES) return null;
+  const object = found.get(path)!;
+  const at = { ...sourceOptions(source), gitDir: dir };
   try {
-    return await runGit(['cat-file', 'blob', blob.object], { ...sourceOptions(source), gitDir: dir });
+    if (Number((await runGit(['cat-file', '-s', object], at)).trim()) > CODEOWNERS_MAX_BYTES) return null;
+    return await runGit(['cat-file', 'blob', object], at);
   } catch {
     return undefined;
   }
