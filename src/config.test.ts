@@ -102,6 +102,9 @@ describe('loadConfig', () => {
     expect(loadConfig({}).generationTimeBudgetMs).toBe(300_000);
     expect(loadConfig({ GENERATION_TIME_BUDGET_MS: '5000' }).generationTimeBudgetMs).toBe(5000);
     expect(() => loadConfig({ GENERATION_TIME_BUDGET_MS: '0' })).toThrow(/GENERATION_TIME_BUDGET_MS must be an integer from 1/);
+    expect(loadConfig({}).markdownTimeLimitMs).toBe(1_000);
+    expect(loadConfig({ MARKDOWN_TIME_LIMIT_MS: '250' }).markdownTimeLimitMs).toBe(250);
+    expect(() => loadConfig({ MARKDOWN_TIME_LIMIT_MS: '5' })).toThrow(/MARKDOWN_TIME_LIMIT_MS must be an integer from 10/);
   });
 
   it('lists every GitHub setting problem at once', () => {

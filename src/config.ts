@@ -35,6 +35,11 @@ export interface Config {
   readonly workerInProcess: boolean;
   /** Longest a generation run's engine may take (in its worker thread) before it is stopped and the job fails. */
   readonly generationTimeBudgetMs: number;
+  /**
+   * Longest one entry's Markdown may take to render in a worker thread (and to wait for one) before
+   * the page or feed shows it as plain text instead.
+   */
+  readonly markdownTimeLimitMs: number;
   readonly hardening: HardeningConfig;
   readonly webhooks: WebhooksConfig;
 }
@@ -344,6 +349,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     workerInProcess: bool('WORKER_IN_PROCESS', true),
     generationTimeBudgetMs: integer('GENERATION_TIME_BUDGET_MS', 300_000, 1, 86_400_000),
+    markdownTimeLimitMs: integer('MARKDOWN_TIME_LIMIT_MS', 1_000, 10, 60_000),
     hardening,
     webhooks: {
       allowedHosts: webhookAllowedHosts,

@@ -1,4 +1,6 @@
 import closeWithGrace from 'close-with-grace';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import { setupUrl } from './auth/accounts.service.js';
@@ -17,6 +19,11 @@ export interface StartOptions {
 /** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
   applyHeapGrowth(config.heapGrowthPercent);
+  // Creating the embedded database is the longest silence of a first start (PGlite's initdb, several
+  // seconds on a small machine): say what is happening.
+  if (config.database.kind === 'pglite' && !existsSync(join(config.database.dataDir, 'PG_VERSION'))) {
+    console.log(`Creating the embedded database in ${config.database.dataDir} (first start only; this takes a few seconds)…`);
+  }
   const database = await openDatabase(config.database, { timeoutMs: config.hardening.databaseTimeoutMs, throughServer: false });
   let app: FastifyInstance | undefined;
   try {
@@ -27,7 +34,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     applyTimeouts(app, config);
     // The worker starts before listening so that /ready, once reachable, can vouch for it.
     if (config.workerInProcess) {
-      const { resumed } = await startWorker(services, { pollIntervalSeconds: config.repoLinks.pollIntervalSeconds });
+      const { resumed } = await startWorker(services);
       app.log.info({ resumed }, 'background worker running in this process');
     }
     // The CLI and a separate worker reach the embedded database through this process from now on.
@@ -44,7 +51,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
     app.log.info(`Changelog service on ${config.publicUrl} (${where})`);
     if (seeded) {
-      console.log(`Demo project created: ${config.publicUrl}/v1/changelog/${DEMO_SLUG}`);
+      console.log(`Demo changelog: ${config.publicUrl}/c/${DEMO_SLUG} (JSON: ${config.publicUrl}/v1/changelog/${DEMO_SLUG})`);
     }
     console.log(`Listening on ${config.publicUrl}`);
     console.log(`Dashboard: ${config.publicUrl}/dashboard — API reference: ${config.publicUrl}/docs`);

@@ -17,16 +17,16 @@ import { createGitHubClient, type GitHubClient } from './github/github.client.js
 import { createGitHubService } from './github/github.service.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
-import { postgresLinkLock } from './repos/link-lock.js';
 import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
+import { createMarkdownRenderer, type MarkdownRenderer } from './html/markdown-thread.js';
 import type { Resolver } from './webhooks/ssrf.js';
 
 /** Every service, wired to one database. The HTTP app and the CLI both go through these. */
 export function createServices(
   database: Database,
   config: Config = loadConfig({}),
-  options: { github?: GitHubClient | null; jobs?: JobQueueOptions; resolve?: Resolver } = {},
+  options: { github?: GitHubClient | null; jobs?: JobQueueOptions; resolve?: Resolver; markdown?: MarkdownRenderer } = {},
 ) {
   const db = database.db;
   const githubClient = options.github !== undefined ? options.github : createGitHubClient(config.github);
@@ -42,6 +42,8 @@ export function createServices(
   const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
   const releases = createReleasesService(database.readDb);
+  // Entry Markdown for pages, feeds and the dashboard: large sources render in worker threads.
+  const markdown = options.markdown ?? createMarkdownRenderer({ timeLimitMs: config.markdownTimeLimitMs });
   // Services other services call (a domain reaches another's tables only through its service).
   const users = createUsersService(db);
   const orgs = createOrgsService(db, { users });
@@ -61,6 +63,8 @@ export function createServices(
   const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
     database,
+    /** What the services were made with; the worker reads its own settings (the poll interval) here. */
+    config,
     users,
     orgs,
     projects,
@@ -69,7 +73,8 @@ export function createServices(
     changelog,
     publicPage,
     releases,
-    feeds: createFeedsService(publicPage, config.publicUrl, releases),
+    markdown,
+    feeds: createFeedsService(publicPage, config.publicUrl, releases, markdown),
     accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
     jobs,
     githubClient,
@@ -79,10 +84,6 @@ export function createServices(
       reposDir: config.reposDir,
       installationToken: (installationId) => github.installationToken(installationId),
       policy: repoPolicy,
-      // The advisory lock holds a pooled connection while the ingest uses another.
-      ...(database.kind === 'postgres' && (config.database.kind !== 'postgres' || config.database.poolMax >= 2)
-        ? { withLinkLock: postgresLinkLock(db) }
-        : {}),
     }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
     generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries, projects }),

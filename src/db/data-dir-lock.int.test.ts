@@ -84,6 +84,36 @@ describe('lockDataDir', () => {
     release();
   });
 
+  it('says what holds the directory when the holder says it: a worker started alone is named, with what to do', async () => {
+    const dataDir = dir();
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      writeFileSync(join(dataDir, 'changelog.lock'), `${holder.pid}\nsocket=/somewhere/.s.PGSQL.5432\nrole=worker\n`);
+      const error = (() => {
+        try {
+          lockDataDir(dataDir);
+        } catch (e) {
+          return e as DataDirLockedError;
+        }
+      })();
+      expect(error).toMatchObject({ pid: holder.pid, holder: 'worker' });
+      expect(error!.message).toContain(`in use by \`changelog worker\` (pid ${holder.pid}); stop it first (the server runs the background worker itself)`);
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
+  it('records its role beside the socket (the server unless told otherwise)', () => {
+    const dataDir = dir();
+    const release = lockDataDir(dataDir);
+    advertiseSocket(dataDir, '/run/x/.s.PGSQL.5432', 'worker');
+    expect(readFileSync(join(dataDir, 'changelog.lock'), 'utf8')).toBe(`${process.pid}\nsocket=/run/x/.s.PGSQL.5432\nrole=worker\n`);
+    expect(() => lockDataDir(dataDir)).toThrow(expect.objectContaining({ holder: 'worker' }));
+    advertiseSocket(dataDir, '/run/x/.s.PGSQL.5432');
+    expect(readFileSync(join(dataDir, 'changelog.lock'), 'utf8')).toContain('role=server\n');
+    release();
+  });
+
   it("takes over a crashed server's lock and removes the socket it left", async () => {
     const dataDir = dir();
     const dead = spawn(process.execPath, ['-e', '']);

@@ -1,6 +1,13 @@
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { removeStaleSocket } from './socket-server.js';
+
+/** What holds a data directory it shares: `changelog serve` or a `changelog worker` started alone. */
+export type Holder = 'server' | 'worker';
+
+/** The holder as messages name it. */
+export const holderName = (holder: Holder | null, pid: number) =>
+  holder === 'worker' ? `\`changelog worker\` (pid ${pid})` : holder === 'server' ? `the server (pid ${pid})` : `another process (pid ${pid})`;
 
 export class DataDirLockedError extends Error {
   constructor(
@@ -9,11 +16,15 @@ export class DataDirLockedError extends Error {
     /** The holder's socket (see socket-server.ts) when it shares the database; null otherwise. */
     readonly socket: string | null = null,
     detail?: string,
+    /** What the holder is, when it shares the database and says so (older versions do not). */
+    readonly holder: Holder | null = null,
   ) {
     super(
       detail ??
-        `The embedded database in ${dataDir} is in use by another process (pid ${pid}); ` +
-          'stop it first, or set DATABASE_URL to share a PostgreSQL server between processes.',
+        `The embedded database in ${dataDir} is in use by ${holderName(holder, pid)}; stop it first` +
+          // The server would run that worker's jobs itself.
+          (holder === 'worker' ? ' (the server runs the background worker itself)' : '') +
+          ', or set DATABASE_URL to share a PostgreSQL server between processes.',
     );
     this.name = 'DataDirLockedError';
   }
@@ -21,33 +32,44 @@ export class DataDirLockedError extends Error {
 
 /**
  * PGlite has no inter-process locking, and two processes writing one data directory corrupt it.
- * An exclusive lock file guards the directory: its first line is the owner's pid; a server that
- * shares the database adds a `socket=PATH` line (older versions read only the pid). A lock left by
+ * An exclusive lock file guards the directory: its first line is the owner's pid; a process that
+ * shares the database adds a `socket=PATH` line and a `role=server|worker` line (older versions
+ * read only the pid). A lock left by
  * a process that no longer exists (kill -9, power loss) is taken over at once, socket and all, so a
  * crash never blocks the restart. A lock file holding our own pid that this process did not take is
  * stale too: in a container every restart is pid 1.
  */
 /** Locks this process holds, with the socket each advertises. */
-const heldHere = new Map<string, string | null>();
+const heldHere = new Map<string, { socket: string | null; holder: Holder | null }>();
 
 const lockPathOf = (dataDir: string) => join(dataDir, 'changelog.lock');
 
-function readHolder(lockPath: string): { pid: number; socket: string | null } {
+function readHolder(lockPath: string): { pid: number; socket: string | null; holder: Holder | null } {
   const text = readFileSync(lockPath, 'utf8');
   const socket = /^socket=(.+)$/m.exec(text)?.[1] ?? null;
-  return { pid: Number.parseInt(text, 10), socket };
+  const role = /^role=(.+)$/m.exec(text)?.[1];
+  return { pid: Number.parseInt(text, 10), socket, holder: role === 'server' || role === 'worker' ? role : null };
 }
 
 export function lockDataDir(dataDir: string): () => void {
-  mkdirSync(dataDir, { recursive: true });
+  // The owner's alone, as PostgreSQL requires of its data directory: the embedded database writes
+  // its files 0666 whatever the umask, so this directory's mode is all that keeps other local users out.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dataDir, 0o700);
+  } catch (error) {
+    // Someone else's directory (a mount point we may write but not chmod): left as the operator set it.
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') throw error;
+  }
   const lockPath = lockPathOf(dataDir);
-  if (heldHere.has(lockPath)) throw new DataDirLockedError(dataDir, process.pid, heldHere.get(lockPath));
+  const here = heldHere.get(lockPath);
+  if (here) throw new DataDirLockedError(dataDir, process.pid, here.socket, undefined, here.holder);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      heldHere.set(lockPath, null);
+      heldHere.set(lockPath, { socket: null, holder: null });
       let released = false;
       return () => {
         if (released) return;
@@ -59,7 +81,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(lockPath);
       if (Number.isInteger(holder.pid) && holder.pid !== process.pid && isAlive(holder.pid)) {
-        throw new DataDirLockedError(dataDir, holder.pid, holder.socket);
+        throw new DataDirLockedError(dataDir, holder.pid, holder.socket, undefined, holder.holder);
       }
       rmSync(lockPath, { force: true });
       removeStaleSocket(dataDir, holder.socket);
@@ -68,15 +90,18 @@ export function lockDataDir(dataDir: string): () => void {
   throw new Error(`Could not lock ${dataDir}: another process keeps creating ${lockPath}`);
 }
 
-/** Records in the lock this process holds where other processes reach its database (null: nowhere). */
-export function advertiseSocket(dataDir: string, socket: string | null): void {
+/**
+ * Records in the lock this process holds where other processes reach its database (null: nowhere)
+ * and what this process is, for their messages.
+ */
+export function advertiseSocket(dataDir: string, socket: string | null, holder: Holder = 'server'): void {
   const lockPath = lockPathOf(dataDir);
   if (!heldHere.has(lockPath)) throw new Error(`${dataDir} is not locked by this process`);
   // Written aside and renamed over the lock, so a reader sees the old or the new content, never half.
   const staging = `${lockPath}.${process.pid}`;
-  writeFileSync(staging, `${process.pid}\n${socket ? `socket=${socket}\n` : ''}`);
+  writeFileSync(staging, `${process.pid}\n${socket ? `socket=${socket}\nrole=${holder}\n` : ''}`);
   renameSync(staging, lockPath);
-  heldHere.set(lockPath, socket);
+  heldHere.set(lockPath, socket ? { socket, holder } : { socket: null, holder: null });
 }
 
 function isAlive(pid: number): boolean {

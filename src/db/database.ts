@@ -4,7 +4,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import { advertiseSocket, DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+import { advertiseSocket, DataDirLockedError, holderName, lockDataDir, type Holder } from './data-dir-lock.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 import { SessionLock } from './session-lock.js';
@@ -40,20 +40,29 @@ export interface Database {
   /** Null on the embedded database, which has no pool. */
   poolStats(): PoolStats | null;
   /**
-   * Set when this process reaches the embedded database through the server that holds DATA_DIR
-   * (its pid and socket): the connection is `pg` over that socket, as with DATABASE_URL.
+   * Set when this process reaches the embedded database through the process that holds DATA_DIR
+   * (the server, or a `changelog worker` started alone: its pid, socket and role): the connection is
+   * `pg` over that socket, as with DATABASE_URL.
    */
-  readonly via?: { pid: number; socket: string };
+  readonly via?: Via;
   /**
    * Only on the embedded database opened from DATA_DIR: shares it with other processes over a
-   * Unix socket in DATA_DIR and records the socket in the directory's lock (see socket-server.ts).
-   * `close()` stops it.
+   * Unix socket in DATA_DIR and records the socket, and what this process is (`holder`, default
+   * the server), in the directory's lock (see socket-server.ts). `close()` stops it.
    */
-  shareOverSocket?(options?: { idleInTransactionMs?: number }): Promise<SocketServer>;
+  shareOverSocket?(options?: { idleInTransactionMs?: number; holder?: Holder }): Promise<SocketServer>;
   close(): Promise<void>;
 }
 
 export type ScriptRunner = (sqlText: string) => Promise<Record<string, unknown>[]>;
+
+/** The process this one reaches the embedded database through. */
+export interface Via {
+  pid: number;
+  socket: string;
+  /** Null when its lock does not say (an older version, which was always the server). */
+  holder: Holder | null;
+}
 
 /** Arbitrary constant that names the migration lock among PostgreSQL advisory locks. */
 const MIGRATION_LOCK_KEY = 7_146_520_431;
@@ -177,7 +186,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     poolStats: () => null,
     ...(ownsDataDir
       ? {
-          async shareOverSocket(shareOptions: { idleInTransactionMs?: number } = {}) {
+          async shareOverSocket({ holder = 'server', ...shareOptions }: { idleInTransactionMs?: number; holder?: Holder } = {}) {
             if (socketServer) return socketServer;
             socketServer = await startSocketServer({
               ...shareOptions,
@@ -188,7 +197,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
                 for (const listener of listeners.get(channel) ?? []) queueMicrotask(() => listener(payload));
               },
             });
-            advertiseSocket(config.dataDir, socketServer.path);
+            advertiseSocket(config.dataDir, socketServer.path, holder);
             return socketServer;
           },
         }
@@ -218,7 +227,7 @@ async function openThroughServer(locked: DataDirLockedError, options: OpenOption
   const socket = locked.socket!;
   const database = await openPool(
     { host: dirname(socket), port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 4 },
-    { readConnectionString: null, preparedStatements: false, listenUrl: null, via: { pid: locked.pid, socket } },
+    { readConnectionString: null, preparedStatements: false, listenUrl: null, via: { pid: locked.pid, socket, holder: locked.holder } },
     options,
   );
   try {
@@ -229,8 +238,9 @@ async function openThroughServer(locked: DataDirLockedError, options: OpenOption
       locked.dataDir,
       locked.pid,
       socket,
-      `The embedded database in ${locked.dataDir} is held by the server (pid ${locked.pid}), ` +
+      `The embedded database in ${locked.dataDir} is held by ${holderName(locked.holder ?? 'server', locked.pid)}, ` +
         `but its socket ${socket} does not answer (${(error as Error).message}); is it starting or stopping?`,
+      locked.holder,
     );
   }
   return database;
@@ -241,7 +251,7 @@ interface PoolOptions {
   preparedStatements: boolean;
   /** Where LISTEN connects; null where it cannot. */
   listenUrl: string | null;
-  via?: { pid: number; socket: string };
+  via?: Via;
 }
 
 function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: OpenOptions): Database {

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Database, ScriptRunner } from './database.js';
+import { holderName } from './data-dir-lock.js';
+
+const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
@@ -49,13 +52,13 @@ const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
  */
 export async function migrate(database: Database, migrations = loadMigrations()): Promise<MigrationResult> {
   if (database.via) {
-    // Through the server that holds the embedded database, the schema is the server's: it migrated
-    // when it started. Advisory locks exclude nothing on PGlite's single session, so two processes
+    // Through the process that holds the embedded database (the server, or a worker started alone),
+    // the schema is that process's: it migrated when it started. Advisory locks exclude nothing on PGlite's single session, so two processes
     // migrating through it could both apply a version; this process only checks.
     const pending = await pendingMigrations(database, migrations);
     if (pending.length) {
       throw new Error(
-        `The server (pid ${database.via.pid}) that holds the embedded database has not applied migrations ${pending.join(', ')}; ` +
+        `${upperFirst(holderName(database.via.holder ?? 'server', database.via.pid))} that holds the embedded database has not applied migrations ${pending.join(', ')}; ` +
           'restart it (it migrates on start), or stop it and run `changelog migrate`.',
       );
     }

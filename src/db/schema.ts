@@ -69,6 +69,11 @@ export interface ProjectsTable {
   name: string;
   slug: string;
   published_entry_count: ColumnType<number, never, never>;
+  /** Published entries of each type, kept by the same trigger (migrations/0024): each view's total, and the automatic default view. */
+  published_commit_count: ColumnType<number, never, never>;
+  published_daily_count: ColumnType<number, never, never>;
+  published_weekly_count: ColumnType<number, never, never>;
+  published_monthly_count: ColumnType<number, never, never>;
   /** The engine's SettingsInput as stored; see src/generation/settings.ts. */
   generation_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Public page accent colour, `#rrggbb` (lowercase); null for the default. */
@@ -141,7 +146,10 @@ export interface ChangelogEntriesTable {
   pending_regeneration: ColumnType<boolean, boolean | undefined, boolean>;
   /** Unique to each stored version of the row (migration 0012); read as text. */
   row_version: ColumnType<string, never, never>;
-  /** The entry's own date (its period's start, or its commit's date), set by a trigger (migration 0023). */
+  /**
+   * The entry's own date (its period's start, or its commit's date): set by generation's INSERT, else
+   * by a trigger (migrations 0023, 0025). Written through raw SQL only, hence `never` here.
+   */
   occurred_at: ColumnType<Date, never, never>;
 }
 
@@ -294,6 +302,9 @@ export interface RepoLinksTable {
   last_sync_added: ColumnType<number | null, number | null | undefined, number | null>;
   /** Linked from the dashboard: every fetch re-checks the path (REPO_PATHS_ALLOWED) or the URL's addresses. */
   restricted: ColumnType<boolean, boolean | undefined, boolean>;
+  /** The running ingest's lease (repos/link-lock.ts): its token, and when it lapses unless renewed. */
+  ingest_lease: ColumnType<string | null, string | null | undefined, string | null>;
+  ingest_lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -87,7 +87,7 @@ describe('the embedded database shared over a socket', () => {
   it('lets a process opening the same DATA_DIR in through the socket, as a PostgreSQL client', async () => {
     const cli = await client();
     expect(cli.kind).toBe('postgres');
-    expect(cli.via).toEqual({ pid: process.pid, socket: shared.path });
+    expect(cli.via).toEqual({ pid: process.pid, socket: shared.path, holder: 'server' });
     await sql`UPDATE counter SET n = 7`.execute(cli.db);
     expect(await counter(holder)).toBe(7);
     // A second server does not stack on the first.

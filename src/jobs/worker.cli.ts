@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli/io.js';
-import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { startWorker } from './worker.js';
 
@@ -8,18 +7,36 @@ interface CliParts {
   program: Command;
   command: (parent: Command, name: string, description: string) => Command;
   withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
-  getConfig: () => Config;
   io: CliIo;
 }
 
-/** `changelog worker`: the background jobs without the HTTP server. */
-export function registerWorkerCommand({ program, command, withServices, getConfig, io }: CliParts): void {
+/**
+ * `changelog worker`: the background jobs without the HTTP server. On the embedded database it goes
+ * through the server's socket when a server runs; started alone, it holds DATA_DIR itself and
+ * shares it over its own socket as the server does, so CLI commands (`changelog sync`, `repos
+ * link`, …) run beside it as they do beside a server. A server started afterwards refuses, naming
+ * the worker: the server runs the worker itself, so the worker is to be stopped first.
+ */
+export function registerWorkerCommand({ program, command, withServices, io }: CliParts): void {
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
     await withServices(async (services) => {
-      const { resumed } = await startWorker(services, { pollIntervalSeconds: getConfig().repoLinks.pollIntervalSeconds });
-      const via = services.database.via;
-      // On the embedded database while the server runs, the worker works through the server's socket.
-      const where = via ? ` on the server's embedded database (pid ${via.pid})` : '';
+      const { database } = services;
+      let where = '';
+      if (database.via) {
+        where =
+          database.via.holder === 'worker'
+            ? ` on the embedded database of another \`changelog worker\` (pid ${database.via.pid})`
+            : ` on the server's embedded database (pid ${database.via.pid})`;
+      } else if (database.shareOverSocket) {
+        try {
+          const socket = await database.shareOverSocket({ holder: 'worker' });
+          where = ` on the embedded database, shared with local processes at ${socket.path} (stop it before starting the server, which runs the worker itself)`;
+        } catch (error) {
+          // Working matters more: CLI commands then refuse while the worker runs, as before sharing.
+          io.stderr(`Could not share the embedded database (${(error as Error).message}); CLI commands refuse while the worker runs\n`);
+        }
+      }
+      const { resumed } = await startWorker(services);
       io.stderr(`Worker running${where}${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

@@ -8,11 +8,12 @@ import { workDeliverJobs } from '../webhooks/deliver.job.js';
  * commits' entries, and outbound webhook deliveries, each retried with backoff by the queue when it
  * fails. Each job's handler lives beside its domain; this only registers them. Links whose ingest a
  * stopped process left unfinished are queued again. Links without push webhooks are polled every
- * `pollIntervalSeconds` (REPO_POLL_INTERVAL_SECONDS; 0 = never).
+ * REPO_POLL_INTERVAL_SECONDS (0 = never), read from the configuration the services were made with,
+ * whoever starts the worker (the server or `changelog worker`).
  */
-export async function startWorker(services: Services, options: { pollIntervalSeconds?: number } = {}): Promise<{ resumed: number }> {
+export async function startWorker(services: Services): Promise<{ resumed: number }> {
   await workIngestJobs(services.jobs, services.ingest);
-  await workPollJobs(services.jobs, services.repos, options.pollIntervalSeconds ?? 0);
+  await workPollJobs(services.jobs, services.repos, services.config.repoLinks.pollIntervalSeconds);
   await workGenerateJobs(services.jobs, services.generation);
   await workDeliverJobs(services.jobs, services.webhooks);
   return { resumed: await services.repos.resumeUnfinished() };

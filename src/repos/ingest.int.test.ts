@@ -7,13 +7,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWorker } from '../jobs/worker.js';
 import { createServices } from '../services.js';
-import { usePostgres } from '../../test/helpers/database.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, removeRepoCopy, historyMap, pushCommits, revParse, smallRepo, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { coAuthorsOf, prNumberOf } from '../git/commit-record.js';
 import { commitsRepository, toCommitRecord } from './commits.repository.js';
+import { IngestInterrupted } from './ingest.service.js';
 
 interface DatasetCommit {
   sha: string;
@@ -138,6 +138,47 @@ describe('backfill of the dataset repository', () => {
   });
 });
 
+// Before any test starts a worker, which would run the ingests that linking queues.
+describe('the link\'s ingest lease', () => {
+  const lease = async (linkId: string) =>
+    ctx.services.database.db.selectFrom('repo_links').select(['ingest_lease', 'ingest_lease_until']).where('id', '=', linkId).executeTakeFirstOrThrow();
+
+  it('is cleared when an ingest ends, whether it failed or succeeded', async () => {
+    const { link } = await newLink(origin);
+    const failing = ctx.services.ingest.ingestLink(link.id, {
+      afterBatch: () => {
+        throw new Error('simulated failure');
+      },
+    });
+    await expect(failing).rejects.toThrow('simulated failure');
+    expect(await lease(link.id)).toEqual({ ingest_lease: null, ingest_lease_until: null });
+    await ctx.services.ingest.ingestLink(link.id);
+    expect(await lease(link.id)).toEqual({ ingest_lease: null, ingest_lease_until: null });
+  });
+
+  it('left by a process that died, holds the link until it lapses, then the next ingest takes over', async () => {
+    const { link } = await newLink(origin);
+    await sql`UPDATE repo_links SET ingest_lease = gen_random_uuid(), ingest_lease_until = now() + interval '1 second'
+      WHERE id = ${link.id}`.execute(ctx.services.database.db);
+    const result = await ctx.services.ingest.ingestLink(link.id);
+    expect(result).toMatchObject({ status: 'active', walked: commitCount(origin) });
+    expect(await lease(link.id)).toEqual({ ingest_lease: null, ingest_lease_until: null });
+  });
+
+  it('held elsewhere while this process stops: the waiting ingest ends without doing anything, to be retried', async () => {
+    const { link } = await newLink(origin);
+    await sql`UPDATE repo_links SET ingest_lease = gen_random_uuid(), ingest_lease_until = now() + interval '1 hour'
+      WHERE id = ${link.id}`.execute(ctx.services.database.db);
+    const stopping = new AbortController();
+    const waiting = ctx.services.ingest.ingestLink(link.id, { signal: stopping.signal });
+    stopping.abort();
+    await expect(waiting).rejects.toBeInstanceOf(IngestInterrupted);
+    expect(await stats(link.id)).toMatchObject({ total: 0 });
+    // The pretend holder goes away, so the worker of a later test is not held up by this link.
+    await ctx.services.database.db.updateTable('repo_links').set({ ingest_lease: null, ingest_lease_until: null }).where('id', '=', link.id).execute();
+  });
+});
+
 describe('a crash in the middle of an ingest', () => {
   it('leaves whole commits only, and the next run finishes the job without duplicates', async () => {
     const { link } = await newLink(origin);
@@ -181,9 +222,8 @@ describe('a crash in the middle of an ingest', () => {
 describe('concurrent ingests of one link', () => {
   it('run one after the other: every commit once, no failure', async () => {
     const { link } = await newLink(origin);
-    // On PostgreSQL a second set of services stands for another process (the advisory lock
-    // serialises them); the embedded database has one process, whose ingests queue up in memory.
-    const other = usePostgres ? createServices(ctx.services.database, testConfig({ REPOS_DIR: reposDir })) : ctx.services;
+    // A second set of services stands for another process: the link's lease serialises them.
+    const other = createServices(ctx.services.database, testConfig({ REPOS_DIR: reposDir }));
     const results = await Promise.all([ctx.services.ingest.ingestLink(link.id), other.ingest.ingestLink(link.id)]);
     const expected = commitCount(origin);
     // Linking queued an ingest as well, which a worker left by an earlier test may run beside these
@@ -212,6 +252,28 @@ describe('a shared mirror whose source pruned its objects', () => {
       expect(result).toMatchObject({ status: 'active', tip: revParse(source, 'trunk') });
       expect(await stats(link.id)).toEqual({ total: 5, distinct: 5, reachable: 3 });
       expect(existsSync(join(reposDir, `${link.id}.git`, 'objects', 'info', 'alternates'))).toBe(true);
+    } finally {
+      removeRepoCopy(source);
+    }
+  });
+});
+
+describe('the end of an ingest', () => {
+  it('runs beforeIdle with everything stored while the link still shows its sync running, then shows it finished', async () => {
+    const source = smallRepo({ commits: 3 });
+    try {
+      const { link } = await newLink(source, 'trunk');
+      const seen: { state: string; stored: number; added: number }[] = [];
+      const result = await ctx.services.ingest.ingestLink(link.id, {
+        beforeIdle: async (done) => {
+          const row = await ctx.services.database.db.selectFrom('repo_links').select('sync_state').where('id', '=', link.id).executeTakeFirstOrThrow();
+          seen.push({ state: row.sync_state, stored: (await stats(link.id)).total, added: done.added });
+        },
+      });
+      // A worker left by an earlier test may have ingested the link first (then this run adds nothing).
+      expect(seen).toEqual([{ state: 'running', stored: 3, added: result.added }]);
+      const row = await ctx.services.database.db.selectFrom('repo_links').select('sync_state').where('id', '=', link.id).executeTakeFirstOrThrow();
+      expect(row.sync_state).toBe('idle');
     } finally {
       removeRepoCopy(source);
     }

@@ -14,14 +14,12 @@ export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Pro
   await jobs.work('repo-ingest', async ({ linkId }, stopping) => {
     const startedAt = new Date(Date.now() - CLOCK_SLACK_MS);
     try {
-      const result = await ingest.ingestLink(linkId, { signal: stopping });
-      if (result.status === 'active') {
-        await jobs.send(
-          'generate',
-          { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 },
-          { key: result.projectId },
-        );
-      }
+      // Queued before the link shows its sync as finished (see IngestOptions.beforeIdle).
+      await ingest.ingestLink(linkId, {
+        signal: stopping,
+        beforeIdle: (result) =>
+          jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 }, { key: result.projectId }),
+      });
     } catch (error) {
       // The link was deleted meanwhile: nothing left to do, and retrying will not change that.
       if (error instanceof AppError && error.code === 'not_found') return;

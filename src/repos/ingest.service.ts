@@ -7,8 +7,9 @@ import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
 import { redactGitOutput } from '../git/git.js';
+import { createLinkLock, LinkLockAborted } from './link-lock.js';
 import { checkRestrictedSource, type SourcePolicy } from './source-policy.js';
-import { countCommits, isAncestor, reachableShas, readCodeownersAt, resolveRef, syncMirror, tagsByCommit, type GitSource } from '../git/mirror.js';
+import { countCommits, isAncestor, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
@@ -39,6 +40,11 @@ export interface IngestOptions {
    * throws `IngestInterrupted`, leaving the link "ingesting" so the next start resumes it.
    */
   signal?: AbortSignal;
+  /**
+   * Runs once everything is stored, before the link's sync goes back to idle: the ingest job queues
+   * generation here, so that a page reloading while either is pending never sees neither.
+   */
+  beforeIdle?: (result: IngestResult) => Promise<void>;
 }
 
 export interface IngestResult {
@@ -61,11 +67,8 @@ export interface IngestDeps {
    * active; the GitHub App provides it (src/github/). Absent (null) where GitHub is not configured.
    */
   installationToken: ((installationId: string) => Promise<string | null>) | null;
-  /**
-   * Runs `fn` while no other process ingests the same link (a PostgreSQL advisory lock); absent on
-   * the embedded database, which one process owns.
-   */
-  withLinkLock?: <T>(linkId: string, fn: () => Promise<T>) => Promise<T>;
+  /** Seconds a link's ingest lease lasts unless renewed (link-lock.ts); tests shorten it. */
+  leaseSeconds?: number;
   /** What links made from the dashboard may reach, checked again before each of their fetches. */
   policy?: SourcePolicy;
 }
@@ -92,14 +95,21 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     return token === null ? null : { url: link.source_url, token };
   }
 
-  // Ingests of one link in this process run one after the other (they share the mirror).
+  // Ingests of one link run one after the other: in this process they queue here, and every
+  // process takes the link's lease (they share the mirror).
   const running = new Map<string, Promise<unknown>>();
+  const withLinkLock = createLinkLock(db, deps.leaseSeconds !== undefined ? { leaseSeconds: deps.leaseSeconds } : {});
 
   async function ingestLink(linkId: string, options: IngestOptions = {}): Promise<IngestResult> {
     const previous = running.get(linkId) ?? Promise.resolve();
     const run = previous
       .catch(() => {})
-      .then(() => (deps.withLinkLock ? deps.withLinkLock(linkId, () => ingestUnlocked(linkId, options)) : ingestUnlocked(linkId, options)));
+      .then(() =>
+        withLinkLock(linkId, () => ingestUnlocked(linkId, options), options.signal).catch((error: unknown) => {
+          // Stopping while another process ingests the link: nothing was done, the job is retried.
+          throw error instanceof LinkLockAborted ? new IngestInterrupted(0) : error;
+        }),
+      );
     running.set(linkId, run);
     try {
       return await run;
@@ -143,42 +153,54 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     try {
       const dir = mirrorDir(link);
       await syncMirror(dir, source, link.tracked_branch);
-      const tip = await resolveRef(dir, `refs/heads/${link.tracked_branch}`);
+      const { tip, tags } = await mirrorRefs(dir, link.tracked_branch);
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
-      const total = await countCommits(dir, range);
-      const tags = await tagsByCommit({ gitDir: dir });
+      // CODEOWNERS needs only the tip: read while the commits are counted and stored.
+      const codeownersRead = readCodeownersAt(dir, source, tip);
+      codeownersRead.catch(() => {});
 
+      let total = 0;
       let done = 0;
       let added = 0;
-      let batch: CommitRecord[] = [];
-      // One batch is stored while git produces the next.
-      let inFlight: Promise<void> = Promise.resolve();
-      const flush = async (commits: CommitRecord[]) => {
-        await inFlight;
-        inFlight = (async () => {
-          added += await commitsRepository.insertBatch(db, link.project_id, link.id, commits);
-          options.afterBatch?.(added);
-        })();
-        // Surface a failure here rather than only at the end.
-        inFlight.catch(() => {});
-      };
-      onProgress({ done, total });
-      for await (const commit of readCommits(dir, range, tags)) {
-        batch.push(commit);
-        done++;
-        if (batch.length >= BATCH_SIZE) {
-          await flush(batch);
-          batch = [];
-          onProgress({ done, total });
-          if (options.signal?.aborted) {
-            await inFlight;
-            throw new IngestInterrupted(added);
+      // git log starts while git counts the commits (the count is for progress only).
+      const log = readCommits(dir, range, tags)[Symbol.asyncIterator]();
+      const first = log.next();
+      first.catch(() => {});
+      try {
+        total = await countCommits(dir, range);
+        let batch: CommitRecord[] = [];
+        // One batch is stored while git produces the next.
+        let inFlight: Promise<void> = Promise.resolve();
+        const flush = async (commits: CommitRecord[]) => {
+          await inFlight;
+          inFlight = (async () => {
+            added += await commitsRepository.insertBatch(db, link.project_id, link.id, commits);
+            options.afterBatch?.(added);
+          })();
+          // Surface a failure here rather than only at the end.
+          inFlight.catch(() => {});
+        };
+        onProgress({ done, total });
+        for (let next = await first; !next.done; next = await log.next()) {
+          batch.push(next.value);
+          done++;
+          if (batch.length >= BATCH_SIZE) {
+            await flush(batch);
+            batch = [];
+            onProgress({ done, total });
+            if (options.signal?.aborted) {
+              await inFlight;
+              throw new IngestInterrupted(added);
+            }
           }
         }
+        await flush(batch);
+        await inFlight;
+      } finally {
+        // Stops git when storing ended early (a failed batch, a shutdown, a failed count).
+        await log.return(undefined).catch(() => {});
       }
-      await flush(batch);
-      await inFlight;
       onProgress({ done, total });
 
       let unreachable = 0;
@@ -193,14 +215,16 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         unreachable = gone.length;
       }
       await commitsRepository.syncTags(db, link.id, tags);
-      const codeowners = await readCodeownersAt(dir, source, tip);
+      const codeowners = await codeownersRead;
       await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
         lastError: null,
         ...(codeowners !== undefined ? { codeowners } : {}),
       });
+      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip };
+      await options.beforeIdle?.(result);
       await linksRepository.setSyncState(db, link.id, { state: 'idle', done, total, finished: true, added });
-      return { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip };
+      return result;
     } catch (error) {
       // Still "ingesting": resumeUnfinished() queues it again when a process starts.
       if (error instanceof IngestInterrupted) {

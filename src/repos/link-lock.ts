@@ -1,20 +1,55 @@
-import { sql } from 'kysely';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Db } from '../db/database.js';
+import { linksRepository } from './links.repository.js';
+
+/** How long a lease lasts unless renewed: how long a link stays blocked after its ingesting process died. */
+export const LEASE_SECONDS = 30;
+/** Longest pause between two looks at a lease somebody else holds. */
+const MAX_WAIT_MS = 500;
+
+/** The wait for a link's lease ended because the process is stopping. */
+export class LinkLockAborted extends Error {
+  constructor() {
+    super('stopped while waiting for another ingest of the link to finish');
+  }
+}
 
 /**
- * Serialises ingests of one link across processes (a worker and `changelog sync`, say): a
- * session-level advisory lock held on one pooled connection while the ingest runs on others.
- * Two ingests at once would race on the mirror's refs; one after the other, the second is a no-op.
+ * Serialises ingests of one link across processes (a worker, `changelog sync`, the server), on
+ * PostgreSQL and on the embedded database alike: a lease on the link's row (migrations/0026),
+ * taken with one UPDATE, renewed every third of its length while the ingest runs, cleared at its
+ * end. Others look again after 25 ms, then after twice as long each time (at most 500 ms). Two
+ * ingests at once would race on the mirror's refs; one after the other, the second is a no-op.
+ *
+ * Not a session advisory lock: processes that reach the embedded database through the server's
+ * socket all share its one session, in which such a lock is re-entrant and excluded nothing. Not a
+ * row lock either: that needs a transaction open for the whole ingest, which through the socket
+ * holds the session for everyone. The price: a process that dies holding a lease blocks the link
+ * until the lease lapses (LEASE_SECONDS).
  */
-export function postgresLinkLock(db: Db) {
-  return <T>(linkId: string, fn: () => Promise<T>): Promise<T> =>
-    db.connection().execute(async (connection) => {
-      const key = sql`hashtextextended(${`repo-ingest:${linkId}`}, 0)`;
-      await sql`SELECT pg_advisory_lock(${key})`.execute(connection);
+export function createLinkLock(db: Db, options: { leaseSeconds?: number } = {}) {
+  const seconds = options.leaseSeconds ?? LEASE_SECONDS;
+  return async <T>(linkId: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+    const token = randomUUID();
+    for (let wait = 25; ; wait = Math.min(wait * 2, MAX_WAIT_MS)) {
+      // A link that does not exist is `fn`'s to report.
+      if ((await linksRepository.takeIngestLease(db, linkId, token, seconds)) !== 'held') break;
       try {
-        return await fn();
-      } finally {
-        await sql`SELECT pg_advisory_unlock(${key})`.execute(connection);
+        await sleep(wait, undefined, signal ? { signal } : {});
+      } catch {
+        throw new LinkLockAborted();
       }
-    });
+    }
+    const renewal = setInterval(() => void linksRepository.renewIngestLease(db, linkId, token, seconds).catch(() => {}), (seconds * 1000) / 3);
+    renewal.unref();
+    try {
+      return await fn();
+    } finally {
+      clearInterval(renewal);
+      await linksRepository.releaseIngestLease(db, linkId, token).catch(() => {});
+    }
+  };
 }
+
+export type LinkLock = ReturnType<typeof createLinkLock>;

@@ -151,6 +151,33 @@ export const linksRepository = {
   },
 
   /** Links whose last ingest did not finish (the process stopped) or never ran. */
+  /**
+   * Takes the link's ingest lease for `seconds` when nobody holds it or the holder's lapsed: `taken`,
+   * `held` (by a running ingest), or `missing` (no such link). One statement, so two processes
+   * cannot both take it; the database's clock decides what lapsed.
+   */
+  async takeIngestLease(db: Executor, id: string, token: string, seconds: number): Promise<'taken' | 'held' | 'missing'> {
+    const taken = await sql<{ id: string }>`
+      UPDATE repo_links SET ingest_lease = ${token}::uuid, ingest_lease_until = now() + make_interval(secs => ${seconds})
+      WHERE id = ${id} AND (ingest_lease IS NULL OR ingest_lease_until < now())
+      RETURNING id`.execute(db);
+    if (taken.rows.length) return 'taken';
+    return (await db.selectFrom('repo_links').select('id').where('id', '=', id).executeTakeFirst()) ? 'held' : 'missing';
+  },
+
+  /** Extends a lease this token holds; false when it is not held any more (it lapsed and another took it). */
+  async renewIngestLease(db: Executor, id: string, token: string, seconds: number): Promise<boolean> {
+    const renewed = await sql<{ id: string }>`
+      UPDATE repo_links SET ingest_lease_until = now() + make_interval(secs => ${seconds})
+      WHERE id = ${id} AND ingest_lease = ${token}::uuid
+      RETURNING id`.execute(db);
+    return renewed.rows.length > 0;
+  },
+
+  async releaseIngestLease(db: Executor, id: string, token: string): Promise<void> {
+    await db.updateTable('repo_links').set({ ingest_lease: null, ingest_lease_until: null }).where('id', '=', id).where('ingest_lease', '=', token).execute();
+  },
+
   async unfinishedLinks(db: Executor): Promise<RepoLinkRow[]> {
     return db.selectFrom('repo_links').selectAll().where('status', 'in', ['pending', 'ingesting']).execute();
   },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliSession, type CliSession } from '../../test/helpers/cli-session.js';
-import { DATASET_COMMITS, pushCommits, revParse } from '../../test/helpers/git-fixtures.js';
+import { DATASET_COMMITS, pushCommits, removeRepoCopy, revParse, smallRepo } from '../../test/helpers/git-fixtures.js';
 
 let session: CliSession;
 let origin: string;
@@ -60,5 +60,36 @@ describe('changelog repos and sync', () => {
     expect(body.links[0]).toMatchObject({ status: 'active', lastIngestedSha: revParse(origin, 'main'), sourceUrl: origin });
     const text = await cli('repos', 'list', '--project', 'cliff');
     expect(text.stdout).toContain(`at ${revParse(origin, 'main').slice(0, 12)}`);
+  });
+});
+
+describe('changelog sync with a link that fails', () => {
+  it('syncs the other links, then exits 1 naming the link that failed and why', async () => {
+    expect((await cli('projects', 'create', '--name', 'Two', '--slug', 'two', '--owner', 'user:ada@example.com')).code).toBe(0);
+    const good = smallRepo({ commits: 2 });
+    const gone = smallRepo({ commits: 1 });
+    try {
+      expect((await cli('repos', 'link', '--project', 'two', '--path', good)).code).toBe(0);
+      const broken = (await cli('repos', 'link', '--project', 'two', '--path', gone, '--json')).json<{ id: string }>();
+      // The repository disappears after linking (a moved checkout, an unmounted disk).
+      removeRepoCopy(gone);
+
+      const json = await cli('sync', '--project', 'two', '--json');
+      expect(json.code).toBe(1);
+      expect(json.json()).toMatchObject({ added: 2, commits: 2, failed: [{ linkId: broken.id, source: gone }] });
+      const error = JSON.parse(json.stderr) as { code: string; error: string; details: { message: string }[] };
+      expect(error).toMatchObject({ code: 'sync_failed', error: '1 of 2 linked repositories of two failed to sync' });
+      expect(error.details).toEqual([{ message: expect.stringContaining(`${gone} (link ${broken.id}): `) }]);
+      expect(error.details[0]!.message).toMatch(/does not exist|not a git repository|No such file/i);
+
+      const text = await cli('sync', '--project', 'two');
+      expect(text.code).toBe(1);
+      expect(text.stdout).toMatch(/^two: 0 new commits \(2 stored\)/);
+      expect(text.stderr).toContain('error: 1 of 2 linked repositories of two failed to sync');
+      expect(text.stderr).toContain(`  - ${gone} (link ${broken.id}): `);
+    } finally {
+      removeRepoCopy(good);
+      removeRepoCopy(gone);
+    }
   });
 });

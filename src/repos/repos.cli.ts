@@ -147,13 +147,22 @@ export function registerReposCommands({ program, command, run, withServices, io 
               progress.stop();
             }
           }
-          const failures = failed.map((f) => `${f.source}: sync failed: ${f.error}`).join('\n');
           return {
             json: { project: project.slug, links: results, failed, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
             text: links.length
               ? `${project.slug}: ${added} new commits (${counts.total} stored${unreachable ? `, ${unreachable} made unreachable by a force-push` : ''})\n` +
-                describeSummary(generated!) + (failures ? `\n${failures}` : '')
+                describeSummary(generated!)
               : `No repositories linked to ${project.slug}`,
+            // The other links synced (and their entries were generated), but a script must not take this for success.
+            ...(failed.length
+              ? {
+                  failure: {
+                    message: `${failed.length} of ${links.length} linked repositories of ${project.slug} failed to sync`,
+                    code: 'sync_failed',
+                    details: failed.map((f) => ({ message: `${f.source} (link ${f.linkId}): ${f.error}` })),
+                  },
+                }
+              : {}),
           };
         }),
       ),

@@ -243,6 +243,9 @@ export function createReposService(deps: {
       return commitsRepository.countByLink(db, projectId);
     },
 
+    /** Whether the entries of the project's stored commits are still to be generated (a `generate` job waits or runs). */
+    generationPending: (projectId: string) => jobs.pending('generate', projectId),
+
     async listLinks(projectSlug: string) {
       const project = await projects.findBySlug(projectSlug);
       if (!project) throw new AppError('not_found', `No project with slug ${projectSlug}`);

@@ -1,0 +1,108 @@
+-- One view at a time in the API too (GET /v1/changelog/{slug}?view=…, and the widget that reads it):
+-- a listing of one entry type, newest first, with its own total.
+--
+-- Its pages walk an index of that type's published entries. Without it, a type that is rare among a
+-- project's entries (a monthly rollup for every few thousand commit entries) is found by walking the
+-- published index and visiting each row for its type: a page of monthly entries read hundreds of
+-- thousands of rows. Same shape as changelog_entries_published_idx (0013), the type after the project.
+CREATE INDEX changelog_entries_published_type_idx
+  ON changelog_entries (project_id, entry_type, published_at DESC, id DESC) INCLUDE (row_version) WHERE status = 'published';
+
+-- The total of each view, and which types a project has published (its automatic default view),
+-- kept beside published_entry_count by the same statement-level trigger rather than counted per request.
+ALTER TABLE projects
+  ADD COLUMN published_commit_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN published_daily_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN published_weekly_count integer NOT NULL DEFAULT 0,
+  ADD COLUMN published_monthly_count integer NOT NULL DEFAULT 0;
+
+-- Names none of the columns that the projects triggers watch (0017, 0022): filling in counts is no
+-- change to announce, and moves no Last-Modified.
+UPDATE projects p SET
+  published_commit_count = c.commit_n,
+  published_daily_count = c.daily_n,
+  published_weekly_count = c.weekly_n,
+  published_monthly_count = c.monthly_n
+FROM (
+  SELECT project_id,
+    count(*) FILTER (WHERE entry_type = 'commit') AS commit_n,
+    count(*) FILTER (WHERE entry_type = 'daily') AS daily_n,
+    count(*) FILTER (WHERE entry_type = 'weekly') AS weekly_n,
+    count(*) FILTER (WHERE entry_type = 'monthly') AS monthly_n
+  FROM changelog_entries WHERE status = 'published' GROUP BY project_id
+) c
+WHERE p.id = c.project_id;
+
+-- 0017's function with the counts of each type. An update that changes a published entry's type
+-- moves it from one count to the other (old rows subtract, new rows add, per type).
+CREATE OR REPLACE FUNCTION changelog_entries_after_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed record;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    UPDATE projects p SET
+      published_entry_count = p.published_entry_count + d.n,
+      published_commit_count = p.published_commit_count + d.commit_n,
+      published_daily_count = p.published_daily_count + d.daily_n,
+      published_weekly_count = p.published_weekly_count + d.weekly_n,
+      published_monthly_count = p.published_monthly_count + d.monthly_n,
+      published_changed_at = clock_timestamp()
+    FROM (
+      SELECT project_id, count(*) AS n,
+        count(*) FILTER (WHERE entry_type = 'commit') AS commit_n,
+        count(*) FILTER (WHERE entry_type = 'daily') AS daily_n,
+        count(*) FILTER (WHERE entry_type = 'weekly') AS weekly_n,
+        count(*) FILTER (WHERE entry_type = 'monthly') AS monthly_n
+      FROM new_rows WHERE status = 'published' GROUP BY project_id
+    ) d
+    WHERE p.id = d.project_id;
+    FOR changed IN SELECT DISTINCT project_id FROM new_rows LOOP
+      PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
+    END LOOP;
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE projects p SET
+      published_entry_count = p.published_entry_count - d.n,
+      published_commit_count = p.published_commit_count - d.commit_n,
+      published_daily_count = p.published_daily_count - d.daily_n,
+      published_weekly_count = p.published_weekly_count - d.weekly_n,
+      published_monthly_count = p.published_monthly_count - d.monthly_n,
+      published_changed_at = clock_timestamp()
+    FROM (
+      SELECT project_id, count(*) AS n,
+        count(*) FILTER (WHERE entry_type = 'commit') AS commit_n,
+        count(*) FILTER (WHERE entry_type = 'daily') AS daily_n,
+        count(*) FILTER (WHERE entry_type = 'weekly') AS weekly_n,
+        count(*) FILTER (WHERE entry_type = 'monthly') AS monthly_n
+      FROM old_rows WHERE status = 'published' GROUP BY project_id
+    ) d
+    WHERE p.id = d.project_id;
+    FOR changed IN SELECT DISTINCT project_id FROM old_rows LOOP
+      PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
+    END LOOP;
+  ELSE
+    UPDATE projects p SET
+      published_entry_count = p.published_entry_count + d.n,
+      published_commit_count = p.published_commit_count + d.commit_n,
+      published_daily_count = p.published_daily_count + d.daily_n,
+      published_weekly_count = p.published_weekly_count + d.weekly_n,
+      published_monthly_count = p.published_monthly_count + d.monthly_n,
+      published_changed_at = clock_timestamp()
+    FROM (
+      SELECT project_id, sum(delta) AS n,
+        coalesce(sum(delta) FILTER (WHERE entry_type = 'commit'), 0) AS commit_n,
+        coalesce(sum(delta) FILTER (WHERE entry_type = 'daily'), 0) AS daily_n,
+        coalesce(sum(delta) FILTER (WHERE entry_type = 'weekly'), 0) AS weekly_n,
+        coalesce(sum(delta) FILTER (WHERE entry_type = 'monthly'), 0) AS monthly_n
+      FROM (
+        SELECT project_id, entry_type, 1 AS delta FROM new_rows WHERE status = 'published'
+        UNION ALL
+        SELECT project_id, entry_type, -1 AS delta FROM old_rows WHERE status = 'published'
+      ) deltas GROUP BY project_id
+    ) d
+    WHERE p.id = d.project_id;
+    FOR changed IN SELECT project_id FROM new_rows UNION SELECT project_id FROM old_rows LOOP
+      PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $$;
