@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ResponseCache, ResponseHead } from './response-cache.js';
+import { etagOf, type ResponseCache, type ResponseHead } from './response-cache.js';
 import { assertPublicCache } from './cached-reply.js';
 
 export interface TextResponse {
@@ -10,6 +10,11 @@ export interface TextResponse {
   lastModified: Date | null;
   /** Response headers that depend on the content (a page's Content-Security-Policy), stored with it. */
   headers?: Record<string, string>;
+  /**
+   * The body shows something in a passing state (Markdown shown as text because every render thread
+   * was busy): it is neither stored nor cacheable downstream, so the next request renders it again.
+   */
+  transient?: boolean;
 }
 
 /**
@@ -32,9 +37,12 @@ export async function replyCachedText(
   reply.header('x-cache', cached ? 'hit' : 'miss');
   if (!cached) {
     const generation = cache.generation();
-    const { body, tags, lastModified, headers } = await produce();
+    const { body, tags, lastModified, headers, transient } = await produce();
     const head: ResponseHead = { ...(lastModified ? { lastModified: lastModified.getTime() } : {}), ...(headers ? { headers } : {}) };
-    cached = cache.set(key, body, tags, generation, { head });
+    if (transient) {
+      cached = { body, etag: etagOf(body, head), head };
+      reply.header('cache-control', 'no-store');
+    } else cached = cache.set(key, body, tags, generation, { head });
   }
   const head = cached.head ?? {};
   reply.headers({ ...head.headers, etag: cached.etag }).type(contentType);

@@ -2,13 +2,14 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { EntryRow, EntryType, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
+import type { PublishedTypeCounts } from '../projects/public-view.js';
 import type { Cursor, ReleaseCursor } from './cursor.js';
 
 /**
  * A project as the public reads show it. The API's statements read only the columns it serializes
  * (`ListedProject`); the page and feeds read the theme and the listing's date too.
  */
-export interface PublicProject {
+export interface PublicProject extends PublishedTypeCounts {
   id: string;
   name: string;
   slug: string;
@@ -41,21 +42,29 @@ interface ProjectAndEntryRow {
   name: string;
   slug: string;
   published_entry_count: number;
+  /** Published entries of what the statement lists: the project's, or one type's. */
+  total: number;
   id: string | null;
   version: string | null;
   sort_key: string | null;
 }
 
-/** A page to read: `limit` entries after skipping `offset`, counted from the start or after a cursor. */
+/**
+ * A page to read: `limit` entries after skipping `offset`, counted from the start or after a cursor;
+ * of one entry type when `type` is given.
+ */
 export interface PageRequest {
   slug: string;
   limit: number;
   offset: number;
   after?: Cursor;
+  type?: EntryType | undefined;
 }
 
 export interface Listed {
   project: ListedProject;
+  /** How many published entries the listing has in all (of its type, when it has one). */
+  total: number;
   entries: ListedEntry[];
 }
 
@@ -64,7 +73,7 @@ function split(rows: ProjectAndEntryRow[]): Listed | undefined {
   if (!first || first.project_id === null) return undefined;
   const project = { id: first.project_id, name: first.name, slug: first.slug, published_entry_count: Number(first.published_entry_count) };
   const entries = rows.flatMap((r) => (r.id !== null ? [{ id: r.id, version: r.version!, sort_key: r.sort_key ?? '' }] : []));
-  return { project, entries };
+  return { project, total: Number(first.total), entries };
 }
 
 /** Rows of a batched statement, one group per request (`n`, from 1, in the order asked), split apart. */
@@ -80,16 +89,21 @@ export interface EntryFilter {
 }
 
 const PROJECT_AND_ENTRY_COLUMNS = sql`p.id AS project_id, p.name, p.slug, p.published_entry_count, e.id, e.row_version::text AS version`;
+/** The total of a listing of `type` (text; NULL: every type), from the counts the triggers keep (migrations/0024). */
+const totalOf = (type: RawBuilder<unknown>) => sql`CASE ${type}
+  WHEN 'commit' THEN p.published_commit_count WHEN 'daily' THEN p.published_daily_count
+  WHEN 'weekly' THEN p.published_weekly_count WHEN 'monthly' THEN p.published_monthly_count
+  ELSE p.published_entry_count END`;
 const SORT_KEY = sql`to_char(e.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
  * One page of a project's published entries, newest first, ties by id descending: id, published_at
  * and row_version, all three from the published index (an index-only walk, so a deep offset does
- * not read the rows it skips).
+ * not read the rows it skips); of one type (`ofType`), from the published index of types (migrations/0024).
  */
-const publishedPage = (projectId: RawBuilder<unknown>, limit: RawBuilder<unknown>, offset: RawBuilder<unknown>, after = sql``) => sql`
+const publishedPage = (projectId: RawBuilder<unknown>, limit: RawBuilder<unknown>, offset: RawBuilder<unknown>, after = sql``, ofType = sql``) => sql`
   SELECT c.id, c.published_at, c.row_version FROM changelog_entries c
-  WHERE c.project_id = ${projectId} AND c.status = 'published' ${after}
+  WHERE c.project_id = ${projectId} AND c.status = 'published' ${ofType} ${after}
   ORDER BY c.published_at DESC, c.id DESC
   LIMIT ${limit} OFFSET ${offset}`;
 
@@ -119,15 +133,20 @@ const RELEASE_SORT_KEY = sql<string>`CASE WHEN released_at IS NULL THEN 'infinit
  * page and feeds (whole rows). Published entries only, never drafts or archived ones.
  */
 export const changelogRepository = {
-  /** The project by slug and one page of its published entries (`publishedPage`), after `cursor` when given. No row: no such project. */
+  /**
+   * The project by slug and one page of its published entries (`publishedPage`), after `cursor` when
+   * given, of one type when given. No row: no such project.
+   */
   async page(db: Executor, page: PageRequest): Promise<Listed | undefined> {
     const after = page.after
       ? sql`AND (c.published_at, c.id) < (${page.after.publishedAt}::timestamptz, ${page.after.id}::uuid)`
       : sql``;
+    const type = page.type ?? null;
+    const ofType = type ? sql`AND c.entry_type = ${type}` : sql``;
     const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
-      SELECT ${PROJECT_AND_ENTRY_COLUMNS}, ${SORT_KEY} AS sort_key
+      SELECT ${PROJECT_AND_ENTRY_COLUMNS}, ${totalOf(sql`${type}::text`)} AS total, ${SORT_KEY} AS sort_key
       FROM projects p
-      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`${page.limit}`, sql`${page.offset}`, after)}) e ON true
+      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`${page.limit}`, sql`${page.offset}`, after, ofType)}) e ON true
       WHERE p.slug = ${page.slug}
       ORDER BY e.published_at DESC, e.id DESC`.execute(db);
     return split(result.rows);
@@ -136,7 +155,7 @@ export const changelogRepository = {
   /** The project by slug and, if it is a published entry of that project, the entry's version. */
   async entry(db: Executor, slug: string, id: string): Promise<Listed | undefined> {
     const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
-      SELECT ${PROJECT_AND_ENTRY_COLUMNS}, NULL AS sort_key
+      SELECT ${PROJECT_AND_ENTRY_COLUMNS}, p.published_entry_count AS total, NULL AS sort_key
       FROM projects p
       LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = ${id} AND e.status = 'published'
       WHERE p.slug = ${slug}`.execute(db);
@@ -146,20 +165,26 @@ export const changelogRepository = {
   /**
    * `page` for many requests in one statement: one group of rows per request, in the order given,
    * undefined where no project has the slug. Each request is its own lateral walk of the published
-   * index, from the start or, for requests with `after` (all or none), from that cursor on.
+   * index, from the start or, for requests with `after` (all or none), from that cursor on; of the
+   * published index of types for requests with a `type` (all or none: a condition that may or may
+   * not apply would be planned without that index).
    */
   async pages(db: Executor, requests: readonly PageRequest[]): Promise<(Listed | undefined)[]> {
     const withCursor = requests.filter((r) => r.after).length;
     if (withCursor !== 0 && withCursor !== requests.length) throw new Error('pages: a cursor for every request or for none');
+    const withType = requests.filter((r) => r.type).length;
+    if (withType !== 0 && withType !== requests.length) throw new Error('pages: a type for every request or for none');
     const after = withCursor ? sql`AND (c.published_at, c.id) < (q.after_at, q.after_id)` : sql``;
+    const ofType = withType ? sql`AND c.entry_type = q.type` : sql``;
     const result = await sql<ProjectAndEntryRow & { n: string }>`${sql.raw(PREPARED)}
-      SELECT q.n, ${PROJECT_AND_ENTRY_COLUMNS}, ${SORT_KEY} AS sort_key
+      SELECT q.n, ${PROJECT_AND_ENTRY_COLUMNS}, ${totalOf(sql`q.type`)} AS total, ${SORT_KEY} AS sort_key
       FROM unnest(
         ${requests.map((r) => r.slug)}::text[], ${requests.map((r) => r.limit)}::int[], ${requests.map((r) => r.offset)}::int[],
-        ${requests.map((r) => r.after?.publishedAt ?? null)}::timestamptz[], ${requests.map((r) => r.after?.id ?? null)}::uuid[]
-      ) WITH ORDINALITY AS q(slug, lim, off, after_at, after_id, n)
+        ${requests.map((r) => r.after?.publishedAt ?? null)}::timestamptz[], ${requests.map((r) => r.after?.id ?? null)}::uuid[],
+        ${requests.map((r) => r.type ?? null)}::text[]
+      ) WITH ORDINALITY AS q(slug, lim, off, after_at, after_id, type, n)
       LEFT JOIN projects p ON p.slug = q.slug
-      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`q.lim`, sql`q.off`, after)}) e ON true
+      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`q.lim`, sql`q.off`, after, ofType)}) e ON true
       ORDER BY q.n, e.published_at DESC, e.id DESC`.execute(db);
     return splitBatch(result.rows, requests.length);
   },
@@ -167,7 +192,7 @@ export const changelogRepository = {
   /** `entry` for many requests in one statement: one group per request, in the order given. */
   async entries(db: Executor, requests: readonly { slug: string; id: string }[]): Promise<(Listed | undefined)[]> {
     const result = await sql<ProjectAndEntryRow & { n: string }>`${sql.raw(PREPARED)}
-      SELECT q.n, ${PROJECT_AND_ENTRY_COLUMNS}, NULL AS sort_key
+      SELECT q.n, ${PROJECT_AND_ENTRY_COLUMNS}, p.published_entry_count AS total, NULL AS sort_key
       FROM unnest(${requests.map((r) => r.slug)}::text[], ${requests.map((r) => r.id)}::uuid[]) WITH ORDINALITY AS q(slug, id, n)
       LEFT JOIN projects p ON p.slug = q.slug
       LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = q.id AND e.status = 'published'`.execute(db);
@@ -213,7 +238,10 @@ export const changelogRepository = {
   async findProject(db: Executor, slug: string): Promise<PublicProject | undefined> {
     return db
       .selectFrom('projects')
-      .select(['id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at', 'public_view'])
+      .select([
+        'id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at', 'public_view',
+        'published_commit_count', 'published_daily_count', 'published_weekly_count', 'published_monthly_count',
+      ])
       .where('slug', '=', slug)
       .executeTakeFirst();
   },

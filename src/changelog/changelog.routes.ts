@@ -3,7 +3,9 @@ import { Type } from '@sinclair/typebox';
 import type { ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
-import { errorResponses, NotModified, SlugParam, Uuid } from '../http/schemas.js';
+import { errorResponses, NotModified, SlugParam, StringEnum, Uuid } from '../http/schemas.js';
+import { AVAILABLE_VIEWS } from '../projects/public-view.js';
+import type { ListView } from './changelog.service.js';
 import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
 import type { Services } from '../services.js';
 
@@ -31,6 +33,24 @@ const ListQuery = Type.Object({
   ),
 });
 
+/** The views a listing may be asked for: the public page's (`/c/{slug}?view=`), and the project's default. */
+const LIST_VIEWS = ['default', ...AVAILABLE_VIEWS] as const satisfies readonly ListView[];
+
+const EntryListQuery = Type.Object({
+  ...ListQuery.properties,
+  view: Type.Optional(
+    // A plain enum: anything else is a 400 naming the allowed values, before any work or cache lookup.
+    StringEnum(LIST_VIEWS, {
+      description:
+        'Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change ' +
+        'shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries ' +
+        "of that `entry_type` only; `all` lists every type; `default` lists the view the project shows by default (its " +
+        "managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in " +
+        '`meta.view`. With a view, `meta.total` counts that view. Without this parameter the response is as it always was.',
+    }),
+  ),
+});
+
 const EXTENSION_NOTE =
   ' **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract\'s ' +
   '`entry_type` enum is unchanged.';
@@ -50,20 +70,29 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       schema: {
         summary: 'A page of the published changelog of a project',
         description:
-          'Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored.',
+          'Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored. ' +
+          'Addition: `view` lists one kind of entry (`view=default`: what the project\'s public page shows first), as the ' +
+          '`<changelog-feed>` widget does.',
         tags: ['changelog'],
         params: Type.Object({ slug: SlugParam }),
-        querystring: ListQuery,
+        querystring: EntryListQuery,
         response: { 200: ListResponse, 304: NotModified, ...errorResponses(400, 404, 500) },
       },
       config: { publicCache: true },
     },
     async (request, reply) => {
       const { slug } = request.params;
-      const { limit = 20, offset = 0, cursor } = request.query;
+      const { limit = 20, offset = 0, cursor, view } = request.query;
       reply.header('cache-control', cacheControl);
-      return replyCached(reply, cache, `list:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
-        const page = await services.changelog.pageJson(slug, { limit, offset, ...(cursor !== undefined ? { cursor } : {}) });
+      // The view as asked is in the key (`default`, not what it stands for): a change of the project's
+      // default or of what it has published drops the project's cached answers (projects_notify, 0022).
+      return replyCached(reply, cache, `list:${slug}:${limit}:${offset}:${cursor ?? ''}:${view ?? ''}`, async () => {
+        const page = await services.changelog.pageJson(slug, {
+          limit,
+          offset,
+          ...(cursor !== undefined ? { cursor } : {}),
+          ...(view !== undefined ? { view } : {}),
+        });
         return { serialized: page.body, etag: page.etag, tags: [`project:${page.projectId}`] };
       });
     },

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChangelogEntry, GeneratedJson } from '../entries/entry.schemas.js';
-import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { DateTime, Nullable, StringEnum, Uuid } from '../http/schemas.js';
+import { AVAILABLE_VIEWS } from '../projects/public-view.js';
 
 /** The response schemas of the public routes: validation in tests, serialization and the OpenAPI document. */
 
@@ -10,9 +11,16 @@ export const ListMeta = Type.Object({
   limit: Type.Integer(),
   offset: Type.Integer(),
   count: Type.Integer({ description: 'Number of entries in this page.' }),
-  total: Type.Integer({ description: 'Addition: number of published entries of the project.' }),
+  total: Type.Integer({ description: 'Addition: number of published entries of the project (of the view listed, with `view`).' }),
   has_more: Type.Boolean({ description: 'Addition: whether entries exist past this page.' }),
   next_cursor: Nullable(Type.String({ description: 'Addition: pass as `cursor` for the next page; null on the last page.' })),
+  view: Type.Optional(
+    StringEnum(AVAILABLE_VIEWS, {
+      description:
+        'Addition, only when `view` was given: the view listed. For `view=default`, the view the project shows by default ' +
+        '(pass it as `view` for further pages, so that they stay in that view should the default change meanwhile).',
+    }),
+  ),
 });
 
 export const ListResponse = Type.Object({

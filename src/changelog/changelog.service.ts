@@ -7,6 +7,7 @@ import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Gate } from './gate.js';
 import { commaSeparated, compileSerializer, concatJson, type EntryJson } from './entry-json.js';
+import { entryTypeOf, projectDefaultView, type AvailableView } from '../projects/public-view.js';
 
 interface ListMetaValue {
   limit: number;
@@ -15,7 +16,11 @@ interface ListMetaValue {
   total: number;
   has_more: boolean;
   next_cursor: string | null;
+  view?: AvailableView;
 }
+
+/** A view of the listing as a client asks for it: one of the page's views, or the project's default. */
+export type ListView = AvailableView | 'default';
 
 /** A response body, serialized (UTF-8), its ETag, and the project it shows. */
 export interface Serialized {
@@ -28,10 +33,17 @@ interface PageQuery {
   limit: number;
   offset: number;
   cursor?: string;
+  /** Absent: every published entry, the response exactly as before views existed. */
+  view?: ListView;
 }
 
-/** A page to read, with its cursor as given (part of what identifies the request) and decoded. */
-interface PageRequest extends PageQuery, Omit<RepositoryPageRequest, 'limit' | 'offset'> {}
+/**
+ * A page to read, with its cursor as given (part of what identifies the request) and decoded, and
+ * its view resolved (`default` stands for the project's default view, read before).
+ */
+interface PageRequest extends Omit<PageQuery, 'view'>, Omit<RepositoryPageRequest, 'limit' | 'offset'> {
+  view?: AvailableView;
+}
 
 /**
  * Pages further down than this are not read in the same statement as others: a deep offset walks
@@ -60,15 +72,17 @@ function toPage(listed: Listed | undefined, limit: number): ListedPage | undefin
   return { ...listed, entries: listed.entries.slice(0, limit), hasMore: listed.entries.length > limit };
 }
 
-function renderPage(query: PageQuery, { project, entries, hasMore }: ListedPage, json: Buffer[]): Buffer {
+function renderPage(query: PageRequest, { project, total, entries, hasMore }: ListedPage, json: Buffer[]): Buffer {
   const last = entries.at(-1);
-  const meta = {
+  const meta: ListMetaValue = {
     limit: query.limit,
     offset: query.offset,
     count: entries.length,
-    total: project.published_entry_count,
+    total,
     has_more: hasMore,
     next_cursor: hasMore && last ? encodeCursor({ publishedAt: last.sort_key, id: last.id }) : null,
+    // Only when asked for: without `view` the body is byte for byte what it was.
+    ...(query.view ? { view: query.view } : {}),
   };
   return concatJson([`{"project":${serializeProject(project)},"entries":[`, ...commaSeparated(json), `],"meta":${serializeMeta(meta)}}`]);
 }
@@ -162,7 +176,7 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     );
   }
 
-  const pageKey = (r: PageRequest) => `${r.slug}\n${r.limit}\n${r.offset}\n${r.cursor ?? ''}`;
+  const pageKey = (r: PageRequest) => `${r.slug}\n${r.limit}\n${r.offset}\n${r.cursor ?? ''}\n${r.view ?? ''}`;
   /** Identical deep pages are still read once, but distinct ones each in their own statement, side by side. */
   const listDeepPages = async (requests: PageRequest[]) =>
     (await Promise.allSettled(requests.map(listPage))).map((settled) =>
@@ -170,9 +184,21 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     );
   const pageLoader = (list: (requests: PageRequest[]) => Promise<(ListedPage | undefined | Error)[]>) =>
     batched<PageRequest, ListedPage>(pageKey, list, renderPage, pageAlone);
+  // One statement per batch lists pages of one kind: from the start or after a cursor, of every type
+  // or of one (see changelogRepository.pages).
   const shallowPages = pageLoader(listPages);
   const pagesAfterCursor = pageLoader(listPages);
+  const typedShallowPages = pageLoader(listPages);
+  const typedPagesAfterCursor = pageLoader(listPages);
   const deepPages = pageLoader(listDeepPages);
+
+  /** The view a request lists: as asked, or for `default` the project's (no project: 404, as without a view). */
+  async function resolveView(slug: string, view: ListView): Promise<AvailableView> {
+    if (view !== 'default') return view;
+    const project = await changelogRepository.findProject(readDb, slug);
+    if (!project) throw notFound('Changelog');
+    return projectDefaultView(project);
+  }
 
   type EntryRequest = { slug: string; id: string };
   const entries = batched<EntryRequest, Listed>(
@@ -183,12 +209,26 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
   );
 
   return {
-    /** A page by offset, or after a cursor, serialized as the list route answers it. */
+    /**
+     * A page by offset, or after a cursor, serialized as the list route answers it; of one view when
+     * `view` is given (the cursor is a position in published order, so it continues any view).
+     */
     async pageJson(slug: string, query: PageQuery): Promise<Serialized> {
-      const request: PageRequest =
-        query.cursor !== undefined ? { slug, ...query, after: decodeCursor(query.cursor) } : { slug, limit: query.limit, offset: query.offset };
+      const { view: asked, ...position } = query;
+      const after = position.cursor !== undefined ? decodeCursor(position.cursor) : undefined;
+      const view = asked === undefined ? undefined : await resolveView(slug, asked);
+      const type = view === undefined ? undefined : entryTypeOf(view);
+      const request: PageRequest = {
+        slug,
+        limit: position.limit,
+        offset: position.offset,
+        ...(after ? { after, cursor: position.cursor } : {}),
+        ...(view ? { view } : {}),
+        ...(type ? { type } : {}),
+      };
       if (request.offset > SHALLOW_MAX_OFFSET) return deepPages.load(request);
-      return (request.after ? pagesAfterCursor : shallowPages).load(request);
+      if (type) return (after ? typedPagesAfterCursor : typedShallowPages).load(request);
+      return (after ? pagesAfterCursor : shallowPages).load(request);
     },
 
     /** One published entry, serialized as the entry route answers it. */

@@ -32,6 +32,13 @@ beforeAll(async () => {
       FROM generate_series(1, 5000) AS i`.execute(database.db);
     slug = project.slug;
   }
+  // Views: weekly entries are 1 in 50 of this project's, so a walk of the published index filtered by
+  // type would read fifty rows for each one it lists.
+  const mixed = await buildProject(services, { type: 'user', email: user.email }, { slug: 'plans-views' });
+  await sql`INSERT INTO changelog_entries (project_id, entry_type, status, title, published_at)
+    SELECT ${mixed.id}::uuid, CASE WHEN i % 50 = 0 THEN 'weekly' ELSE 'commit' END, 'published', 'Entry ' || i,
+      timestamptz '2020-01-01' + make_interval(mins => i)
+    FROM generate_series(1, 5000) AS i`.execute(database.db);
   secret = (await services.keys.create({ name: 'k', context: { type: 'user', email: user.email } })).secret;
   await database.withExclusiveSession((exec) => exec('VACUUM ANALYZE'));
 });
@@ -72,6 +79,9 @@ const onEntries = (plan: PlanNode[]) => plan.filter((n) => n['Relation Name'] ==
 const usesPublishedIndex = (plan: PlanNode[], type?: string) =>
   onEntries(plan).some((n) => n['Index Name'] === 'changelog_entries_published_idx' && (!type || n['Node Type'] === type));
 const scansSequentially = (plan: PlanNode[]) => onEntries(plan).some((n) => n['Node Type'] === 'Seq Scan');
+// Any node: a bitmap index scan names the index, its heap scan the table.
+const usesTypeIndex = (plan: PlanNode[], type?: string) =>
+  plan.some((n) => n['Index Name'] === 'changelog_entries_published_type_idx' && (!type || n['Node Type'] === type));
 
 describe('query plans of the read routes', () => {
   it('a deep offset page walks only the published index for the rows it skips', async () => {
@@ -100,6 +110,27 @@ describe('query plans of the read routes', () => {
       expect(usesPublishedIndex(statement!)).toBe(false);
     });
   }
+
+  // A view lists one entry type: its pages walk that type's part of the published index of types
+  // (migrations/0024), whichever way they are reached.
+  for (const query of ['view=weekly&offset=60&limit=20', 'view=default&limit=20', 'view=weekly&offset=1500', 'view=weekly&limit=5&cursor=']) {
+    it(`GET /v1/changelog/{slug}?${query} walks the published index of types only`, async () => {
+      let url = `/v1/changelog/plans-views?${query}`;
+      if (query.endsWith('cursor=')) url += (await app.inject({ url: '/v1/changelog/plans-views?view=weekly&offset=40&limit=5' })).json().meta.next_cursor;
+      const plans = await plansOf(url);
+      const listing = plans.find((plan) => onEntries(plan).length > 0)!;
+      expect(usesTypeIndex(listing, 'Index Only Scan')).toBe(true);
+      expect(usesPublishedIndex(listing)).toBe(false);
+      expect(scansSequentially(listing)).toBe(false);
+    });
+  }
+
+  it("the public page's view reads its entries from the published index of types", async () => {
+    const plans = await plansOf('/c/plans-views?view=weekly&page=3');
+    const listing = plans.find((plan) => usesTypeIndex(plan));
+    expect(listing, 'the view is listed from the index of types').toBeDefined();
+    expect(scansSequentially(listing!)).toBe(false);
+  });
 
   it("the project listing reads each project's newest entries from the published index", async () => {
     const plans = await plansOf('/v1/projects?entries_limit=50', { authorization: `Bearer ${secret}` });

@@ -5,29 +5,16 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { releaseHistory, storeCommits } from '../../test/helpers/releases.js';
+import type { components, paths } from '../../packages/client/src/index.js';
 
 let ctx: TestContext;
 let slug: string;
 let otherSlug: string;
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 
-interface Release {
-  id: string;
-  tag: string | null;
-  package: string | null;
-  version: string | null;
-  prerelease: boolean;
-  previous_tag: string | null;
-  released_at: string | null;
-  title: string;
-  content: string;
-  commit_shas: string[];
-}
-interface Page {
-  project: { slug: string };
-  releases: Release[];
-  meta: { limit: number; offset: number; count: number; total: number; has_more: boolean; next_cursor: string | null };
-}
+// The shapes the typed client publishes for these routes: the test reads what a customer's code reads.
+type Page = paths['/v1/changelog/{slug}/releases']['get']['responses'][200]['content']['application/json'];
+type Release = components['schemas']['ReleaseNote'];
 
 beforeAll(async () => {
   ctx = await createTestContext();

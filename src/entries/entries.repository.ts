@@ -139,13 +139,16 @@ export const entriesRepository = {
       .executeTakeFirst();
   },
 
-  /** A project's entries in every status, newest first (for review). */
-  async listForProject(db: Executor, projectId: string, limit: number): Promise<EntryRow[]> {
+  /**
+   * A project's entries in every status, newest first by their own date (a sync stores years of
+   * history at one instant, so the time of storing orders nothing); served by changelog_entries_review_idx.
+   */
+  async listForProject(db: Executor, projectId: string, limit: number): Promise<(EntryRow & { occurred_at: Date })[]> {
     return db
       .selectFrom('changelog_entries')
-      .select(ENTRY_COLUMNS)
+      .select([...ENTRY_COLUMNS, 'occurred_at'])
       .where('project_id', '=', projectId)
-      .orderBy('created_at', 'desc')
+      .orderBy('occurred_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
@@ -176,11 +179,13 @@ export const entriesRepository = {
     await pipelined(rows, toRecord, async (json, n) => {
       // A backdated published_at (history) moves no Last-Modified backwards: the project's
       // published_changed_at only ever moves forward (migrations/0017), whatever the entries' dates.
+      // occurred_at by migration 0023's rule, here rather than by its per-row trigger (migrations/0025).
       await sql`
         INSERT INTO changelog_entries (
-          project_id, generation_key, status, published_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
+          project_id, generation_key, status, published_at, occurred_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
         )
         SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN COALESCE(r.published_at, now()) END,
+               COALESCE(r.period_start, (SELECT c.committed_at FROM commits c WHERE c.id = r.commit_id), now()),
                ${sql.raw(RECORD_COLUMNS.map((c) => `r.${c}`).join(', '))}
         FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text, published_at timestamptz)`.execute(db);
       onBatch?.(n);

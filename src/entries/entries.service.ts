@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { Db, Executor } from '../db/database.js';
 import type { EntryRow, EntryStatus, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { AppError, notFound, type ErrorDetail } from '../errors.js';
-import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { DateTime, Nullable, StringEnum, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { entriesRepository, type ReviewRow } from './entries.repository.js';
@@ -55,8 +55,8 @@ const ImportedEntry = Type.Object(
     created_at: Type.Optional(Type.Unknown()),
     updated_at: Type.Optional(Type.Unknown()),
     // Plain enums so an error lists the allowed values.
-    entry_type: Type.Unsafe<(typeof ENTRY_TYPES)[number]>({ type: 'string', enum: [...ENTRY_TYPES] }),
-    status: Type.Optional(Type.Unsafe<(typeof ENTRY_STATUSES)[number]>({ type: 'string', enum: [...ENTRY_STATUSES] })),
+    entry_type: StringEnum(ENTRY_TYPES),
+    status: Type.Optional(StringEnum(ENTRY_STATUSES)),
     title: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
     content: Type.Optional(Nullable(Type.String({ maxLength: 1_000_000 }))),
     generated_json: Type.Optional(Type.Union([Type.Ref(GeneratedJson), Type.Null()])),

@@ -31,6 +31,10 @@ describe('page cursors', () => {
     const cursor = { atMicros: 1719792000123456n, id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' };
     expect(decodeCursor(encodeCursor(cursor))).toEqual(cursor);
     expect(() => decodeCursor('1.2')).toThrow('Invalid page cursor');
+    // Past year 9999 (or a bigint's range): refused here, not a database overflow.
+    expect(() => decodeCursor('253402300800000000.0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b')).toThrow('Invalid page cursor');
+    expect(() => decodeCursor('99999999999999999999.0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b')).toThrow('Invalid page cursor');
+    expect(decodeCursor('-62135596800000000.0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b').atMicros).toBe(-62135596800000000n);
     expect(() => decodeCursor("1.0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b' OR 1=1")).toThrow('Invalid page cursor');
   });
 });

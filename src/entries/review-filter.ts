@@ -84,9 +84,15 @@ export function parseReviewFilter(raw: RawReviewFilter): ReviewFilter {
 
 export const encodeCursor = (c: ReviewCursor): string => `${c.atMicros.toString()}.${c.id}`;
 
+// Instants of years 1 to 9999: anything outside is no cursor we gave, and would overflow PostgreSQL's
+// timestamp arithmetic (a 500) instead of being refused.
+const MIN_MICROS = -62_135_596_800_000_000n;
+const MAX_MICROS = 253_402_300_799_999_999n;
+
 /** A cursor as `encodeCursor` wrote it; anything else is a bad request. */
 export function decodeCursor(text: string): ReviewCursor {
-  const m = /^(-?\d{1,20})\.([0-9a-f-]{36})$/i.exec(text.trim());
-  if (!m || !isUuid(m[2]!)) throw new AppError('invalid_request', 'Invalid page cursor', [{ parameter: 'after', message: 'is not a cursor this listing gave' }]);
-  return { atMicros: BigInt(m[1]!), id: m[2]!.toLowerCase() };
+  const m = /^(-?\d{1,18})\.([0-9a-f-]{36})$/i.exec(text.trim());
+  const at = m ? BigInt(m[1]!) : 0n;
+  if (!m || !isUuid(m[2]!) || at < MIN_MICROS || at > MAX_MICROS) throw new AppError('invalid_request', 'Invalid page cursor', [{ parameter: 'after', message: 'is not a cursor this listing gave' }]);
+  return { atMicros: at, id: m[2]!.toLowerCase() };
 }

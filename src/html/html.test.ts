@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { html, trusted } from './html.js';
+import { escapeHtml, html, trusted } from './html.js';
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const reference = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
 describe('html templates', () => {
   it('escapes interpolated text, attributes and nested lists', () => {
@@ -12,5 +16,13 @@ describe('html templates', () => {
 
   it('keeps trusted markup as is', () => {
     expect(html`<div>${trusted('<em>ok</em>')}</div>`.value).toBe('<div><em>ok</em></div>');
+  });
+
+  it('escapes long text (byte by byte) exactly as short text', () => {
+    for (const s of ['&<>"\''.repeat(1000), `${'é<ü>😀&\n'.repeat(500)}`, 'plain '.repeat(1000)]) expect(escapeHtml(s)).toBe(reference(s));
+    const long = (unit: fc.Arbitrary<string>) => fc.string({ unit, minLength: 1000, maxLength: 3000 });
+    fc.assert(fc.property(long(fc.constantFrom('&', '<', '>', '"', "'", 'a', 'é', '😀', '\n')), (s) => escapeHtml(s) === reference(s)), { numRuns: 200 });
+    // Any well-formed text (a lone surrogate cannot reach the wire as it is either way).
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', minLength: 300, maxLength: 1500 }), (s) => escapeHtml(s) === reference(s)), { numRuns: 200 });
   });
 });

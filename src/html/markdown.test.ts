@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from './markdown.js';
+import { markdownAsText, renderMarkdown } from './markdown.js';
 
 describe('Markdown preview', () => {
   it('renders Markdown and escapes raw HTML and script links', () => {
@@ -10,5 +10,13 @@ describe('Markdown preview', () => {
     expect(out).not.toContain('<script');
     expect(out).not.toContain('<img');
     expect(out).not.toContain('href="javascript:');
+  });
+});
+
+describe('Markdown shown as text', () => {
+  it('is the source, escaped, in a <pre>', () => {
+    expect(markdownAsText(`<script>alert("x")</script> & 'y'\n\n**b**`).value).toBe(
+      '<pre class="markdown-text">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;\n\n**b**</pre>\n',
+    );
   });
 });

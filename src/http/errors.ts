@@ -28,10 +28,20 @@ export function validationDetails(context: string, errors: ValidationItem[]): Er
       parameter = [parameter, String(error.params.additionalProperty)].filter(Boolean).join('.');
     }
     const key = `${context}:${parameter}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
     const message =
-      error.keyword === 'additionalProperties' ? 'is not a known property' : (error.message ?? 'is invalid');
+      error.keyword === 'additionalProperties'
+        ? 'is not a known property'
+        : error.keyword === 'enum' && Array.isArray(error.params.allowedValues)
+          ? `must be one of: ${error.params.allowedValues.join(', ')}`
+          : (error.message ?? 'is invalid');
+    if (seen.has(key)) {
+      // A closed list says more than any other complaint about the same value (`view=a&view=b` is
+      // also "must be string"): the client learns what it may send.
+      const earlier = details.findIndex((d) => `${d.in}:${d.parameter ?? ''}` === key);
+      if (error.keyword === 'enum' && earlier >= 0) details[earlier] = { ...details[earlier]!, message };
+      continue;
+    }
+    seen.add(key);
     details.push({ in: context, ...(parameter ? { parameter } : {}), message });
   }
   return capDetails(details);

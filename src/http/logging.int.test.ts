@@ -56,6 +56,15 @@ describe('logs', () => {
     }
   });
 
+  it('writes one line per request, with its method, URL, status and time', async () => {
+    const res = await app.inject({ url: '/health', headers: { 'x-request-id': 'one-line-check' } });
+    expect(res.statusCode).toBe(200);
+    const mine = lines.map((line) => JSON.parse(line)).filter((entry) => entry.reqId === 'one-line-check');
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/health' }, res: { statusCode: 200 } });
+    expect(mine[0].responseTime).toEqual(expect.any(Number));
+  });
+
   it('keeps a sane incoming X-Request-Id and replaces anything else', async () => {
     const kept = await app.inject({ url: '/health', headers: { 'x-request-id': 'edge-123.abc' } });
     expect(kept.headers['x-request-id']).toBe('edge-123.abc');

@@ -9,6 +9,14 @@ export function Nullable<T extends TSchema>(schema: T) {
   return Type.Unsafe<Static<T> | null>({ ...schema, type: [schema.type as string, 'null'] });
 }
 
+/**
+ * A string that is one of `values`, as a plain JSON Schema enum (a union of literals renders as anyOf),
+ * so that a refusal lists the allowed values.
+ */
+export function StringEnum<const T extends readonly string[]>(values: T, options: { description?: string } = {}) {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
 /** An ISO 8601 date-time on the wire; handlers may hand over Date objects, which serialization formats. */
 export const DateTime = Type.Unsafe<Date | string>({ type: 'string', format: 'date-time' });
 // The pattern matters: the `uuid` format alone also admits a `urn:uuid:` prefix PostgreSQL refuses.

@@ -11,8 +11,8 @@ const presentProject = (p: ProjectRow) => ({
   created_at: p.created_at,
 });
 
-/** `changelog projects create` (`projects configure` is generation's). */
-export function registerProjectsCommands({ program, command, run, withServices }: CliParts): void {
+/** `changelog projects create|list` (`projects configure` is generation's). */
+export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts): void {
   const projects = program.command('projects').description('manage projects');
   command(projects, 'create', 'create a project')
     .requiredOption('--name <name>', 'display name')
@@ -22,8 +22,30 @@ export function registerProjectsCommands({ program, command, run, withServices }
       run(async (opts: { name: string; slug: string; owner: string }) =>
         withServices(async (services) => {
           const project = await services.projects.create({ name: opts.name, slug: opts.slug, owner: parseContextRef(opts.owner, '--owner') });
-          return { json: presentProject(project), text: `Created project ${project.slug} (${project.id})` };
+          // The next step, and where its result will show: a new project is otherwise a dead end.
+          const text =
+            `Created project ${project.slug} (${project.id})\n` +
+            `Next, link its repository: changelog repos link --project ${project.slug} --path DIR_OR_GIT_URL\n` +
+            `Public changelog: ${getConfig().publicUrl}/c/${project.slug}`;
+          return { json: presentProject(project), text };
         }),
       ),
+    );
+
+  command(projects, 'list', 'list projects by slug, with their owner and published entry count')
+    .option('--owner <owner>', 'only the projects of user:EMAIL or org:SLUG')
+    .action(
+      run(async (opts: { owner?: string }) => {
+        const owner = opts.owner ? parseContextRef(opts.owner, '--owner') : undefined;
+        return withServices(async (services) => {
+          const list = await services.projects.list(owner);
+          return {
+            json: { projects: list.map((p) => ({ ...presentProject(p), owner: p.owner, published_entries: p.published_entry_count })), count: list.length },
+            text: list.length
+              ? list.map((p) => `${p.slug.padEnd(24)} ${p.owner.padEnd(28)} ${String(p.published_entry_count).padStart(5)} published  ${p.name}`).join('\n')
+              : 'No projects',
+          };
+        });
+      }),
     );
 }

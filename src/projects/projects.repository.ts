@@ -74,6 +74,21 @@ export const projectsRepository = {
       .execute();
   },
 
+  /**
+   * Every project (or one context's) by slug, with its owner as the CLI names it (`user:EMAIL`,
+   * `org:SLUG`): the operator's listing.
+   */
+  async listWithOwners(db: Executor, owner?: ResolvedContext): Promise<(ProjectRow & { owner: string })[]> {
+    let query = db
+      .selectFrom('projects as p')
+      .leftJoin('users as u', 'u.id', 'p.owner_user_id')
+      .leftJoin('organizations as o', 'o.id', 'p.owner_org_id')
+      .selectAll('p')
+      .select(sql<string>`CASE WHEN p.owner_type = 'user' THEN 'user:' || u.email ELSE 'org:' || o.slug END`.as('owner'));
+    if (owner) query = owner.type === 'user' ? query.where('p.owner_user_id', '=', owner.userId) : query.where('p.owner_org_id', '=', owner.orgId);
+    return query.orderBy('p.slug').execute();
+  },
+
   async update(
     db: Executor,
     id: string,

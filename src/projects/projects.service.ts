@@ -93,6 +93,11 @@ export function createProjectsService(
     count: () => projectsRepository.count(db),
     listForContext: (context: ResolvedContext) => projectsRepository.listByOwner(db, context),
 
+    /** Every project, or those of `owner`, by slug, each with its owner reference and published entry count (the CLI's list). */
+    async list(owner?: ContextRef) {
+      return projectsRepository.listWithOwners(db, owner ? await owners.resolveOwner(owner) : undefined);
+    },
+
     /** Renames and/or re-slugs a project, with the same rules as creation. */
     async update(id: string, input: { name: string; slug: string }): Promise<ProjectRow> {
       const name = validNameAndSlug(input);

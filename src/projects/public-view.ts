@@ -4,6 +4,7 @@
  */
 import { AppError } from '../errors.js';
 import type { EntryType } from '../db/schema.js';
+import { ENTRY_TYPES } from '../entries/entry.schemas.js';
 
 /** Every view a project may ever default to (the column's CHECK, migrations/0022). */
 export const PUBLIC_VIEWS = ['releases', 'weekly', 'monthly', 'daily', 'commit', 'all'] as const;
@@ -44,6 +45,27 @@ export function entryTypeOf(view: AvailableView): EntryType | undefined {
 export function defaultView(chosen: string | null, published: readonly EntryType[]): AvailableView {
   if (isAvailableView(chosen)) return chosen;
   return AUTOMATIC_ORDER.find((v) => published.includes(v as EntryType)) ?? 'all';
+}
+
+/** How many published entries of each type a project has (kept by triggers, migrations/0024). */
+export interface PublishedTypeCounts {
+  published_commit_count: number;
+  published_daily_count: number;
+  published_weekly_count: number;
+  published_monthly_count: number;
+}
+
+/** The published entries of one type, from the kept counts. */
+export function publishedCountOf(counts: PublishedTypeCounts, type: EntryType): number {
+  return counts[`published_${type}_count`];
+}
+
+/**
+ * A project's default view, as the public page shows it and `GET /v1/changelog/{slug}?view=default`
+ * (the widget) lists it: its manager's choice, else the first type it has published entries of.
+ */
+export function projectDefaultView(project: PublishedTypeCounts & { public_view: string | null }): AvailableView {
+  return defaultView(project.public_view, ENTRY_TYPES.filter((type) => publishedCountOf(project, type) > 0));
 }
 
 /** A default view as a manager sets it: one of AVAILABLE_VIEWS, or '' / 'auto' / null for automatic. */

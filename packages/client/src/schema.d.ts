@@ -382,7 +382,7 @@ export interface paths {
         };
         /**
          * A page of the published changelog of a project
-         * @description Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored.
+         * @description Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored. Addition: `view` lists one kind of entry (`view=default`: what the project's public page shows first), as the `<changelog-feed>` widget does.
          */
         get: {
             parameters: {
@@ -393,6 +393,8 @@ export interface paths {
                     limit?: number;
                     /** @description Number of entries to skip (counted from `cursor` when one is given), in decimal digits. */
                     offset?: number;
+                    /** @description Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries of that `entry_type` only; `all` lists every type; `default` lists the view the project shows by default (its managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in `meta.view`. With a view, `meta.total` counts that view. Without this parameter the response is as it always was. */
+                    view?: "default" | "weekly" | "monthly" | "daily" | "commit" | "all";
                 };
                 header?: never;
                 path: {
@@ -421,8 +423,13 @@ export interface paths {
                                 /** @description Addition: pass as `cursor` for the next page; null on the last page. */
                                 next_cursor: string | null;
                                 offset: number;
-                                /** @description Addition: number of published entries of the project. */
+                                /** @description Addition: number of published entries of the project (of the view listed, with `view`). */
                                 total: number;
+                                /**
+                                 * @description Addition, only when `view` was given: the view listed. For `view=default`, the view the project shows by default (pass it as `view` for further pages, so that they stay in that view should the default change meanwhile).
+                                 * @enum {string}
+                                 */
+                                view?: "weekly" | "monthly" | "daily" | "commit" | "all";
                             };
                             project: components["schemas"]["Project"];
                         };
@@ -1553,7 +1560,7 @@ export interface paths {
         };
         /**
          * The embeddable <changelog-feed> web component
-         * @description Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then `<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` from the server it was loaded from (or its `server` attribute). Sends `ETag`; answers 304.
+         * @description Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then `<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` from the server it was loaded from (or its `server` attribute), one view at a time as the public page: the project's default view (`view=default`) unless the embedder sets `view="weekly"` (or `monthly`, `daily`, `commit`: that entry type only), `view="all"` (every entry) or `type="weekly"` (the same as `view="weekly"`; `view` wins). Each change shows once, in its section. Sends `ETag`; answers 304.
          */
         get: {
             parameters: {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Feed } from 'feed';
 import { escapeHtml } from '../../html/html.js';
-import { renderMarkdown } from '../../html/markdown.js';
+import type { MarkdownRenderer } from '../../html/markdown-thread.js';
 import type { EntryRow } from '../../db/schema.js';
 import type { TextResponse } from '../../cache/cached-text.js';
 import { entryTitle, entryUpdated, type PublicPageService } from '../page/public-page.service.js';
@@ -38,7 +38,7 @@ export interface FeedLinks {
  * (and Last-Modified) is the listing's last change of any kind, retractions included, which never
  * moves backwards; the newest entry's date did when that entry was unpublished.
  */
-export function createFeedsService(publicPage: PublicPageService, publicUrl: string, releases: ReleasesService) {
+export function createFeedsService(publicPage: PublicPageService, publicUrl: string, releases: ReleasesService, markdown: MarkdownRenderer) {
   const links = (slug: string): FeedLinks => ({
     page: `${publicUrl}/c/${slug}`,
     entry: (id) => `${publicUrl}/c/${slug}/entries/${id}`,
@@ -55,6 +55,7 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
      */
     async renderReleases(slug: string, format: FeedFormat): Promise<TextResponse> {
       const { project, releases: notes } = await releases.latest(slug, FEED_SIZE);
+      const rendered = await markdown.render(notes.map((note) => (note.content.trim() ? clean(note.content) : null)));
       const updated = project.published_changed_at;
       const feedUrl = (f: FeedFormat) => `${publicUrl}/v1/changelog/${project.slug}/releases.${f}`;
       const feed = new Feed({
@@ -67,8 +68,8 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
         generator: 'Changelog service',
         ...(project.logo_url ? { image: project.logo_url } : {}),
       });
-      for (const note of notes) {
-        const content = note.content.trim() ? renderMarkdown(clean(note.content)).value : '';
+      notes.forEach((note, i) => {
+        const content = rendered.html[i]!.value;
         feed.addItem({
           id: `urn:uuid:${note.id}`,
           title: escapeHtml(clean(note.title)),
@@ -78,14 +79,15 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
           ...(content ? { content: cdataSafe(content) } : { description: escapeHtml(clean(note.title)) }),
           category: note.component_tags.map((tag) => ({ name: clean(tag), term: clean(tag) })),
         });
-      }
+      });
       const titles = notes.map((n) => clean(n.title));
       const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), titles);
-      return { body, tags: [`project:${project.id}`], lastModified: updated };
+      return { body, tags: [`project:${project.id}`], lastModified: updated, transient: rendered.transient };
     },
 
     async render(slug: string, format: FeedFormat): Promise<TextResponse> {
       const { project, entries } = await publicPage.latest(slug, FEED_SIZE);
+      const rendered = await markdown.render(entries.map((entry) => (entry.content?.trim() ? clean(entry.content) : null)));
       const to = links(project.slug);
       const updated = project.published_changed_at;
       const feed = new Feed({
@@ -98,9 +100,9 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
         generator: 'Changelog service',
         ...(project.logo_url ? { image: project.logo_url } : {}),
       });
-      for (const entry of entries) feed.addItem(item(entry, to));
+      entries.forEach((entry, i) => feed.addItem(item(entry, rendered.html[i]!.value, to)));
       const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), entries.map((e) => clean(entryTitle(e))));
-      return { body, tags: [`project:${project.id}`], lastModified: updated };
+      return { body, tags: [`project:${project.id}`], lastModified: updated, transient: rendered.transient };
     },
   };
 }
@@ -112,8 +114,8 @@ function releasesFeedId(projectId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-function item(entry: EntryRow, to: FeedLinks) {
-  const content = entry.content?.trim() ? renderMarkdown(clean(entry.content)).value : '';
+/** A feed item; `content` is the entry's Markdown as HTML ('' for none). */
+function item(entry: EntryRow, content: string, to: FeedLinks) {
   return {
     id: `urn:uuid:${entry.id}`,
     // Atom titles are declared HTML and RSS readers treat them so: the text is escaped, never markup.

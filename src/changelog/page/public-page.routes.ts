@@ -59,13 +59,13 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
     request: Parameters<typeof replyCachedText>[0],
     reply: FastifyReply,
     key: string,
-    produce: () => Promise<{ project: PublicProject; body: string; lastModified: Date }>,
+    produce: () => Promise<{ project: PublicProject; body: string; lastModified: Date; transient: boolean }>,
   ) {
     try {
       reply.header('cache-control', cacheControl);
       await replyCachedText(request, reply, cache, key, HTML, async () => {
-        const { project, body, lastModified } = await produce();
-        return { body, tags: [`project:${project.id}`], lastModified, headers: { 'content-security-policy': csp(project) } };
+        const { project, body, lastModified, transient } = await produce();
+        return { body, tags: [`project:${project.id}`], lastModified, headers: { 'content-security-policy': csp(project) }, transient };
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
@@ -104,7 +104,8 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       const key = `page:${slug}:${filters.view ?? ''}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`;
       return send(request, reply, key, async () => {
         const view = await services.publicPage.changelog(slug, filters, filters.page);
-        return { project: view.project, body: changelogPage(config.publicUrl, view, filters), lastModified: view.project.published_changed_at };
+        const { html, transient } = await services.markdown.render(view.entries.map((e) => e.content));
+        return { project: view.project, body: changelogPage(config.publicUrl, view, filters, html), lastModified: view.project.published_changed_at, transient };
       });
     },
   );
@@ -126,8 +127,9 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       const id = request.params.id.toLowerCase();
       return send(request, reply, `entry-page:${slug}:${id}`, async () => {
         const { project, entry } = await services.publicPage.entry(slug, id);
+        const { html, transient } = await services.markdown.render([entry.content]);
         // The project's date, not the entry's: it also moves when the entry is retracted and republished.
-        return { project, body: entryPage(config.publicUrl, project, entry), lastModified: project.published_changed_at };
+        return { project, body: entryPage(config.publicUrl, project, entry, html[0]!), lastModified: project.published_changed_at, transient };
       });
     },
   );
@@ -154,7 +156,8 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       return send(request, reply, `releases-page:${slug}:${page}`, async () => {
         const listed = await services.releases.page(slug, { limit: 20, offset: (page - 1) * 20 });
         const view = { project: listed.project, releases: listed.releases, hasMore: listed.meta.has_more, page };
-        return { project: listed.project, body: releasesPage(config.publicUrl, view), lastModified: listed.project.published_changed_at };
+        const { html, transient } = await services.markdown.render(listed.releases.map((r) => r.content));
+        return { project: listed.project, body: releasesPage(config.publicUrl, view, html), lastModified: listed.project.published_changed_at, transient };
       });
     },
   );
@@ -175,7 +178,8 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       const { slug, tag } = request.params;
       return send(request, reply, `release-page:${slug}:${tag}`, async () => {
         const { project, release } = await services.releases.release(slug, tag);
-        return { project, body: releasePage(config.publicUrl, project, release), lastModified: project.published_changed_at };
+        const { html, transient } = await services.markdown.render([release.content]);
+        return { project, body: releasePage(config.publicUrl, project, release, html[0]!), lastModified: project.published_changed_at, transient };
       });
     },
   );

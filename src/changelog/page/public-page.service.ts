@@ -2,7 +2,7 @@ import type { Db } from '../../db/database.js';
 import type { EntryRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { changelogRepository, type EntryFilter, type PublicProject } from '../changelog.repository.js';
-import { defaultView, entryTypeOf, isAvailableView, type AvailableView } from '../../projects/public-view.js';
+import { entryTypeOf, projectDefaultView, type AvailableView } from '../../projects/public-view.js';
 
 export const PAGE_SIZE = 20;
 const MAX_COMPONENTS = 200;
@@ -45,14 +45,12 @@ export function createPublicPageService(readDb: Db) {
     /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
     async changelog(slug: string, filter: PageFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
-      const options = changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS);
-      // Without a choice, the default may depend on what is published: the menus' read says.
-      const view: AvailableView =
-        filter.view ?? filter.type ?? (isAvailableView(project.public_view) ? project.public_view : defaultView(null, (await options).types));
+      // Without a choice, the project's default: the same rule as the API's `view=default` (the widget).
+      const view: AvailableView = filter.view ?? filter.type ?? projectDefaultView(project);
       const listFilter: EntryFilter = { type: entryTypeOf(view), component: filter.component };
       const [rows, { components, types }, releases] = await Promise.all([
         changelogRepository.listPublished(readDb, project.id, listFilter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-        options,
+        changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
         changelogRepository.publishedReleases(readDb, project.id, { limit: 1, offset: 0 }),
       ]);
       return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases: releases.length > 0 };

@@ -1,5 +1,4 @@
 import { documentHead, html, trusted, type Html } from '../../html/html.js';
-import { renderMarkdown } from '../../html/markdown.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
 import { textColorOn } from '../../projects/theme.js';
 import type { PublicProject, PublishedRelease } from '../changelog.repository.js';
@@ -81,11 +80,13 @@ nav.pages{display:flex;justify-content:space-between;margin-top:1.5rem}
 footer{color:${PALETTE.muted};font-size:.85rem;padding:1rem 0 2rem}
 @media (prefers-reduced-motion:reduce){*{transition:none!important}}`;
 
-/** Entry Markdown as HTML, its top heading level one below the entry's own heading (`## Features` under an h2 is an h3). */
-function entryContent(markdown: string | null, entryHeading: number): Html {
-  if (!markdown?.trim()) return html``;
+/**
+ * Entry content (its Markdown as HTML, rendered before the page: MarkdownRenderer) with its top
+ * heading level one below the entry's own heading (`## Features` under an h2 is an h3).
+ */
+function entryContent(content: Html, entryHeading: number): Html {
   // markdown-it escapes raw HTML, so these are the renderer's own tags.
-  const rendered = renderMarkdown(markdown).value;
+  const rendered = content.value;
   const levels = [...rendered.matchAll(/<h([1-6])>/g)].map((m) => Number(m[1]));
   if (!levels.length) return trusted(rendered);
   const shift = entryHeading + 1 - Math.min(...levels);
@@ -141,7 +142,10 @@ ${body}
 }
 
 function entryMeta(slug: string, entry: EntryRow): Html {
-  return html`<p class="meta">${entry.version_label ? html`<span class="version">${entry.version_label}</span>` : ''}${time(entry.published_at)}<span>${TYPE_LABELS[entry.entry_type]}</span>${
+  // A rollup's title already names its period, and history publishes it at the period's end (the next
+  // day, week or month at midnight): a date under "16–22 November" reading "23 November" misleads.
+  const date = entry.entry_type === 'commit' || !entry.period_end ? time(entry.published_at) : html``;
+  return html`<p class="meta">${entry.version_label ? html`<span class="version">${entry.version_label}</span>` : ''}${date}<span>${TYPE_LABELS[entry.entry_type]}</span>${
     entry.component_tags.length
       ? html`<span class="tags"><span class="visually-hidden">Components: </span>${entry.component_tags.map(
           (c) => html`<a href="/c/${slug}?component=${encodeURIComponent(c)}" aria-label="More changes to ${c}">${c}</a>`,
@@ -167,7 +171,8 @@ function viewLinks(slug: string, view: ChangelogView, component: string | undefi
   )}</ul></nav>`;
 }
 
-export function changelogPage(publicUrl: string, view: ChangelogView, filters: Filters): string {
+/** `contents`: each entry's content as HTML, in the order of `view.entries`. */
+export function changelogPage(publicUrl: string, view: ChangelogView, filters: Filters, contents: readonly Html[]): string {
   const { project, entries } = view;
   const slug = project.slug;
   // The reader's choice stays in the links; the project's default needs no parameter.
@@ -196,10 +201,10 @@ ${
     ? html`<p class="count">${filters.page > 1 ? `Page ${filters.page} of ` : ''}${view.view === 'all' && !filtered ? 'All entries' : `Showing ${described}`}.</p>
 <ol class="entries">
 ${entries.map(
-  (entry) => html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
+  (entry, i) => html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
 <h2 id="h-${entry.id}"><a href="/c/${slug}/entries/${entry.id}">${entryTitle(entry)}</a></h2>
 ${entryMeta(slug, entry)}
-<div class="content">${entryContent(entry.content, 2)}</div>
+<div class="content">${entryContent(contents[i]!, 2)}</div>
 </article></li>`,
 )}
 </ol>`
@@ -216,12 +221,13 @@ ${
   return layout(project, title, `${publicUrl}${query(slug, state)}`, body);
 }
 
-export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow): string {
+/** `content`: the entry's content as HTML. */
+export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow, content: Html): string {
   const body = html`<p><a href="/c/${project.slug}">← All changes to ${project.name}</a></p>
 <article id="entry-${entry.id}" aria-labelledby="entry-title">
 <h1 id="entry-title">${entryTitle(entry)}</h1>
 ${entryMeta(project.slug, entry)}
-<div class="content">${entryContent(entry.content, 1)}</div>
+<div class="content">${entryContent(content, 1)}</div>
 </article>`;
   return layout(project, `${entryTitle(entry)} · ${project.name} changelog`, `${publicUrl}/c/${project.slug}/entries/${entry.id}`, body);
 }
@@ -242,8 +248,8 @@ export interface ReleasesView {
   page: number;
 }
 
-/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page. */
-export function releasesPage(publicUrl: string, view: ReleasesView): string {
+/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page; `contents` in their order. */
+export function releasesPage(publicUrl: string, view: ReleasesView, contents: readonly Html[]): string {
   const { project, releases, page } = view;
   const slug = project.slug;
   const at = (n: number) => `/c/${slug}/releases${n > 1 ? `?page=${n}` : ''}`;
@@ -254,10 +260,10 @@ ${
   releases.length
     ? html`<ol class="entries">
 ${releases.map(
-  (release) => html`<li><article id="release-${release.id}" aria-labelledby="h-${release.id}">
+  (release, i) => html`<li><article id="release-${release.id}" aria-labelledby="h-${release.id}">
 <h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${release.title}</a></h2>
 ${releaseMeta(release)}
-<div class="content">${entryContent(release.content, 2)}</div>
+<div class="content">${entryContent(contents[i]!, 2)}</div>
 </article></li>`,
 )}
 </ol>`
@@ -273,13 +279,13 @@ ${
   return layout(project, `${project.name} release notes${page > 1 ? ` · page ${page}` : ''}`, `${publicUrl}${at(page)}`, body, releaseFeedLinks(slug, project.name));
 }
 
-/** The permalink page of one release note. */
-export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease): string {
+/** The permalink page of one release note; `content`: its content as HTML. */
+export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease, content: Html): string {
   const body = html`<p><a href="/c/${project.slug}/releases">← All releases of ${project.name}</a></p>
 <article id="release-${release.id}" aria-labelledby="release-title">
 <h1 id="release-title">${release.title}</h1>
 ${releaseMeta(release)}
-<div class="content">${entryContent(release.content, 1)}</div>
+<div class="content">${entryContent(content, 1)}</div>
 </article>`;
   return layout(
     project,

@@ -5,7 +5,14 @@
  *   <changelog-feed project="acme-app" limit="10"></changelog-feed>
  *
  * Attributes: project (slug, required), server (defaults to where this script came from),
- * limit (entries per page, 1–100, default 10). Theme with CSS custom properties on the element:
+ * limit (entries per page, 1–100, default 10), and which entries to show, one kind at a time as on
+ * the project's public page (so that one change is not shown as its commit, in its week and in its
+ * month): by default the project's default view (its setting, else weekly, monthly, daily or every
+ * change, whichever it has published);
+ *   view="weekly" | "monthly" | "daily" | "commit"   only entries of that type
+ *   view="all"                                        every entry, all types interleaved
+ *   type="weekly" (or daily, monthly, commit)         the same as view="weekly"; view wins if both are set
+ * Theme with CSS custom properties on the element:
  * --changelog-accent, --changelog-text, --changelog-muted, --changelog-bg, --changelog-border,
  * --changelog-radius, --changelog-font, --changelog-new-bg, --changelog-new-text.
  *
@@ -256,7 +263,8 @@ ul,ol.md{padding-left:1.2rem;margin:.25rem 0}
 ul{list-style:disc}
 ol.md{list-style:decimal;display:block}
 p{margin:.25rem 0}
-.headline{font-weight:600}
+.kind{color:var(--changelog-muted,#4a5260);font-size:.9em}
+.explanation{color:var(--changelog-muted,#4a5260)}
 .component{color:var(--changelog-muted,#4a5260);font-size:.9em}
 code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.9em;background:rgba(127,127,127,.12);border-radius:4px}
 code{padding:0 .2rem}pre{padding:.5rem;overflow:auto}
@@ -289,10 +297,13 @@ button:disabled{opacity:.6;cursor:progress}
   }
 
   const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+  // What GET /v1/changelog/{slug}?view= accepts; the types are also what `type` accepts.
+  const TYPES = ['weekly', 'monthly', 'daily', 'commit'];
+  const VIEWS = ['default', 'all', ...TYPES];
 
   class ChangelogFeed extends HTMLElement {
     static get observedAttributes() {
-      return ['project', 'server', 'limit'];
+      return ['project', 'server', 'limit', 'view', 'type'];
     }
 
     constructor() {
@@ -318,6 +329,15 @@ button:disabled{opacity:.6;cursor:progress}
       return (this.getAttribute('server') || SCRIPT_ORIGIN).replace(/\/+$/, '');
     }
 
+    /** The view asked for: `view`, else `type`, else the project's default; null when neither is one the API knows. */
+    get _view() {
+      const view = this.getAttribute('view');
+      const type = this.getAttribute('type');
+      if (view !== null) return VIEWS.includes(view) ? view : null;
+      if (type !== null) return TYPES.includes(type) ? type : null;
+      return 'default';
+    }
+
     get _storageKey() {
       return `changelog-feed:seen:${this._server}:${this.getAttribute('project')}`;
     }
@@ -327,6 +347,8 @@ button:disabled{opacity:.6;cursor:progress}
       const generation = ++this._generation;
       this._cursor = null;
       this._newest = null;
+      // `default` is resolved by the first page (meta.view); later pages ask for that very view.
+      this._pageView = this._view;
       const root = this.shadowRoot;
       root.replaceChildren();
       root.append(h('style', null, STYLE));
@@ -342,6 +364,10 @@ button:disabled{opacity:.6;cursor:progress}
         this._status.textContent = 'No project given.';
         return;
       }
+      if (!this._pageView) {
+        this._status.textContent = `Unknown view: use view="${VIEWS.join('", "')}" or type="${TYPES.join('", "')}".`;
+        return;
+      }
       try {
         this._lastSeen = localStorage.getItem(this._storageKey);
       } catch {
@@ -353,7 +379,7 @@ button:disabled{opacity:.6;cursor:progress}
 
     async _load(generation) {
       const project = this.getAttribute('project');
-      const params = new URLSearchParams({ limit: String(this._limit) });
+      const params = new URLSearchParams({ limit: String(this._limit), view: this._pageView });
       if (this._cursor) params.set('cursor', this._cursor);
       this._more.disabled = true;
       this._status.textContent = 'Loading…';
@@ -372,6 +398,7 @@ button:disabled{opacity:.6;cursor:progress}
       this._title.textContent = `${body.project && body.project.name ? body.project.name : project} changelog`;
       for (const entry of body.entries || []) this._list.append(this._entry(entry));
       this._cursor = body.meta && body.meta.next_cursor;
+      if (body.meta && body.meta.view) this._pageView = body.meta.view;
       this._more.hidden = !this._cursor;
       this._more.disabled = false;
       const shown = this._list.childElementCount;
@@ -396,24 +423,44 @@ button:disabled{opacity:.6;cursor:progress}
       }
     }
 
+    /**
+     * The structured form as the public page shows an entry: each change once, under its section.
+     * Headline items are a selection of those same changes (a commit entry's one change, a rollup's
+     * most significant ones), so they are not listed again; a breaking change's explanation, which
+     * only they carry, goes under its item. A commit entry's one change is its title: only its
+     * section (and component) is added.
+     */
+    _structured(json, title) {
+      const explained = new Map();
+      for (const item of json.headline_items) if (item.section_type_key === 'breaking' && item.body) explained.set(item.title, item.body);
+      const items = json.sections.flatMap((section) => section.items.map((item) => ({ section, item })));
+      const component = (item) => (item.component ? h('span', { class: 'component' }, `${item.component}: `) : null);
+      const explanation = (section, item) =>
+        section.section_type_key === 'breaking' && explained.has(item.text) ? h('p', { class: 'explanation' }, explained.get(item.text)) : null;
+      if (items.length === 1 && items[0].item.text === title) {
+        const { section, item } = items[0];
+        return [h('p', { class: 'kind' }, section.label, item.component ? ` · ${item.component}` : null), explanation(section, item)];
+      }
+      if (!items.length) {
+        // Nothing but headlines (an entry someone imported so): they are all there is to show.
+        return [h('ul', null, json.headline_items.map((item) => h('li', null, item.title, item.body ? h('p', null, item.body) : null)))];
+      }
+      return json.sections.flatMap((section) => [
+        h('h4', null, section.label),
+        h('ul', null, section.items.map((item) => h('li', null, component(item), item.text, explanation(section, item)))),
+      ]);
+    }
+
     _entry(entry) {
       const json = entry.generated_json;
       const isNew = Boolean(this._lastSeen && entry.published_at && entry.published_at > this._lastSeen);
       const title = entry.title || (json && json.title) || entry.version_label || 'Changes';
       const date = entry.published_at ? new Date(entry.published_at) : null;
-      const body = [];
+      let body = [];
       // The structured form holds commit text as it was written: plain text, never Markdown (the server
       // escapes it wherever it writes Markdown), so `[x](https://…)` in a commit is never a link here.
       if (json && (json.headline_items.length || json.sections.length)) {
-        if (json.headline_items.length) {
-          body.push(h('ul', { class: 'headlines' }, json.headline_items.map((item) =>
-            h('li', null, h('span', { class: 'headline' }, item.title), item.body ? h('p', null, item.body) : null))));
-        }
-        for (const section of json.sections) {
-          body.push(h('h4', null, section.label));
-          body.push(h('ul', null, section.items.map((item) =>
-            h('li', null, item.component ? h('span', { class: 'component' }, `${item.component}: `) : null, item.text))));
-        }
+        body = this._structured(json, title);
       } else if (entry.content) {
         for (const block of markdown(entry.content)) body.push(build(block));
       }

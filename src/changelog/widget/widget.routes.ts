@@ -23,7 +23,10 @@ export const widgetRoutes: FastifyPluginAsync = async (app) => {
         description:
           'Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then ' +
           '`<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` ' +
-          'from the server it was loaded from (or its `server` attribute). Sends `ETag`; answers 304.',
+          'from the server it was loaded from (or its `server` attribute), one view at a time as the public page: ' +
+          'the project\'s default view (`view=default`) unless the embedder sets `view="weekly"` (or `monthly`, `daily`, ' +
+          '`commit`: that entry type only), `view="all"` (every entry) or `type="weekly"` (the same as `view="weekly"`; ' +
+          '`view` wins). Each change shows once, in its section. Sends `ETag`; answers 304.',
         tags: ['public page'],
         response: {
           200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } },

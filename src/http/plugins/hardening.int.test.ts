@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import { createServices, type Services } from '../../services.js';
@@ -220,5 +221,31 @@ describe('load shedding', () => {
     expect(shed?.json()).toEqual({ error: 'The server is overloaded; retry later', code: 'unavailable' });
     expect((await busy.inject({ url: '/health' })).statusCode).toBe(200);
   });
-});
 
+  it('does not count start-up as load: a server that just started listening answers, and sheds again after', async () => {
+    const fresh = await appWith({ UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '20' });
+    // Start-up work on this thread (the embedded database, the job queue) blocks the loop before listening.
+    const until = Date.now() + 1_200;
+    while (Date.now() < until) {
+      /* busy */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await fresh.listen({ host: '127.0.0.1', port: 0 });
+    const url = `http://127.0.0.1:${(fresh.server.address() as AddressInfo).port}/v1/changelog/${slug}`;
+    expect((await fetch(url)).status).toBe(200);
+
+    // Past the grace (two sampling intervals after listening), a lagging loop is shed as before.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    let shed: number | undefined;
+    for (let attempt = 0; attempt < 5 && shed === undefined; attempt++) {
+      const busyUntil = Date.now() + 1_200;
+      while (Date.now() < busyUntil) {
+        /* busy */
+      }
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const status = (await fetch(url)).status;
+      if (status === 503) shed = status;
+    }
+    expect(shed).toBe(503);
+  });
+});

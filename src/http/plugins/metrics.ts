@@ -15,11 +15,11 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * answers only `Authorization: Bearer <METRICS_TOKEN>` (one port to deploy; the scraper holds the
  * token). Routes are labelled by their pattern (`/v1/changelog/:slug`), never by the raw URL, so
  * the number of series stays bounded whatever clients send. With the services: the job queue's
- * depth and failures per queue, and each linked repository's ingest lag.
+ * depth and failures per queue, each linked repository's ingest lag, and the Markdown render threads.
  */
 export async function registerMetrics(
   app: FastifyInstance,
-  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos'> | undefined },
+  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown'> | undefined },
 ): Promise<ObserveRequest | undefined> {
   const token = deps.config.hardening.metricsToken;
   if (token === null) return undefined;
@@ -79,6 +79,28 @@ export async function registerMetrics(
         // Links come and go: only current ones are reported.
         this.reset();
         for (const { project, repo, branch, seconds } of await services.repos.ingestLag()) this.set({ project, repo, branch }, seconds);
+      },
+    });
+    new Gauge({
+      name: 'markdown_render_threads',
+      help: 'Markdown render threads started, sources rendering in them, and sources waiting for one',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const { threads, running, queued } = services.markdown.stats();
+        this.set({ state: 'started' }, threads);
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'queued' }, queued);
+      },
+    });
+    new Counter({
+      name: 'markdown_shown_as_text_total',
+      help: 'Entry Markdown shown as escaped text instead of rendered: costly (past MARKDOWN_TIME_LIMIT_MS or the thread heap), busy (no thread in time)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [reason, count] of Object.entries(services.markdown.stats().shownAsText)) this.inc({ reason }, count);
       },
     });
   }
