@@ -249,4 +249,29 @@ describe.skipIf(usePostgres)('the CLI beside a server on the embedded database',
     expect(existsSync(join(dataDir, 'changelog.lock'))).toBe(true);
     expect((await ok('keys', 'list')).count).toBe(1);
   }, 120_000);
+
+  it('shares the directory from a worker started alone: CLI commands run beside it, and a server refuses, naming it', async () => {
+    const worker = spawn(process.execPath, ['--import', 'tsx', CLI, 'worker'], { env: env(), stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    worker.stderr!.on('data', (chunk) => (err += String(chunk)));
+    const exited = new Promise<number | null>((resolve) => worker.on('exit', resolve));
+    try {
+      await within(60_000, async () => err.includes('Worker running'));
+      expect(err).toContain('Worker running on the embedded database, shared with local processes at ');
+      expect(readFileSync(join(dataDir, 'changelog.lock'), 'utf8')).toMatch(/\nsocket=.+\.s\.PGSQL\.5432\nrole=worker\n/);
+      // A command beside it goes through its socket.
+      await ok('projects', 'create', '--name', 'Beside', '--slug', 'beside', '--owner', 'user:ada@example.com');
+      expect((await ok('keys', 'list')).count).toBe(1);
+      // The server would run the same jobs: it refuses while the worker holds the directory, and says why.
+      const refused = await startServerScript({ DATABASE_URL: '', DATA_DIR: dataDir, REPOS_DIR: join(dataDir, 'repos') }).then(
+        (started) => started.stop().then(() => null),
+        (error: Error) => error.message,
+      );
+      expect(refused).toContain(`in use by \`changelog worker\` (pid ${worker.pid}); stop it first (the server runs the background worker itself)`);
+    } finally {
+      worker.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dataDir, 'changelog.lock'))).toBe(false);
+  }, 120_000);
 });

@@ -17,9 +17,17 @@ document.addEventListener('submit', (event) => {
   const message = event.submitter?.dataset.confirm ?? event.target.dataset.confirm;
   if (message && !window.confirm(message)) event.preventDefault();
 });
-// A page showing work in progress (a repository sync) asks to be reloaded until it is done.
+// A page showing work in progress (a repository sync) asks to be reloaded until it is done. The
+// reload drops the notice of the action that started it ("its first sync is queued"), which the
+// page would otherwise go on showing after the work is done.
 const refresh = document.querySelector('[data-refresh-seconds]');
-if (refresh) setTimeout(() => window.location.reload(), Number(refresh.dataset.refreshSeconds) * 1000);
+if (refresh) {
+  setTimeout(() => {
+    const url = new URL(window.location.href);
+    url.searchParams.delete('notice');
+    window.location.replace(url);
+  }, Number(refresh.dataset.refreshSeconds) * 1000);
+}
 
 // The review queue's keyboard: j/k move between entries, x selects, p publishes, a archives, o opens.
 // Publish/archive act on the selected entries, or on the current one when none is selected.

@@ -196,6 +196,16 @@ describe('changelog users / orgs / projects create', () => {
     ids.beta = project.id;
   });
 
+  it('projects create says what to do next and where the changelog will be, as text', async () => {
+    // An owner of its own: the key tests below count ada's projects.
+    expect((await cli('users', 'create', '--email', 'eve@example.com', '--name', 'Eve')).code).toBe(0);
+    const result = await cli('projects', 'create', '--name', 'Epsilon', '--slug', 'epsilon', '--owner', 'user:eve@example.com');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Created project epsilon \([0-9a-f-]{36}\)\n/);
+    expect(result.stdout).toContain('Next, link its repository: changelog repos link --project epsilon --path DIR_OR_GIT_URL\n');
+    expect(result.stdout).toContain('Public changelog: http://localhost:3000/c/epsilon\n');
+  });
+
   it('refuses an invalid slug, naming the slug problem', async () => {
     const result = await cliFails('projects', 'create', '--name', 'Bad', '--slug', 'Bad_Slug', '--owner', 'user:ada@example.com', '--json');
     expect(result.code).toBe(1);
@@ -208,6 +218,25 @@ describe('changelog users / orgs / projects create', () => {
     const result = await cliFails('projects', 'create', '--name', 'X', '--slug', 'xx', '--owner', 'nonsense');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: --owner must be user:EMAIL or org:SLUG \(got "nonsense"\)\n/);
+  });
+
+  it('projects list prints every project by slug with its owner; --owner narrows it to one context', async () => {
+    const all = await cliJson('projects', 'list');
+    expect(all.count).toBe(5);
+    expect(all.projects.map((p: Json) => [p.slug, p.owner, p.published_entries])).toEqual([
+      ['alpha', 'user:ada@example.com', 0],
+      ['beta', 'org:acme', 0],
+      ['delta', 'user:ada@example.com', 0],
+      ['epsilon', 'user:eve@example.com', 0],
+      ['gamma', 'user:ada@example.com', 0],
+    ]);
+    expect(all.projects[1]).toMatchObject({ id: ids.beta, name: 'Beta', owner_type: 'org', owner_id: ids.acme });
+    expect((await cliJson('projects', 'list', '--owner', 'org:acme')).projects.map((p: Json) => p.slug)).toEqual(['beta']);
+    const text = await cli('projects', 'list', '--owner', 'user:ada@example.com');
+    expect(text).toMatchObject({ code: 0, stderr: '' });
+    expect(text.stdout.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0])).toEqual(['alpha', 'delta', 'gamma']);
+    // An owner that does not exist is an error, not an empty list.
+    expect((await cliFails('projects', 'list', '--owner', 'org:nobody')).stderr).toBe('error: No organization with slug nobody\n');
   });
 });
 

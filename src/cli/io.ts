@@ -15,21 +15,34 @@ export interface CliIo {
 export interface Output {
   json: Record<string, unknown>;
   text: string;
+  /**
+   * Part of the work failed (one link of several, say): the output is printed as usual, then this
+   * goes to stderr as an error (one JSON object with --json) and the command exits with code 1.
+   */
+  failure?: { message: string; code: string; details: { message: string }[] };
 }
 
 /** Declares a subcommand whose action returns an Output, printed as text or JSON. */
 export const command = (parent: Command, name: string, description: string): Command =>
   parent.command(name).description(description).option('--json', 'print one JSON object instead of text');
 
-/** Wraps an action that returns an Output: prints it as one JSON object with --json, else as text. */
+/**
+ * Wraps an action that returns an Output: prints it as one JSON object with --json, else as text;
+ * an output with a `failure` also prints that on stderr and sets the exit code to 1.
+ */
 export const outputRunner =
-  (io: CliIo) =>
+  (io: CliIo, setExitCode: (code: number) => void = () => {}) =>
   <A extends unknown[]>(fn: (...args: A) => Promise<Output>) =>
   async (...args: A): Promise<void> => {
     // Commander passes the command itself last; its options say whether --json was given.
     const cmd = args[args.length - 1] as Command;
     const output = await fn(...args);
-    io.stdout(cmd.opts().json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    const json = cmd.opts().json === true;
+    io.stdout(json ? `${JSON.stringify(output.json)}\n` : `${output.text}\n`);
+    if (!output.failure) return;
+    const { message, code, details } = output.failure;
+    io.stderr(json ? `${JSON.stringify({ error: message, code, details })}\n` : `error: ${message}\n${details.map((d) => `  - ${d.message}\n`).join('')}`);
+    setExitCode(1);
   };
 
 /**

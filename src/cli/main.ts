@@ -63,7 +63,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .configureOutput({ writeOut: io.stdout, writeErr: wantsJson ? () => {} : io.stderr })
     .showHelpAfterError(!wantsJson);
 
-  const run = outputRunner(io);
+  const run = outputRunner(io, (code) => (exitCode = code));
 
   command(program, 'serve', 'start the HTTP server (applies pending migrations first)')
     .option('--no-migrate', 'do not apply pending migrations')

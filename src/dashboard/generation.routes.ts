@@ -10,7 +10,6 @@ import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
 import type { Services } from '../services.js';
 import { html, type Html } from '../html/html.js';
-import { renderMarkdown } from '../html/markdown.js';
 import { csrfField, formErrors } from './views/layout.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -96,8 +95,8 @@ type Preview = Awaited<ReturnType<Services['generation']['previewSettings']>>;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
-/** The preview panel: counts per type and section, what would change, and the newest entries rendered. */
-function previewPanel(p: Preview): Html {
+/** The preview panel: counts per type and section, what would change, and the newest entries (`contents`: their HTML, in order). */
+function previewPanel(p: Preview, contents: readonly Html[]): Html {
   const types = GENERATED_ENTRY_TYPES.filter((t) => p.byType[t].current || p.byType[t].proposed);
   const skipped = Object.entries(p.skipped).filter(([, n]) => n > 0);
   const titled = (e: GeneratedEntry) => html`<li><span class="badge">${e.entry_type}</span> ${e.title}</li>`;
@@ -130,9 +129,9 @@ ${p.samples.changed.length
 <h3>Newest entries with these settings</h3>
 ${p.newest.length
     ? p.newest.map(
-        (e) => html`<article class="preview-entry"><h4><span class="badge">${e.entry_type}</span> ${e.title}${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
+        (e, i) => html`<article class="preview-entry"><h4><span class="badge">${e.entry_type}</span> ${e.title}${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
           e.team_attribution ? html` <span class="muted">· ${e.team_attribution}</span>` : ''
-        }</h4><div class="preview">${renderMarkdown(e.content)}</div></article>`,
+        }</h4><div class="preview">${contents[i]}</div></article>`,
       )
     : html`<p class="empty">No entries: none of the commits is in a shown section.</p>`}
 </section>`;
@@ -150,6 +149,7 @@ export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
     const s: GenerationSettings = preview?.settings ?? resolved;
     const teams = teamRules(s.teams);
     const codeowners = await services.generation.hasCodeowners(project.id);
+    const previewed = preview ? await services.markdown.render(preview.newest.map((e) => e.content)) : undefined;
     return kit.render(
       request,
       reply,
@@ -206,7 +206,7 @@ ${s.sections.map(
 <div><label for="f-pull_request_url">Pull request link (with {number}; empty: no links)</label><input id="f-pull_request_url" name="pull_request_url" value="${s.pullRequestUrl ?? ''}" placeholder="https://github.com/owner/repo/pull/{number}"></div>
 <div class="actions"><button type="submit">Save settings</button> <button class="secondary" type="submit" formaction="/dashboard/projects/${project.slug}/generation/preview#preview">Preview</button></div>
 </form></section>
-${preview ? previewPanel(preview) : ''}`,
+${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
       { status: error ? error.status : 200 },
     );
   }

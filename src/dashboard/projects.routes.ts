@@ -6,7 +6,6 @@ import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
 import { html } from '../html/html.js';
-import { renderMarkdown } from '../html/markdown.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 import { reposPanel, type ReposPanel } from './views/repos.js';
 import { AVAILABLE_VIEWS, VIEW_LABELS } from '../projects/public-view.js';
@@ -18,6 +17,9 @@ const LinkParams = Type.Object({ slug: Type.String({ maxLength: 100 }), id: Type
 /** Errors of the repository forms that are the user's to fix (shown on the page with their status). */
 const REPO_FORM_ERRORS = new Set(['invalid_request', 'unprocessable', 'conflict']);
 const Notice = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
+
+/** Entries the project page shows, newest first by date; the review queue pages through the rest. */
+const PROJECT_PAGE_ENTRIES = 200;
 
 const STATUS_ACTIONS = { published: 'Publish', draft: 'Unpublish', archived: 'Archive' } as const;
 
@@ -44,9 +46,10 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     repoError?: ReposPanel['error'],
   ) {
     const csrf = kit.csrf(request);
-    const entries = await services.entries.listForProject(project.id);
+    const entries = await services.entries.listForProject(project.id, PROJECT_PAGE_ENTRIES);
     const links = await services.repos.listLinksOfProject(project.id);
     const commits = await services.repos.commitCountsByLink(project.id);
+    const generating = links.length > 0 && (await services.repos.generationPending(project.id));
     return kit.render(
       request,
       reply,
@@ -58,17 +61,21 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
 }</p>
-${reposPanel({ slug: project.slug, links, commits, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, ...(repoError ? { error: repoError } : {}) })}
+${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, ...(repoError ? { error: repoError } : {}) })}
 <section class="panel" aria-labelledby="entries-h"><h2 id="entries-h">Entries</h2>
 ${
   entries.length
-    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Title</th><th scope="col" class="hide-sm">Type</th><th scope="col">Status</th><th scope="col" class="hide-sm">Created</th><th scope="col">Published</th>${ws.canManage ? html`<th scope="col">Review</th>` : ''}</tr></thead><tbody>
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Title</th><th scope="col" class="hide-sm">Type</th><th scope="col">Status</th><th scope="col" class="hide-sm">Date</th><th scope="col">Published</th>${ws.canManage ? html`<th scope="col">Review</th>` : ''}</tr></thead><tbody>
   ${entries.map(
-    (e) => html`<tr><td>${ws.canManage ? html`<a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>` : (e.title ?? '(untitled)')}</td><td class="hide-sm">${e.entry_type}</td><td><span class="badge ${e.status}">${e.status}</span></td><td class="hide-sm">${when(e.created_at)}</td><td>${when(e.published_at)}</td>${
+    (e) => html`<tr><td>${ws.canManage ? html`<a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>` : (e.title ?? '(untitled)')}</td><td class="hide-sm">${e.entry_type}</td><td><span class="badge ${e.status}">${e.status}</span></td><td class="hide-sm">${when(e.occurred_at)}</td><td>${when(e.published_at)}</td>${
       ws.canManage ? html`<td><div class="actions">${statusButtons(e, csrf)}</div></td>` : ''
     }</tr>`,
   )}
-</tbody></table></div>`
+</tbody></table></div>${
+  entries.length >= PROJECT_PAGE_ENTRIES
+    ? html`<p class="muted">The newest ${PROJECT_PAGE_ENTRIES} by date.${ws.canManage ? html` The <a href="/dashboard/projects/${project.slug}/review">Review queue</a> lists every entry, with filters.` : ''}</p>`
+    : ''
+}`
     : html`<p class="empty">No entries yet. Entries appear here when they are generated or imported.</p>`
 }
 </section>
@@ -88,10 +95,10 @@ ${
     ${field({ name: 'theme_color', label: 'Accent colour', value: theme?.color ?? project.theme_color ?? '', errors: theme?.error?.details, hint: 'As #rrggbb, e.g. #1f6feb. Text on it is black or white, whichever reads better.', attrs: html` pattern="#[0-9a-fA-F]{6}" maxlength="7"` })}
     ${field({ name: 'logo_url', label: 'Logo URL', value: theme?.logoUrl ?? project.logo_url ?? '', type: 'url', errors: theme?.error?.details, hint: 'An https:// address of an image, shown at the top of the page.', attrs: html` maxlength="2000"` })}
     <div><label for="f-public_view">Shown by default</label><select id="f-public_view" name="public_view" aria-describedby="f-public_view-hint">${[
-      ['', 'Automatic (weekly, else monthly, daily or every change)'],
+      ['', 'Automatic'],
       ...AVAILABLE_VIEWS.map((v) => [v, VIEW_LABELS[v]]),
     ].map(([v, label]) => html`<option value="${v!}"${(theme?.publicView ?? project.public_view ?? '') === v ? html` selected` : ''}>${label!}</option>`)}</select>
-    <p class="hint" id="f-public_view-hint">One kind of entry at a time; readers can switch views on the page.</p></div>
+    <p class="hint" id="f-public_view-hint">One kind of entry at a time; readers can switch views on the page. Automatic: weekly, else monthly, daily or every change, whichever has published entries.</p></div>
     <div><button type="submit">Save public page</button></div>
   </form></section>
 <section class="panel danger-zone" aria-labelledby="delete-h"><h2 id="delete-h">Delete project</h2>
@@ -273,6 +280,7 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
     const csrf = kit.csrf(request);
     const title = draft?.title ?? entry.title ?? '';
     const content = draft?.content ?? entry.content ?? '';
+    const [preview] = (await services.markdown.render([content])).html;
     return kit.render(
       request,
       reply,
@@ -291,7 +299,7 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
   </form>
 </section>
 <section class="panel" aria-labelledby="preview-h"><h2 id="preview-h">Preview${draft ? ' (not saved yet)' : ''}</h2>
-  <div class="preview">${content.trim() ? renderMarkdown(content) : html`<p class="empty">No content.</p>`}</div>
+  <div class="preview">${content.trim() ? preview : html`<p class="empty">No content.</p>`}</div>
 </section>
 </div>`,
       { status: error ? error.status : 200 },

@@ -55,6 +55,12 @@ const linkForm = (who: DashboardClient, slug: string, form: Record<string, strin
   who.submit(`/dashboard/projects/${slug}`, `/dashboard/projects/${slug}/repos`, form);
 
 describe('linking from the dashboard', () => {
+  it('an empty workspace says what comes after creating a project, and where its page will be', async () => {
+    const page = await people.carol.get('/dashboard/personal');
+    expect(page.body).toContain('No projects yet. Create one below, then link its repository on its page');
+    expect(page.body).toContain('Used in the public URLs /c/&lt;slug&gt; and /v1/changelog/&lt;slug&gt;');
+  });
+
   it('links a local path on the default branch and shows it queued, then synced with its commits', async () => {
     const res = await linkForm(people.alice, 'acme-app', { source: join(allowed, 'app.git'), branch: '' });
     expect(res.status).toBe(303);
@@ -72,6 +78,36 @@ describe('linking from the dashboard', () => {
     expect(synced.body).toMatch(/synced <time[^>]*>[^<]*<\/time> · 2 new/);
     expect(synced.body).toContain('2 commits stored');
     expect(synced.body).not.toContain('data-refresh-seconds');
+  });
+
+  it('keeps reloading after the sync while the entries of the new commits are generated, then stops', async () => {
+    const project = await services.projects.findBySlug('acme-app');
+    // What the ingest job queues before the link's sync shows as finished (no worker runs in this file).
+    await services.jobs.send('generate', { projectId: project!.id }, { key: project!.id });
+    const generating = await people.alice.get('/dashboard/projects/acme-app');
+    expect(generating.body).toContain('Generating entries from the stored commits');
+    expect(generating.body).toContain('data-refresh-seconds');
+    // A member, who may not manage the project, sees the same state.
+    expect((await people.carol.get('/dashboard/projects/acme-app')).body).toContain('Generating entries');
+
+    await services.jobs.work('generate', ({ projectId }) => services.generation.generateProject(projectId).then(() => {}));
+    await expect.poll(() => services.repos.generationPending(project!.id), { timeout: 20_000 }).toBe(false);
+    const done = await people.alice.get('/dashboard/projects/acme-app');
+    expect(done.body).not.toContain('data-refresh-seconds');
+    expect(done.body).toContain('First change');
+  });
+
+  it('lists a project\'s entries newest first by their own date, not by when they were stored', async () => {
+    // Stored in one go, as a first sync stores years of history.
+    await services.entries.import('alice-blog', [
+      { entry_type: 'weekly', title: 'Week of March', period_start: '2024-03-04T00:00:00Z', period_end: '2024-03-11T00:00:00Z' },
+      { entry_type: 'weekly', title: 'Week of July', period_start: '2024-07-01T00:00:00Z', period_end: '2024-07-08T00:00:00Z' },
+      { entry_type: 'weekly', title: 'Week of January', period_start: '2024-01-01T00:00:00Z', period_end: '2024-01-08T00:00:00Z' },
+    ]);
+    const page = await people.alice.get('/dashboard/projects/alice-blog');
+    const titles = [...page.body.matchAll(/<a href="\/dashboard\/entries\/[^"]+">([^<]+)<\/a>/g)].map((m) => m[1]);
+    expect(titles).toEqual(['Week of July', 'Week of March', 'Week of January']);
+    expect(page.body).toContain('<th scope="col" class="hide-sm">Date</th>');
   });
 
   it('refuses a missing branch with 422, naming the branches, and stores nothing', async () => {

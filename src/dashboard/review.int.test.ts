@@ -73,6 +73,12 @@ describe('review queue listing', () => {
     expect(page.body).toContain('8 matching');
   });
 
+  it('orders the project page the same way, not by when entries were stored (a first sync stores years at once)', async () => {
+    const page = await alice.get(`/dashboard/projects/${app.slug}`);
+    expect(titlesOn(page.body)).toEqual(ordered);
+    expect(page.body).not.toContain('The newest 200 by date');
+  });
+
   it('filters by status, type, section and dates, and counts per status and type for the filter', async () => {
     expect(titlesOn((await alice.get(review('?status=all'))).body)).toEqual(ordered);
     expect(titlesOn((await alice.get(review('?status=published'))).body)).toEqual(['Wpub']);
@@ -108,6 +114,10 @@ describe('review queue listing', () => {
     const forged = await alice.get(review('?after=not-a-cursor'));
     expect(forged.status).toBe(400);
     expect(forged.body).toContain('Invalid page cursor');
+    // Past a bigint (and any date the database holds): a 400 too, never the database's overflow (a 500).
+    const far = await alice.get(review('?after=9223372036854775808.0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b'));
+    expect(far.status).toBe(400);
+    expect(far.body).toContain('Invalid page cursor');
   });
 });
 
@@ -220,6 +230,18 @@ describe('who may use the queue', () => {
     expect((await carol.post(bulk(), { action: 'publish', ids: [draft.id] })).status).toBe(403);
     expect((await carol.post(bulk(), { action: 'publish', scope: 'matching', status: 'draft' })).status).toBe(403);
     expect(await statusOf([draft.id])).toEqual({ [draft.id]: 'draft' });
+  });
+
+  it('is named on a project page that shows only the newest 200 entries', async () => {
+    const many = await buildProject(ctx.services, { type: 'org', slug: 'acme' });
+    await insertEntries(ctx.services, many.id, Array.from({ length: 201 }, (_, i) => ({ title: `E${i}` })));
+    const owner = await alice.get(`/dashboard/projects/${many.slug}`);
+    expect(titlesOn(owner.body)).toHaveLength(200);
+    expect(owner.body).toContain(`The newest 200 by date. The <a href="/dashboard/projects/${many.slug}/review">Review queue</a> lists every entry`);
+    // A member, who may not use the queue, is not sent there.
+    const member = await carol.get(`/dashboard/projects/${many.slug}`);
+    expect(member.body).toContain('The newest 200 by date.');
+    expect(member.body).not.toContain(`/dashboard/projects/${many.slug}/review`);
   });
 
   it('is linked from the project and generation pages', async () => {

@@ -63,7 +63,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
       ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Slug</th><th scope="col">Published entries</th><th scope="col" class="hide-sm">Created</th></tr></thead><tbody>
     ${projects.map((p) => html`<tr><td><a href="/dashboard/projects/${p.slug}">${p.name}</a></td><td><code>${p.slug}</code></td><td>${p.published_entry_count}</td><td class="hide-sm">${when(p.created_at)}</td></tr>`)}
   </tbody></table></div>`
-      : html`<p class="empty">No projects yet.</p>`
+      : html`<p class="empty">No projects yet.${ws.canManage ? ' Create one below, then link its repository on its page: its changelog is generated from the commits.' : ''}</p>`
   }
 </section>`);
     if (ws.canManage) {
@@ -72,7 +72,7 @@ export const workspaceRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
   ${formErrors(projectError?.message, projectError?.details, ['name', 'slug'])}
   <form class="stack" method="post" action="${ws.base}/projects">${csrfField({ csrf })}
     ${field({ name: 'name', label: 'Name', value: values.name, errors: projectError?.details, required: true })}
-    ${field({ name: 'slug', label: 'Slug', value: values.slug, errors: projectError?.details, required: true, hint: 'Used in the public URL /v1/changelog/<slug>: lowercase letters, digits and single hyphens.' })}
+    ${field({ name: 'slug', label: 'Slug', value: values.slug, errors: projectError?.details, required: true, hint: 'Used in the public URLs /c/<slug> and /v1/changelog/<slug>: lowercase letters, digits and single hyphens.' })}
     <div><button type="submit">Create project</button></div>
   </form>
 </section>`);

@@ -91,6 +91,17 @@ describe('typed client against a listening server', () => {
     expect(bad.error?.details?.[0]?.parameter).toBe('limit');
   });
 
+  it('lists one view with `view` (an addition): the typed client knows its values and meta.view', async () => {
+    const weekly = await anonymous.GET('/v1/changelog/{slug}', { params: { path: { slug: project.slug }, query: { view: 'weekly' } } });
+    expect(weekly.response.status).toBe(200);
+    expect(weekly.data!.entries).toEqual([]);
+    expect(weekly.data!.meta).toMatchObject({ total: 0, view: 'weekly' });
+    // The project has published commit entries only: that is its default view.
+    const byDefault = await anonymous.GET('/v1/changelog/{slug}', { params: { path: { slug: project.slug }, query: { view: 'default', limit: 2 } } });
+    expect(byDefault.data!.meta).toMatchObject({ view: 'commit', total: 5, count: 2 });
+    expect(byDefault.data!.entries.map((e) => e.title)).toEqual(['Release 5', 'Release 4']);
+  });
+
   it('answers a conditional request with 304', async () => {
     const first = await anonymous.GET('/v1/changelog/{slug}', { params: { path: { slug: project.slug } } });
     const etag = first.response.headers.get('etag');

@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { renderMarkdown } from '../../src/generation/render.js';
@@ -10,13 +10,11 @@ import { createServices, type Services } from '../../src/services.js';
 import { testConfig } from '../helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { buildProject, buildUser, insertEntries } from '../helpers/factories.js';
+import { launchChromium, runE2e } from '../helpers/browser.js';
 
-// Debian's chromium package; playwright-core never downloads a browser.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
 // UPDATE_DOCS_SCREENSHOTS=1 refreshes the README's pictures in docs/screenshots/.
 const DOCS = new URL('../../docs/screenshots/', import.meta.url);
-const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
 const LOGO = `<svg xmlns="http://www.w3.org/2000/svg" width="144" height="36" viewBox="0 0 144 36"><rect width="36" height="36" rx="8" fill="#fff"/><path d="M10 18h16M18 10v16" stroke="#6d28d9" stroke-width="4"/></svg>`;
 
 const day = (n: number) => new Date(Date.parse('2026-03-02T09:00:00Z') + n * 86_400_000);
@@ -39,6 +37,41 @@ const json = (title: string, version: string | null, headline: string, items: [s
   ...(version ? {} : {}),
 });
 
+/** Pages of the customer's site by path, and the widget's attributes on each. */
+const EMBEDS: Record<string, string> = {
+  '/': 'project="acme-app" view="all" limit="5"',
+  '/default': 'project="acme-api" limit="5"',
+  '/default-small': 'project="acme-api" limit="4"',
+  '/daily': 'project="acme-api" type="daily" limit="4"',
+  '/both': 'project="acme-api" view="commit" type="daily" limit="20"',
+  '/bogus': 'project="acme-api" view="everything"',
+};
+
+/** acme-api's commit entries as generation writes them: the one change is the title, in its section. */
+const API_COMMITS = [
+  { title: 'Sign-in survives a password reset', section: ['fix', 'Bug fixes'], component: 'auth' },
+  { title: 'Drop the v0 endpoints', section: ['breaking', 'Breaking changes'], component: 'api', explanation: 'Clients on v0 move to /v1 first.' },
+  { title: 'Export as JSON Feed', section: ['feature', 'Features'], component: null },
+] as const;
+const commitJson = ({ title, section, component, ...rest }: (typeof API_COMMITS)[number]) => ({
+  title,
+  headline_items: [{ section_type_key: section[0], title, body: 'explanation' in rest ? rest.explanation : null }],
+  sections: [{ section_type_key: section[0], label: section[1], items: [{ text: title, component }] }],
+  component_tags: component ? [component] : [],
+  team_attribution: null,
+});
+/** A rollup as generation writes it: its headline items are its most significant changes, also in their sections. */
+const rollupJson = (title: string) => ({
+  title,
+  headline_items: [{ section_type_key: 'feature', title: 'Export as JSON Feed', body: null }],
+  sections: [
+    { section_type_key: 'feature', label: 'Features', items: [{ text: 'Export as JSON Feed', component: null }] },
+    { section_type_key: 'fix', label: 'Bug fixes', items: [{ text: 'Sign-in survives a password reset', component: 'auth' }] },
+  ],
+  component_tags: ['auth'],
+  team_attribution: null,
+});
+
 describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () => {
   let database: TestDatabase;
   let services: Services;
@@ -50,6 +83,7 @@ describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () 
   let page: Page;
   let weeklyId: string;
   let phishId: string;
+  let apiProjectId: string;
   const cspViolations: string[] = [];
   const outside: string[] = [];
 
@@ -105,28 +139,47 @@ describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () 
     ]);
     weeklyId = ids[0]!;
     phishId = ids[13]!;
+
+    // acme-api: every kind of entry over two weeks, as history publishes them (each rollup at its period's end).
+    const apiProject = await buildProject(services, { type: 'user', email: user.email }, { slug: 'acme-api', name: 'Acme API' });
+    apiProjectId = apiProject.id;
+    await insertEntries(services, apiProject.id, [
+      ...API_COMMITS.map((commit, i) => ({
+        status: 'published' as const, entry_type: 'commit' as const, title: commit.title, published_at: new Date(day(i).getTime() + 3_600_000),
+        generated_json: JSON.stringify(commitJson(commit)),
+      })),
+      ...Array.from({ length: 5 }, (_, i) => ({
+        status: 'published' as const, entry_type: 'daily' as const, title: `Daily ${i + 1}`, published_at: day(i + 1),
+        generated_json: JSON.stringify(rollupJson(`Daily ${i + 1}`)),
+      })),
+      ...[1, 2].map((w) => ({
+        status: 'published' as const, entry_type: 'weekly' as const, title: `Week ${w}`, published_at: day(7 * w),
+        generated_json: JSON.stringify(rollupJson(`Week ${w}`)),
+      })),
+      { status: 'published', entry_type: 'monthly', title: 'March', published_at: day(14), generated_json: JSON.stringify(rollupJson('March')) },
+      { status: 'draft', entry_type: 'weekly', title: 'Secret week', published_at: null },
+    ]);
     app = await buildApp({ config, database, services });
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 
-    // The customer's site: another origin (other host name and port) that only embeds the widget.
+    // The customer's site: another origin (other host name and port) that only embeds the widget, on
+    // each page with other attributes (EMBEDS).
     customer = createServer((request, response) => {
-      if (request.url !== '/') return void response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Elsewhere</title><p>Another page');
+      const attributes = EMBEDS[request.url ?? ''];
+      if (attributes === undefined) return void response.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>Elsewhere</title><p>Another page');
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Acme blog</title>
 <script src="${base}/widget.js" defer></script>
 <style>body{font-family:system-ui,sans-serif;margin:2rem auto;max-width:44rem;color:#222}
 changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head>
 <body><main><h1>Acme blog</h1><p>What we shipped lately:</p>
-<changelog-feed project="acme-app" limit="5"></changelog-feed></main></body></html>`);
+<changelog-feed ${attributes}></changelog-feed></main></body></html>`);
     });
     await new Promise<void>((resolve) => customer.listen(0, '127.0.0.1', resolve));
     customerSite = `http://localhost:${(customer.address() as AddressInfo).port}`;
 
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
@@ -160,8 +213,10 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     expect(await first.locator('h3').textContent()).toBe('Faster exports and RSSNew');
     expect(await first.locator('.version').textContent()).toBe('v2.4.0');
     expect(await first.locator('time').getAttribute('datetime')).toBe(day(14).toISOString());
-    expect(await first.locator('.headline').textContent()).toBe('Exports are up to 10× faster');
+    // The rollup's headline item is one of its changes: shown once, in its section (not again in bold on top).
     expect(await first.locator('h4').textContent()).toBe('Features');
+    expect(await first.locator('li').allTextContents()).toEqual(['exports: CSV exports stream instead of buffering', 'api: RSS and Atom feeds']);
+    expect(await first.textContent()).not.toContain('Exports are up to 10× faster');
     expect(await page.locator('changelog-feed [part="badge"]').textContent()).toBe('5 new since your last visit');
     await expect.poll(() => page.evaluate(`localStorage.getItem(${JSON.stringify(seenKey())})`)).toBe(day(14).toISOString());
 
@@ -174,9 +229,8 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     expect(await page.locator('changelog-feed a[href^="javascript:"]').count()).toBe(0);
     expect(await hostile.getByText('click me').evaluate((el) => el.tagName)).not.toBe('A');
     expect(await page.locator('changelog-feed a[href="https://example.com/issues/42"]').count()).toBe(1);
-    // The structured form (headline items, sections) is text too.
+    // The structured form (sections) is text too.
     const structured = articles.nth(2);
-    expect(await structured.locator('.headline').textContent()).toBe('<img src=x onerror="window.__pwned=5">headline');
     expect(await structured.locator('h4').textContent()).toBe('<b>Fixes</b>');
     expect(await structured.locator('.component').textContent()).toBe('<i>ui</i>: ');
     expect(await structured.textContent()).toContain('<svg onload="window.__pwned=7"></svg>item');
@@ -195,12 +249,13 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     const phishStructure = articles.nth(14);
     expect(await phishMarkdown.locator('li').first().textContent()).toBe(PHISH);
     expect(await phishMarkdown.textContent()).toContain(BRACKETS);
-    expect(await phishStructure.locator('.headline').textContent()).toBe(PHISH);
-    expect(await phishStructure.locator('ul:not(.headlines) li').textContent()).toBe(PHISH);
+    expect(await phishStructure.locator('ul li').textContent()).toBe(PHISH);
+    expect((await phishStructure.textContent())!.split(PHISH)).toHaveLength(2);
     expect(await page.locator('changelog-feed a[href^="https://evil.example"]').count()).toBe(0);
     // The public page's full-page screenshot cannot hold 80,000 characters in one line: the entry loses them.
     await services.entries.editText(phishId, { title: 'Phish as Markdown', content: renderMarkdown(phishJson('Phish as Markdown')) });
-    expect(await page.locator('changelog-feed').textContent()).not.toContain('secret pricing');
+    // The widget's own tree (the host element's textContent would read only its empty light DOM).
+    expect(await page.locator('changelog-feed section').textContent()).not.toContain('secret pricing');
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
 
     // A second visit: nothing new.
@@ -208,6 +263,66 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await expect.poll(() => articles.count()).toBe(5);
     expect(await page.locator('changelog-feed [part="badge"]').isHidden()).toBe(true);
     expect(outside).toEqual([]);
+  });
+
+  it("the widget shows the project's default view, or the view or type the embedder set, each change once", async () => {
+    const articles = page.locator('changelog-feed article');
+    const titles = () => page.locator('changelog-feed article h3').allTextContents();
+    const occurrences = async (text: string) => ((await page.locator('changelog-feed section').textContent()) ?? '').split(text).length - 1;
+
+    // No attribute: the project's default view, here automatic: weekly, since it has weekly entries.
+    await page.goto(`${customerSite}/default`);
+    await expect.poll(() => articles.count()).toBe(2);
+    expect(await titles()).toEqual(['Week 2', 'Week 1']);
+    expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
+    // A rollup's headline item is also one of its changes: each change once per entry, in its section.
+    expect(await articles.first().locator('h4').allTextContents()).toEqual(['Features', 'Bug fixes']);
+    expect(await occurrences('Export as JSON Feed')).toBe(2);
+    await shot('widget-default-view');
+
+    // type="daily": that type only, paged with Load more.
+    await page.goto(`${customerSite}/daily`);
+    await expect.poll(() => articles.count()).toBe(4);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => articles.count()).toBe(5);
+    expect(await titles()).toEqual(['Daily 5', 'Daily 4', 'Daily 3', 'Daily 2', 'Daily 1']);
+
+    // view wins over type. A commit entry's one change is its title: shown once, with its section and component.
+    await page.goto(`${customerSite}/both`);
+    await expect.poll(() => articles.count()).toBe(3);
+    expect(await titles()).toEqual(['Export as JSON Feed', 'Drop the v0 endpoints', 'Sign-in survives a password reset']);
+    for (const { title } of API_COMMITS) expect(await occurrences(title), title).toBe(1);
+    expect(await page.locator('changelog-feed .kind').allTextContents()).toEqual(['Features', 'Breaking changes · api', 'Bug fixes · auth']);
+    // A breaking change's explanation, which only its headline item carries, shows under it.
+    expect(await articles.nth(1).locator('.explanation').textContent()).toBe('Clients on v0 move to /v1 first.');
+    expect(await page.locator('changelog-feed section').textContent()).not.toContain('Secret week');
+
+    // An attribute the API would refuse: said at once, nothing asked of the server.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/v1/changelog/')) asked.push(request.url());
+    });
+    await page.goto(`${customerSite}/bogus`);
+    await expect.poll(() => page.locator('changelog-feed [role="status"]').textContent()).toContain('Unknown view');
+    expect(asked).toEqual([]);
+    page.removeAllListeners('request');
+  });
+
+  it('the widget keeps to the view it opened with when the default changes before Load more', async () => {
+    await services.projects.setPublicView(apiProjectId, 'daily');
+    const articles = page.locator('changelog-feed article');
+    await page.goto(`${customerSite}/default-small`);
+    await expect.poll(() => articles.count()).toBe(4);
+    await services.projects.setPublicView(apiProjectId, 'monthly');
+    // The server's default has moved on (its cached answers with it)...
+    await expect
+      .poll(async () => ((await (await fetch(`${base}/v1/changelog/acme-api?view=default`)).json()) as { meta: { view: string } }).meta.view)
+      .toBe('monthly');
+    // ...and the next page is still the daily entries the reader was reading.
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => articles.count()).toBe(5);
+    expect(await page.locator('changelog-feed article h3').allTextContents()).toEqual(['Daily 5', 'Daily 4', 'Daily 3', 'Daily 2', 'Daily 1']);
+    await services.projects.setPublicView(apiProjectId, null);
   });
 
   it('the public page filters, links to permalinks, discovers its feeds, and runs under its CSP', async () => {

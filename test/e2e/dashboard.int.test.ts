@@ -1,24 +1,16 @@
-import { testConfig } from '../helpers/config.js';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { seedDemo } from '../../src/demo/seed.js';
 import { createServer, type Server } from 'node:http';
-import { createServices, type Services } from '../../src/services.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import type { Services } from '../../src/services.js';
+import { launchChromium, runE2e, setUpFirstAccount, startDashboardApp, type DashboardApp } from '../helpers/browser.js';
 
-// Debian's chromium package (.ci/run installs it); playwright-core never downloads a browser.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
-const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 describe.runIf(runE2e)('dashboard in headless Chromium', () => {
-  let database: TestDatabase;
+  let server: DashboardApp;
   let services: Services;
-  let app: FastifyInstance;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -41,35 +33,17 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
       request.on('end', () => response.writeHead(204).end());
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-    database = await createTestDatabase();
     // The local webhook receiver is on loopback, which only the operator's allow-list opens.
-    const config = testConfig({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
-    services = createServices(database, config);
-    await seedDemo(services);
-    app = await buildApp({ config, database, services });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    server = await startDashboardApp({ WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' });
+    ({ services, base } = server);
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on('dialog', (dialog) => void dialog.accept());
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
-    await database?.close();
+    await server?.close();
     await new Promise((resolve) => receiver?.close(resolve));
   });
 
@@ -79,28 +53,16 @@ describe.runIf(runE2e)('dashboard in headless Chromium', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Set up this installation');
     // The operator opens the setup link the server printed at start-up.
     const setup = await services.accounts.firstAccountSetupLink();
-    await page.goto(`${base}/dashboard/setup/${setup!.token}`);
+    await setUpFirstAccount(page, base, `/dashboard/setup/${setup!.token}`, async (step) => {
+      if (step === 'signup') await shot('signup');
+      if (step === 'organization') {
+        expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Hello, Ada Lovelace');
+        await shot('overview');
+      }
+    });
     // Keyboard users reach the skip link first.
     await page.keyboard.press('Tab');
     expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada Lovelace');
-    await page.getByLabel('E-mail').fill('ada@example.com');
-    await page.getByLabel('Password').fill('correct-horse-battery');
-    await shot('signup');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${base}/dashboard?notice=welcome`);
-    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Hello, Ada Lovelace');
-
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Inc.');
-    await page.getByRole('textbox', { name: 'Slug', exact: true }).fill('acme');
-    await shot('overview');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.waitForURL(`${base}/dashboard/orgs/acme?notice=org-created`);
-
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme App');
-    await page.getByRole('textbox', { name: 'Slug', exact: true }).fill('acme-app');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForURL(`${base}/dashboard/projects/acme-app?notice=project-created`);
     await services.entries.import('acme-app', [
       { entry_type: 'weekly', status: 'published', title: 'Week of faster exports', content: '## Features\n\n- **api:** RSS export' },
       { entry_type: 'commit', title: 'Fix pagination ties', content: 'Entries that share a publish time are ordered by id.' },

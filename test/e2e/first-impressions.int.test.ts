@@ -1,20 +1,11 @@
-import { testConfig } from '../helpers/config.js';
-import { existsSync, mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { seedDemo } from '../../src/demo/seed.js';
-import { createServices, type Services } from '../../src/services.js';
-import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+import { launchChromium, runE2e, setUpFirstAccount, startDashboardApp, type DashboardApp } from '../helpers/browser.js';
 
-// Debian's chromium package; playwright-core never downloads a browser.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // SCREENSHOTS_DIR=docs/screenshots (and SCREENSHOTS_SUFFIX) keeps the pictures for the documentation.
 const SCREENSHOTS = process.env.SCREENSHOTS_DIR ?? new URL('../../test-results/screenshots/', import.meta.url).pathname;
 const SUFFIX = process.env.SCREENSHOTS_SUFFIX ?? '';
-const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 /**
  * What a newcomer sees first, in a real browser: the dashboard's own Content-Security-Policy blocks
@@ -22,9 +13,7 @@ const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
  * the panel below, and the generation settings form uses the page's width.
  */
 describe.runIf(runE2e)('first impressions of the dashboard in headless Chromium', () => {
-  let database: TestDatabase;
-  let services: Services;
-  let app: FastifyInstance;
+  let server: DashboardApp;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -41,43 +30,21 @@ describe.runIf(runE2e)('first impressions of the dashboard in headless Chromium'
   };
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const config = testConfig();
-    services = createServices(database, config);
-    await seedDemo(services);
-    app = await buildApp({ config, database, services });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    server = await startDashboardApp();
+    base = server.base;
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) blocked.push(message.text());
     });
     // The first account, an organization and a project in it, through the dashboard.
-    const setup = await services.accounts.firstAccountSetupLink();
-    await page.goto(`${base}/dashboard/setup/${setup!.token}`);
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Ada Lovelace');
-    await page.getByLabel('E-mail').fill('ada@example.com');
-    await page.getByLabel('Password').fill('correct-horse-battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(`${base}/dashboard?notice=welcome`);
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Inc.');
-    await page.getByRole('textbox', { name: 'Slug', exact: true }).fill('acme');
-    await page.getByRole('button', { name: 'Create organization' }).click();
-    await page.waitForURL(`${base}/dashboard/orgs/acme?notice=org-created`);
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme App');
-    await page.getByRole('textbox', { name: 'Slug', exact: true }).fill('acme-app');
-    await page.getByRole('button', { name: 'Create project' }).click();
-    await page.waitForURL(`${base}/dashboard/projects/acme-app?notice=project-created`);
+    const setup = await server.services.accounts.firstAccountSetupLink();
+    await setUpFirstAccount(page, base, `/dashboard/setup/${setup!.token}`);
   }, 90_000);
 
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
-    await database?.close();
+    await server?.close();
   });
 
   it('GET / lands on the dashboard, with a favicon', async () => {

@@ -1,16 +1,15 @@
 // The generation settings page in headless Chromium: change the form, press Preview, read what
 // would be generated; nothing is saved until Save.
-import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { buildProject } from '../helpers/factories.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from '../helpers/git-fixtures.js';
+import { launchChromium, runE2e } from '../helpers/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
-const runE2e = existsSync(CHROMIUM) || process.env.CI === 'true';
 
 describe.runIf(runE2e)('generation preview in headless Chromium', () => {
   let ctx: TestContext;
@@ -27,7 +26,7 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     origin = datasetRepoCopy();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'] });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   }, 120_000);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { LogEvent } from 'kysely';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, type Migration } from '../../src/db/migrate.js';
 
 export const usePostgres = process.env.TEST_DB === 'postgres';
 
@@ -15,11 +15,14 @@ export interface TestDatabase extends Database {
  * A fresh, migrated database for one test file: an in-memory PGlite, or (TEST_DB=postgres) a
  * scratch database created on TEST_DATABASE_URL's server and dropped again on close.
  */
-export async function createTestDatabase(options: { onQuery?: (event: LogEvent) => void } = {}): Promise<TestDatabase> {
+export async function createTestDatabase(
+  options: { onQuery?: (event: LogEvent) => void; /** Fewer than all: a test of a migration on older data. */ migrations?: Migration[] } = {},
+): Promise<TestDatabase> {
+  const { migrations, ...open } = options;
   if (!usePostgres) {
     const { PGlite } = await import('@electric-sql/pglite');
-    const database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { pglite: await PGlite.create(), ...options });
-    await migrate(database);
+    const database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { pglite: await PGlite.create(), ...open });
+    await migrate(database, migrations);
     return database;
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -30,8 +33,8 @@ export async function createTestDatabase(options: { onQuery?: (event: LogEvent) 
   await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 5 }, options);
-  await migrate(database);
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 5 }, open);
+  await migrate(database, migrations);
   return {
     ...database,
     url: url.toString(),

@@ -126,3 +126,41 @@ export function smallRepo(options: { defaultBranch?: string; commits?: number; b
   for (const branch of options.branches ?? []) git(dir, 'branch', branch, defaultBranch);
   return dir;
 }
+
+/**
+ * A work repository (branch main) in `work` whose commits carry the dates given: each `commit(day, …)`
+ * and `merge(day, …)` is authored and committed on that day of 2024 at noon UTC, so tests of dates
+ * (arrival, releases, cherry-picks) read the history they wrote.
+ */
+export function datedRepository(work: string, { extension = 'txt' }: { extension?: string } = {}) {
+  execFileSync('git', ['init', '--quiet', '--initial-branch=main', work]);
+  let date = '';
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', work, '-c', 'user.name=Dev', '-c', 'user.email=dev@example.com', ...args], {
+      encoding: 'utf8',
+      env: { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    }).trim();
+  let n = 0;
+  return {
+    work,
+    git,
+    /** Sets the date of what `git` does next: `day` (MM-DD) of 2024 at noon UTC. */
+    on(day: string): void {
+      date = `2024-${day}T12:00:00Z`;
+    },
+    /** A commit on the checked-out branch on `day`; returns its sha. */
+    commit(day: string, message: string): string {
+      date = `2024-${day}T12:00:00Z`;
+      writeFileSync(join(work, `file-${n++}.${extension}`), `${message}\n`);
+      git('add', '-A');
+      git('commit', '--quiet', '-m', message);
+      return git('rev-parse', 'HEAD');
+    },
+    /** `git merge` of `branch` into the checked-out branch on `day`; returns the merge's sha. */
+    merge(day: string, branch: string, ...options: string[]): string {
+      date = `2024-${day}T12:00:00Z`;
+      git('merge', '--quiet', '--no-edit', ...options, branch);
+      return git('rev-parse', 'HEAD');
+    },
+  };
+}

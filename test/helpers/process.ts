@@ -1,10 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { TEST_ENV } from './config.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SERVE = fileURLToPath(new URL('./serve.ts', import.meta.url));
+/** The command as installed: the compiled CLI (dist/), which `npm ci` builds. */
+const BIN = fileURLToPath(new URL('../../bin/changelog.js', import.meta.url));
 
 export async function freePort(): Promise<number> {
   const server = net.createServer();
@@ -26,9 +28,12 @@ export interface ServerProcess {
 }
 
 /** Spawns `node --import tsx ...args` and collects what it prints. */
-function spawnTsx(args: string[], options: { cwd?: string; env: Record<string, string | undefined> }) {
+const spawnTsx = (args: string[], options: { cwd?: string; env: Record<string, string | undefined> }) => spawnNode(['--import', 'tsx', ...args], options);
+
+/** Spawns `node ...args` and collects what it prints. */
+function spawnNode(args: string[], options: { cwd?: string; env: Record<string, string | undefined> }) {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (chunk) => (output += String(chunk)));
   child.stderr!.on('data', (chunk) => (output += String(chunk)));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -47,14 +52,18 @@ function spawnTsx(args: string[], options: { cwd?: string; env: Record<string, s
  * Starts `changelog serve` (the CLI, as a shell runs it: production mode, only the given settings)
  * as a real child process and waits until it answers /health.
  */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: { built?: boolean; cwd?: string; startSeconds?: number } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
-  const server = spawnTsx(['test/helpers/run-cli.ts', 'serve'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env },
-  });
+  const processEnv = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env };
+  // `built`: bin/changelog.js serve, exactly what a user runs after `npm ci` (see buildIfStale).
+  const server = options.built
+    ? spawnNode([BIN, 'serve'], { cwd: options.cwd ?? ROOT, env: processEnv })
+    : spawnTsx(['test/helpers/run-cli.ts', 'serve'], { cwd: ROOT, env: processEnv });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.startSeconds ?? 30) * 1000;
   for (;;) {
     if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
     try {
@@ -89,4 +98,32 @@ export async function startServerScript(env: Record<string, string>, options: { 
     setTimeout(() => reject(new Error(`server did not start in 60 s: ${server.output()}`)), 60_000).unref();
   });
   return { ...server, url: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * Compiles src/ into dist/ when the build is older than the sources (npm start's own check, a no-op
+ * when current), so that tests of bin/changelog.js run the code under test.
+ */
+export function buildIfStale(): void {
+  execFileSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: ROOT, stdio: 'ignore' });
+}
+
+export interface BuiltCliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  json<T = Record<string, unknown>>(): T;
+}
+
+/** Runs `node bin/changelog.js ...args` as a shell would, with only the given environment (and PATH). */
+export function runBuiltCli(args: string[], env: Record<string, string>, cwd = ROOT): Promise<BuiltCliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += String(chunk)));
+    child.stderr.on('data', (chunk) => (stderr += String(chunk)));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr, json: <T,>() => JSON.parse(stdout) as T }));
+  });
 }

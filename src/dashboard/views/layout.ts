@@ -56,7 +56,7 @@ export function field(options: {
   value?: string | undefined;
   type?: string;
   errors?: ErrorDetail[] | undefined;
-  hint?: string;
+  hint?: string | Html;
   required?: boolean;
   autocomplete?: string;
   attrs?: Html;

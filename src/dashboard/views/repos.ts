@@ -10,6 +10,8 @@ export interface ReposPanel {
   commits: Map<string | null, number>;
   canManage: boolean;
   csrf: string;
+  /** Whether entries of stored commits are still being generated (after a sync, the last step before they show). */
+  generating: boolean;
   /** REPO_PATHS_ALLOWED: where local paths may be linked from here. */
   pathsAllowed: readonly string[];
   /** A failed link, set-branch or unlink: its error, shown by the form (or link) it came from. */
@@ -51,7 +53,13 @@ export function reposPanel(p: ReposPanel): Html {
   );
   const values = p.error && p.error.linkId === undefined ? p.error.values : undefined;
   return html`<section class="panel" aria-labelledby="repos-h"><h2 id="repos-h">Repositories</h2>
-${busy ? html`<p class="muted" data-refresh-seconds="3">A sync is under way; this page updates every few seconds.</p>` : ''}
+${
+  busy
+    ? html`<p class="muted" data-refresh-seconds="3" role="status">A sync is under way; this page updates every few seconds.</p>`
+    : p.generating && p.links.length
+      ? html`<p class="muted" data-refresh-seconds="3" role="status">Generating entries from the stored commits; this page updates every few seconds.</p>`
+      : ''
+}
 ${
   p.links.length
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Repository</th><th scope="col">Branch</th><th scope="col">Status</th><th scope="col">Sync</th>${p.canManage ? html`<th scope="col">Manage</th>` : ''}</tr></thead><tbody>
@@ -72,7 +80,7 @@ ${errorFor(undefined)}
     errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined,
     hint: p.pathsAllowed.length
       ? `An https:// URL of a public repository, or a directory inside ${p.pathsAllowed.join(', ')}.`
-      : 'An https:// URL of a public repository. (Local paths: the operator lists allowed directories in REPO_PATHS_ALLOWED.)',
+      : html`An https:// URL of a public repository. A local checkout: link it from a terminal on the server (<code>changelog repos link --project ${p.slug} --path DIR</code>), or list its parent directory in the server's <code>REPO_PATHS_ALLOWED</code> setting to link it here.`,
     attrs: html` maxlength="2000"`,
   })}
   ${field({ name: 'branch', label: 'Branch', value: values?.branch ?? '', errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined, hint: "Empty: the repository's default branch.", attrs: html` maxlength="255"` })}
