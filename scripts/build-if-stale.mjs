@@ -1,7 +1,9 @@
-// `npm start`'s prestart: compiles src/ into dist/ only when the build is missing or older than a
-// source (any src/**/*.ts but tests, the tsconfig files, package.json). A current build starts in
-// well under a second instead of recompiling (tens of seconds on a small machine).
-// FORCE_BUILD=1 always builds.
+// `npm start`'s prestart and the `prepare` script: compiles src/ into dist/ only when the build is
+// missing or older than a source (any src/**/*.ts but tests, the tsconfig files, package.json). A
+// current build starts in well under a second instead of recompiling (tens of seconds on a small
+// machine). `prepare` also runs when the first `npx changelog` in a checkout installs this package
+// into npx's cache: an unconditional tsc there made a newcomer's first CLI command take about a minute.
+// FORCE_BUILD=1 always builds; `npm run build` is the unconditional build.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
