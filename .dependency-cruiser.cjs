@@ -70,7 +70,7 @@ module.exports = {
       name: 'foundations-know-no-domain',
       severity: 'error',
       comment: 'The foundations (database, errors, ids, config, git, html, http plumbing) are used by every domain and import none.',
-      from: { path: '^src/(db/|git/|html/|errors\\.ts|ids\\.ts|config\\.ts)' },
+      from: { path: '^src/(db/|git/|html/|errors\\.ts|ids\\.ts|config\\.ts|worker-threads\\.ts)' },
       to: { path: '^src/(auth|cache|changelog|cli|dashboard|demo|entries|generation|github|health|jobs|keys|ops|orgs|projects|repos|webhooks)/' },
     },
     {

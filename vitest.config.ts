@@ -13,6 +13,10 @@ export default defineConfig({
   test: {
     setupFiles: ['test/helpers/no-network.ts'],
     pool: 'forks',
+    // Two files at a time: most integration tests wait on PostgreSQL, git or Chromium, so two forks on
+    // two cores halve CI's wall time (vitest's default on two cores is one fork).
+    maxWorkers: 2,
+    minWorkers: 1,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
