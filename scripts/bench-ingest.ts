@@ -12,19 +12,18 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { gitLogArgs } from '../src/git/git-log.js';
 import { createIngestService } from '../src/repos/ingest.service.js';
 import { syncMirror } from '../src/git/mirror.js';
+import { adminQuery, ADMIN_URL } from './bench-support.js';
 import { createBenchProject } from './dataset-repo.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TMP = join(ROOT, 'tmp', 'bench');
 const DATASET = resolve(ROOT, '../shared/datasets/prettier-history.jsonl.gz');
 const TOOL = resolve(ROOT, '../shared/tools/history-to-git.mjs');
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const RUNS = 3;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -36,16 +35,6 @@ function timeGit(args: string[]): number {
   const result = spawnSync('git', args, { maxBuffer: 1024 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
   if (result.status !== 0) throw new Error(`git ${args.join(' ')} failed`);
   return Number(process.hrtime.bigint() - started) / 1e6;
-}
-
-async function adminQuery(text: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
 }
 
 /** Ingests the repository into a fresh database RUNS times and returns the median time and count. */
