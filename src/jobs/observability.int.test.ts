@@ -90,10 +90,15 @@ describe('job queue observability', () => {
     expect(ready.statusCode).toBe(200);
     expect(ready.json().checks.jobQueue).toEqual({ status: 'ok' });
 
-    await waitFor(async () => (services.jobs.failures()['repo-ingest'] >= 1 ? true : undefined), 20_000, 'a failed ingest');
     await waitFor(async () => ((await services.repos.listLinks('good')).links[0]?.status === 'active' ? true : undefined), 20_000, 'the good ingest');
-
-    const text = await metrics();
+    // The failure counter moves when the handler throws, and the link when the ingest ends, each a
+    // moment before the queue records the job's state: wait for the states /metrics reads from the queue.
+    const settled = (text: string) =>
+      sample(text, 'job_queue_jobs{queue="repo-ingest",state="retry"}') === 1 && sample(text, 'job_queue_jobs{queue="repo-ingest",state="active"}') === 0;
+    const text = await waitFor(async () => {
+      const current = await metrics();
+      return settled(current) ? current : undefined;
+    }, 20_000, 'the failed ingest waiting for its retry, the good one done');
     expect(sample(text, 'job_failures_total{queue="repo-ingest"}')).toBe(1);
     // The failed job waits for its retry; the good one completed and is no longer counted anywhere.
     expect(sample(text, 'job_queue_jobs{queue="repo-ingest",state="retry"}')).toBe(1);
