@@ -359,6 +359,13 @@ function rollupEntry(
 }
 
 export function buildSections(commits: readonly PreparedCommit[], settings: GenerationSettings, merges: readonly MergeItem<PreparedCommit>[] = []): Section[] {
+  // A commit entry (one commit, no merge): nothing to group or fold, and ten thousand of them per
+  // history made the maps below a good share of the engine's garbage.
+  if (commits.length === 1 && !merges.length) {
+    const p = commits[0]!;
+    const s = settings.sections.find((x) => x.key === p.classified.section);
+    return s?.visible ? [{ section_type_key: s.key, label: s.label, items: [{ text: p.classified.title, component: p.component }] }] : [];
+  }
   const bySection = new Map<SectionKey, Section['items']>();
   // The same change picked onto two branches (or re-landed) is one line for a reader.
   const seen = new NearDuplicates<SectionItem>();
