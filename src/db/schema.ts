@@ -104,8 +104,10 @@ export interface CommitsTable {
   repo_link_id: string | null;
   author_tz_offset: ColumnType<number, number | undefined, number>;
   committer_tz_offset: ColumnType<number, number | undefined, number>;
-  changes: ColumnType<[string, string][], string | undefined, string>;
-  co_authors: ColumnType<{ name: string; email: string }[], string | undefined, string>;
+  /** JSON text (`[[status, path], …]`), read whole: migrations/0028. */
+  changes: ColumnType<string, string | undefined, string>;
+  /** JSON text (`[{name, email}, …]`), read whole: migrations/0028. */
+  co_authors: ColumnType<string, string | undefined, string>;
   pr_number: number | null;
   tags: ColumnType<string[], string[] | undefined, string[]>;
   reachable: ColumnType<boolean, boolean | undefined, boolean>;

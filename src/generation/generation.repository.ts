@@ -102,10 +102,12 @@ export const generationRepository = {
     const rows = await db
       .selectFrom('commits')
       .select([
-        'id', 'repo_link_id', 'sha', 'parent_shas', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'tags', 'pr_number',
-        sql<string>`changes::text`.as('changes'),
-        sql<string>`co_authors::text`.as('co_authors'),
+        'id', 'repo_link_id', 'sha', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
+        'committer_tz_offset', 'message', 'pr_number', 'changes', 'co_authors',
+        // Space-separated rather than as arrays: the driver's array parser cost more than a split,
+        // and neither a SHA nor a tag name (git check-ref-format) holds a space.
+        sql<string>`array_to_string(parent_shas, ' ')`.as('parents'),
+        sql<string>`array_to_string(tags, ' ')`.as('tags'),
         sql<number>`(extract(epoch from authored_at) * 1000)::float8`.as('authored_ms'),
         sql<number>`(extract(epoch from committed_at) * 1000)::float8`.as('committed_ms'),
         sql<number>`(extract(epoch from created_at) * 1000)::float8`.as('stored_ms'),
@@ -121,12 +123,12 @@ export const generationRepository = {
       linkId: r.repo_link_id,
       record: {
         sha: r.sha,
-        parents: r.parent_shas,
+        parents: r.parents ? r.parents.split(' ') : [],
         author: { name: r.author_name, email: r.author_email, date: isoWithOffset(new Date(r.authored_ms), r.author_tz_offset) },
         committer: { name: r.committer_name, email: r.committer_email, date: isoWithOffset(new Date(r.committed_ms), r.committer_tz_offset) },
         message: r.message,
         changes: r.changes,
-        tags: r.tags,
+        tags: r.tags ? r.tags.split(' ') : [],
         coAuthors: r.co_authors,
         prNumber: r.pr_number,
       },

@@ -26,8 +26,8 @@ export const commitsRepository = {
       SELECT ${projectId}::uuid, ${linkId}::uuid, t.sha, t.parents, t.an, t.ae, t.ad, t.atz, t.cn, t.ce, t.cd, t.ctz,
         t.message, t.changes, t.co, t.pr, t.tags
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(sha text, parents text[], an text, ae text,
-        ad timestamptz, atz smallint, cn text, ce text, cd timestamptz, ctz smallint, message text, changes jsonb,
-        co jsonb, pr integer, tags text[])
+        ad timestamptz, atz smallint, cn text, ce text, cd timestamptz, ctz smallint, message text, changes text,
+        co text, pr integer, tags text[])
       ON CONFLICT DO NOTHING
       RETURNING sha`.execute(db);
     return result.rows.length;
@@ -114,9 +114,9 @@ export function toCommitRecord(row: CommitRow): CommitRecord & { reachable: bool
       date: isoWithOffset(row.committed_at, row.committer_tz_offset),
     },
     message: row.message,
-    changes: row.changes,
+    changes: JSON.parse(row.changes) as CommitRecord['changes'],
     tags: row.tags,
-    coAuthors: row.co_authors,
+    coAuthors: JSON.parse(row.co_authors) as CommitRecord['coAuthors'],
     prNumber: row.pr_number,
     reachable: row.reachable,
   };
