@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
-import type { Worker } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { endRun, startModuleWorker } from '../worker-threads.js';
 import { computeArrivals } from './arrival.js';
 import { compareGenerations, type SettingsComparison } from './compare.js';
@@ -147,6 +147,14 @@ export class GenerationTimeout extends Error {
   }
 }
 
+/**
+ * A larger young generation than V8's default for the engine's thread: a full run makes some 300 MB
+ * of short-lived objects (classified commits, rendered Markdown, entry JSON), and with the default
+ * nursery the scavenges and the objects they promote held a full generation of the prettier history
+ * back by about 5% (measured with the generation benchmark, interleaved runs).
+ */
+const ENGINE_HEAP: ResourceLimits = { maxYoungGenerationSizeMb: 64 };
+
 /** The engine in the calling thread. */
 export const inlineEngine: Engine = {
   async run<R extends EngineRequest>(request: R, options: RunOptions = {}) {
@@ -214,7 +222,7 @@ export function createThreadEngine({
 
   function runInThread<R extends EngineRequest>(request: R, { onEntries, onReleases }: RunOptions): Promise<ResultOf<R>> {
     const wire: WireRequest = { ...request, commits: packCommits(request.commits), stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) } };
-    const worker = idle.pop() ?? startModuleWorker(import.meta.url, 'engine-worker');
+    const worker = idle.pop() ?? startModuleWorker(import.meta.url, 'engine-worker', ENGINE_HEAP);
     worker.ref();
     return new Promise<ResultOf<R>>((resolve, reject) => {
       const finish = (settle: () => void, keep: boolean) => {
