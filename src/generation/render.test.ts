@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import MarkdownIt from 'markdown-it';
 import { describe, expect, it } from 'vitest';
 import { escapeMarkdown, plainText, renderMarkdown } from './render.js';
@@ -63,6 +64,22 @@ describe('escaping commit text', () => {
   it('strips control and bidi characters and folds lines', () => {
     expect(plainText('a\u0000b\u001b[31mc\u202Ed\u2066e\nf\r\ng\tend')).toBe('ab[31mcde f g end');
     expect(escapeMarkdown('line one\n# not a heading\n- not an item')).toBe('line one # not a heading - not an item');
+  });
+});
+
+describe('plain text', () => {
+  // What plainText did before it learned to return clean text untouched.
+  // eslint-disable-next-line no-control-regex -- the reference strips control characters too
+  const reference = (text: string) => text.replace(/[\t\n\r\f\v]+/g, ' ').replace(/[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, '').replace(/ {2,}/g, ' ').trim();
+
+  it('returns clean text as it is and cleans the rest exactly as before', () => {
+    const tricky = fc.constantFrom(' ', '  ', '\t', '\n', '\r', '\u0000', '\u0085', '\u00a0', '\u200e', '\u202e', '\u2028', '\u3000', '\ufeff', 'a', 'b', '`');
+    const text = fc.oneof(fc.string(), fc.array(tricky, { maxLength: 12 }).map((parts) => parts.join('')), fc.string({ unit: 'grapheme' }));
+    fc.assert(fc.property(text, (t) => {
+      expect(plainText(t)).toBe(reference(t));
+    }), { numRuns: 5000 });
+    const clean = 'Fix `parseQuery()` for a[b] (#12)';
+    expect(plainText(clean)).toBe(clean);
   });
 });
 

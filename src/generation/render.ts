@@ -10,8 +10,13 @@ import type { GeneratedJson } from './types.js';
 const CONTROL = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 const SPECIAL = /[\\`*_[\]<>&|~]/g;
 
+// Whatever plainText would change; most text (a commit's title) has none of it and is returned as is.
+// eslint-disable-next-line no-control-regex -- looking for control characters is the point
+const NOT_PLAIN = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069]| {2}|^\s|\s$/;
+
 /** One line of plain text: whitespace runs collapsed, controls removed. */
 export function plainText(text: string): string {
+  if (!NOT_PLAIN.test(text)) return text;
   return text.replace(/[\t\n\r\f\v]+/g, ' ').replace(CONTROL, '').replace(/ {2,}/g, ' ').trim();
 }
 
