@@ -183,7 +183,9 @@ function tokenize(atoms: Array<Atom | { k: 'open' | 'close'; g: number; alt?: nu
         const slashAt = out.map((t) => t.k === K.Char).lastIndexOf(true);
         let segment = slashAt - 1;
         while (segment >= 0 && !(out[segment]!.k === K.Char && (out[segment] as { c: number }).c === SLASH)) segment--;
-        const before = out.slice(segment + 1, slashAt).filter((t) => t.k !== K.Open && t.k !== K.Close);
+        // Ending in `*` itself: a brace group after the star (`*{,a}/**`, even an empty alternative)
+        // makes the slash optional again in picomatch, as after a literal.
+        const before = out.slice(segment + 1, slashAt);
         const wildSegment = before.length > 0 && before[before.length - 1]!.k === K.Star;
         if (wildSegment) out.push({ k: K.Any, g: a.g });
         else {
@@ -359,7 +361,9 @@ function captures(tokens: Token[], text: string, ok: Uint8Array, groups: number)
         let end = i;
         while (!ok[next + end]) end++;
         if (t.g) out[t.g] = text.slice(i, end);
-        choices.push(end - i);
+        // A group-less star is the rest of a lone `*` segment, whose first character its `?` took:
+        // ranked by the whole run, as a plain star in another expansion is.
+        choices.push(end - i + (t.g ? 0 : 1));
         i = end;
         break;
       }

@@ -109,9 +109,10 @@ describe('globs: linear matching, refused patterns named', () => {
     fc.stringMatching(/^[ab.]{1,3}$/).filter(notDots),
     // Bracket classes are left out: picomatch wraps them in an extra group that also matches the
     // literal text `[ab]`; they are checked on their own below.
-    fc.constantFrom('*', '**', '?', 'a*', '*b', '*.a', '{a,b}', 'a?*', '{a,b.}*'),
+    fc.constantFrom('*', '**', '?', 'a*', '*b', '*.a', '{a,b}', 'a?*', '{a,b.}*', 'b{,a}', '*{,a}'),
   );
-  // Consecutive `**` segments (which picomatch folds into one) are left out.
+  // Consecutive `**` segments (which picomatch folds into one) are left out, and so are braces that
+  // can leave a segment empty (`a/{,b}` may mean `a/`): no path has an empty segment.
   const glob = fc
     .array(globSegment, { minLength: 1, maxLength: 4 })
     .filter((s) => !s.some((x, i) => x === '**' && s[i + 1] === '**'))
@@ -136,6 +137,8 @@ describe('globs: linear matching, refused patterns named', () => {
     const p = 'b.b/a/a';
     expect(compileGlob(g).exec(p)).toEqual([...picomatch.makeRe(g, { capture: true, dot: true }).exec(p)!]);
     expect(compileGlob(g).exec(p)?.slice(2)).toEqual(['b.', 'b', 'a/a']);
+    // A lone `*` segment before an empty alternative: lazy, so it leaves the `a` to the braces.
+    expect(compileGlob('x/*{,a}').exec('x/ba')).toEqual(['x/ba', 'b', 'a']);
   });
 
   it('bracket classes match one character but a slash; ! or ^ negates', () => {
