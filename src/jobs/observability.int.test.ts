@@ -92,17 +92,15 @@ describe('job queue observability', () => {
 
     await waitFor(async () => ((await services.repos.listLinks('good')).links[0]?.status === 'active' ? true : undefined), 20_000, 'the good ingest');
     // The failure counter moves when the handler throws, and the link when the ingest ends, each a
-    // moment before the queue records the job's state: wait for the states /metrics reads from the queue.
+    // moment before the queue records the job's state: wait for the states /metrics reads from the
+    // queue — the failed job waiting for its retry, the good one completed and counted nowhere.
     const settled = (text: string) =>
       sample(text, 'job_queue_jobs{queue="repo-ingest",state="retry"}') === 1 && sample(text, 'job_queue_jobs{queue="repo-ingest",state="active"}') === 0;
     const text = await waitFor(async () => {
       const current = await metrics();
       return settled(current) ? current : undefined;
-    }, 20_000, 'the failed ingest waiting for its retry, the good one done');
+    }, 20_000, 'one ingest waiting for its retry and none active in /metrics');
     expect(sample(text, 'job_failures_total{queue="repo-ingest"}')).toBe(1);
-    // The failed job waits for its retry; the good one completed and is no longer counted anywhere.
-    expect(sample(text, 'job_queue_jobs{queue="repo-ingest",state="retry"}')).toBe(1);
-    expect(sample(text, 'job_queue_jobs{queue="repo-ingest",state="active"}')).toBe(0);
     expect(sample(text, 'job_queue_jobs{queue="repo-ingest",state="failed"}')).toBe(0);
     expect(sample(text, `ingest_lag_seconds{project="good",repo="${sourceDir}",branch="main"}`)).toBeLessThan(60);
     expect(text).toMatch(/^ingest_lag_seconds\{project="broken",repo="[^"]+",branch="main"\} \d/m);
