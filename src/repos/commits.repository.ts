@@ -54,18 +54,22 @@ export const commitsRepository = {
     }
   },
 
-  /** Makes the stored tags of a link's commits match `tags` (tags move, appear and disappear). */
-  async syncTags(db: Executor, linkId: string, tags: Map<string, string[]>): Promise<void> {
+  /**
+   * Makes the stored tags of a link's commits match `tags` (tags move, appear and disappear); how
+   * many commits' tags changed.
+   */
+  async syncTags(db: Executor, linkId: string, tags: Map<string, string[]>): Promise<number> {
     const shas = [...tags.keys()];
-    await sql`
+    const cleared = await sql`
       UPDATE commits SET tags = '{}'
       WHERE repo_link_id = ${linkId} AND cardinality(tags) > 0 AND NOT (sha = ANY(${shas}::text[]))`.execute(db);
-    if (shas.length === 0) return;
-    await sql`
+    if (shas.length === 0) return Number(cleared.numAffectedRows ?? 0n);
+    const set = await sql`
       UPDATE commits c SET tags = ARRAY(SELECT jsonb_array_elements_text(t.tags))
       FROM unnest(${shas}::text[], ${shas.map((s) => JSON.stringify(tags.get(s)))}::jsonb[]) AS t(sha, tags)
       WHERE c.repo_link_id = ${linkId} AND c.sha = t.sha
         AND c.tags IS DISTINCT FROM ARRAY(SELECT jsonb_array_elements_text(t.tags))`.execute(db);
+    return Number(cleared.numAffectedRows ?? 0n) + Number(set.numAffectedRows ?? 0n);
   },
 
   async countForProject(db: Executor, projectId: string): Promise<{ total: number; reachable: number }> {

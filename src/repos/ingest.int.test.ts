@@ -107,16 +107,28 @@ describe('backfill of the dataset repository', () => {
     expect(packs.filter((f) => f.endsWith('.pack'))).toEqual([]);
   });
 
-  it('stores nothing again when nothing changed', async () => {
+  it('stores nothing again when nothing changed, and says so (no generation to queue)', async () => {
     const result = await ctx.services.ingest.ingestLink(linkId);
-    expect(result).toMatchObject({ added: 0, walked: 0 });
+    expect(result).toMatchObject({ added: 0, walked: 0, changed: false });
     expect((await ctx.services.repos.commitCounts(projectId)).total).toBe(DATASET_COMMITS);
+  });
+
+  it('says a tag pushed alone, moved or deleted changed the history, and only once', async () => {
+    const older = revParse(origin, 'main~5');
+    execFileSync('git', ['-C', origin, 'tag', 'v99.0.0', older]);
+    expect(await ctx.services.ingest.ingestLink(linkId)).toMatchObject({ added: 0, changed: true });
+    expect(await ctx.services.ingest.ingestLink(linkId)).toMatchObject({ added: 0, changed: false });
+    execFileSync('git', ['-C', origin, 'tag', '-f', 'v99.0.0', revParse(origin, 'main~4')]);
+    expect(await ctx.services.ingest.ingestLink(linkId)).toMatchObject({ added: 0, changed: true });
+    execFileSync('git', ['-C', origin, 'tag', '-d', 'v99.0.0']);
+    expect(await ctx.services.ingest.ingestLink(linkId)).toMatchObject({ added: 0, changed: true });
+    expect(await ctx.services.ingest.ingestLink(linkId)).toMatchObject({ changed: false });
   });
 
   it('stores only the new commits of a push, with their co-authors', async () => {
     const pushed = pushCommits(origin, 3);
     const result = await ctx.services.ingest.ingestLink(linkId);
-    expect(result).toMatchObject({ added: 3, walked: 3, tip: pushed[0] });
+    expect(result).toMatchObject({ added: 3, walked: 3, tip: pushed[0], changed: true });
     const rows = await commitsRepository.listForLink(ctx.services.database.db, linkId);
     const newest = toCommitRecord(rows.find((r) => r.sha === pushed[0])!);
     expect(newest.coAuthors).toEqual([{ name: 'Pair Programmer', email: 'pair@example.com' }]);
@@ -129,7 +141,7 @@ describe('backfill of the dataset repository', () => {
     const dropped = [before, revParse(origin, 'main~1'), revParse(origin, 'main~2')];
     pushCommits(origin, 2, { rewind: 3, message: (i) => `fix: rewritten ${i} (#9${i})` });
     const result = await ctx.services.ingest.ingestLink(linkId);
-    expect(result).toMatchObject({ added: 2, unreachable: 3 });
+    expect(result).toMatchObject({ added: 2, unreachable: 3, changed: true });
     expect(await stats(linkId)).toEqual({ total: DATASET_COMMITS + 5, distinct: DATASET_COMMITS + 5, reachable: DATASET_COMMITS + 2 });
     const gone = await commitsRepository.reachableShas(ctx.services.database.db, linkId, false);
     expect(gone.sort()).toEqual(dropped.sort());

@@ -8,17 +8,21 @@ const CLOCK_SLACK_MS = 60_000;
 
 /**
  * The `repo-ingest` job: fetch a link's repository and store its new commits, then queue the
- * generation of their entries (of the whole history when a force-push dropped commits).
+ * generation of their entries (of the whole history when a force-push dropped commits) when the
+ * ingest changed anything.
  */
 export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Promise<void> {
   await jobs.work('repo-ingest', async ({ linkId }, stopping) => {
     const startedAt = new Date(Date.now() - CLOCK_SLACK_MS);
     try {
-      // Queued before the link shows its sync as finished (see IngestOptions.beforeIdle).
+      // Queued before the link shows its sync as finished (see IngestOptions.beforeIdle); not at all
+      // when the ingest found nothing new (most polls).
       await ingest.ingestLink(linkId, {
         signal: stopping,
-        beforeIdle: (result) =>
-          jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 }, { key: result.projectId }),
+        beforeIdle: async (result) => {
+          if (!result.changed) return;
+          await jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 }, { key: result.projectId });
+        },
       });
     } catch (error) {
       // The link was deleted meanwhile: nothing left to do, and retrying will not change that.

@@ -58,6 +58,12 @@ export interface IngestResult {
   /** Commits that a force-push made unreachable in this run. */
   unreachable: number;
   tip: string | null;
+  /**
+   * Whether the run changed anything generation reads: commits stored, dropped or back on the
+   * branch, tags added, moved or removed, the CODEOWNERS file. A poll that finds nothing new leaves
+   * generation alone (a run reads the whole history: about a second of CPU for 10k commits).
+   */
+  changed: boolean;
 }
 
 export interface IngestDeps {
@@ -121,7 +127,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
     const link = await linksRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
-    const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha };
+    const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha, changed: false };
     if (link.status === 'suspended') {
       await linksRepository.setSyncState(db, link.id, { state: 'idle' });
       return skipped;
@@ -204,6 +210,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       onProgress({ done, total });
 
       let unreachable = 0;
+      let returned = 0;
       if (!fastForward && link.last_ingested_sha !== null) {
         // Not a fast-forward: the branch was rewritten. Commits no longer on it are marked, and
         // commits back on it (a force-push undone) are live again.
@@ -213,15 +220,17 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         await commitsRepository.setReachable(db, link.id, gone, false);
         await commitsRepository.setReachable(db, link.id, back, true);
         unreachable = gone.length;
+        returned = back.length;
       }
-      await commitsRepository.syncTags(db, link.id, tags);
+      const retagged = await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await codeownersRead;
+      const changed = added > 0 || unreachable > 0 || returned > 0 || retagged > 0 || (codeowners !== undefined && codeowners !== link.codeowners);
       await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
         lastError: null,
         ...(codeowners !== undefined ? { codeowners } : {}),
       });
-      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip };
+      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip, changed };
       await options.beforeIdle?.(result);
       await linksRepository.setSyncState(db, link.id, { state: 'idle', done, total, finished: true, added });
       return result;

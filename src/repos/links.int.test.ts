@@ -169,6 +169,29 @@ describe('syncing', () => {
     expect(b!.last_error).not.toContain('s3cret-token');
   });
 
+  // The worker started above runs the ingests and generations.
+  it('queues generation after a sync that brought something, not after one that found nothing new', async () => {
+    const p = await project();
+    const dir = repo({ commits: 2 });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: p.slug, source: dir });
+    const generations = async () =>
+      Number((await ctx.services.database.executeSql(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'generate' AND data->>'projectId' = $1`, [p.id])).rows[0]!.n);
+    const syncedAfter = async (since: Date | null) =>
+      waitFor(async () => {
+        const row = await linksRepository.findLink(ctx.services.database.db, link.id);
+        return row!.sync_state === 'idle' && row!.last_synced_at !== null && (since === null || row!.last_synced_at > since) ? row!.last_synced_at : undefined;
+      }, 30_000, 'the sync');
+    const first = await syncedAfter(null);
+    await waitFor(async () => ((await generations()) === 1 ? true : undefined), 30_000, 'the first generation queued');
+    await ctx.services.repos.syncNow(link.id);
+    const second = await syncedAfter(first);
+    expect(await generations()).toBe(1);
+    pushCommits(dir, 1, { branch: 'trunk', message: () => 'feat: something new' });
+    await ctx.services.repos.syncNow(link.id);
+    await syncedAfter(second);
+    expect(await generations()).toBe(2);
+  });
+
   it('polls links without push webhooks: a new commit arrives without anyone running a command', async () => {
     const p = await project();
     const dir = repo({ commits: 1 });
