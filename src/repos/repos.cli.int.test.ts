@@ -69,7 +69,10 @@ describe('changelog sync with a link that fails', () => {
     const good = smallRepo({ commits: 2 });
     const gone = smallRepo({ commits: 1 });
     try {
-      expect((await cli('repos', 'link', '--project', 'two', '--path', good)).code).toBe(0);
+      const linked = await cli('repos', 'link', '--project', 'two', '--path', good);
+      expect(linked.code).toBe(0);
+      // The ingest is queued: the text says who runs it, and how to run it now instead.
+      expect(linked.stdout).toMatch(/A running server \(or "changelog worker"\) syncs it in the background; "changelog sync --project two" syncs it now/);
       const broken = (await cli('repos', 'link', '--project', 'two', '--path', gone, '--json')).json<{ id: string }>();
       // The repository disappears after linking (a moved checkout, an unmounted disk).
       removeRepoCopy(gone);

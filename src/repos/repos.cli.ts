@@ -47,7 +47,9 @@ export function registerReposCommands({ program, command, run, withServices, io 
           return {
             json: { ...presentLink(link), sourceUrl: redactUrls(link.source_url), created },
             text: `${created ? 'Linked' : 'Already linked'} ${sourceOf(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
-              `Run "changelog sync --project ${opts.project}" to ingest it now.`,
+              // The link's ingest is queued: telling the user to run it by hand misled them into a
+              // second sync beside the server's.
+              `A running server (or "changelog worker") syncs it in the background; "changelog sync --project ${opts.project}" syncs it now, with progress.`,
           };
         }),
       ),
