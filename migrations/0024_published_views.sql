@@ -37,72 +37,49 @@ WHERE p.id = c.project_id;
 -- moves it from one count to the other (old rows subtract, new rows add, per type).
 CREATE OR REPLACE FUNCTION changelog_entries_after_statement() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
+  -- One element per row the statement touched: its project, its type and what it does to that type's
+  -- published count (+1, -1, or 0 for a row that is not published, whose project is still announced).
+  projects_of uuid[];
+  types_of text[];
+  deltas int[];
   changed record;
 BEGIN
+  -- Each event's trigger sees only its own transition tables, so only the gathering differs.
   IF TG_OP = 'INSERT' THEN
-    UPDATE projects p SET
-      published_entry_count = p.published_entry_count + d.n,
-      published_commit_count = p.published_commit_count + d.commit_n,
-      published_daily_count = p.published_daily_count + d.daily_n,
-      published_weekly_count = p.published_weekly_count + d.weekly_n,
-      published_monthly_count = p.published_monthly_count + d.monthly_n,
-      published_changed_at = clock_timestamp()
-    FROM (
-      SELECT project_id, count(*) AS n,
-        count(*) FILTER (WHERE entry_type = 'commit') AS commit_n,
-        count(*) FILTER (WHERE entry_type = 'daily') AS daily_n,
-        count(*) FILTER (WHERE entry_type = 'weekly') AS weekly_n,
-        count(*) FILTER (WHERE entry_type = 'monthly') AS monthly_n
-      FROM new_rows WHERE status = 'published' GROUP BY project_id
-    ) d
-    WHERE p.id = d.project_id;
-    FOR changed IN SELECT DISTINCT project_id FROM new_rows LOOP
-      PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
-    END LOOP;
+    SELECT array_agg(project_id), array_agg(entry_type), array_agg(CASE WHEN status = 'published' THEN 1 ELSE 0 END)
+      INTO projects_of, types_of, deltas FROM new_rows;
   ELSIF TG_OP = 'DELETE' THEN
-    UPDATE projects p SET
-      published_entry_count = p.published_entry_count - d.n,
-      published_commit_count = p.published_commit_count - d.commit_n,
-      published_daily_count = p.published_daily_count - d.daily_n,
-      published_weekly_count = p.published_weekly_count - d.weekly_n,
-      published_monthly_count = p.published_monthly_count - d.monthly_n,
-      published_changed_at = clock_timestamp()
-    FROM (
-      SELECT project_id, count(*) AS n,
-        count(*) FILTER (WHERE entry_type = 'commit') AS commit_n,
-        count(*) FILTER (WHERE entry_type = 'daily') AS daily_n,
-        count(*) FILTER (WHERE entry_type = 'weekly') AS weekly_n,
-        count(*) FILTER (WHERE entry_type = 'monthly') AS monthly_n
-      FROM old_rows WHERE status = 'published' GROUP BY project_id
-    ) d
-    WHERE p.id = d.project_id;
-    FOR changed IN SELECT DISTINCT project_id FROM old_rows LOOP
-      PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
-    END LOOP;
+    SELECT array_agg(project_id), array_agg(entry_type), array_agg(CASE WHEN status = 'published' THEN -1 ELSE 0 END)
+      INTO projects_of, types_of, deltas FROM old_rows;
   ELSE
-    UPDATE projects p SET
-      published_entry_count = p.published_entry_count + d.n,
-      published_commit_count = p.published_commit_count + d.commit_n,
-      published_daily_count = p.published_daily_count + d.daily_n,
-      published_weekly_count = p.published_weekly_count + d.weekly_n,
-      published_monthly_count = p.published_monthly_count + d.monthly_n,
-      published_changed_at = clock_timestamp()
-    FROM (
-      SELECT project_id, sum(delta) AS n,
-        coalesce(sum(delta) FILTER (WHERE entry_type = 'commit'), 0) AS commit_n,
-        coalesce(sum(delta) FILTER (WHERE entry_type = 'daily'), 0) AS daily_n,
-        coalesce(sum(delta) FILTER (WHERE entry_type = 'weekly'), 0) AS weekly_n,
-        coalesce(sum(delta) FILTER (WHERE entry_type = 'monthly'), 0) AS monthly_n
-      FROM (
-        SELECT project_id, entry_type, 1 AS delta FROM new_rows WHERE status = 'published'
-        UNION ALL
-        SELECT project_id, entry_type, -1 AS delta FROM old_rows WHERE status = 'published'
-      ) deltas GROUP BY project_id
-    ) d
-    WHERE p.id = d.project_id;
-    FOR changed IN SELECT project_id FROM new_rows UNION SELECT project_id FROM old_rows LOOP
-      PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
-    END LOOP;
+    SELECT array_agg(project_id), array_agg(entry_type), array_agg(delta) INTO projects_of, types_of, deltas FROM (
+      SELECT project_id, entry_type, CASE WHEN status = 'published' THEN 1 ELSE 0 END AS delta FROM new_rows
+      UNION ALL
+      SELECT project_id, entry_type, CASE WHEN status = 'published' THEN -1 ELSE 0 END FROM old_rows
+    ) touched;
   END IF;
+  -- A project with a published row on either side: its counts move and so does published_changed_at
+  -- (a published entry edited in place changes what readers see without changing a count).
+  UPDATE projects p SET
+    published_entry_count = p.published_entry_count + d.n,
+    published_commit_count = p.published_commit_count + d.commit_n,
+    published_daily_count = p.published_daily_count + d.daily_n,
+    published_weekly_count = p.published_weekly_count + d.weekly_n,
+    published_monthly_count = p.published_monthly_count + d.monthly_n,
+    published_changed_at = clock_timestamp()
+  FROM (
+    SELECT project_id, sum(delta) AS n,
+      coalesce(sum(delta) FILTER (WHERE entry_type = 'commit'), 0) AS commit_n,
+      coalesce(sum(delta) FILTER (WHERE entry_type = 'daily'), 0) AS daily_n,
+      coalesce(sum(delta) FILTER (WHERE entry_type = 'weekly'), 0) AS weekly_n,
+      coalesce(sum(delta) FILTER (WHERE entry_type = 'monthly'), 0) AS monthly_n
+    FROM unnest(projects_of, types_of, deltas) AS r(project_id, entry_type, delta)
+    GROUP BY project_id
+    HAVING count(*) FILTER (WHERE delta <> 0) > 0
+  ) d
+  WHERE p.id = d.project_id;
+  FOR changed IN SELECT DISTINCT project_id FROM unnest(projects_of) AS r(project_id) LOOP
+    PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
+  END LOOP;
   RETURN NULL;
 END $$;
