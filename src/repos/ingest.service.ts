@@ -111,7 +111,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     const run = previous
       .catch(() => {})
       .then(() =>
-        withLinkLock(linkId, () => ingestUnlocked(linkId, options), options.signal).catch((error: unknown) => {
+        // Losing the lease stops the ingest at its next batch, as a shutdown does (retried later).
+        withLinkLock(linkId, (leaseLost) => ingestUnlocked(linkId, { ...options, signal: options.signal ? AbortSignal.any([options.signal, leaseLost]) : leaseLost }), options.signal).catch((error: unknown) => {
           // Stopping while another process ingests the link: nothing was done, the job is retried.
           throw error instanceof LinkLockAborted ? new IngestInterrupted(0) : error;
         }),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,6 +10,7 @@ import { commitCount, datasetRepoCopy, removeRepoCopy } from '../../test/helpers
 import { openDatabase, type Database } from '../db/database.js';
 import { migrate } from '../db/migrate.js';
 import { createServices, type Services } from '../services.js';
+import { createLinkLock } from './link-lock.js';
 
 // Ingests of one link from several processes on the embedded database: the server (which holds
 // DATA_DIR and shares it over its socket) and CLI processes reaching it through that socket, all on
@@ -81,4 +83,22 @@ describe('concurrent ingests of one link through the server\'s socket', () => {
     expect(results.map((r) => r.walked).sort((x, y) => x - y)).toEqual([0, expected]);
     expect(await stored(link.id)).toEqual({ total: expected, distinct: expected });
   }, 120_000);
+});
+
+describe('a lease lost while its ingest runs', () => {
+  it('aborts the holder once a renewal finds another process holding it, and is not released from under the new holder', async () => {
+    const link = await newLink();
+    const lock = createLinkLock(server.db, { leaseSeconds: 0.3 });
+    const other = randomUUID();
+    const seen = await lock(link.id, async (leaseLost) => {
+      expect(leaseLost.aborted).toBe(false);
+      // This process stalled past its lease; another took the link.
+      await sql`UPDATE repo_links SET ingest_lease = ${other}::uuid, ingest_lease_until = now() + interval '1 minute' WHERE id = ${link.id}`.execute(server.db);
+      await new Promise<void>((resolve) => leaseLost.addEventListener('abort', () => resolve(), { once: true }));
+      return leaseLost.aborted;
+    });
+    expect(seen).toBe(true);
+    const row = await sql<{ lease: string | null }>`SELECT ingest_lease AS lease FROM repo_links WHERE id = ${link.id}`.execute(server.db);
+    expect(row.rows[0]!.lease).toBe(other);
+  });
 });

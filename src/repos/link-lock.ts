@@ -30,7 +30,12 @@ export class LinkLockAborted extends Error {
  */
 export function createLinkLock(db: Db, options: { leaseSeconds?: number } = {}) {
   const seconds = options.leaseSeconds ?? LEASE_SECONDS;
-  return async <T>(linkId: string, fn: () => Promise<T>, signal?: AbortSignal): Promise<T> => {
+  /**
+   * Runs `fn` holding the link's lease. `leaseLost` aborts when a renewal finds the lease taken by
+   * another process (this one stalled past LEASE_SECONDS): `fn` must then stop, or two ingests race
+   * on the mirror. A renewal that fails on an error is tried again at the next interval.
+   */
+  return async <T>(linkId: string, fn: (leaseLost: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> => {
     const token = randomUUID();
     for (let wait = 25; ; wait = Math.min(wait * 2, MAX_WAIT_MS)) {
       // A link that does not exist is `fn`'s to report.
@@ -41,15 +46,21 @@ export function createLinkLock(db: Db, options: { leaseSeconds?: number } = {}) 
         throw new LinkLockAborted();
       }
     }
-    const renewal = setInterval(() => void linksRepository.renewIngestLease(db, linkId, token, seconds).catch(() => {}), (seconds * 1000) / 3);
+    const lost = new AbortController();
+    const renew = () =>
+      void linksRepository.renewIngestLease(db, linkId, token, seconds).then(
+        (held) => {
+          if (!held) lost.abort();
+        },
+        () => {},
+      );
+    const renewal = setInterval(renew, (seconds * 1000) / 3);
     renewal.unref();
     try {
-      return await fn();
+      return await fn(lost.signal);
     } finally {
       clearInterval(renewal);
       await linksRepository.releaseIngestLease(db, linkId, token).catch(() => {});
     }
   };
 }
-
-export type LinkLock = ReturnType<typeof createLinkLock>;

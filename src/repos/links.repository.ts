@@ -150,7 +150,6 @@ export const linksRepository = {
       .execute();
   },
 
-  /** Links whose last ingest did not finish (the process stopped) or never ran. */
   /**
    * Takes the link's ingest lease for `seconds` when nobody holds it or the holder's lapsed: `taken`,
    * `held` (by a running ingest), or `missing` (no such link). One statement, so two processes
@@ -178,6 +177,7 @@ export const linksRepository = {
     await db.updateTable('repo_links').set({ ingest_lease: null, ingest_lease_until: null }).where('id', '=', id).where('ingest_lease', '=', token).execute();
   },
 
+  /** Links whose last ingest did not finish (the process stopped) or never ran. */
   async unfinishedLinks(db: Executor): Promise<RepoLinkRow[]> {
     return db.selectFrom('repo_links').selectAll().where('status', 'in', ['pending', 'ingesting']).execute();
   },
