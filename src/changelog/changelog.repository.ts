@@ -262,24 +262,20 @@ export const changelogRepository = {
   },
 
   /**
-   * What the filter menus offer: the entry types and components of the newest `window` published
-   * entries (one walk of the published index, so a project with a million entries costs the same as
-   * one with a thousand), components capped at `maxComponents`.
+   * What the component menu offers: the components of the newest `window` published entries (one walk
+   * of the published index, so a project with a million entries costs the same as one with a
+   * thousand), at most `maxComponents`, sorted. The type menu needs no query: projects keep counts.
    */
-  async filterOptions(db: Executor, projectId: string, window: number, maxComponents: number): Promise<{ types: EntryType[]; components: string[] }> {
-    const result = await sql<{ kind: 'type' | 'component'; value: string }>`
+  async componentOptions(db: Executor, projectId: string, window: number, maxComponents: number): Promise<string[]> {
+    const result = await sql<{ value: string }>`
       WITH recent AS (
-        SELECT entry_type, component_tags FROM changelog_entries
+        SELECT component_tags FROM changelog_entries
         WHERE project_id = ${projectId} AND status = 'published'
         ORDER BY published_at DESC, id DESC
         LIMIT ${window}
       )
-      (SELECT DISTINCT 'type' AS kind, entry_type::text AS value FROM recent)
-      UNION ALL
-      (SELECT DISTINCT 'component' AS kind, c AS value FROM recent, unnest(component_tags) AS c ORDER BY 2 LIMIT ${maxComponents})`.execute(db);
-    const types = result.rows.filter((r) => r.kind === 'type').map((r) => r.value as EntryType);
-    const components = result.rows.filter((r) => r.kind === 'component').map((r) => r.value);
-    return { types: types.sort(), components: components.sort() };
+      SELECT DISTINCT c AS value FROM recent, unnest(component_tags) AS c ORDER BY 1 LIMIT ${maxComponents}`.execute(db);
+    return result.rows.map((r) => r.value);
   },
 
   async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {

@@ -176,6 +176,25 @@ describe('GET /v1/changelog/{slug}?view= (user)', () => {
     expect(await pageView()).toBe('Every change');
     expect(commit).toBeDefined();
   });
+
+  it('the page offers every type it has published, also one whose entries are all older than the newest thousand', async () => {
+    const user = await buildUser(ctx.services);
+    const busy = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'busy-app' });
+    const long = Date.parse('2025-01-01T00:00:00Z');
+    await insertEntries(ctx.services, busy.id, [{ entry_type: 'monthly', status: 'published', published_at: new Date(long) }]);
+    await insertEntries(
+      ctx.services,
+      busy.id,
+      Array.from({ length: 1001 }, (_, i) => ({ entry_type: 'commit' as const, status: 'published' as const, published_at: new Date(long + (i + 1) * HOUR) })),
+    );
+    // The monthly entry is the default view (a manager's readers see rollups first), and the menu offers
+    // every change beside it.
+    const page = await eventually(async () => (await get('/c/busy-app')).body, (body) => body.includes('view=commit'));
+    expect(page).toMatch(/href="\/c\/busy-app\?view=commit"/);
+    expect(page).toMatch(/aria-current="page">Monthly</);
+    const all = (await get('/c/busy-app?view=all')).body;
+    expect(all).toMatch(/href="\/c\/busy-app\?view=monthly"/);
+  });
 });
 
 describe('GET /v1/changelog/{slug}?view= (attacker)', () => {

@@ -203,9 +203,11 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           [name, key, ['created', 'retry', 'active']],
         );
         return rows.length > 0;
-      } catch {
-        // No pgboss schema yet: nothing was ever queued on this database.
-        return false;
+      } catch (error) {
+        // No pgboss schema yet (undefined_table): nothing was ever queued on this database. Any
+        // other failure is the database's, not an answer.
+        if ((error as { code?: string } | null)?.code === '42P01') return false;
+        throw error;
       }
     },
 

@@ -2,11 +2,12 @@ import type { Db } from '../../db/database.js';
 import type { EntryRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
 import { changelogRepository, type EntryFilter, type PublicProject } from '../changelog.repository.js';
-import { entryTypeOf, projectDefaultView, type AvailableView } from '../../projects/public-view.js';
+import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
+import { entryTypeOf, projectDefaultView, publishedCountOf, type AvailableView } from '../../projects/public-view.js';
 
 export const PAGE_SIZE = 20;
 const MAX_COMPONENTS = 200;
-/** The filter menus list what the newest this-many entries use (a bounded read, however big the project). */
+/** The component menu lists what the newest this-many entries use (a bounded read, however big the project). */
 const FILTER_WINDOW = 1000;
 
 export interface ChangelogView {
@@ -48,9 +49,11 @@ export function createPublicPageService(readDb: Db) {
       // Without a choice, the project's default: the same rule as the API's `view=default` (the widget).
       const view: AvailableView = filter.view ?? filter.type ?? projectDefaultView(project);
       const listFilter: EntryFilter = { type: entryTypeOf(view), component: filter.component };
-      const [rows, { components, types }, releases] = await Promise.all([
+      // The types offered are those the default view is chosen from: every type with a published entry.
+      const types = ENTRY_TYPES.filter((type) => publishedCountOf(project, type) > 0).sort();
+      const [rows, components, releases] = await Promise.all([
         changelogRepository.listPublished(readDb, project.id, listFilter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-        changelogRepository.filterOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
+        changelogRepository.componentOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
         changelogRepository.publishedReleases(readDb, project.id, { limit: 1, offset: 0 }),
       ]);
       return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases: releases.length > 0 };
