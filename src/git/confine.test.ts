@@ -44,6 +44,7 @@ const VARIANTS: EscapeVariant[] = [
   'ref-symlink',
   'packed-refs-symlink',
   'dot-git-symlink',
+  'worktree-outside',
   'config-include',
 ];
 

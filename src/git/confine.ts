@@ -192,6 +192,16 @@ export async function inspectRepository(path: string, confinement: Confinement):
   await walk(gitDir, shown(gitDir), true);
   await walk(commonDir, shown(commonDir), true);
 
+  // Linked worktrees' back-links (worktrees/<id>/gitdir, naming each worktree's .git file): git
+  // follows them to list and prune worktrees. Lexically, as a pruned worktree's target is gone.
+  for (const entry of await readdir(join(commonDir, 'worktrees'), { withFileTypes: true }).catch(() => [])) {
+    const file = join(commonDir, 'worktrees', entry.name, 'gitdir');
+    if (!entry.isDirectory() || !(await has(file))) continue;
+    const what = `worktrees/${entry.name}/gitdir`;
+    const target = (await readSmall(file, MAX_POINTER_BYTES, what)).trim();
+    if (!withinRoots(resolve(dirname(file), target))) throw outside(what);
+  }
+
   // 4. The object store and its alternates, recursively.
   const objects = await directoryInside(commonDir, 'objects', 'objects');
   let alternates = false;

@@ -2,7 +2,7 @@
 // directory inside `allowed` whose history git would read from a repository outside it.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 export const SECRET_MESSAGE = 'feat: the secret roadmap';
 
@@ -45,6 +45,7 @@ export type EscapeVariant =
   | 'ref-symlink'
   | 'packed-refs-symlink'
   | 'dot-git-symlink'
+  | 'worktree-outside'
   | 'config-include';
 
 /**
@@ -115,6 +116,11 @@ export function makeEscape(name: EscapeVariant, allowed: string, secret: { gitDi
     case 'dot-git-symlink':
       mkdirSync(dir, { recursive: true });
       symlinkSync(secret.gitDir, join(dir, '.git'));
+      break;
+    case 'worktree-outside':
+      // A checkout with a linked worktree outside (its back-link names a .git file there).
+      checkout(dir, ['feat: harmless']);
+      gitIn(dir, 'worktree', 'add', '-q', '-b', 'elsewhere', join(dirname(secret.gitDir), '..', `${name}-worktree`));
       break;
     case 'config-include':
       checkout(dir, ['feat: harmless']);
