@@ -44,10 +44,13 @@ const MAX_ENTRIES = 500_000;
 const MAX_POINTER_BYTES = 64 * 1024;
 const MAX_CONFIG_BYTES = 1024 * 1024;
 /**
- * Directories of a git directory that git never reads for this repository: submodules' own
- * repositories, and Git LFS's store (which can hold hundreds of thousands of files).
+ * The directories of a git directory whose files git reads when it serves or clones the
+ * repository; they are walked whole. Other directories (submodules' repositories in `modules`, Git
+ * LFS's store, rebase state, other tools' caches: git-cliff keeps tens of thousands of files in
+ * `.git/git-cliff-core`) are never read for it and not walked; every entry at the top, files and
+ * symlinks of any name, is checked.
  */
-const NOT_READ_BY_GIT = new Set(['modules', 'lfs']);
+const READ_BY_GIT = new Set(['objects', 'refs', 'info', 'logs', 'worktrees', 'reftable']);
 
 const inside = (dir: string, path: string) => {
   const rel = relative(dir, path);
@@ -66,6 +69,18 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * of problem whatever lies outside, so nothing outside the roots can be probed through it.
  */
 export async function inspectRepository(path: string, confinement: Confinement): Promise<ConfinedRepository> {
+  try {
+    return await inspect(path, confinement);
+  } catch (error) {
+    if (error instanceof ConfinementError) throw error;
+    // Unreadable (permissions, a symlink loop, an I/O error): git could not be trusted with it either.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code) throw new ConfinementError(`Part of the repository cannot be read (${code})`, true);
+    throw error;
+  }
+}
+
+async function inspect(path: string, confinement: Confinement): Promise<ConfinedRepository> {
   const roots = confinement.roots;
   const withinRoots = (p: string) => roots.some((root) => inside(root, p));
   const outside = (what: string) => new ConfinementError(`${what} leads outside the allowed directories (or nowhere)`, true);
@@ -135,14 +150,14 @@ export async function inspectRepository(path: string, confinement: Confinement):
     }
     for (const entry of list) {
       if (++entries > MAX_ENTRIES) throw new ConfinementError(`The repository has more than ${MAX_ENTRIES} files in its git directory; it cannot be checked`, true);
-      if (top && NOT_READ_BY_GIT.has(entry.name)) continue;
+      const descend = !top || READ_BY_GIT.has(entry.name);
       const full = join(dir, entry.name);
       const name = `${label}/${entry.name}`;
       if (entry.isSymbolicLink()) {
         const real = await followLink(full, `The symlink ${name}`);
-        if ((await stat(real)).isDirectory()) await walk(real, name, false);
+        if (descend && (await stat(real)).isDirectory()) await walk(real, name, false);
       } else if (entry.isDirectory()) {
-        await walk(full, name, false);
+        if (descend) await walk(full, name, false);
       } else if (entry.isFIFO() || entry.isCharacterDevice() || entry.isBlockDevice()) {
         // A FIFO where git expects a file would hang it; a device is no repository content.
         throw new ConfinementError(`${name} is not a regular file, directory or symlink`, true);
