@@ -63,9 +63,9 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * Checks everything git reads of the repository at `path` (a real path inside `roots`) before it
  * reads it: which git directory it is (a `.git` directory, a `.git` symlink or gitfile, or `path`
  * itself), its `commondir`, its object store's alternates (recursively, relative entries
- * included), every symlink inside the git directory, the common directory and each alternate
- * object store (refs, packed-refs, HEAD, objects, packs, worktrees…), and includes in its config
- * files (which would read files anywhere). Each must resolve inside `roots`. One message per kind
+ * included), every symlink git may follow in the git directory, the common directory and each
+ * alternate object store (HEAD, packed-refs, refs, objects, packs, worktrees…: READ_BY_GIT), linked
+ * worktrees' back-links, and includes in its config files (which would read files anywhere). Each must resolve inside `roots`. One message per kind
  * of problem whatever lies outside, so nothing outside the roots can be probed through it.
  */
 export async function inspectRepository(path: string, confinement: Confinement): Promise<ConfinedRepository> {
