@@ -64,9 +64,10 @@ const isMissing = (error: unknown) => (error as NodeJS.ErrnoException).code === 
  * reads it: which git directory it is (a `.git` directory, a `.git` symlink or gitfile, or `path`
  * itself), its `commondir`, its object store's alternates (recursively, relative entries
  * included), every symlink git may follow in the git directory, the common directory and each
- * alternate object store (HEAD, packed-refs, refs, objects, packs, worktrees…: READ_BY_GIT), linked
- * worktrees' back-links, and includes in its config files (which would read files anywhere). Each must resolve inside `roots`. One message per kind
- * of problem whatever lies outside, so nothing outside the roots can be probed through it.
+ * alternate object store (HEAD, packed-refs, refs, objects, packs, worktrees…: READ_BY_GIT),
+ * linked worktrees' back-links, and includes in its config files (which would read files
+ * anywhere). Each must resolve inside `roots`. One message per kind of problem whatever lies
+ * outside, so nothing outside the roots can be probed through it.
  */
 export async function inspectRepository(path: string, confinement: Confinement): Promise<ConfinedRepository> {
   try {
