@@ -16,6 +16,10 @@
  * 3. **generation**: `generation.generate()` with all four entry types (commit, daily, weekly,
  *    monthly) — every entry stored.
  *
+ * Then the mirror step alone for links made from the dashboard (a checked, hardlinked clone that
+ * holds its own objects: src/git/confine.ts, GitSource.confine) against the shared clone such
+ * links had before, first sync and a sync with nothing new.
+ *
  * Wall clock per phase; CPU of this process (all its threads) and of its git children (from
  * /proc/self/stat); PostgreSQL's own CPU is not included (it is a separate server). git-cliff: its
  * binary as a fresh process, default configuration, CPU from /usr/bin/time. BENCH_RUNS runs of
@@ -26,13 +30,15 @@
  * scratch databases are created there and dropped. BENCH_BACKENDS=postgres or pglite runs one.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
+import { inspectRepository } from '../src/git/confine.js';
+import { isSharedMirror, syncMirror } from '../src/git/mirror.js';
 import { createServices } from '../src/services.js';
 import { adminQuery, ADMIN_URL, gitCliffBinary, runGitCliff as runGitCliffTimed } from './bench-support.js';
 import { ensureDatasetRepo } from './dataset-repo.js';
@@ -193,6 +199,43 @@ function cloneCosts(repo: string, work: string): { blobless: number; shared: num
   return { blobless, shared };
 }
 
+/**
+ * The mirror of a link made from the dashboard (GitSource.confine, issue 21) against the shared
+ * mirror such links had before: first sync and a sync with nothing new, through syncMirror as the
+ * ingest calls it; and the check alone (src/git/confine.ts), which runs twice around each git
+ * command. MIRROR_RUNS rounds, alternating; medians of wall ms.
+ */
+const MIRROR_RUNS = 7;
+interface MirrorCosts {
+  check: number;
+  sharedFirst: number;
+  confinedFirst: number;
+  sharedAgain: number;
+  confinedAgain: number;
+}
+async function mirrorCosts(repo: string, work: string): Promise<MirrorCosts> {
+  const roots = [realpathSync(dirname(repo))];
+  const samples: Record<keyof MirrorCosts, number[]> = { check: [], sharedFirst: [], confinedFirst: [], sharedAgain: [], confinedAgain: [] };
+  const time = async (key: keyof MirrorCosts, fn: () => Promise<unknown>) => {
+    const started = process.hrtime.bigint();
+    await fn();
+    samples[key].push(Number(process.hrtime.bigint() - started) / 1e6);
+  };
+  for (let i = 0; i < MIRROR_RUNS; i++) {
+    const shared = join(work, `mirror-shared-${i}.git`);
+    const confined = join(work, `mirror-confined-${i}.git`);
+    await time('check', () => inspectRepository(repo, { roots }));
+    await time('sharedFirst', () => syncMirror(shared, { url: repo }, 'main'));
+    await time('confinedFirst', () => syncMirror(confined, { url: repo, confine: { roots } }, 'main'));
+    await time('sharedAgain', () => syncMirror(shared, { url: repo }, 'main'));
+    await time('confinedAgain', () => syncMirror(confined, { url: repo, confine: { roots } }, 'main'));
+    if (isSharedMirror(confined) || !isSharedMirror(shared)) throw new Error('the mirrors are not what this benchmark compares');
+    rmSync(shared, { recursive: true, force: true });
+    rmSync(confined, { recursive: true, force: true });
+  }
+  return Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values)])) as unknown as MirrorCosts;
+}
+
 async function main() {
   const repo = ensureDatasetRepo('prettier-history', LIMIT);
   if (existsSync(join(repo, 'cliff.toml'))) throw new Error(`${repo} has a cliff.toml; git-cliff must use its default configuration`);
@@ -217,6 +260,7 @@ async function main() {
       console.log(`  run ${i + 1} git-cliff: ${ms(theirs.at(-1)!.wallMs)}; CPU ${theirs.at(-1)!.cpuMs === null ? 'n/a' : ms(theirs.at(-1)!.cpuMs!)}`);
     }
     const clones = cloneCosts(repo, work);
+    const mirrors = await mirrorCosts(repo, work);
     const loadAfter = loadavg()[0]!;
 
     const rows: string[] = [];
@@ -251,6 +295,10 @@ async function main() {
     }
     verdicts.push(
       `The mirror: a shared clone took ${ms(clones.shared)}; the blobless clone local links made before (a copy of every commit and tree) ${ms(clones.blobless)}.`,
+      '',
+      `Links made from the dashboard (issue 21: checked before and after each git read, mirrored as a hardlinked clone that holds its own objects, never alternates into the source), ` +
+        `medians of ${MIRROR_RUNS} rounds through \`syncMirror\` against the shared mirror they had before: first sync ${ms(mirrors.confinedFirst)} (shared: ${ms(mirrors.sharedFirst)}), ` +
+        `a sync with nothing new ${ms(mirrors.confinedAgain)} (shared: ${ms(mirrors.sharedAgain)}); the check alone ${ms(mirrors.check)} on this repository (one pack).`,
     );
     const noisy = Math.max(load, loadAfter) > cpus().length * 0.75;
     console.log(`\n${table}\n\n${verdicts.join('\n')}`);

@@ -204,12 +204,17 @@ describe('loadConfig: operations settings', () => {
 
 describe('loadConfig: repository links', () => {
   it('allows no local path from the dashboard and polls every 300 s by default', () => {
-    expect(loadConfig({}).repoLinks).toEqual({ pathsAllowed: [], pollIntervalSeconds: 300 });
+    expect(loadConfig({}).repoLinks).toEqual({ pathsAllowed: [], pathsOrgs: [], pollIntervalSeconds: 300 });
   });
 
   it('reads the allowed directories and the poll interval (0 disables polling)', () => {
     const config = loadConfig({ REPO_PATHS_ALLOWED: ' /srv/git, /home/git/repos/ ', REPO_POLL_INTERVAL_SECONDS: '0' });
-    expect(config.repoLinks).toEqual({ pathsAllowed: ['/srv/git', '/home/git/repos'], pollIntervalSeconds: 0 });
+    expect(config.repoLinks).toEqual({ pathsAllowed: ['/srv/git', '/home/git/repos'], pathsOrgs: [], pollIntervalSeconds: 0 });
+  });
+
+  it('reads the organizations whose owners may link local paths, and refuses what is no slug', () => {
+    expect(loadConfig({ REPO_PATHS_ORGS: ' Acme, platform-team ' }).repoLinks.pathsOrgs).toEqual(['acme', 'platform-team']);
+    expect(() => loadConfig({ REPO_PATHS_ORGS: 'acme,org:evil' })).toThrow(/REPO_PATHS_ORGS must list organization slugs, comma-separated \(got "org:evil"\)/);
   });
 
   it('refuses relative directories and a bad interval', () => {

@@ -51,6 +51,12 @@ export interface RepoLinksConfig {
    * symlinks); empty = no local paths from the dashboard. The CLI, run by the operator, may link any path.
    */
   readonly pathsAllowed: readonly string[];
+  /**
+   * Slugs of the organizations whose owners may link those paths in the organization's projects.
+   * The installation owner always may; nobody else (anyone can create an organization and own it,
+   * so owning one is no grant by itself).
+   */
+  readonly pathsOrgs: readonly string[];
   /** How often the worker fetches links without push webhooks (local paths, plain git URLs); 0 = never. */
   readonly pollIntervalSeconds: number;
 }
@@ -284,6 +290,10 @@ export function loadConfig(env: Env = process.env): Config {
   for (const path of repoPathsAllowed) {
     if (!isAbsolute(path)) problems.push(`REPO_PATHS_ALLOWED must list absolute directories, comma-separated (got "${path}")`);
   }
+  const repoPathsOrgs = (read('REPO_PATHS_ORGS') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  for (const slug of repoPathsOrgs) {
+    if (!/^[a-z0-9]+(-[a-z0-9]+)*$/.test(slug)) problems.push(`REPO_PATHS_ORGS must list organization slugs, comma-separated (got "${slug}")`);
+  }
   const webhookEncryptionKey = read('WEBHOOK_ENCRYPTION_KEY') ?? null;
   if (webhookEncryptionKey !== null && webhookEncryptionKey.length < 32) problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
   const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
@@ -345,6 +355,7 @@ export function loadConfig(env: Env = process.env): Config {
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
     repoLinks: {
       pathsAllowed: repoPathsAllowed.map((p) => resolve(p)),
+      pathsOrgs: repoPathsOrgs,
       pollIntervalSeconds: integer('REPO_POLL_INTERVAL_SECONDS', 300, 0, 86_400),
     },
     workerInProcess: bool('WORKER_IN_PROCESS', true),

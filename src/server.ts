@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { DEMO_SLUG, seedDemo } from './demo/seed.js';
+import { requireSafeGit } from './git/version.js';
 import { startWorker } from './jobs/worker.js';
 import { applyHeapGrowth } from './ops/heap.js';
 import { createServices } from './services.js';
@@ -18,6 +19,9 @@ export interface StartOptions {
 
 /** Opens the database, applies migrations, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function startServer(config: Config, options: StartOptions): Promise<FastifyInstance> {
+  // The dashboard links repositories its users name (https URLs always, paths under
+  // REPO_PATHS_ALLOWED), and this process asks git about them: no git that lets one run commands.
+  const git = await requireSafeGit();
   applyHeapGrowth(config.heapGrowthPercent);
   // Creating the embedded database is the longest silence of a first start (PGlite's initdb, several
   // seconds on a small machine): say what is happening.
@@ -49,7 +53,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     }
     await app.listen({ host: config.host, port: config.port });
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
-    app.log.info(`Changelog service on ${config.publicUrl} (${where})`);
+    app.log.info({ git }, `Changelog service on ${config.publicUrl} (${where})`);
     if (seeded) {
       console.log(`Demo changelog: ${config.publicUrl}/c/${DEMO_SLUG} (JSON: ${config.publicUrl}/v1/changelog/${DEMO_SLUG})`);
     }

@@ -4,6 +4,8 @@ import type { EntryRow, OrganizationRow, OrgRole, ProjectRow } from '../db/schem
 import { AppError } from '../errors.js';
 import type { KeyView } from '../keys/keys.service.js';
 import type { Membership } from '../orgs/orgs.service.js';
+import type { RepoLinksConfig } from '../config.js';
+import type { SourceGrant } from '../repos/source-policy.js';
 import type { Services } from '../services.js';
 
 /** A personal or organization context as the signed-in user sees it. */
@@ -47,7 +49,7 @@ const notFound = (what: string) => new AppError('not_found', `${what} not found`
  * Every dashboard authorization decision goes through here. Things outside the user's reach are
  * reported as not found, so their existence is not revealed.
  */
-export function createAccess(services: Services) {
+export function createAccess(services: Services, repoLinks: Pick<RepoLinksConfig, 'pathsOrgs'>) {
   async function workspace(user: SessionUser, orgSlug: string | undefined): Promise<Workspace> {
     return orgSlug === undefined ? personal(user) : ofMembership(await services.orgs.membership(orgSlug, user.id));
   }
@@ -61,6 +63,16 @@ export function createAccess(services: Services) {
 
   return {
     workspace,
+
+    /**
+     * Whether the user may link local paths (under REPO_PATHS_ALLOWED) in this workspace's projects:
+     * the directories are the operator's grant, so only the installation owner, in any workspace they
+     * manage, and the owners of the organizations the operator names in REPO_PATHS_ORGS, in those.
+     */
+    linkGrant(user: SessionUser, ws: Workspace): SourceGrant {
+      const orgOwner = ws.kind === 'org' && ws.role === 'owner' && ws.org !== undefined && repoLinks.pathsOrgs.includes(ws.org.slug);
+      return { localPaths: ws.canManage && (user.is_instance_owner || orgOwner) };
+    },
 
     /** A workspace whose keys and projects the user may manage. */
     async managedWorkspace(user: SessionUser, orgSlug: string | undefined): Promise<Workspace> {

@@ -174,7 +174,7 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     return payload;
   });
 
-  const access = createAccess(services);
+  const access = createAccess(services, config.repoLinks);
   const kit: Kit = {
     services,
     config,

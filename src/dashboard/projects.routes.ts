@@ -61,7 +61,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
 }</p>
-${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, ...(repoError ? { error: repoError } : {}) })}
+${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, localPaths: access.linkGrant(kit.user(request), ws).localPaths, ...(repoError ? { error: repoError } : {}) })}
 <section class="panel" aria-labelledby="entries-h"><h2 id="entries-h">Entries</h2>
 ${
   entries.length
@@ -116,12 +116,12 @@ ${
     request: FastifyRequest,
     reply: FastifyReply,
     slug: string,
-    action: (project: ProjectRow) => Promise<string>,
+    action: (project: ProjectRow, ws: Workspace) => Promise<string>,
     context: { linkId?: string; values?: { source?: string; branch?: string } } = {},
   ) {
     const { project, ws } = await access.project(kit.user(request), slug, true);
     try {
-      const notice = await action(project);
+      const notice = await action(project, ws);
       return reply.redirect(`/dashboard/projects/${project.slug}?notice=${notice}`, 303);
     } catch (error) {
       if (!(error instanceof AppError) || !REPO_FORM_ERRORS.has(error.code)) throw error;
@@ -145,8 +145,8 @@ ${
         request,
         reply,
         request.params.slug,
-        async (project) => {
-          await services.repos.linkFromDashboard(project.id, { source, ...(branch ? { branch } : {}) });
+        async (project, ws) => {
+          await services.repos.linkFromDashboard(project.id, { source, ...(branch ? { branch } : {}) }, access.linkGrant(kit.user(request), ws));
           return 'repo-linked';
         },
         { values: { source, branch } },

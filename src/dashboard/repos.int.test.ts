@@ -29,7 +29,7 @@ beforeAll(async () => {
   execFileSync('git', ['clone', '--quiet', '--bare', origin, join(allowed, 'app.git')]);
   execFileSync('git', ['clone', '--quiet', '--bare', origin, join(allowed, 'blog.git')]);
   database = await createTestDatabase();
-  const config = testConfig({ SIGNUP_OPEN: 'true', REPO_PATHS_ALLOWED: allowed, REPOS_DIR: join(scratch, 'mirrors') });
+  const config = testConfig({ SIGNUP_OPEN: 'true', REPO_PATHS_ALLOWED: allowed, REPO_PATHS_ORGS: 'bobs-team', REPOS_DIR: join(scratch, 'mirrors') });
   services = createServices(database, config, { resolve: resolver });
   app = await buildApp({ config, database, services });
   // acme: alice owner, carol member; bob and dave are outside it. alice-blog is alice's own.
@@ -235,3 +235,51 @@ describe('who may see and manage links', () => {
     expect(page.body).not.toContain('hunter2');
   });
 });
+
+describe('who may link local paths (the operator grants REPO_PATHS_ALLOWED)', () => {
+  /** The error notice and the field's message, without what the form echoes back. */
+  const answerOf = (res: { status: number; body: string }) => ({
+    status: res.status,
+    notice: /<div class="notice error" role="alert">([\s\S]*?)<\/div>/.exec(res.body)?.[1],
+  });
+
+  beforeAll(async () => {
+    for (const slug of ['bobs-team', 'bobs-other']) {
+      await people.bob.submit('/dashboard', '/dashboard/orgs', { name: slug, slug });
+      await people.bob.submit(`/dashboard/orgs/${slug}`, `/dashboard/orgs/${slug}/projects`, { name: `${slug} app`, slug: `${slug}-app` });
+    }
+    const db = services.database.db;
+    const org = await services.orgs.membership('bobs-team', (await db.selectFrom('users').select('id').where('email', '=', 'bob@example.com').executeTakeFirstOrThrow()).id);
+    const dave = await db.selectFrom('users').select('id').where('email', '=', 'dave@example.com').executeTakeFirstOrThrow();
+    await db.insertInto('organization_members').values({ organization_id: org.org.id, user_id: dave.id, role: 'admin' }).execute();
+  });
+
+  it('anyone but the installation owner gets one answer for a path that exists, one that does not, and one outside', async () => {
+    const answers: ReturnType<typeof answerOf>[] = [];
+    for (const source of [join(allowed, 'app.git'), join(allowed, 'no-such.git'), origin, '/etc', 'relative']) {
+      const res = await linkForm(people.bob, 'bob-site', { source, branch: '' });
+      answers.push(answerOf(res));
+    }
+    expect(answers[0]).toEqual({ status: 400, notice: expect.stringContaining('Only the installation owner') });
+    expect(answers.every((a) => JSON.stringify(a) === JSON.stringify(answers[0]))).toBe(true);
+    expect(await linksOf('bob-site')).toHaveLength(0);
+    // The form does not offer paths to them, nor name the directories.
+    const page = await people.bob.get('/dashboard/projects/bob-site');
+    expect(page.body).toContain('only by the installation owner');
+    expect(page.body).not.toContain(allowed);
+  });
+
+  it('owning an organization is no grant unless the operator lists it; its admins never may', async () => {
+    expect((await linkForm(people.bob, 'bobs-other-app', { source: join(allowed, 'app.git'), branch: '' })).status).toBe(400);
+    expect((await linkForm(people.dave, 'bobs-team-app', { source: join(allowed, 'app.git'), branch: '' })).status).toBe(400);
+    expect(await linksOf('bobs-team-app')).toHaveLength(0);
+    const listed = await linkForm(people.bob, 'bobs-team-app', { source: join(allowed, 'app.git'), branch: '' });
+    expect(listed.status).toBe(303);
+    expect(await linksOf('bobs-team-app')).toHaveLength(1);
+  });
+
+  it('the installation owner may, in her personal projects and in any organization she manages', async () => {
+    expect((await people.alice.get('/dashboard/projects/alice-blog')).body).toContain(`or a directory inside ${allowed}`);
+  });
+});
+

@@ -49,8 +49,19 @@ function gitArgs(args: string[], options: GitOptions): string[] {
  */
 const NO_NETWORK = { 'protocol.allow': 'never' };
 
+/**
+ * Variables that tell git which repository, object store or configuration to use. They never come
+ * from this process's environment: a server started with GIT_ALTERNATE_OBJECT_DIRECTORIES (or
+ * GIT_COMMON_DIR, GIT_OBJECT_DIRECTORY…) set would make every mirror, and every local source's
+ * upload-pack, read objects from wherever they name. GIT_CONFIG_KEY_n/VALUE_n left over beyond our
+ * own count are dropped too.
+ */
+const INHERITED_GIT_VARIABLE =
+  /^GIT_(DIR|WORK_TREE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|INDEX_FILE|GRAFT_FILE|SHALLOW_FILE|NAMESPACE|REPLACE_REF_BASE|NO_REPLACE_OBJECTS|CEILING_DIRECTORIES|DISCOVERY_ACROSS_FILESYSTEM|IMPLICIT_WORK_TREE|PREFIX|QUARANTINE_PATH|CONFIG|CONFIG_PARAMETERS|CONFIG_SYSTEM|CONFIG_COUNT|CONFIG_KEY_\d+|CONFIG_VALUE_\d+|ALLOW_PROTOCOL|PROTOCOL_FROM_USER|NO_LAZY_FETCH)$/;
+
 function gitEnv(options: GitOptions): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...GIT_ENV };
+  const env: NodeJS.ProcessEnv = { ...GIT_ENV };
+  for (const [name, value] of Object.entries(process.env)) if (!INHERITED_GIT_VARIABLE.test(name) && !(name in GIT_ENV)) env[name] = value;
   const entries = Object.entries({ ...(options.gitDir ? NO_NETWORK : {}), ...options.config });
   env.GIT_CONFIG_COUNT = String(entries.length);
   entries.forEach(([key, value], i) => {

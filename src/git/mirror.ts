@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ConfinementError, inspectRepository, type Confinement, type ConfinedRepository } from './confine.js';
 import { GitError, runGit, type GitOptions } from './git.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
@@ -14,9 +15,21 @@ export interface GitSource {
    * answer that changes between the check and the fetch (rebinding) is not followed.
    */
   pinned?: { host: string; port: number; address: string };
+  /**
+   * For a local path linked by someone other than the operator (from the dashboard): everything
+   * git reads of it must stay inside these directories. Checked (confine.ts) right before and right
+   * after every git command that reads the source, and git is pointed at the checked git directory
+   * with `upload-pack --strict`; the mirror holds its own objects (hardlinks or a copy), never the
+   * source's alternates, so nothing reads the source between fetches.
+   */
+  confine?: Confinement;
 }
 
+/** upload-pack reads exactly the directory it is given: no `.git`, `X.git` or gitfile looked for. */
+const STRICT_UPLOAD_PACK = '--upload-pack=git upload-pack --strict';
+
 function sourceOptions(source: GitSource): GitOptions {
+  if (source.confine) return { config: { 'protocol.allow': 'never', 'protocol.file.allow': 'always' } };
   const config: Record<string, string> = {
     // Lets a local (file://) source serve a blobless clone like GitHub does.
     'uploadpack.allowFilter': 'true',
@@ -58,8 +71,10 @@ const LS_REMOTE_TIMEOUT_MS = 30_000;
 
 /** Asks the remote (without cloning) for its branches and default branch: `git ls-remote --symref URL HEAD refs/heads/*`. */
 export async function remoteBranches(source: GitSource): Promise<RemoteBranches> {
-  const url = normaliseSourceUrl(source.url);
-  const out = await runGit(['ls-remote', '--symref', '--', url, 'HEAD', 'refs/heads/*'], { ...sourceOptions(source), timeoutMs: LS_REMOTE_TIMEOUT_MS });
+  const options = { ...sourceOptions(source), timeoutMs: LS_REMOTE_TIMEOUT_MS };
+  const out = source.confine
+    ? await confined(source.url, source.confine, (repo) => runGit(['ls-remote', STRICT_UPLOAD_PACK, '--symref', '--', repo.gitDir, 'HEAD', 'refs/heads/*'], options))
+    : await runGit(['ls-remote', '--symref', '--', normaliseSourceUrl(source.url), 'HEAD', 'refs/heads/*'], options);
   let defaultBranch: string | null = null;
   const branches: string[] = [];
   for (const line of out.split('\n')) {
@@ -85,6 +100,78 @@ export const isLocalPath = (url: string) => !/^[a-z][a-z0-9+.-]*:\/\//i.test(url
 /** Whether the mirror borrows its objects from the source (objects/info/alternates) rather than holding a copy. */
 export const isSharedMirror = (dir: string) => existsSync(join(dir, 'objects', 'info', 'alternates'));
 
+/** Whether the mirror is a partial (blobless) clone, which fetches missing objects from its source when read. */
+const isPartialMirror = (dir: string) => {
+  try {
+    return /partialclone/i.test(readFileSync(join(dir, 'config'), 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Runs `read` on a confined source checked just before, then checks the source again: git may have
+ * read something swapped in while it ran (a symlink, a commondir, alternates). Then what it made is
+ * dropped (`discard`) and the read fails. What remains is a swap made and undone while git ran.
+ */
+async function confined<T>(path: string, confinement: Confinement, read: (repo: ConfinedRepository) => Promise<T>, discard?: () => Promise<void>): Promise<T> {
+  const before = await inspectRepository(path, confinement);
+  const result = await read(before);
+  let after: ConfinedRepository;
+  try {
+    after = await inspectRepository(path, confinement);
+  } catch (error) {
+    await discard?.();
+    throw error;
+  }
+  if (after.gitDir !== before.gitDir || after.alternates !== before.alternates) {
+    await discard?.();
+    throw new ConfinementError('The repository changed while git read it; nothing read was kept', true);
+  }
+  return result;
+}
+
+/**
+ * The mirror of a confined source: a clone that holds its own objects (git's local clone hardlinks
+ * the source's object files, or copies them across file systems, after refusing symlinks among
+ * them; through the transport when the source has alternates, which a local clone would borrow),
+ * then plain fetches. Mirrors made before (shared, or blobless) are made again this way.
+ */
+async function syncConfined(dir: string, source: GitSource & { confine: Confinement }, branch: string): Promise<void> {
+  const options = sourceOptions(source);
+  if (existsSync(join(dir, 'HEAD')) && (isSharedMirror(dir) || isPartialMirror(dir))) await rm(dir, { recursive: true, force: true });
+  if (!existsSync(join(dir, 'HEAD'))) {
+    await mkdir(dirname(dir), { recursive: true });
+    const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+    try {
+      await confined(source.url, source.confine, async (repo) => {
+        // No --local: git hardlinks by default, and copies where it cannot (--local would fail instead).
+        const how = repo.alternates ? ['--no-local'] : [];
+        await runGit(['clone', '--bare', '--quiet', ...how, STRICT_UPLOAD_PACK, '--single-branch', '--branch', branch, '--', repo.gitDir, tmp], options);
+        if (isSharedMirror(tmp)) throw new ConfinementError('The mirror would borrow objects from the source (alternates appeared while it was made)', true);
+      });
+      await rm(dir, { recursive: true, force: true });
+      await rename(tmp, dir);
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
+    }
+    return;
+  }
+  await confined(
+    source.url,
+    source.confine,
+    async (repo) => {
+      await runGit(['remote', 'set-url', 'origin', repo.gitDir], { gitDir: dir });
+      await runGit(
+        ['fetch', STRICT_UPLOAD_PACK, '--quiet', '--prune', '--no-tags', 'origin', `+refs/heads/${branch}:refs/heads/${branch}`, '+refs/tags/*:refs/tags/*'],
+        { ...options, gitDir: dir },
+      );
+    },
+    // Whatever this fetch brought may come from outside: the next sync makes the mirror again.
+    () => rm(dir, { recursive: true, force: true }),
+  );
+}
+
 /**
  * A bare mirror of one repository's tracked branch and tags, created atomically (clone into a
  * temporary directory, then rename), so a crash never leaves a half-made mirror behind.
@@ -101,6 +188,7 @@ export const isSharedMirror = (dir: string) => existsSync(join(dir, 'objects', '
  *   alternates file: a full copy, which is what sharing avoids.)
  */
 export async function syncMirror(dir: string, source: GitSource, branch: string): Promise<void> {
+  if (source.confine) return syncConfined(dir, { ...source, confine: source.confine }, branch);
   try {
     await syncOnce(dir, source, branch);
   } catch (error) {
@@ -238,7 +326,8 @@ export async function readCodeownersAt(dir: string, source: GitSource, tip: stri
   const path = CODEOWNERS_PATHS.find((p) => found.has(p));
   if (!path) return null;
   const object = found.get(path)!;
-  const at = { ...sourceOptions(source), gitDir: dir };
+  // A confined source's mirror holds every object: nothing is fetched here (no protocol allowed).
+  const at = source.confine ? { gitDir: dir } : { ...sourceOptions(source), gitDir: dir };
   try {
     if (Number((await runGit(['cat-file', '-s', object], at)).trim()) > CODEOWNERS_MAX_BYTES) return null;
     return await runGit(['cat-file', 'blob', object], at);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli/io.js';
+import { requireSafeGit } from '../git/version.js';
 import type { Services } from '../services.js';
 import { startWorker } from './worker.js';
 
@@ -19,6 +20,8 @@ interface CliParts {
  */
 export function registerWorkerCommand({ program, command, withServices, io }: CliParts): void {
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
+    // It fetches the repositories dashboard users linked: no git that lets one run commands.
+    const git = await requireSafeGit();
     await withServices(async (services) => {
       const { database } = services;
       let where = '';
@@ -37,7 +40,7 @@ export function registerWorkerCommand({ program, command, withServices, io }: Cl
         }
       }
       const { resumed } = await startWorker(services);
-      io.stderr(`Worker running${where}${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
+      io.stderr(`Worker running${where} with git ${git}${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -8,7 +8,7 @@ import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
 import { redactGitOutput } from '../git/git.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
-import { checkRestrictedSource, type SourcePolicy } from './source-policy.js';
+import { checkRestrictedSource, STORED_LINK, type SourcePolicy } from './source-policy.js';
 import { countCommits, isAncestor, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
@@ -92,8 +92,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     if (link.kind === 'local') {
       if (!link.restricted) return { url: link.source_url };
       // Linked from the dashboard: the path may have become a symlink out, the name may resolve
-      // elsewhere now; the fetch connects to the address checked here.
-      return (await checkRestrictedSource(link.source_url, deps.policy ?? { pathsAllowed: [] })).git;
+      // elsewhere now; the fetch connects to the address checked here, or reads the path only after
+      // checking it again (mirror.ts, GitSource.confine).
+      return (await checkRestrictedSource(link.source_url, deps.policy ?? { pathsAllowed: [] }, STORED_LINK)).git;
     }
     if (!link.installation_id) return null;
     if (!deps.installationToken) throw new AppError('unavailable', 'GitHub is not configured on this server');

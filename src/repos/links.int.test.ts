@@ -8,7 +8,8 @@ import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { pushCommits, removeRepoCopy, smallRepo, tempDir } from '../../test/helpers/git-fixtures.js';
 import { waitFor } from '../../test/helpers/scm.js';
 import { AppError } from '../errors.js';
-import { checkGitUrl, checkRestrictedSource } from './source-policy.js';
+import { SECRET_MESSAGE, checkout, makeEscape, secretRepo, type EscapeVariant } from '../../test/helpers/git-escapes.js';
+import { checkGitUrl, checkRestrictedSource, type SourceGrant } from './source-policy.js';
 import { linksRepository } from './links.repository.js';
 
 let ctx: TestContext;
@@ -24,6 +25,8 @@ const repo = (options: Parameters<typeof smallRepo>[0] = {}) => {
 };
 
 const project = () => buildProject(ctx.services, { type: 'user', email: owner.email });
+/** What the installation owner may link from the dashboard (dashboard/access.ts decides who that is). */
+const GRANTED: SourceGrant = { localPaths: true };
 const failure = async (promise: Promise<unknown>) => {
   try {
     await promise;
@@ -214,7 +217,7 @@ describe('syncing', () => {
 describe('what the dashboard may link (source-policy)', () => {
   const policy = () => ({ pathsAllowed: [allowed], resolve: async () => [{ address: '93.184.216.34', family: 4 }] });
   const refused = async (source: string, pattern: RegExp, p = policy()) => {
-    const error = await failure(checkRestrictedSource(source, p));
+    const error = await failure(checkRestrictedSource(source, p, GRANTED));
     expect(error.status).toBe(400);
     expect(error.message).toMatch(pattern);
   };
@@ -223,8 +226,8 @@ describe('what the dashboard may link (source-policy)', () => {
     const inside = join(allowed, 'project');
     mkdirSync(inside, { recursive: true });
     symlinkSync(inside, join(allowed, 'alias'));
-    expect((await checkRestrictedSource(join(allowed, 'alias'), policy())).stored).toBe(inside);
-    expect((await checkRestrictedSource(`${allowed}/x/../project`, policy())).stored).toBe(inside);
+    expect((await checkRestrictedSource(join(allowed, 'alias'), policy(), GRANTED)).stored).toBe(inside);
+    expect((await checkRestrictedSource(`${allowed}/x/../project`, policy(), GRANTED)).stored).toBe(inside);
   });
 
   it('refuses paths outside it, also through .. and a symlink, and any path when it is unset', async () => {
@@ -267,11 +270,61 @@ describe('what the dashboard may link (source-policy)', () => {
     const p = await project();
     const inside = join(allowed, 'swapped.git');
     execFileSync('git', ['clone', '--quiet', '--bare', repo(), inside]);
-    const { link } = await ctx.services.repos.linkFromDashboard(p.id, { source: inside });
+    const { link } = await ctx.services.repos.linkFromDashboard(p.id, { source: inside }, GRANTED);
     expect(link).toMatchObject({ restricted: true, tracked_branch: 'trunk', source_url: inside });
     rmSync(inside, { recursive: true, force: true });
     symlinkSync(repo(), inside);
     expect((await failure(ctx.services.ingest.ingestLink(link.id))).message).toMatch(/must be inside/);
     expect(await linksRepository.findLink(ctx.services.database.db, link.id)).toMatchObject({ status: 'error', last_error: expect.stringMatching(/must be inside/) });
+  });
+
+  it('answers anyone not granted local paths alike, whether the path exists, is missing, outside or not even absolute', async () => {
+    const existing = join(allowed, 'granted-only');
+    checkout(existing, ['feat: one']);
+    const answers = new Set<string>();
+    for (const source of [existing, join(allowed, 'missing'), '/etc', join(scratch, 'outside'), 'relative/path', `${allowed}/../x`]) {
+      const error = await failure(checkRestrictedSource(source, policy(), { localPaths: false }));
+      answers.add(JSON.stringify({ status: error.status, code: error.code, message: error.message, details: error.details }));
+    }
+    expect([...answers]).toEqual([expect.stringContaining('Only the installation owner')]);
+    // URLs are for everyone.
+    expect((await checkRestrictedSource('https://git.example.com/a.git', policy(), { localPaths: false })).stored).toBe('https://git.example.com/a.git');
+    const p = await project();
+    await failure(ctx.services.repos.linkFromDashboard(p.id, { source: existing }, { localPaths: false }));
+    expect(await linkCount(p.id)).toBe(0);
+  });
+});
+
+describe('repositories that reach outside the allowed directories (issue 21)', () => {
+  let secret: { gitDir: string; sha: string };
+  beforeAll(() => {
+    secret = secretRepo(join(scratch, 'secret'));
+  });
+
+  const escapes: EscapeVariant[] = ['commondir', 'gitfile', 'alternates', 'relative-alternates', 'objects-symlink', 'ref-symlink', 'config-include'];
+  it.each(escapes)('%s: refused with 400 when linked, naming nothing outside, and nothing is linked', async (variant) => {
+    const p = await project();
+    const dir = makeEscape(variant, allowed, secret);
+    const error = await failure(ctx.services.repos.linkFromDashboard(p.id, { source: dir }, GRANTED));
+    expect(error.status).toBe(400);
+    expect(error.message).toMatch(/leads outside the allowed directories|includes other files/);
+    expect(error.message).not.toContain(join(scratch, 'secret'));
+    expect(error.message).not.toContain(secret.sha);
+    expect(await linkCount(p.id)).toBe(0);
+  });
+
+  it('a linked checkout that grows a commondir naming another repository: its next sync fails and stores nothing of it', async () => {
+    const p = await project();
+    const work = join(allowed, 'grows-commondir');
+    checkout(work, ['feat: harmless']);
+    const { link } = await ctx.services.repos.linkFromDashboard(p.id, { source: work }, GRANTED);
+    await ctx.services.ingest.ingestLink(link.id);
+    expect((await commitsOf(p.id)).length).toBe(1);
+    execFileSync('sh', ['-c', `echo "${secret.gitDir}" > "${join(work, '.git', 'commondir')}"`]);
+    expect((await failure(ctx.services.ingest.ingestLink(link.id))).message).toMatch(/commondir file leads outside the allowed directories/);
+    expect((await commitsOf(p.id)).map((c) => c.sha)).not.toContain(secret.sha);
+    const messages = await ctx.services.database.db.selectFrom('commits').select('message').where('project_id', '=', p.id).execute();
+    expect(messages.map((m) => m.message)).not.toContain(SECRET_MESSAGE);
+    expect(await linksRepository.findLink(ctx.services.database.db, link.id)).toMatchObject({ status: 'error' });
   });
 });

@@ -9,7 +9,7 @@ import type { Visibility } from '../projects/visibility.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { branchNameProblem } from './names.js';
-import { looksLikeUrl, checkRestrictedSource, type CheckedSource, type SourcePolicy } from './source-policy.js';
+import { looksLikeUrl, checkRestrictedSource, STORED_LINK, type CheckedSource, type SourceGrant, type SourcePolicy } from './source-policy.js';
 import { GitError, redactUrls } from '../git/git.js';
 import { remoteBranches, type GitSource, type RemoteBranches } from '../git/mirror.js';
 import { isUuid } from '../ids.js';
@@ -87,7 +87,7 @@ export function createReposService(deps: {
 
   /** Where git reaches a stored link (re-checked when it was made from the dashboard; with a token for GitHub). */
   async function sourceOf(link: RepoLinkRow): Promise<GitSource> {
-    if (link.kind === 'local') return link.restricted ? (await checkRestrictedSource(link.source_url, policy)).git : { url: link.source_url };
+    if (link.kind === 'local') return link.restricted ? (await checkRestrictedSource(link.source_url, policy, STORED_LINK)).git : { url: link.source_url };
     const token = link.installation_id && deps.installationToken ? await deps.installationToken(link.installation_id) : null;
     if (!token) throw new AppError('unprocessable', 'The GitHub installation of this link is not active');
     return { url: link.source_url, token };
@@ -172,12 +172,13 @@ export function createReposService(deps: {
     },
 
     /**
-     * Links a local path or a git URL given in the dashboard: only under REPO_PATHS_ALLOWED, or an
-     * https URL to public addresses (source-policy.ts); every later fetch checks again.
+     * Links a local path or a git URL given in the dashboard: a path only under REPO_PATHS_ALLOWED and
+     * when `grant` allows paths, or an https URL to public addresses (source-policy.ts); every later
+     * fetch checks again.
      */
-    async linkFromDashboard(projectId: string, input: { source: string; branch?: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
+    async linkFromDashboard(projectId: string, input: { source: string; branch?: string }, grant: SourceGrant): Promise<{ link: RepoLinkRow; created: boolean }> {
       if (input.branch !== undefined) checkBranchName(input.branch);
-      const checked = await checkRestrictedSource(input.source, policy);
+      const checked = await checkRestrictedSource(input.source, policy, grant);
       return insertChecked(projectId, checked, input.branch, true);
     },
 

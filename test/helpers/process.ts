@@ -81,6 +81,22 @@ export async function startServerProcess(
 }
 
 /**
+ * Runs `changelog ...args` from the sources (as `startServerProcess` does, production mode, only the
+ * given settings and PATH unless `env` names its own) until it exits: for commands that are expected
+ * to stop by themselves, such as a server refusing to start. Killed after `seconds`.
+ */
+export async function runSourceCli(args: string[], env: Record<string, string>, seconds = 60): Promise<{ code: number | null; output: string }> {
+  const run = spawnTsx(['test/helpers/run-cli.ts', ...args], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', NODE_ENV: 'production', ...env } });
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), seconds * 1000);
+  try {
+    const { code } = await run.exited;
+    return { code, output: run.output() };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Starts the server alone (test/helpers/serve.ts, with the test settings and any free port) in a
  * child process and resolves once it prints its port. `migrate: false` for processes that share a
  * database already migrated.

@@ -14,6 +14,8 @@ export interface ReposPanel {
   generating: boolean;
   /** REPO_PATHS_ALLOWED: where local paths may be linked from here. */
   pathsAllowed: readonly string[];
+  /** Whether this user may link them here (the installation owner; owners of organizations in REPO_PATHS_ORGS). */
+  localPaths: boolean;
   /** A failed link, set-branch or unlink: its error, shown by the form (or link) it came from. */
   error?: { error: AppError; linkId?: string; values?: { source?: string; branch?: string } };
 }
@@ -79,7 +81,9 @@ ${errorFor(undefined)}
     required: true,
     errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined,
     hint: p.pathsAllowed.length
-      ? `An https:// URL of a public repository, or a directory inside ${p.pathsAllowed.join(', ')}.`
+      ? p.localPaths
+        ? `An https:// URL of a public repository, or a directory inside ${p.pathsAllowed.join(', ')}.`
+        : 'An https:// URL of a public repository. Local paths on the server can be linked here only by the installation owner (or an organization owner the operator allows).'
       : html`An https:// URL of a public repository. A local checkout: link it from a terminal on the server (<code>changelog repos link --project ${p.slug} --path DIR</code>), or list its parent directory in the server's <code>REPO_PATHS_ALLOWED</code> setting to link it here.`,
     attrs: html` maxlength="2000"`,
   })}
