@@ -7,6 +7,7 @@ import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
 import { redactGitOutput } from '../git/git.js';
+import { redactSourcesIn } from '../git/source-name.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
 import { checkRestrictedSource, type SourcePolicy } from './source-policy.js';
 import { countCommits, isAncestor, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
@@ -248,7 +249,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
 
   /** The link's last error, for the project page: never a credential (URLs with user information are redacted). */
   async function recordFailure(link: RepoLinkRow, error: unknown): Promise<void> {
-    const message = redactGitOutput(error instanceof Error ? error.message : String(error));
+    const message = redactSourcesIn(redactGitOutput(error instanceof Error ? error.message : String(error)));
     await linksRepository.setLinkStatus(db, link.id, 'error', { lastError: message }).catch(() => {});
     await linksRepository.setSyncState(db, link.id, { state: 'idle', finished: true }).catch(() => {});
   }
