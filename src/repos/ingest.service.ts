@@ -9,6 +9,7 @@ import { readCommits } from '../git/git-log.js';
 import { redactGitOutput } from '../git/git.js';
 import { redactSourcesIn } from '../git/source-name.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
+import { ensurePrivateDir } from '../private-dir.js';
 import { checkRestrictedSource, type SourcePolicy } from './source-policy.js';
 import { countCommits, isAncestor, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
 
@@ -160,6 +161,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     };
     try {
       const dir = mirrorDir(link);
+      // A mirror's config keeps its URL, with any token in it: REPOS_DIR is the service user's alone.
+      await ensurePrivateDir(deps.reposDir);
       await syncMirror(dir, source, link.tracked_branch);
       const { tip, tags } = await mirrorRefs(dir, link.tracked_branch);
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
