@@ -104,7 +104,8 @@ describe('what a failed sign-in costs', () => {
       expect(counters.find((c) => c.key === `address:${address}`)?.failures ?? 0, address).toBe(checked);
     }
     expect(health.length).toBeGreaterThan(3);
-    expect(Math.max(...health)).toBeLessThan(250);
+    // Usually a millisecond; the bound leaves room for a machine shared with other test files.
+    expect(Math.max(...health)).toBeLessThan(500);
     // The gate's own figures agree, and are exported.
     expect(ctx.services.accounts.passwordHashingStats()).toMatchObject({ running: 0, waiting: 0, peakRunning: 1 });
   });
