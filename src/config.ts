@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
 /** Every setting the service reads, parsed once at start-up. Documented in README.md and .env.example. */
@@ -27,6 +28,11 @@ export interface Config {
   readonly sessionTtlHours: number;
   /** scrypt cost of new password hashes, log2(N): 17 (OWASP's minimum); lower only outside production, for tests. */
   readonly passwordScryptLogN: number;
+  /**
+   * Password hashes (sign-ins, sign-ups, password changes) running at once in this process, and the
+   * longest one may wait its turn before the request is answered 503 (src/auth/password-gate.ts).
+   */
+  readonly passwordHashing: { readonly concurrency: number; readonly maxWaitMs: number };
   readonly github: GitHubConfig;
   /** Where the bare mirrors of linked repositories live. */
   readonly reposDir: string;
@@ -351,6 +357,12 @@ export function loadConfig(env: Env = process.env): Config {
     signupOpen: bool('SIGNUP_OPEN', false),
     sessionTtlHours: integer('SESSION_TTL_HOURS', 336, 1, 8_760),
     passwordScryptLogN,
+    passwordHashing: {
+      // Half the processors, one or two: the rest of the server keeps a core, and libuv's thread pool
+      // (4 threads, shared with file and DNS calls) is never all scrypt.
+      concurrency: integer('PASSWORD_HASH_CONCURRENCY', Math.max(1, Math.min(2, Math.floor(availableParallelism() / 2))), 1, 16),
+      maxWaitMs: integer('PASSWORD_HASH_MAX_WAIT_MS', 4_000, 0, 60_000),
+    },
     github,
     reposDir: resolve(read('REPOS_DIR') ?? resolve(dataDir, 'repos')),
     repoLinks: {

@@ -32,15 +32,19 @@ export interface ErrorDetail {
 
 export class AppError extends Error {
   readonly status: number;
+  /** Sent as Retry-After: when the client may try again (a 503 or 429 that knows). */
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly details?: ErrorDetail[],
+    options: { retryAfterSeconds?: number } = {},
   ) {
     super(message);
     this.name = 'AppError';
     this.status = ERROR_STATUS[code];
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

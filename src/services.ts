@@ -75,7 +75,12 @@ export function createServices(
     releases,
     markdown,
     feeds: createFeedsService(publicPage, config.publicUrl, releases, markdown),
-    accounts: createAccountsService(db, { signupOpen: config.signupOpen, sessionTtlHours: config.sessionTtlHours, passwordScryptLogN: config.passwordScryptLogN }),
+    accounts: createAccountsService(db, {
+      signupOpen: config.signupOpen,
+      sessionTtlHours: config.sessionTtlHours,
+      passwordScryptLogN: config.passwordScryptLogN,
+      passwordHashing: config.passwordHashing,
+    }),
     jobs,
     githubClient,
     repos,

@@ -7,6 +7,7 @@ import { acceptInviteIn, findUsableInvite } from '../orgs/orgs.service.js';
 import { usersRepository } from './users.repository.js';
 import { sessionsRepository, setupTokensRepository, signInLimitsRepository, type LimitRule, type SessionUser } from './auth.repository.js';
 import { hashPassword, passwordProblem, SCRYPT_LOG_N, verifyPassword } from './passwords.js';
+import { createPasswordGate, type PasswordGateOptions } from './password-gate.js';
 import { addressBucket } from '../http/client-address.js';
 
 export const hashSessionToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -61,7 +62,12 @@ export interface AccountsOptions {
   sessionTtlHours: number;
   /** scrypt cost of new hashes (log2 N); weaker stored hashes are replaced at the next sign-in. */
   passwordScryptLogN?: number;
+  /** How many password hashes run at once, and how long one may wait its turn (password-gate.ts). */
+  passwordHashing?: PasswordGateOptions;
 }
+
+/** Without configuration: one hash at a time, waits of at most 4 s. */
+const DEFAULT_PASSWORD_HASHING: PasswordGateOptions = { concurrency: 1, maxWaitMs: 4_000 };
 
 export interface SignUpInput {
   email: string;
@@ -94,7 +100,10 @@ function accountProblems(input: { email?: string; name?: string; password: strin
 
 export function createAccountsService(db: Db, options: AccountsOptions) {
   const logN = options.passwordScryptLogN ?? SCRYPT_LOG_N;
-  const hash = (password: string) => hashPassword(password, logN);
+  // Every scrypt this service runs goes through the gate, in line by client address (a /56 for IPv6).
+  const gate = createPasswordGate(options.passwordHashing ?? DEFAULT_PASSWORD_HASHING);
+  const gateKey = (address: string | null) => (address === null ? 'no-address' : addressBucket(address, 56));
+  const hash = (password: string, address: string | null) => gate.run(gateKey(address), () => hashPassword(password, logN));
 
   async function startSession(userId: string, userAgent: string | null): Promise<NewSession> {
     const token = randomBytes(32).toString('base64url');
@@ -130,16 +139,37 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
     await signInLimitsRepository.release(db, keys.address);
   }
 
+  /** An attempt reserved but never checked (the gate refused it): it does not count. */
+  async function attemptUnchecked(email: string, address: string): Promise<void> {
+    const keys = limitKeys(email, address);
+    for (const key of [keys.pair, keys.account, keys.address]) await signInLimitsRepository.release(db, key);
+  }
+
   /**
    * Checks `password` for `user` under the limits; a right password stored with weaker parameters is
-   * rehashed. Throws rate_limited (nothing checked) or unauthorized.
+   * rehashed. A place in the password gate's line is taken first, so that a busy server answers 503 at
+   * once without counting the attempt; then the attempt is reserved, and only then hashed (one scrypt,
+   * whether or not the account exists). Throws unavailable, rate_limited (nothing checked) or unauthorized.
    */
   async function checkPassword(email: string, user: UserRow | undefined, password: string, address: string): Promise<void> {
-    await reserveAttempt(email, address);
-    const { ok, rehash } = await verifyPassword(password, user?.password_hash ?? null, logN);
-    if (!user || !ok) throw wrongCredentials();
+    const ticket = gate.admit(gateKey(address));
+    try {
+      await reserveAttempt(email, address);
+    } catch (error) {
+      ticket.cancel();
+      throw error;
+    }
+    let verification: Awaited<ReturnType<typeof verifyPassword>>;
+    try {
+      verification = await ticket.run(() => verifyPassword(password, user?.password_hash ?? null, logN));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'unavailable') await attemptUnchecked(email, address);
+      throw error;
+    }
+    if (!user || !verification.ok) throw wrongCredentials();
     await attemptSucceeded(email, address);
-    if (rehash) await usersRepository.setPassword(db, user.id, await hash(password));
+    // A busy server rehashes at a later sign-in.
+    if (verification.rehash) await hash(password, address).then((rehashed) => usersRepository.setPassword(db, user.id, rehashed), () => {});
   }
 
   /** Housekeeping: drops expired sessions, setup links and limiter counters. */
@@ -190,7 +220,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
      * whether or not the e-mail already has an account, which is left untouched: the new account's
      * owner signs in next. The installation's first account comes from a setup link instead.
      */
-    async signUp(input: SignUpInput): Promise<void> {
+    async signUp(input: SignUpInput, address: string | null = null): Promise<void> {
       const email = normalizeEmail(input.email);
       const name = input.name.trim();
       const details = accountProblems({ email, name, password: input.password });
@@ -199,7 +229,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
       if (state.first) throw new AppError('forbidden', 'This installation is not set up yet: open the setup link printed when the server started');
       if (!state.open) throw new AppError('forbidden', 'Sign-up is closed on this installation: ask an organization owner for an invitation link');
       // Hashed whether or not it is used, so that the answer takes as long either way.
-      const passwordHash = await hash(input.password);
+      const passwordHash = await hash(input.password, address);
       if (await usersRepository.findByEmail(db, email)) return;
       try {
         await usersRepository.insert(db, { email, name, passwordHash });
@@ -226,7 +256,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
       }
       const details = accountProblems({ email, name, password: input.password });
       if (details.length) throw new AppError('invalid_request', 'Please correct the highlighted fields', details);
-      const passwordHash = await hash(input.password);
+      const passwordHash = await hash(input.password, address);
       const userId = await db.transaction().execute(async (tx) => {
         let id: string;
         try {
@@ -280,7 +310,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
      * (claiming a passwordless user with that e-mail, such as the demo user), and signs it in. The link
      * works once; a failed attempt leaves it usable.
      */
-    async completeSetup(token: string, input: { email?: string; name?: string; password: string }, userAgent: string | null): Promise<NewSession> {
+    async completeSetup(token: string, input: { email?: string; name?: string; password: string }, address: string | null, userAgent: string | null): Promise<NewSession> {
       const gone = () => new AppError('not_found', 'This setup link is invalid, used or expired');
       const link = await setupLink(token);
       if (!link) throw gone();
@@ -288,7 +318,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
       const name = link.user ? undefined : (input.name ?? '').trim();
       const details = accountProblems({ email, name, password: input.password });
       if (details.length) throw new AppError('invalid_request', 'Please correct the highlighted fields', details);
-      const passwordHash = await hash(input.password);
+      const passwordHash = await hash(input.password, address);
       const userId = await db.transaction().execute(async (tx) => {
         const used = await setupTokensRepository.consume(tx, hashSessionToken(token));
         if (!used) throw gone();
@@ -348,7 +378,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
         }
         throw error;
       }
-      const passwordHash = await hash(next);
+      const passwordHash = await hash(next, address);
       await db.transaction().execute(async (tx) => {
         await usersRepository.setPassword(tx, user.id, passwordHash);
         await sessionsRepository.deleteForUserExcept(tx, user.id, user.session_id);
@@ -356,6 +386,9 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
     },
 
     prune,
+
+    /** The password gate's figures (running, waiting, peak, refused): tests and metrics. */
+    passwordHashingStats: () => gate.stats(),
   };
 }
 

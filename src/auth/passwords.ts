@@ -57,8 +57,22 @@ function parse(encoded: string): (Params & { salt: Buffer; hash: Buffer }) | und
   return ok ? { ...params, salt: Buffer.from(salt, 'base64url'), hash: Buffer.from(hash, 'base64url') } : undefined;
 }
 
-/** Hashes of nothing per cost, verified against when the account does not exist so timing reveals nothing. */
-const dummyHashes = new Map<number, Promise<string>>();
+/**
+ * Per cost, a stored-hash stand-in verified against when the account does not exist (or has no
+ * password), so that a failed sign-in costs one scrypt of the same parameters either way and timing
+ * reveals nothing. Random bytes in the shape of a hash, not a hash of anything: making it costs no
+ * scrypt (no unknown e-mail pays for two), and no password matches it.
+ */
+const dummyHashes = new Map<number, string>();
+
+function dummyHash(logN: number): string {
+  let dummy = dummyHashes.get(logN);
+  if (!dummy) {
+    dummy = ['scrypt', 2 ** logN, R, P, randomBytes(16).toString('base64url'), randomBytes(KEY_LENGTH).toString('base64url')].join('$');
+    dummyHashes.set(logN, dummy);
+  }
+  return dummy;
+}
 
 export interface Verification {
   ok: boolean;
@@ -66,10 +80,12 @@ export interface Verification {
   rehash: boolean;
 }
 
+/**
+ * Checks `password` against `stored` (null: no account, or no password: checked against a stand-in of
+ * the same cost). One scrypt either way; callers run it through the password gate (password-gate.ts).
+ */
 export async function verifyPassword(password: string, stored: string | null, logN = SCRYPT_LOG_N): Promise<Verification> {
-  let dummy = dummyHashes.get(logN);
-  if (!dummy) dummyHashes.set(logN, (dummy = hashPassword(randomBytes(16).toString('hex'), logN)));
-  const parsed = parse(stored ?? (await dummy));
+  const parsed = parse(stored ?? dummyHash(logN));
   if (!parsed) return { ok: false, rehash: false };
   const actual = await derive(password.slice(0, PASSWORD_MAX * 4), parsed.salt, parsed);
   const ok = stored !== null && actual.length === parsed.hash.length && timingSafeEqual(actual, parsed.hash);

@@ -48,9 +48,10 @@ export const authRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
         kit.startSession(reply, session);
         return reply.redirect(safeNext(next), 303);
       } catch (error) {
-        if (!(error instanceof AppError) || (error.code !== 'unauthorized' && error.code !== 'rate_limited')) throw error;
+        if (!(error instanceof AppError) || !['unauthorized', 'rate_limited', 'unavailable'].includes(error.code)) throw error;
         return kit.render(request, reply, 'Sign in', loginPage({ csrf: kit.csrf(request) }, { email, next }, error.message), {
           status: error.status,
+          retryAfterSeconds: error.retryAfterSeconds,
         });
       }
     },
@@ -107,11 +108,14 @@ printed when it started (<code>Set up the dashboard: …/dashboard/setup/…</co
       const { name, email, password } = request.body;
       try {
         // The same answer whether or not the e-mail already had an account: nobody is signed in here.
-        await services.accounts.signUp({ name, email, password });
+        await services.accounts.signUp({ name, email, password }, request.ip);
         return reply.redirect('/login?notice=signup-done', 303);
       } catch (error) {
         if (!(error instanceof AppError) || error.code === 'forbidden') throw error;
-        return kit.render(request, reply, 'Create your account', signupPage(kit.csrf(request), { name, email }, error), { status: error.status });
+        return kit.render(request, reply, 'Create your account', signupPage(kit.csrf(request), { name, email }, error), {
+          status: error.status,
+          retryAfterSeconds: error.retryAfterSeconds,
+        });
       }
     },
   );
@@ -153,12 +157,15 @@ printed when it started (<code>Set up the dashboard: …/dashboard/setup/…</co
       const { token } = request.params;
       const { name, email, password } = request.body;
       try {
-        const session = await services.accounts.completeSetup(token, { name, email, password }, request.headers['user-agent'] ?? null);
+        const session = await services.accounts.completeSetup(token, { name, email, password }, request.ip, request.headers['user-agent'] ?? null);
         kit.startSession(reply, session);
         return reply.redirect('/dashboard?notice=welcome', 303);
       } catch (error) {
-        if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
-        return kit.render(request, reply, 'Set up', await setupPage(request, token, { name, email }, error), { status: error.status });
+        if (!(error instanceof AppError) || (error.code !== 'invalid_request' && error.code !== 'unavailable')) throw error;
+        return kit.render(request, reply, 'Set up', await setupPage(request, token, { name, email }, error), {
+          status: error.status,
+          retryAfterSeconds: error.retryAfterSeconds,
+        });
       }
     },
   );
@@ -207,7 +214,10 @@ printed when it started (<code>Set up the dashboard: …/dashboard/setup/…</co
         return reply.redirect('/dashboard?notice=joined', 303);
       } catch (error) {
         if (!(error instanceof AppError) || error.code === 'not_found') throw error;
-        return kit.render(request, reply, 'Invitation', await invitePage(request, token, { name, email }, error), { status: error.status });
+        return kit.render(request, reply, 'Invitation', await invitePage(request, token, { name, email }, error), {
+          status: error.status,
+          retryAfterSeconds: error.retryAfterSeconds,
+        });
       }
     },
   );

@@ -194,6 +194,7 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
         section: options.section,
         notice,
       };
+      if (options.retryAfterSeconds !== undefined) reply.header('retry-after', options.retryAfterSeconds);
       return reply
         .status(options.status ?? 200)
         .type('text/html; charset=utf-8')
@@ -214,6 +215,7 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     if (error instanceof AppError) {
       status = error.status;
       message = error.message;
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', error.retryAfterSeconds);
       if (error.details?.length) message += `: ${capDetails(error.details).map((d) => `${d.parameter ?? ''} ${d.message}`.trim()).join('; ')}`;
     } else if (error.validation) {
       status = 400;

@@ -8,6 +8,8 @@ import type { PageContext } from './views/layout.js';
 
 export interface RenderOptions {
   status?: number;
+  /** Sent as Retry-After (a form refused because the server is busy). */
+  retryAfterSeconds?: number | undefined;
   section?: PageContext['section'];
   notice?: PageContext['notice'];
 }

@@ -231,7 +231,7 @@ describe('who may see and manage links', () => {
       .where('id', '=', blogLink)
       .execute();
     const page = await people.alice.get('/dashboard/projects/alice-blog');
-    expect(page.body).toContain('Last error: git fetch failed: unable to access https://[redacted]@git.example.com/x.git/');
+    expect(page.body).toContain('Last error: git fetch failed: unable to access https://git.example.com/x.git/');
     expect(page.body).not.toContain('hunter2');
   });
 });

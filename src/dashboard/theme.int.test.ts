@@ -45,6 +45,15 @@ describe('public page theme in the project settings', () => {
     expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ theme_color: '#1f6feb' });
   });
 
+  it('refuses a logo whose host would change the public page\'s Content-Security-Policy, naming the field', async () => {
+    for (const logo of ['https://a.com;sandbox', "https://a.com'unsafe-eval'/x.png", 'https://a.com,script-src/x.png', 'https://*/x.png', 'https://a.com\n;sandbox/x.png']) {
+      const refused = await owner.submit('/dashboard/projects/demo', '/dashboard/projects/demo/theme', { theme_color: '', logo_url: logo });
+      expect(refused.status, logo).toBe(400);
+      expect(refused.body, logo).toMatch(/Logo URL must (name its host by a domain name|not contain spaces or control characters)/);
+    }
+    expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ theme_color: '#1f6feb', logo_url: 'https://cdn.example.com/logo.png' });
+  });
+
   it('clears the theme with empty fields; the database refuses what the form would', async () => {
     await owner.submit('/dashboard/projects/demo', '/dashboard/projects/demo/theme', { theme_color: '', logo_url: '' });
     expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ theme_color: null, logo_url: null });

@@ -63,6 +63,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
 
     if (error instanceof AppError) {
       status = error.status;
+      if (error.retryAfterSeconds !== undefined) reply.header('retry-after', error.retryAfterSeconds);
       body = { error: error.message, code: error.code, ...(error.details ? { details: capDetails(error.details) } : {}) };
     } else if (error.validation) {
       const details = validationDetails(error.validationContext ?? 'request', error.validation as ValidationItem[]);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -53,6 +53,45 @@ describe('changelog backup / restore (embedded database)', () => {
     expect(existsSync(forced.out.previous)).toBe(true);
     expect((await cli(target, 'keys', 'list')).out.count).toBe(0);
     expect((await cli({ DATA_DIR: forced.out.previous }, 'keys', 'list')).out.count).toBe(1);
+  });
+
+  it('writes the archive 0600 from its first byte, and restores into a 0700 directory, under umask 000', async () => {
+    // A permissive umask: the modes must come from the code. The archive holds password, session and
+    // key hashes and webhook secrets.
+    const umask = process.umask(0);
+    try {
+      const source = { DATA_DIR: join(dir, 'private-source') };
+      expect((await cli(source, 'users', 'create', '--email', 'grace@example.com', '--name', 'Grace')).code).toBe(0);
+      const out = join(dir, 'archives');
+      mkdirSync(out);
+      const archive = join(out, 'backup.tar.gz');
+      // An archive an older version left readable by everyone is replaced, not written into.
+      writeFileSync(archive, 'old', { mode: 0o644 });
+      const seen: { name: string; mode: number }[] = [];
+      const watcher = watch(out, (_event, name) => {
+        if (!name || name === 'backup.tar.gz') return;
+        try {
+          seen.push({ name, mode: statSync(join(out, name)).mode & 0o777 });
+        } catch {
+          // Already renamed.
+        }
+      });
+      let backup;
+      try {
+        backup = await cli(source, 'backup', '--out', archive);
+      } finally {
+        watcher.close();
+      }
+      expect(backup.code).toBe(0);
+      expect(statSync(archive).mode & 0o777).toBe(0o600);
+      for (const file of seen) expect(file.mode & 0o077, file.name).toBe(0);
+
+      const target = { DATA_DIR: join(dir, 'private-target') };
+      expect((await cli(target, 'restore', archive)).code).toBe(0);
+      expect(statSync(target.DATA_DIR).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(umask);
+    }
   });
 
   it('refuses a file that is not a backup, leaving the database alone', async () => {

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Config } from '../config.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
@@ -21,8 +22,31 @@ function holdsDatabase(dir: string): boolean {
 }
 
 /**
- * Writes the embedded database to one gzip'd tar file (PGlite's dumpDataDir). The data directory is
- * locked meanwhile, like any process that opens it: stop the server first.
+ * Writes `data` to `file` for the service user alone (0600) at every moment, whatever the umask: a
+ * new file beside it, created with that mode (O_EXCL: never someone else's file, nor a link), then
+ * renamed over `file`, so an older archive there that others could read is replaced, not reused.
+ */
+async function writePrivateFile(file: string, data: Buffer): Promise<void> {
+  const partial = `${file}.${randomBytes(6).toString('hex')}.partial`;
+  try {
+    const handle = await open(partial, 'wx', 0o600);
+    try {
+      await handle.writeFile(data);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(partial, file);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Writes the embedded database to one gzip'd tar file (PGlite's dumpDataDir), 0600: it holds password,
+ * session and key hashes and webhook secrets. The data directory is locked meanwhile, like any process
+ * that opens it: stop the server first.
  */
 export async function backupEmbedded(config: Config, outFile: string): Promise<{ dataDir: string; file: string; bytes: number }> {
   const dataDir = embeddedDataDir(config);
@@ -33,7 +57,7 @@ export async function backupEmbedded(config: Config, outFile: string): Promise<{
     const pglite = await PGlite.create(dataDir);
     try {
       const archive = await pglite.dumpDataDir('gzip');
-      await writeFile(file, Buffer.from(await archive.arrayBuffer()));
+      await writePrivateFile(file, Buffer.from(await archive.arrayBuffer()));
     } finally {
       await pglite.close();
     }

@@ -1,6 +1,6 @@
 import { testConfig } from '../../test/helpers/config.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { sql } from 'kysely';
@@ -13,7 +13,7 @@ import { commitCount, DATASET, DATASET_COMMITS, datasetRepoCopy, removeRepoCopy,
 import { waitFor } from '../../test/helpers/scm.js';
 import { coAuthorsOf, prNumberOf } from '../git/commit-record.js';
 import { commitsRepository, toCommitRecord } from './commits.repository.js';
-import { IngestInterrupted } from './ingest.service.js';
+import { createIngestService, IngestInterrupted } from './ingest.service.js';
 
 interface DatasetCommit {
   sha: string;
@@ -302,5 +302,32 @@ describe('errors', () => {
     const row = await ctx.services.database.db.selectFrom('repo_links').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
     expect(row.status).toBe('error');
     expect(row.last_error).toMatch(/no-such-branch/);
+  });
+});
+
+describe('REPOS_DIR', () => {
+  it('is the service user\'s alone (0700) even outside DATA_DIR and under umask 000: mirrors keep their URL, token included', async () => {
+    const previous = process.umask(0);
+    const scratch = tempDir('private-mirrors');
+    const source = smallRepo({ commits: 1 });
+    try {
+      const { link } = await newLink(source, 'trunk');
+      // Made by the first ingest, with a missing parent.
+      const fresh = join(scratch, 'outside', 'repos');
+      await createIngestService(ctx.services.database.db, { reposDir: fresh, installationToken: null }).ingestLink(link.id);
+      expect(existsSync(join(fresh, `${link.id}.git`, 'HEAD'))).toBe(true);
+      expect(statSync(fresh).mode & 0o777).toBe(0o700);
+      expect(statSync(join(scratch, 'outside')).mode & 0o077).toBe(0);
+      // Made by hand (or by an earlier version) for everyone to read: closed at the next ingest.
+      const open = join(scratch, 'open');
+      mkdirSync(open, { mode: 0o755 });
+      chmodSync(open, 0o755);
+      await createIngestService(ctx.services.database.db, { reposDir: open, installationToken: null }).ingestLink(link.id);
+      expect(statSync(open).mode & 0o777).toBe(0o700);
+    } finally {
+      process.umask(previous);
+      removeRepoCopy(source);
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { redactSourcesIn } from '../git/source-name.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { IngestService } from './ingest.service.js';
 import type { ReposService } from './repos.service.js';
@@ -27,9 +28,22 @@ export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Pro
     } catch (error) {
       // The link was deleted meanwhile: nothing left to do, and retrying will not change that.
       if (error instanceof AppError && error.code === 'not_found') return;
-      throw error;
+      throw redactedError(error);
     }
   });
+}
+
+/**
+ * The queue keeps a failed job's error (message, stack and every other property) in its table: only
+ * its message and stack go there, with any source URL in them redacted (git's own messages can quote
+ * a URL's query).
+ */
+function redactedError(error: unknown): Error {
+  if (!(error instanceof Error)) return new Error(redactSourcesIn(String(error)));
+  const redacted = new Error(redactSourcesIn(error.message));
+  redacted.name = error.name;
+  if (error.stack !== undefined) redacted.stack = redactSourcesIn(error.stack);
+  return redacted;
 }
 
 /**

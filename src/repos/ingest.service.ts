@@ -7,7 +7,9 @@ import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
 import { redactGitOutput } from '../git/git.js';
+import { redactSourcesIn } from '../git/source-name.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
+import { ensurePrivateDir } from '../private-dir.js';
 import { checkRestrictedSource, STORED_LINK, type SourcePolicy } from './source-policy.js';
 import { countCommits, isAncestor, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
 
@@ -160,6 +162,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     };
     try {
       const dir = mirrorDir(link);
+      // A mirror's config keeps its URL, with any token in it: REPOS_DIR is the service user's alone.
+      await ensurePrivateDir(deps.reposDir);
       await syncMirror(dir, source, link.tracked_branch);
       const { tip, tags } = await mirrorRefs(dir, link.tracked_branch);
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
@@ -249,7 +253,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
 
   /** The link's last error, for the project page: never a credential (URLs with user information are redacted). */
   async function recordFailure(link: RepoLinkRow, error: unknown): Promise<void> {
-    const message = redactGitOutput(error instanceof Error ? error.message : String(error));
+    const message = redactSourcesIn(redactGitOutput(error instanceof Error ? error.message : String(error)));
     await linksRepository.setLinkStatus(db, link.id, 'error', { lastError: message }).catch(() => {});
     await linksRepository.setSyncState(db, link.id, { state: 'idle', finished: true }).catch(() => {});
   }

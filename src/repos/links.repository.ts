@@ -187,7 +187,7 @@ export const linksRepository = {
     return db
       .selectFrom('repo_links as l')
       .innerJoin('projects as p', 'p.id', 'l.project_id')
-      .select(['p.slug as project', 'l.kind', 'l.repo_owner', 'l.repo_name', 'l.source_key', 'l.tracked_branch', 'l.last_ingested_at', 'l.created_at'])
+      .select(['p.slug as project', 'l.kind', 'l.repo_owner', 'l.repo_name', 'l.source_url', 'l.tracked_branch', 'l.last_ingested_at', 'l.created_at'])
       .where('l.status', '!=', 'suspended')
       .execute();
   },

@@ -8,7 +8,7 @@ import type { Services } from '../services.js';
 import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
 import type { IngestResult } from './ingest.service.js';
 import { presentLink } from './repo-link.schemas.js';
-import { redactUrls } from '../git/git.js';
+import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
 
 interface CliParts {
   program: Command;
@@ -19,13 +19,13 @@ interface CliParts {
   io: CliIo;
 }
 
-/** Where a link fetches from, as shown: never a credential a URL carries. */
-const sourceOf = (link: RepoLinkRow) => (link.kind === 'github' ? `github:${link.repo_owner}/${link.repo_name}` : redactUrls(link.source_url));
+/** A link as the JSON output shows it: its source without the credentials a URL may carry. */
+const linkJson = (link: RepoLinkRow) => ({ ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) });
 
 const describeLink = (link: RepoLinkRow) =>
-  `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${sourceOf(link)}` +
+  `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${describeSource(link)}` +
   `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}` +
-  (link.status === 'error' && link.last_error ? `\n    last error: ${redactUrls(link.last_error)}` : '');
+  (link.status === 'error' && link.last_error ? `\n    last error: ${redactSourcesIn(link.last_error)}` : '');
 
 /** `changelog repos link|list` and `changelog sync`. */
 export function registerReposCommands({ program, command, run, withServices, io }: CliParts): void {
@@ -45,8 +45,8 @@ export function registerReposCommands({ program, command, run, withServices, io 
           // A new link is queued for a running worker to backfill; `changelog sync` does it now.
           const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, ...(opts.branch !== undefined ? { branch: opts.branch } : {}) });
           return {
-            json: { ...presentLink(link), sourceUrl: redactUrls(link.source_url), created },
-            text: `${created ? 'Linked' : 'Already linked'} ${sourceOf(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
+            json: { ...linkJson(link), created },
+            text: `${created ? 'Linked' : 'Already linked'} ${describeSource(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
               // The link's ingest is queued: telling the user to run it by hand misled them into a
               // second sync beside the server's.
               `A running server (or "changelog worker") syncs it in the background; "changelog sync --project ${opts.project}" syncs it now, with progress.`,
@@ -62,7 +62,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const { links } = await services.repos.listLinks(opts.project);
           return {
-            json: { links: links.map((l) => ({ ...presentLink(l), sourceUrl: redactUrls(l.source_url) })), count: links.length },
+            json: { links: links.map(linkJson), count: links.length },
             text: links.length ? links.map(describeLink).join('\n') : `No repositories linked to ${opts.project}`,
           };
         }),
@@ -78,7 +78,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
           const { link, purgedCommits } = await services.repos.unlink(id, { purge: opts.purge === true });
           return {
             json: { id: link.id, unlinked: true, purgedCommits },
-            text: `Unlinked ${sourceOf(link)} (${link.tracked_branch})` +
+            text: `Unlinked ${describeSource(link)} (${link.tracked_branch})` +
               (opts.purge ? `; deleted ${purgedCommits} commits (their entries are archived by the next generation)` : '; its commits and entries stay'),
           };
         }),
@@ -93,8 +93,8 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const link = await services.repos.setBranch(id, branch);
           return {
-            json: { ...presentLink(link), sourceUrl: redactUrls(link.source_url) },
-            text: `${sourceOf(link)} now tracks ${link.tracked_branch}; a running worker re-ingests it (or run "changelog sync")`,
+            json: linkJson(link),
+            text: `${describeSource(link)} now tracks ${link.tracked_branch}; a running worker re-ingests it (or run "changelog sync")`,
           };
         }),
       ),
@@ -128,7 +128,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
                 }),
               );
             } catch (error) {
-              failed.push({ linkId: link.id, source: sourceOf(link), error: redactUrls(error instanceof Error ? error.message : String(error)) });
+              failed.push({ linkId: link.id, source: describeSource(link), error: redactSourcesIn(error instanceof Error ? error.message : String(error)) });
             } finally {
               bar?.stop();
             }

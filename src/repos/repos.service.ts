@@ -10,7 +10,8 @@ import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { branchNameProblem } from './names.js';
 import { looksLikeUrl, checkRestrictedSource, STORED_LINK, type CheckedSource, type SourceGrant, type SourcePolicy } from './source-policy.js';
-import { GitError, redactUrls } from '../git/git.js';
+import { GitError } from '../git/git.js';
+import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
 import { remoteBranches, type GitSource, type RemoteBranches } from '../git/mirror.js';
 import { isUuid } from '../ids.js';
 
@@ -41,11 +42,9 @@ async function readRemote(source: GitSource, shown: string): Promise<RemoteBranc
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
     const reason = error.stderr.split('\n').find((line) => line.startsWith('fatal:'))?.replace(/^fatal:\s*/, '') ?? error.message;
-    throw new AppError('unprocessable', `Cannot read the repository at ${shown}: ${redactUrls(reason).slice(0, 300)}`);
+    throw new AppError('unprocessable', `Cannot read the repository at ${shown}: ${redactSourcesIn(reason).slice(0, 300)}`);
   }
 }
-
-const describeSource = (link: RepoLinkRow) => (link.kind === 'github' ? `${link.repo_owner}/${link.repo_name}` : redactUrls(link.source_url));
 
 /** A GitHub repository's link, once the GitHub App checked the installation reaches it (src/github/). */
 export interface NewGitHubLink {
@@ -96,7 +95,7 @@ export function createReposService(deps: {
   /** Links the checked source on `branch` (the remote's default branch when none is given), once git confirms the branch exists. */
   async function insertChecked(projectId: string, checked: CheckedSource, branch: string | undefined, restricted: boolean) {
     if (branch !== undefined) checkBranchName(branch);
-    const shown = redactUrls(checked.stored);
+    const shown = redactSourceUrl(checked.stored);
     const remote = await readRemote(checked.git, shown);
     const tracked = branch ?? remote.defaultBranch;
     if (tracked === null) {
@@ -269,13 +268,16 @@ export function createReposService(deps: {
      * how far behind its repository the stored history may be.
      */
     async ingestLag(now = new Date()): Promise<{ project: string; repo: string; branch: string; seconds: number }[]> {
-      const rows = await linksRepository.ingestTimes(db);
-      return rows.map((row) => ({
-        project: row.project,
-        repo: row.kind === 'github' ? `${row.repo_owner}/${row.repo_name}` : row.source_key.replace(/^local:/, ''),
-        branch: row.tracked_branch,
-        seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000),
-      }));
+      // One series per project, repository (named without credentials) and branch: as many as there
+      // are links, which only project admins and the operator create. Two links that differ only by
+      // the credential in their URL share a series, which reports the one further behind.
+      const series = new Map<string, { project: string; repo: string; branch: string; seconds: number }>();
+      for (const row of await linksRepository.ingestTimes(db)) {
+        const lag = { project: row.project, repo: describeSource(row), branch: row.tracked_branch, seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000) };
+        const key = JSON.stringify([lag.project, lag.repo, lag.branch]);
+        if ((series.get(key)?.seconds ?? -1) < lag.seconds) series.set(key, lag);
+      }
+      return [...series.values()];
     },
 
     async linksOfInstallations(installationIds: string[]) {

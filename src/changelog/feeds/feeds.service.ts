@@ -7,6 +7,7 @@ import type { TextResponse } from '../../cache/cached-text.js';
 import { entryTitle, entryUpdated, type PublicPageService } from '../page/public-page.service.js';
 import { releasePath } from '../page/views.js';
 import type { ReleasesService } from '../releases.service.js';
+import { checkedLogo } from '../../projects/theme.js';
 
 export const FEED_FORMATS = {
   atom: 'application/atom+xml; charset=utf-8',
@@ -66,7 +67,7 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
         feedLinks: { atom: feedUrl('atom'), rss: feedUrl('rss'), json: feedUrl('json') },
         updated,
         generator: 'Changelog service',
-        ...(project.logo_url ? { image: project.logo_url } : {}),
+        ...logoImage(project.logo_url),
       });
       notes.forEach((note, i) => {
         const content = rendered.html[i]!.value;
@@ -98,7 +99,7 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
         feedLinks: { atom: to.feed('atom'), rss: to.feed('rss'), json: to.feed('json') },
         updated,
         generator: 'Changelog service',
-        ...(project.logo_url ? { image: project.logo_url } : {}),
+        ...logoImage(project.logo_url),
       });
       entries.forEach((entry, i) => feed.addItem(item(entry, rendered.html[i]!.value, to)));
       const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), entries.map((e) => clean(entryTitle(e))));
@@ -139,4 +140,10 @@ function jsonFeed11(json1: string, titles: string[]): string {
     item.title = titles[i]!;
   });
   return JSON.stringify(feed);
+}
+
+/** The feed's image: the project's logo when it passes today's check (one saved before it existed may not). */
+function logoImage(stored: string | null): { image: string } | Record<string, never> {
+  const logo = checkedLogo(stored);
+  return logo ? { image: logo.url } : {};
 }

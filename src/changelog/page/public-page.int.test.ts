@@ -144,6 +144,37 @@ describe('GET /c/{slug}', () => {
     await ctx.services.projects.updateTheme(project.id, { color: '', logoUrl: '' });
   });
 
+  it('names the logo host in its policy from checked parts only: a hostile value stored before the check changes nothing', async () => {
+    const noLogo = "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'self'; img-src 'self' data:; style-src 'unsafe-inline'";
+    // The database asks only for https://; the URL parser takes each of these hosts (or throws on the last).
+    const stored = [
+      'https://a.com;sandbox/logo.png',
+      'https://a.com%3Bsandbox/logo.png',
+      "https://a.com'unsafe-eval'/logo.png",
+      'https://a.com,script-src/logo.png',
+      'https://*/logo.png',
+      'https://a.com\n;sandbox/logo.png',
+      'https://a.com;script-src%20*/logo.png',
+    ];
+    for (const [i, logo] of stored.entries()) {
+      const colour = `#12345${i}`;
+      await ctx.services.database.db.updateTable('projects').set({ logo_url: logo, theme_color: colour }).where('id', '=', project.id).execute();
+      const res = await eventually(() => get('/c/acme-app'), (r) => r.body.includes(`--accent:${colour}`));
+      expect(res.statusCode, logo).toBe(200);
+      expect(res.headers['content-security-policy'], logo).toBe(noLogo);
+      expect(res.body, logo).not.toContain('<img');
+      const feed = await get('/v1/changelog/acme-app/feed.atom');
+      expect(feed.statusCode, logo).toBe(200);
+      expect(feed.body, logo).not.toMatch(/sandbox|unsafe-eval|script-src|https:\/\/\*/);
+    }
+    // A port is kept, built from the parsed URL.
+    await ctx.services.projects.updateTheme(project.id, { color: '#123460', logoUrl: 'https://CDN.example.com:8443/a.svg?v=1' });
+    const ported = await eventually(() => get('/c/acme-app'), (r) => r.body.includes('--accent:#123460'));
+    expect(ported.headers['content-security-policy']).toContain("img-src 'self' data: https://cdn.example.com:8443;");
+    expect(ported.body).toContain('<img src="https://cdn.example.com:8443/a.svg?v=1"');
+    await ctx.services.projects.updateTheme(project.id, { color: '', logoUrl: '' });
+  });
+
   it('sends ETag and Last-Modified and answers 304', async () => {
     await untilListingDatePast(ctx.services, project.id);
     const first = await get('/c/acme-app');

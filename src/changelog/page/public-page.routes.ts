@@ -12,6 +12,7 @@ import type { PublicProject } from '../changelog.repository.js';
 import { TagParam } from '../changelog.schemas.js';
 import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
 import { AVAILABLE_VIEWS } from '../../projects/public-view.js';
+import { checkedLogo } from '../../projects/theme.js';
 
 const HTML = 'text/html; charset=utf-8';
 const MAX_PAGE = 500;
@@ -33,10 +34,12 @@ const NotFound = { description: 'Unknown project or entry: a small HTML page.', 
 /**
  * Content-Security-Policy of the public pages: no script at all, styles only inline, images from
  * this origin and the project's logo host. Stricter than the app-wide default, and it names the one
- * outside host the owner chose.
+ * outside host the owner chose, assembled from its checked parts (checkedLogo): a stored value is
+ * never copied into the header.
  */
 function csp(project: PublicProject): string {
-  const logo = project.logo_url ? ` ${new URL(project.logo_url).origin}` : '';
+  const checked = checkedLogo(project.logo_url);
+  const logo = checked ? ` ${checked.source}` : '';
   return [
     "default-src 'none'",
     "base-uri 'none'",

@@ -1,6 +1,6 @@
 import { documentHead, html, trusted, type Html } from '../../html/html.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
-import { textColorOn } from '../../projects/theme.js';
+import { checkedLogo, textColorOn } from '../../projects/theme.js';
 import type { PublicProject, PublishedRelease } from '../changelog.repository.js';
 import { AVAILABLE_VIEWS, VIEW_LABELS, type AvailableView } from '../../projects/public-view.js';
 import { entryTitle, type ChangelogView } from './public-page.service.js';
@@ -118,6 +118,8 @@ function releaseFeedLinks(slug: string, name: string): Html {
 
 function layout(project: PublicProject, title: string, canonical: string, body: Html, extraHead: Html = html``): string {
   const accent = project.theme_color ?? DEFAULT_ACCENT;
+  // Shown only when its host is one the page's Content-Security-Policy names (public-page.routes.ts).
+  const logo = checkedLogo(project.logo_url);
   const head = html`<meta name="color-scheme" content="light">
 <meta name="description" content="What changed in ${project.name}">
 <link rel="canonical" href="${canonical}">
@@ -129,7 +131,7 @@ ${trusted(CSS)}</style>`;
 <body>
 <a class="skip" href="#main">Skip to the changelog</a>
 <header class="masthead"><div class="inner">
-${project.logo_url ? html`<img src="${project.logo_url}" alt="" width="144" height="36" referrerpolicy="no-referrer">` : ''}
+${logo ? html`<img src="${logo.url}" alt="" width="144" height="36" referrerpolicy="no-referrer">` : ''}
 <p class="name"><a href="/c/${project.slug}">${project.name}</a></p>
 </div></header>
 <main id="main"><div class="inner">

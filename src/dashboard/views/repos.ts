@@ -1,6 +1,6 @@
 import type { RepoLinkRow } from '../../db/schema.js';
 import type { AppError } from '../../errors.js';
-import { redactUrls } from '../../git/git.js';
+import { describeSource, redactSourcesIn } from '../../git/source-name.js';
 import { html, type Html } from '../../html/html.js';
 import { csrfField, field, formErrors, when } from './layout.js';
 
@@ -20,8 +20,6 @@ export interface ReposPanel {
   error?: { error: AppError; linkId?: string; values?: { source?: string; branch?: string } };
 }
 
-const sourceOf = (link: RepoLinkRow) => (link.kind === 'github' ? `github.com/${link.repo_owner}/${link.repo_name}` : redactUrls(link.source_url));
-
 function syncCell(link: RepoLinkRow, commits: number): Html {
   if (link.sync_state === 'running') {
     const of = link.sync_total > 0 ? ` ${link.sync_done} of ${link.sync_total} commits` : '';
@@ -38,7 +36,7 @@ export function reposPanel(p: ReposPanel): Html {
   const errorFor = (linkId?: string) => (p.error && p.error.linkId === linkId ? formErrors(p.error.error.message, p.error.error.details, ['source', 'branch']) : '');
   const rows = p.links.map(
     (link) => html`<tr id="repo-${link.id}">
-  <td><code>${sourceOf(link)}</code>${link.status === 'error' && link.last_error ? html`<p class="field-error">Last error: ${redactUrls(link.last_error)}</p>` : ''}</td>
+  <td><code>${describeSource(link)}</code>${link.status === 'error' && link.last_error ? html`<p class="field-error">Last error: ${redactSourcesIn(link.last_error)}</p>` : ''}</td>
   <td><code>${link.tracked_branch}</code>${link.default_branch && link.default_branch !== link.tracked_branch ? html`<br><span class="muted">default ${link.default_branch}</span>` : ''}</td>
   <td><span class="badge ${link.status}">${link.status}</span></td>
   <td>${syncCell(link, p.commits.get(link.id) ?? 0)}</td>

@@ -16,7 +16,7 @@ import { registerUnderPressure } from './under-pressure.js';
  */
 export async function registerHardening(
   app: FastifyInstance,
-  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown'> },
+  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown' | 'accounts'> },
 ): Promise<{ observeRequest: ObserveRequest | undefined }> {
   await registerUnderPressure(app, deps.config);
   await registerRateLimit(app, deps.config);

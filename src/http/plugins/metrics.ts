@@ -15,11 +15,12 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  * answers only `Authorization: Bearer <METRICS_TOKEN>` (one port to deploy; the scraper holds the
  * token). Routes are labelled by their pattern (`/v1/changelog/:slug`), never by the raw URL, so
  * the number of series stays bounded whatever clients send. With the services: the job queue's
- * depth and failures per queue, each linked repository's ingest lag, and the Markdown render threads.
+ * depth and failures per queue, each linked repository's ingest lag, the Markdown render threads and
+ * the password hashes running, waiting and refused.
  */
 export async function registerMetrics(
   app: FastifyInstance,
-  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown'> | undefined },
+  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown' | 'accounts'> | undefined },
 ): Promise<ObserveRequest | undefined> {
   const token = deps.config.hardening.metricsToken;
   if (token === null) return undefined;
@@ -91,6 +92,26 @@ export async function registerMetrics(
         this.set({ state: 'started' }, threads);
         this.set({ state: 'running' }, running);
         this.set({ state: 'queued' }, queued);
+      },
+    });
+    new Gauge({
+      name: 'password_hashes',
+      help: 'Password hashes (sign-ins, sign-ups, password changes) running now, and waiting for their turn (PASSWORD_HASH_CONCURRENCY)',
+      labelNames: ['state'] as const,
+      registers: [registry],
+      collect() {
+        const { running, waiting } = services.accounts.passwordHashingStats();
+        this.set({ state: 'running' }, running);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
+    new Counter({
+      name: 'password_hashes_refused_total',
+      help: 'Password checks answered 503 because their turn would come (or did not come) within PASSWORD_HASH_MAX_WAIT_MS',
+      registers: [registry],
+      collect() {
+        this.reset();
+        this.inc(services.accounts.passwordHashingStats().refused);
       },
     });
     new Counter({
