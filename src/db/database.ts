@@ -280,7 +280,13 @@ async function openEmbedded(dataDir: string, unlock: () => void, options: OpenOp
       set.add(onMessage);
       let subscribing = subscribed.get(channel);
       if (!subscribing) subscribed.set(channel, (subscribing = request({ op: 'listen', channel })));
-      await subscribing;
+      try {
+        await subscribing;
+      } catch (error) {
+        set.delete(onMessage);
+        if (subscribed.get(channel) === subscribing) subscribed.delete(channel);
+        throw error;
+      }
       statuses.add(onStatus);
       onStatus(true);
       return async () => {

@@ -109,7 +109,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     tenantKeys.set(request, tenant.owner_type === 'org' ? `org:${tenant.owner_org_id}` : `user:${tenant.owner_user_id}`);
     const state = await tenantLimiters[action](request);
     // (`isAllowed` means on the allow list.)
-    if (!state.isExceeded) return;
+    if (state.isAllowed || !state.isExceeded) return;
     const seconds = Math.max(1, state.ttlInSeconds);
     reply.header('retry-after', seconds);
     throw new AppError(
