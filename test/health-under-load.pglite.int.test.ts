@@ -202,7 +202,8 @@ describe('the HTTP event loop under load on the embedded database (a real server
     await session.request('/login');
     const signedIn = await session.request('/login', { email: 'ada@example.com', password: PASSWORD });
     expect(signedIn.status).toBe(303);
-  }, 120_000);
+    // Creating the database and its 100,000 rows: 30-45 s on a quiet 2-core machine.
+  }, 240_000);
 
   afterAll(async () => {
     await database?.close();
@@ -233,20 +234,6 @@ describe('the HTTP event loop under load on the embedded database (a real server
     expect(samples.p95).toBeLessThan(P95_LIMIT_MS);
   }, 30_000);
 
-  it('(b) the ingest of a repository with a 40 MB commit message', async () => {
-    await session.request('/dashboard/projects/huge');
-    const samples = await healthWhile(async () => {
-      const linked = await session.request('/dashboard/projects/huge/repos', { source: join(scratch, 'code', 'huge.git') });
-      expect(linked.status).toBe(303);
-      const link = await until(() => linkOf('huge'), (l) => l?.status === 'active' || l?.status === 'error', 25_000);
-      report(`ingesting: link ${link?.status}${link?.last_error ? ` (${link.last_error.slice(0, 200)})` : ''}`, { p95: 0, max: 0, count: 0, failures: 0 });
-      expect(['active', 'error']).toContain(link?.status);
-    });
-    report('the 40 MB commit message was ingested', samples);
-    expect(samples.failures).toBe(0);
-    expect(samples.p95).toBeLessThan(P95_LIMIT_MS);
-  }, 40_000);
-
   it('(c) a settings preview and a generation of a 50,000-commit project', async () => {
     const form = { entry_types: 'commit', time_zone: 'UTC', exclude_authors: '', path_rules: '' };
     await session.request('/dashboard/projects/big/generation');
@@ -270,6 +257,20 @@ describe('the HTTP event loop under load on the embedded database (a real server
     }
   }, 60_000);
 
+  it('(b) the ingest of a repository with a 40 MB commit message', async () => {
+    await session.request('/dashboard/projects/huge');
+    let link: Awaited<ReturnType<typeof linkOf>>;
+    const samples = await healthWhile(async () => {
+      const linked = await session.request('/dashboard/projects/huge/repos', { source: join(scratch, 'code', 'huge.git') });
+      expect(linked.status).toBe(303);
+      link = await until(() => linkOf('huge'), (l) => l?.status === 'active' || l?.status === 'error', 25_000);
+    });
+    report(`ingesting a 40 MB commit message (link ${link?.status}${link?.last_error ? `: ${link.last_error.slice(0, 200)}` : ''})`, samples);
+    expect(samples.failures).toBe(0);
+    expect(samples.p95).toBeLessThan(P95_LIMIT_MS);
+    expect(['active', 'error']).toContain(link?.status);
+  }, 40_000);
+
   it('(d) a stuck remote being fetched', async () => {
     const url = `http://127.0.0.1:${(stuckRemote.address() as AddressInfo).port}/stuck.git`;
     // Linked by the operator (the dashboard takes only public https:// URLs), synced from the dashboard.
@@ -277,14 +278,16 @@ describe('the HTTP event loop under load on the embedded database (a real server
       SELECT id, 'local', ${url}, ${`local:${url}`}, 'main' FROM projects WHERE slug = 'stuck'`.execute(database.db);
     const link = (await linkOf('stuck'))!;
     await session.request('/dashboard/projects/stuck');
+    let synced = 0;
     const samples = await healthWhile(async () => {
-      const synced = await session.request(`/dashboard/projects/stuck/repos/${link.id}/sync`, {});
-      expect(synced.status).toBe(303);
+      synced = (await session.request(`/dashboard/projects/stuck/repos/${link.id}/sync`, {})).status;
       await until(async () => uploadPackRequests, (n) => n > 0, 10_000);
-      expect(uploadPackRequests).toBeGreaterThan(0);
     }, 3_000);
-    report('a fetch hangs on a stuck remote', samples);
+    report(`a fetch hangs on a stuck remote (${uploadPackRequests} fetches hanging)`, samples);
     expect(samples.failures).toBe(0);
     expect(samples.p95).toBeLessThan(P95_LIMIT_MS);
+    expect(synced).toBe(303);
+    // The fetch was under way (and hanging) while /health was sampled.
+    expect(uploadPackRequests).toBeGreaterThan(0);
   }, 30_000);
 });

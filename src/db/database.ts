@@ -120,7 +120,6 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
-  const log = options.onQuery;
   if (config.kind === 'postgres') {
     return openPool(
       { connectionString: config.url, max: config.poolMax },
