@@ -117,6 +117,12 @@ export interface HardeningConfig {
     readonly authenticatedMax: number;
     /** Failed authentications per window per client address before it is refused outright. */
     readonly authFailuresMax: number;
+    /**
+     * Expensive dashboard actions (settings preview, "Generate now", "Sync now") per tenant (the user
+     * or organization that owns the project) and per action, in `tenantActionsWindowMs`.
+     */
+    readonly tenantActionsMax: number;
+    readonly tenantActionsWindowMs: number;
     readonly redisUrl: string | null;
     readonly redisPrefix: string;
   };
@@ -312,6 +318,8 @@ export function loadConfig(env: Env = process.env): Config {
       publicMax: integer('RATE_LIMIT_PUBLIC_MAX', 300, 1, 1_000_000),
       authenticatedMax: integer('RATE_LIMIT_AUTHENTICATED_MAX', 600, 1, 1_000_000),
       authFailuresMax: integer('RATE_LIMIT_AUTH_FAILURES_MAX', 20, 1, 1_000_000),
+      tenantActionsMax: integer('RATE_LIMIT_TENANT_ACTIONS_MAX', 20, 1, 1_000_000),
+      tenantActionsWindowMs: integer('RATE_LIMIT_TENANT_ACTIONS_WINDOW_MS', 600_000, 1_000, 86_400_000),
       redisUrl,
       redisPrefix: read('RATE_LIMIT_REDIS_PREFIX') ?? 'changelog-rl:',
     },

@@ -12,11 +12,11 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
  * compiled dist, `name.ts` when running from source (tsx, vitest), where the thread needs tsx's
  * loader to import TypeScript (`--import tsx` in a worker's execArgv does not install it on Node 20).
  */
-export function startModuleWorker(from: string, name: string, resourceLimits: ResourceLimits = {}): Worker {
+export function startModuleWorker(from: string, name: string, resourceLimits: ResourceLimits = {}, workerData?: unknown): Worker {
   const js = new URL(`./${name}.js`, from);
-  if (existsSync(fileURLToPath(js))) return new Worker(js, { resourceLimits });
+  if (existsSync(fileURLToPath(js))) return new Worker(js, { resourceLimits, workerData });
   const ts = new URL(`./${name}.ts`, from).href;
-  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(from)}))`, { eval: true, resourceLimits });
+  return new Worker(`import('tsx/esm/api').then((tsx) => tsx.tsImport(${JSON.stringify(ts)}, ${JSON.stringify(from)}))`, { eval: true, resourceLimits, workerData });
 }
 
 type Listener = Parameters<Worker['off']>[1];

@@ -230,6 +230,7 @@ ${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
   // The form as submitted, generated from the stored commits and compared with the saved settings; nothing is saved.
   app.post('/dashboard/projects/:slug/generation/preview', { schema: { hide: true, params: SlugParams, body: SettingsForm } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+    await app.limitTenantAction(request, reply, 'preview', project);
     let preview: Preview;
     try {
       preview = await services.generation.previewSettings(project.slug, patchFromForm(request.body as FormBody));
@@ -245,6 +246,7 @@ ${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
     { schema: { hide: true, params: SlugParams, body: Type.Object({ _csrf: Type.Optional(Type.String()) }) } },
     async (request, reply) => {
       const { project } = await access.project(kit.user(request), request.params.slug, true);
+      await app.limitTenantAction(request, reply, 'generate', project);
       await services.generation.generate(project.slug);
       return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=generated`, 303);
     },

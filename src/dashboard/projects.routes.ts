@@ -160,6 +160,7 @@ ${
     async (request, reply) =>
       repoAction(request, reply, request.params.slug, async (project) => {
         const link = await services.repos.linkOfProject(project.id, request.params.id);
+        await app.limitTenantAction(request, reply, 'sync', project);
         await services.repos.syncNow(link.id);
         return 'repo-sync-queued';
       }, { linkId: request.params.id }),

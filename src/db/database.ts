@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
@@ -8,7 +8,11 @@ import { advertiseSocket, DataDirLockedError, holderName, lockDataDir, type Hold
 import { PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 import { SessionLock } from './session-lock.js';
-import { SOCKET_PORT, startSocketServer, type SocketServer } from './socket-server.js';
+import type { FromThread, ThreadData, ToThread } from './pglite-thread.js';
+import { SOCKET_PORT } from './socket-server.js';
+import { startModuleWorker } from '../worker-threads.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export type Db = Kysely<DB>;
 export type Tx = Transaction<DB>;
@@ -46,11 +50,11 @@ export interface Database {
    */
   readonly via?: Via;
   /**
-   * Only on the embedded database opened from DATA_DIR: shares it with other processes over a
-   * Unix socket in DATA_DIR and records the socket, and what this process is (`holder`, default
-   * the server), in the directory's lock (see socket-server.ts). `close()` stops it.
+   * Only on the embedded database opened from DATA_DIR: shares it with other processes over its
+   * thread's Unix socket in DATA_DIR (see socket-server.ts) by recording the socket, and what this
+   * process is (`holder`, default the server), in the directory's lock. `close()` stops it.
    */
-  shareOverSocket?(options?: { idleInTransactionMs?: number; holder?: Holder }): Promise<SocketServer>;
+  shareOverSocket?(options?: { idleInTransactionMs?: number; holder?: Holder }): Promise<{ path: string }>;
   close(): Promise<void>;
 }
 
@@ -116,7 +120,6 @@ function prepareMarkedStatements(client: pg.PoolClient): void {
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
-  const log = options.onQuery;
   if (config.kind === 'postgres') {
     return openPool(
       { connectionString: config.url, max: config.poolMax },
@@ -125,31 +128,32 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     );
   }
 
-  let pglite = options.pglite;
-  let unlock = (): void => {};
-  if (!pglite) {
-    try {
-      unlock = lockDataDir(config.dataDir);
-    } catch (error) {
-      // A server holds the directory and shares it: go through it.
-      if (error instanceof DataDirLockedError && error.socket && options.throughServer !== false) return openThroughServer(error, options);
-      throw error;
-    }
-    try {
-      pglite = await PGlite.create(config.dataDir);
-    } catch (error) {
-      unlock();
-      throw error;
-    }
+  if (options.pglite) return openInThisThread(options.pglite, options);
+  let unlock: () => void;
+  try {
+    unlock = lockDataDir(config.dataDir);
+  } catch (error) {
+    // A server holds the directory and shares it: go through it.
+    if (error instanceof DataDirLockedError && error.socket && options.throughServer !== false) return openThroughServer(error, options);
+    throw error;
   }
-  const instance = pglite;
-  const ownsDataDir = !options.pglite;
-  // One turn at a time on the single session, for this process's queries and socket clients alike.
+  try {
+    return await openEmbedded(config.dataDir, unlock, options);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+/**
+ * A PGlite instance the caller made (tests clone a migrated template into one; scripts), run in this
+ * thread: the query builder takes turns on its single session. Never the server's way: its
+ * embedded database runs in a thread of its own (`openEmbedded`).
+ */
+function openInThisThread(instance: PGlite, options: OpenOptions): Database {
+  const log = options.onQuery;
   const lock = new SessionLock();
   const db = new Kysely<DB>({ dialect: new PGliteDialect(instance, lock), ...(log ? { log } : {}) });
-  // Notifications that socket clients' commits produce reach this process's listeners through here.
-  const listeners = new Map<string, Set<(payload: string) => void>>();
-  let socketServer: SocketServer | null = null;
   return {
     kind: 'pglite',
     db,
@@ -164,14 +168,9 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       );
     },
     async listen(channel, onMessage, onStatus) {
-      // LISTEN waits its turn: inside a socket client's transaction, its ROLLBACK would undo it.
       const unsubscribe = await lock.run(() => instance.listen(channel, onMessage));
-      let set = listeners.get(channel);
-      if (!set) listeners.set(channel, (set = new Set()));
-      set.add(onMessage);
       onStatus(true);
       return async () => {
-        listeners.get(channel)?.delete(onMessage);
         // Closing the database first ends the subscription with it.
         if (!instance.closed) await lock.run(() => unsubscribe());
       };
@@ -184,35 +183,142 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       });
     },
     poolStats: () => null,
-    ...(ownsDataDir
-      ? {
-          async shareOverSocket({ holder = 'server', ...shareOptions }: { idleInTransactionMs?: number; holder?: Holder } = {}) {
-            if (socketServer) return socketServer;
-            socketServer = await startSocketServer({
-              ...shareOptions,
-              pglite: instance,
-              lock,
-              dataDir: config.dataDir,
-              onNotification: (channel, payload) => {
-                for (const listener of listeners.get(channel) ?? []) queueMicrotask(() => listener(payload));
-              },
-            });
-            advertiseSocket(config.dataDir, socketServer.path, holder);
-            return socketServer;
-          },
-        }
-      : {}),
     async close() {
-      if (socketServer) {
-        // Clients first (their transactions roll back), then the session itself.
-        const closing = socketServer;
-        socketServer = null;
-        advertiseSocket(config.dataDir, null);
-        await closing.close();
-      }
       await db.destroy();
       if (!instance.closed) await instance.close();
-      unlock();
+    },
+  };
+}
+
+/** How many connections this process opens to its embedded database's thread. */
+const EMBEDDED_POOL_MAX = 10;
+
+/**
+ * The embedded database in DATA_DIR, run in a thread of its own (pglite-thread.ts) so that its SQL
+ * never runs on this thread's event loop: the HTTP server stays responsive while a tenant's preview,
+ * generation or ingest keeps the database busy. This process reaches it as every other process does,
+ * `pg` over its Unix socket; what only the holder has: its notifications (its own connections hear
+ * theirs in their own streams, in order with the commit's answer; the thread forwards other
+ * processes'), migrations without an advisory lock (this process alone holds DATA_DIR), and sharing
+ * the socket (advertising it in the lock).
+ */
+async function openEmbedded(dataDir: string, unlock: () => void, options: OpenOptions): Promise<Database> {
+  // Names this process's connections to the thread; other processes cannot guess it.
+  const ownApplication = `changelog-holder-${randomBytes(8).toString('hex')}`;
+  const thread = startModuleWorker(import.meta.url, 'pglite-thread', {}, { dataDir, ownApplication } satisfies ThreadData);
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const statuses = new Set<(live: boolean) => void>();
+  const subscribed = new Map<string, Promise<void>>();
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  let closing = false;
+  let exited = false;
+  const dispatch = (channel: string, payload: string) => {
+    for (const listener of listeners.get(channel) ?? []) queueMicrotask(() => listener(payload));
+  };
+
+  const socket = await new Promise<string>((resolve, reject) => {
+    const onMessage = (message: FromThread) => {
+      if (message.type === 'ready') resolve(message.socket);
+      else if (message.type === 'failed') reject(new Error(message.message));
+    };
+    thread.on('message', onMessage);
+    thread.once('error', reject);
+    thread.once('exit', (code) => reject(new Error(`The embedded database's thread stopped while opening ${dataDir} (exit code ${code})`)));
+  }).catch(async (error: unknown) => {
+    await thread.terminate();
+    throw error;
+  });
+  thread.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  thread.on('message', (message: FromThread) => {
+    if (message.type === 'notify') dispatch(message.channel, message.payload);
+    else if (message.type === 'reply') {
+      const waiter = pending.get(message.id);
+      pending.delete(message.id);
+      if (pending.size === 0) thread.unref();
+      if (message.error) waiter?.reject(new Error(message.error));
+      else waiter?.resolve();
+    }
+  });
+  thread.on('error', () => {});
+  thread.on('exit', (code) => {
+    exited = true;
+    for (const waiter of pending.values()) waiter.reject(new Error(`The embedded database's thread stopped (exit code ${code})`));
+    pending.clear();
+    if (closing) return;
+    for (const onStatus of statuses) onStatus(false);
+    // Nothing works without the database: fail loudly (the server shuts down and its supervisor restarts it).
+    process.nextTick(() => {
+      throw new Error(`The embedded database's thread stopped unexpectedly (exit code ${code})`);
+    });
+  });
+  // The thread does not keep the process alive by itself, only while a request to it is pending.
+  thread.unref();
+  const request = (message: DistributiveOmit<ToThread, 'id'>) =>
+    new Promise<void>((resolve, reject) => {
+      if (exited) return reject(new Error("The embedded database's thread has stopped"));
+      const id = ++nextId;
+      pending.set(id, { resolve, reject });
+      thread.ref();
+      thread.postMessage({ ...message, id });
+    });
+
+  const database = openPool(
+    { host: dirname(socket), port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: EMBEDDED_POOL_MAX },
+    { readConnectionString: null, preparedStatements: false, listenUrl: null, embedded: { applicationName: ownApplication, onNotification: dispatch } },
+    options,
+  );
+  let shared = false;
+  return {
+    ...database,
+    kind: 'pglite',
+    async listen(channel, onMessage, onStatus) {
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Invalid channel name ${channel}`);
+      let set = listeners.get(channel);
+      if (!set) listeners.set(channel, (set = new Set()));
+      set.add(onMessage);
+      let subscribing = subscribed.get(channel);
+      if (!subscribing) subscribed.set(channel, (subscribing = request({ op: 'listen', channel })));
+      try {
+        await subscribing;
+      } catch (error) {
+        set.delete(onMessage);
+        if (subscribed.get(channel) === subscribing) subscribed.delete(channel);
+        throw error;
+      }
+      statuses.add(onStatus);
+      onStatus(true);
+      return async () => {
+        statuses.delete(onStatus);
+        set.delete(onMessage);
+        if (set.size === 0 && subscribed.get(channel) === subscribing) {
+          subscribed.delete(channel);
+          if (!exited && !closing) await request({ op: 'unlisten', channel }).catch(() => {});
+        }
+      };
+    },
+    async shareOverSocket({ holder = 'server', idleInTransactionMs }: { idleInTransactionMs?: number; holder?: Holder } = {}) {
+      await request({ op: 'share', idleInTransactionMs });
+      advertiseSocket(dataDir, socket, holder);
+      shared = true;
+      return { path: socket };
+    },
+    async close() {
+      if (closing) return;
+      closing = true;
+      // Other processes stop finding the socket; then this process's connections end; then the
+      // thread disconnects the others (rolling back what they left open) and closes the database.
+      if (shared) advertiseSocket(dataDir, null);
+      try {
+        await database.close();
+      } finally {
+        try {
+          if (!exited) await request({ op: 'close' });
+        } finally {
+          await thread.terminate();
+          unlock();
+        }
+      }
     },
   };
 }
@@ -252,15 +358,24 @@ interface PoolOptions {
   /** Where LISTEN connects; null where it cannot. */
   listenUrl: string | null;
   via?: Via;
+  /**
+   * The holder's own pool on its embedded database's thread: its connections' name, and where the
+   * notifications in their streams go. No advisory lock for migrations (this process alone holds
+   * DATA_DIR, and through the socket such a lock would exclude nothing), and no timeouts, as when
+   * the database ran in this thread: waiting for the single session is waiting for one's turn, and
+   * a thread that stopped fails the connection at once.
+   */
+  embedded?: { applicationName: string; onNotification: (channel: string, payload: string) => void };
 }
 
 function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: OpenOptions): Database {
   const log = options.onQuery;
+  const embedded = poolOptions.embedded;
   const pool = new pg.Pool({
     ...connection,
-    connectionTimeoutMillis: options.timeoutMs ?? 5_000,
-    ...(options.timeoutMs ? { query_timeout: options.timeoutMs } : {}),
-    application_name: 'changelog-service',
+    connectionTimeoutMillis: embedded ? 0 : (options.timeoutMs ?? 5_000),
+    ...(options.timeoutMs && !embedded ? { query_timeout: options.timeoutMs } : {}),
+    application_name: embedded?.applicationName ?? 'changelog-service',
     // Notices a server that vanished without closing (a cut network) on idle connections too.
     keepAlive: true,
   });
@@ -271,6 +386,7 @@ function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: 
   // pool discards the broken client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
   if (poolOptions.preparedStatements) pool.on('connect', prepareMarkedStatements);
+  if (embedded) pool.on('connect', (client) => client.on('notification', (message) => embedded.onNotification(message.channel, message.payload ?? '')));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   let readDb = db;
   if (poolOptions.readConnectionString) {
@@ -293,6 +409,17 @@ function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: 
     ...(poolOptions.via ? { via: poolOptions.via } : {}),
     async withExclusiveSession(fn) {
       const client = await pool.connect();
+      if (embedded) {
+        try {
+          return await fn(async (sqlText) => {
+            const result = (await client.query(sqlText)) as pg.QueryResult | pg.QueryResult[];
+            const last = Array.isArray(result) ? result[result.length - 1] : result;
+            return (last?.rows ?? []) as Record<string, unknown>[];
+          });
+        } finally {
+          client.release();
+        }
+      }
       try {
         await client.query({
           text: 'SELECT pg_advisory_lock($1)',

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DataDirLockedError } from './data-dir-lock.js';
 import { openDatabase, type Database } from './database.js';
 import { migrate, type Migration } from './migrate.js';
-import { SOCKET_DIR_NAME, type SocketServer } from './socket-server.js';
+import { SOCKET_DIR_NAME } from './socket-server.js';
 
 // The server's embedded database shared over its Unix socket, driven in one process: the holder
 // (as `changelog serve` opens it) and clients opening the same DATA_DIR (as the CLI does). The
@@ -16,7 +16,7 @@ import { SOCKET_DIR_NAME, type SocketServer } from './socket-server.js';
 
 let dataDir: string;
 let holder: Database;
-let shared: SocketServer;
+let shared: { path: string };
 const opened: Database[] = [];
 const clients: pg.Client[] = [];
 

@@ -40,6 +40,13 @@ export interface SocketServerOptions {
   /** NOTIFY messages that clients' commits produced (PGlite hands those to the client, not to its listeners). */
   onNotification: (channel: string, payload: string) => void;
   idleInTransactionMs?: number;
+  /**
+   * The application_name of the holder's own connections (the server's pool, from its own thread).
+   * They hear their commits' notifications in their own streams, in order with the commit's answer,
+   * so `onNotification` leaves those out; and like the holder's own queries before them, they are
+   * not cut off when idle in a transaction.
+   */
+  ownApplication?: string;
 }
 
 export interface SocketServer {
@@ -47,6 +54,8 @@ export interface SocketServer {
   readonly path: string;
   /** Clients connected right now. */
   connections(): number;
+  /** The idle-in-transaction cut-off for clients from now on (undefined: the default). */
+  setIdleInTransactionMs(ms: number | undefined): void;
   /** Stops accepting, rolls back and disconnects the clients, removes the socket. */
   close(): Promise<void>;
 }
@@ -107,6 +116,7 @@ export async function startSocketServer(options: SocketServerOptions): Promise<S
   return {
     path,
     connections: () => sockets.size,
+    setIdleInTransactionMs: (ms) => scheduler.setIdleMs(ms),
     async close() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await scheduler.closeAll();
@@ -128,6 +138,15 @@ function simpleQuery(text: string): Uint8Array {
   message.writeInt32BE(4 + body.length, 1);
   body.copy(message, 5);
   return new Uint8Array(message);
+}
+
+/** A parameter of a StartupMessage (protocol 3.0), or undefined when `message` is not one. */
+function startupParameter(message: Uint8Array, name: string): string | undefined {
+  const bytes = Buffer.from(message.buffer, message.byteOffset, message.byteLength);
+  if (bytes.length < 8 || bytes.readInt32BE(4) !== 196_608) return undefined;
+  const fields = bytes.toString('utf8', 8).split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) if (fields[i] === name) return fields[i + 1];
+  return undefined;
 }
 
 /**
@@ -165,7 +184,10 @@ class SessionScheduler {
   readonly #pglite: PGlite;
   readonly #lock: SessionLock;
   readonly #onNotification: (channel: string, payload: string) => void;
-  readonly #idleMs: number;
+  #idleMs: number;
+  readonly #ownApplication: string | undefined;
+  /** The holder's own connections (see `ownApplication`). */
+  readonly #own = new Set<number>();
   readonly #handlers = new Map<number, PGLiteSocketHandler>();
   /** Each client's messages run in order, one after the other. */
   readonly #chains = new Map<number, Promise<unknown>>();
@@ -178,6 +200,11 @@ class SessionScheduler {
     this.#lock = options.lock;
     this.#onNotification = options.onNotification;
     this.#idleMs = options.idleInTransactionMs ?? DEFAULT_IDLE_IN_TRANSACTION_MS;
+    this.#ownApplication = options.ownApplication;
+  }
+
+  setIdleMs(ms: number | undefined): void {
+    this.#idleMs = ms ?? DEFAULT_IDLE_IN_TRANSACTION_MS;
   }
 
   register(handler: PGLiteSocketHandler): void {
@@ -186,9 +213,13 @@ class SessionScheduler {
 
   unregister(id: number): void {
     this.#handlers.delete(id);
+    this.#own.delete(id);
   }
 
   enqueue(handlerId: number, message: Uint8Array, onData: (data: Uint8Array) => void): Promise<number> {
+    if (this.#ownApplication !== undefined && !this.#chains.has(handlerId) && startupParameter(message, 'application_name') === this.#ownApplication) {
+      this.#own.add(handlerId);
+    }
     const previous = this.#chains.get(handlerId) ?? Promise.resolve();
     const run = previous.catch(() => {}).then(() => this.#run(handlerId, message, onData));
     this.#chains.set(handlerId, run);
@@ -203,7 +234,8 @@ class SessionScheduler {
         release();
         throw new Error('Client disconnected');
       }
-      this.#owner = { id, release, reader: new BackendReader(this.#onNotification) };
+      // The holder's own connections hear their notifications in their own stream.
+      this.#owner = { id, release, reader: new BackendReader(this.#own.has(id) ? () => {} : this.#onNotification) };
     }
     const owner = this.#owner;
     clearTimeout(owner.timer);
@@ -219,7 +251,7 @@ class SessionScheduler {
     );
     if (owner.reader.status === 'I') {
       this.#endTurn();
-    } else {
+    } else if (!this.#own.has(id)) {
       // Mid-transaction (or mid-way through an extended-protocol exchange): the session stays this
       // client's, but not forever.
       owner.timer = setTimeout(() => void this.#handlers.get(id)?.detach(true), this.#idleMs);

@@ -1,11 +1,41 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import { hashKey } from '../../keys/key-format.js';
 import { AppError } from '../../errors.js';
 import { isAuthenticatedRoute, presentedKey } from './route-kind.js';
 import { addressBucket } from '../client-address.js';
+
+/** The dashboard's expensive actions, limited per tenant (see `limitTenantAction`). */
+export type TenantAction = 'preview' | 'generate' | 'sync';
+
+/** Who pays for a project's work: the user or organization that owns it. */
+export interface Tenant {
+  owner_type: 'user' | 'org';
+  owner_user_id: string | null;
+  owner_org_id: string | null;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * Counts one `action` against the tenant that owns the project, and refuses it (429, Retry-After,
+     * a message naming the limit) past RATE_LIMIT_TENANT_ACTIONS_MAX per window. A no-op when rate
+     * limits are off.
+     */
+    limitTenantAction(request: FastifyRequest, reply: FastifyReply, action: TenantAction, tenant: Tenant): Promise<void>;
+  }
+}
+
+const ACTION_NAMES: Record<TenantAction, string> = {
+  preview: 'settings previews',
+  generate: 'generations ("Generate now")',
+  sync: 'syncs ("Sync now")',
+};
+
+const duration = (ms: number) =>
+  ms % 3_600_000 === 0 ? `${ms / 3_600_000} hour${ms === 3_600_000 ? '' : 's'}` : ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${Math.ceil(ms / 1000)} seconds`;
 
 /**
  * Rate limits: public routes per client address, authenticated routes per API key (the bucket is
@@ -16,7 +46,10 @@ import { addressBucket } from '../client-address.js';
  */
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   const limits = config.hardening.rateLimit;
-  if (!limits.enabled) return;
+  if (!limits.enabled) {
+    app.decorate('limitTenantAction', async () => {});
+    return;
+  }
 
   let redis: Redis | undefined;
   if (limits.redisUrl) {
@@ -57,6 +90,33 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     nameSpace: limits.redisPrefix,
     ...(redis ? { redis } : {}),
     errorResponseBuilder: (_request, context) => tooMany(Math.max(1, Math.ceil(context.ttl / 1000))),
+  });
+
+  // A preview, a generation or a sync keeps the server busy for seconds on a large project, and any
+  // member can repeat it: each tenant gets its own budget per action, so one cannot starve the others.
+  const tenantKeys = new WeakMap<FastifyRequest, string>();
+  const tenantLimiters = Object.fromEntries(
+    (Object.keys(ACTION_NAMES) as TenantAction[]).map((action) => [
+      action,
+      app.createRateLimit({
+        keyGenerator: (request) => `tenant:${action}:${tenantKeys.get(request) ?? ''}`,
+        max: limits.tenantActionsMax,
+        timeWindow: limits.tenantActionsWindowMs,
+      }),
+    ]),
+  ) as Record<TenantAction, ReturnType<FastifyInstance['createRateLimit']>>;
+  app.decorate('limitTenantAction', async (request: FastifyRequest, reply: FastifyReply, action: TenantAction, tenant: Tenant) => {
+    tenantKeys.set(request, tenant.owner_type === 'org' ? `org:${tenant.owner_org_id}` : `user:${tenant.owner_user_id}`);
+    const state = await tenantLimiters[action](request);
+    // (`isAllowed` means on the allow list.)
+    if (state.isAllowed || !state.isExceeded) return;
+    const seconds = Math.max(1, state.ttlInSeconds);
+    reply.header('retry-after', seconds);
+    throw new AppError(
+      'rate_limited',
+      `Too many ${ACTION_NAMES[action]} for the ${tenant.owner_type === 'org' ? 'organization' : 'account'} that owns this project: ` +
+        `at most ${limits.tenantActionsMax} every ${duration(limits.tenantActionsWindowMs)} (RATE_LIMIT_TENANT_ACTIONS_MAX); retry in ${seconds} second${seconds === 1 ? '' : 's'}`,
+    );
   });
 
   // Failed authentications per address: read before the route runs, counted when it answers 401.
