@@ -141,12 +141,35 @@ const seconds = (ms: number) => (ms < 10_000 ? Math.round(ms / 100) / 10 : Math.
 const TRANSPORT_TIMEOUT = /curl 28|Operation too slow|Operation timed out|Connection timed out/i;
 
 /**
+ * git processes still running: their groups are stopped when this process exits, as they would have
+ * been with it had they not been put in groups of their own (so that a timeout stops their helpers).
+ */
+const running = new Set<number>();
+let stopOnExit = false;
+function track(pid: number | undefined): void {
+  if (pid === undefined) return;
+  running.add(pid);
+  if (stopOnExit) return;
+  stopOnExit = true;
+  process.once('exit', () => {
+    for (const group of running) {
+      try {
+        process.kill(-group, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
+/**
  * One git process under the limits: a time budget for the whole run, the stall limit while the
  * caller waits for output (`waitForOutput`), and on either the whole process group stopped (git's
  * helpers too: git-remote-https holds the connection), SIGTERM first so that git removes its lock files.
  */
 function startGit(args: string[], options: GitOptions) {
   const child = spawn('git', gitArgs(args, options), { env: gitEnv(options), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  track(child.pid);
   const stderr = new Tail(STDERR_KEPT_BYTES);
   child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
   const { stallMs } = limits;
@@ -174,13 +197,14 @@ function startGit(args: string[], options: GitOptions) {
     child.on('error', (error) => {
       exitedAlready = true;
       clearTimeout(budget);
+      if (child.pid !== undefined) running.delete(child.pid);
       reject(error);
     });
     child.on('close', (code) => {
       exitedAlready = true;
       clearTimeout(budget);
       if (killTimer) clearTimeout(killTimer);
-      // Helpers of git still running in its group (none normally) go too.
+      if (child.pid !== undefined) running.delete(child.pid);
       resolve(code);
     });
   });

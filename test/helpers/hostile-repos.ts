@@ -75,12 +75,14 @@ export function createGiantMessageRepo(options: { bytes?: number } = {}): Hostil
 }
 
 /**
- * `commits` commits on `main` and `tags` lightweight semver tags (`v0.<i / 1000>.<i % 1000>`, spread
- * over the commits, newest commits tagged with the highest versions), written straight into
- * packed-refs: a hundred thousand tags take a second or two.
+ * `commits` commits on `main` (an hour apart from 2024-01-01), `tags` lightweight semver tags
+ * (`v0.<i / 1000>.<i % 1000>`, spread over the commits, newer commits tagged with higher versions) and
+ * `branches` more branches (`branch-000001`…, at the first commit), written straight into packed-refs:
+ * a hundred thousand refs take about a second.
  */
-export function createManyTagsRepo(options: { tags?: number; commits?: number } = {}): HostileRepo & { tags: number } {
+export function createManyRefsRepo(options: { tags?: number; branches?: number; commits?: number } = {}): HostileRepo & { tags: number; branches: number } {
   const tags = options.tags ?? 100_000;
+  const branches = options.branches ?? 0;
   const count = options.commits ?? 200;
   const repo = newRepo('many-tags');
   // fast-import: `count` commits in one process.
@@ -101,12 +103,13 @@ export function createManyTagsRepo(options: { tags?: number; commits?: number } 
     const sha = shas[Math.min(shas.length - 1, Math.floor((i * shas.length) / tags))]!;
     refs.push(`${sha} refs/tags/v0.${Math.floor(i / 1000)}.${i % 1000}`);
   }
+  for (let i = 1; i <= branches; i++) refs.push(`${shas[0]} refs/heads/branch-${String(i).padStart(6, '0')}`);
   const main = repo.git(['rev-parse', 'refs/heads/main']);
   // Loose refs win over packed ones; the branch stays loose, everything else is packed (sorted, as git writes it).
   refs.sort((a, b) => (a.slice(41) < b.slice(41) ? -1 : 1));
   writeFileSync(join(repo.dir, '.git', 'packed-refs'), `${[...lines, ...refs].join('\n')}\n`);
   if (repo.git(['rev-parse', 'refs/heads/main']) !== main) throw new Error('packed-refs broke the branch');
-  return { dir: repo.dir, commits: shas.map((sha, i) => ({ sha, subject: `feat: change ${i}` })), tags, remove: repo.remove };
+  return { dir: repo.dir, commits: shas.map((sha, i) => ({ sha, subject: `feat: change ${i}` })), tags, branches, remove: repo.remove };
 }
 
 /**
