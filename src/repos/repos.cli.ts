@@ -25,7 +25,8 @@ const sourceOf = (link: RepoLinkRow) => (link.kind === 'github' ? `github:${link
 const describeLink = (link: RepoLinkRow) =>
   `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${sourceOf(link)}` +
   `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}` +
-  (link.status === 'error' && link.last_error ? `\n    last error: ${redactUrls(link.last_error)}` : '');
+  (link.status === 'error' && link.last_error ? `\n    last error: ${redactUrls(link.last_error)}` : '') +
+  (link.status === 'active' && link.last_error ? `\n    warning: ${redactUrls(link.last_error)}` : '');
 
 /** `changelog repos link|list` and `changelog sync`. */
 export function registerReposCommands({ program, command, run, withServices, io }: CliParts): void {
