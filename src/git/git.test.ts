@@ -1,5 +1,6 @@
 // The git runner reads no configuration of the user or the machine: what we parse, and what git may
 // run or fetch, must not depend on whoever's ~/.gitconfig the process inherits.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +92,24 @@ describe('the limits of a git process', () => {
     await expect(read()).rejects.toThrow(/^git clone timed out: no output for 1 s$/);
     expect(Date.now() - started).toBeLessThan(8_000);
     expect(await connectionsClosed()).toBe(0);
+  });
+
+  it('counts no stall while the caller holds the stream (storing what it read)', async () => {
+    setGitLimits({ timeoutMs: 60_000, stallMs: 1_000 });
+    const repo = join(scratch, 'blob');
+    execFileSync('git', ['init', '--quiet', '--bare', repo]);
+    // 4 MB of lines: git blocks on the full pipe while the caller waits longer than the stall limit.
+    const sha = execFileSync('git', ['--git-dir', repo, 'hash-object', '-w', '--stdin'], { input: 'a line of text\n'.repeat(280_000) }).toString().trim();
+    let lines = 0;
+    let paused = false;
+    for await (const batch of streamGitTokens(['cat-file', 'blob', sha], { gitDir: repo, separator: 0x0a })) {
+      lines += batch.length;
+      if (!paused) {
+        paused = true;
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+      }
+    }
+    expect(lines).toBe(280_000);
   });
 
   it('lets a budget given for one call only tighten the configured one', async () => {

@@ -191,9 +191,13 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           // refused the second): nothing to run this time.
         }
         if (!job) {
+          // Until the next poll, or a wake-up (a job sent, a slot freed, the stop).
           await new Promise<void>((resolve) => {
-            sleepers.push(resolve);
-            setTimeout(resolve, pollMs).unref();
+            const timer = setTimeout(resolve, pollMs);
+            sleepers.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
           });
           continue;
         }
