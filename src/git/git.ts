@@ -36,8 +36,6 @@ export function setGitLimits(next: GitLimits): void {
   limits = Object.freeze({ timeoutMs: next.timeoutMs, stallMs: next.stallMs });
 }
 
-export const gitLimits = (): Readonly<GitLimits> => limits;
-
 export interface GitOptions {
   /** The repository (a bare mirror) to run in. */
   gitDir?: string;
