@@ -204,17 +204,30 @@ describe('loadConfig: operations settings', () => {
 
 describe('loadConfig: repository links', () => {
   it('allows no local path from the dashboard and polls every 300 s by default', () => {
-    expect(loadConfig({}).repoLinks).toEqual({ pathsAllowed: [], pathsOrgs: [], pollIntervalSeconds: 300 });
+    expect(loadConfig({}).repoLinks).toEqual({ pathsAllowed: [], pathsOrgs: [], pollIntervalSeconds: 300, ingestConcurrency: 3, ingestConcurrencyPerTenant: 2 });
   });
 
   it('reads the allowed directories and the poll interval (0 disables polling)', () => {
     const config = loadConfig({ REPO_PATHS_ALLOWED: ' /srv/git, /home/git/repos/ ', REPO_POLL_INTERVAL_SECONDS: '0' });
-    expect(config.repoLinks).toEqual({ pathsAllowed: ['/srv/git', '/home/git/repos'], pathsOrgs: [], pollIntervalSeconds: 0 });
+    expect(config.repoLinks).toMatchObject({ pathsAllowed: ['/srv/git', '/home/git/repos'], pathsOrgs: [], pollIntervalSeconds: 0 });
   });
 
   it('reads the organizations whose owners may link local paths, and refuses what is no slug', () => {
     expect(loadConfig({ REPO_PATHS_ORGS: ' Acme, platform-team ' }).repoLinks.pathsOrgs).toEqual(['acme', 'platform-team']);
     expect(() => loadConfig({ REPO_PATHS_ORGS: 'acme,org:evil' })).toThrow(/REPO_PATHS_ORGS must list organization slugs, comma-separated \(got "org:evil"\)/);
+  });
+
+  it('runs a few ingests at once, leaving one tenant every slot but one, and reads an explicit share', () => {
+    expect(loadConfig({ INGEST_CONCURRENCY: '1' }).repoLinks).toMatchObject({ ingestConcurrency: 1, ingestConcurrencyPerTenant: 1 });
+    expect(loadConfig({ INGEST_CONCURRENCY: '8', INGEST_CONCURRENCY_PER_TENANT: '3' }).repoLinks).toMatchObject({ ingestConcurrency: 8, ingestConcurrencyPerTenant: 3 });
+    expect(() => loadConfig({ INGEST_CONCURRENCY: '2', INGEST_CONCURRENCY_PER_TENANT: '3' })).toThrow(/INGEST_CONCURRENCY_PER_TENANT must be at most INGEST_CONCURRENCY \(2\)/);
+    expect(() => loadConfig({ INGEST_CONCURRENCY: '0' })).toThrow(/INGEST_CONCURRENCY must be an integer from 1 to 64/);
+  });
+
+  it('gives every git command ten minutes and a one-minute stall limit by default, at least a second each', () => {
+    expect(loadConfig({}).git).toEqual({ timeoutMs: 600_000, stallMs: 60_000 });
+    expect(loadConfig({ GIT_TIMEOUT_MS: '30000', GIT_STALL_TIMEOUT_MS: '5000' }).git).toEqual({ timeoutMs: 30_000, stallMs: 5_000 });
+    expect(() => loadConfig({ GIT_TIMEOUT_MS: '999', GIT_STALL_TIMEOUT_MS: '10' })).toThrow(/GIT_TIMEOUT_MS must be an integer from 1000[\s\S]*GIT_STALL_TIMEOUT_MS must be an integer from 1000/);
   });
 
   it('refuses relative directories and a bad interval', () => {

@@ -37,6 +37,7 @@ export interface Config {
   /** Where the bare mirrors of linked repositories live. */
   readonly reposDir: string;
   readonly repoLinks: RepoLinksConfig;
+  readonly git: GitConfig;
   /** `changelog serve` also runs the background worker (repository ingestion). */
   readonly workerInProcess: boolean;
   /** Longest a generation run's engine may take (in its worker thread) before it is stopped and the job fails. */
@@ -65,6 +66,18 @@ export interface RepoLinksConfig {
   readonly pathsOrgs: readonly string[];
   /** How often the worker fetches links without push webhooks (local paths, plain git URLs); 0 = never. */
   readonly pollIntervalSeconds: number;
+  /** Ingests a worker process runs at once (never two of one link, in any process). */
+  readonly ingestConcurrency: number;
+  /** Ingests of one tenant (a project's owner) running at once across all processes: the rest is left to other tenants. */
+  readonly ingestConcurrencyPerTenant: number;
+}
+
+/** What one git process may spend (src/git/git.ts): a stuck remote costs its own link this much, no more. */
+export interface GitConfig {
+  /** Longest one git command may run before it is stopped and its ingest fails as timed out. */
+  readonly timeoutMs: number;
+  /** Longest a transfer may stay under 1,000 bytes/s, and a streamed read may wait for git's output. */
+  readonly stallMs: number;
 }
 
 /** Outbound webhooks (see README, "Outbound webhooks"). */
@@ -308,6 +321,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const webhookEncryptionKey = read('WEBHOOK_ENCRYPTION_KEY') ?? null;
   if (webhookEncryptionKey !== null && webhookEncryptionKey.length < 32) problems.push('WEBHOOK_ENCRYPTION_KEY must be at least 32 characters');
+  const ingestConcurrency = integer('INGEST_CONCURRENCY', 3, 1, 64);
+  // By default a tenant may use every slot but one: with a stuck remote, the others' ingests go on.
+  const ingestConcurrencyPerTenant = integer('INGEST_CONCURRENCY_PER_TENANT', Math.max(1, ingestConcurrency - 1), 1, 64);
+  if (ingestConcurrencyPerTenant > ingestConcurrency) {
+    problems.push(`INGEST_CONCURRENCY_PER_TENANT must be at most INGEST_CONCURRENCY (${ingestConcurrency}) (got "${ingestConcurrencyPerTenant}")`);
+  }
   const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
 
   const hardening: HardeningConfig = {
@@ -377,6 +396,13 @@ export function loadConfig(env: Env = process.env): Config {
       pathsAllowed: repoPathsAllowed.map((p) => resolve(p)),
       pathsOrgs: repoPathsOrgs,
       pollIntervalSeconds: integer('REPO_POLL_INTERVAL_SECONDS', 300, 0, 86_400),
+      ingestConcurrency,
+      ingestConcurrencyPerTenant,
+    },
+    git: {
+      timeoutMs: integer('GIT_TIMEOUT_MS', 600_000, 1_000, 86_400_000),
+      // curl counts its low-speed time in whole seconds.
+      stallMs: integer('GIT_STALL_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
     },
     workerInProcess: bool('WORKER_IN_PROCESS', true),
     generationTimeBudgetMs: integer('GENERATION_TIME_BUDGET_MS', 300_000, 1, 86_400_000),

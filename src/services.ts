@@ -15,12 +15,20 @@ import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
+import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
 import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from './html/markdown-thread.js';
 import type { Resolver } from './webhooks/ssrf.js';
+
+/**
+ * How long one ingest attempt may run before the queue gives it up and retries it: its fetch and
+ * its `git log` each within a git budget (GIT_TIMEOUT_MS), plus ten minutes for everything else
+ * (storing the commits). Every git step stops itself sooner; this only backs them up.
+ */
+export const ingestExpirySeconds = (config: Config) => Math.ceil((2 * config.git.timeoutMs) / 1000) + 600;
 
 /** Every service, wired to one database. The HTTP app and the CLI both go through these. */
 export function createServices(
@@ -30,11 +38,18 @@ export function createServices(
 ) {
   const db = database.db;
   const githubClient = options.github !== undefined ? options.github : createGitHubClient(config.github);
+  // Every git process of this one (ingests, links, previews) runs under the configured limits.
+  setGitLimits(config.git);
   const jobs = createJobQueue(database, {
     ...options.jobs,
     queues: {
       'webhook-deliver': { retryLimit: config.webhooks.retryLimit, retryDelaySeconds: config.webhooks.retryDelaySeconds },
+      'repo-ingest': { expireInSeconds: ingestExpirySeconds(config) },
       ...options.jobs?.queues,
+    },
+    fair: {
+      'repo-ingest': { slots: config.repoLinks.ingestConcurrency, perGroup: config.repoLinks.ingestConcurrencyPerTenant },
+      ...options.jobs?.fair,
     },
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.

@@ -4,9 +4,9 @@
  * full message, changed paths against the first parent) and the tags. Produces the same commit
  * records ingestion stores, so `changelog preview` runs the engine exactly as the service does.
  */
-import { GitError, runGit, streamGitTokens } from './git.js';
+import { GitError, runGit } from './git.js';
 import { CODEOWNERS_PATHS, tagsByCommit } from './mirror.js';
-import { gitLogArgs, parseGitLog } from './git-log.js';
+import { gitLogArgs, parseGitLog, streamLogTokens } from './git-log.js';
 import type { CommitRecord } from './commit-record.js';
 
 export interface ReadOptions {
@@ -48,7 +48,7 @@ export async function* streamCommits(dir: string, options: ReadOptions = {}): As
   const tags = options.tags ?? (await readTags(dir));
   const args = gitLogArgs([rev], options.since ? { since: options.since } : {});
   // Co-authors and PR numbers included, parsed as ingestion parses them: the engine reads them from the record.
-  yield* parseGitLog(streamGitTokens(args, { cwd: dir }), tags);
+  yield* parseGitLog(streamLogTokens(args, { cwd: dir }), tags);
 }
 
 /** The CODEOWNERS file at `rev`, from one of the places GitHub and GitLab look, if there is one. */

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfinementError, inspectRepository, type Confinement, type ConfinedRepository } from './confine.js';
-import { GitError, runGit, type GitOptions } from './git.js';
+import { GitError, runGit, streamGitTokens, type GitOptions } from './git.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
 export interface GitSource {
@@ -63,29 +63,64 @@ function sourceOptions(source: GitSource): GitOptions {
 /** The branches of a remote repository and the one its HEAD names (its default branch), if any. */
 export interface RemoteBranches {
   defaultBranch: string | null;
+  /**
+   * Its branches, sorted: the first MAX_LISTED_BRANCHES it lists, plus the default branch and the
+   * one asked about wherever they come.
+   */
   branches: string[];
+  /** How many branches the remote has (more than `branches` holds when it has very many). */
+  total: number;
 }
 
 /** How long asking a remote for its branches may take (the dashboard waits for it). */
 const LS_REMOTE_TIMEOUT_MS = 30_000;
+/**
+ * Branch names kept from a remote's listing: a repository with millions of branches is read line by
+ * line and costs this much memory, not its listing's size, on the HTTP server's event loop.
+ */
+export const MAX_LISTED_BRANCHES = 1_000;
 
-/** Asks the remote (without cloning) for its branches and default branch: `git ls-remote --symref URL HEAD refs/heads/*`. */
-export async function remoteBranches(source: GitSource): Promise<RemoteBranches> {
-  const options = { ...sourceOptions(source), timeoutMs: LS_REMOTE_TIMEOUT_MS };
-  const out = source.confine
-    ? await confined(source.url, source.confine, (repo) => runGit(['ls-remote', STRICT_UPLOAD_PACK, '--symref', '--', repo.gitDir, 'HEAD', 'refs/heads/*'], options))
-    : await runGit(['ls-remote', '--symref', '--', normaliseSourceUrl(source.url), 'HEAD', 'refs/heads/*'], options);
+/**
+ * Asks the remote (without cloning) for its branches and default branch: `git ls-remote --symref URL
+ * HEAD refs/heads/*`, streamed. `branch`, when given, is kept wherever the remote lists it. A confined
+ * source (a dashboard-linked path) is checked before and after, and git is handed its checked git directory.
+ */
+export async function remoteBranches(source: GitSource, options: { branch?: string } = {}): Promise<RemoteBranches> {
+  const list = (args: string[]) => listBranches(args, source, options);
+  return source.confine
+    ? confined(source.url, source.confine, (repo) => list(['ls-remote', STRICT_UPLOAD_PACK, '--symref', '--', repo.gitDir, 'HEAD', 'refs/heads/*']))
+    : list(['ls-remote', '--symref', '--', normaliseSourceUrl(source.url), 'HEAD', 'refs/heads/*']);
+}
+
+async function listBranches(args: string[], source: GitSource, options: { branch?: string }): Promise<RemoteBranches> {
   let defaultBranch: string | null = null;
-  const branches: string[] = [];
-  for (const line of out.split('\n')) {
-    const symref = /^ref: refs\/heads\/(.+)\tHEAD$/.exec(line);
-    if (symref) defaultBranch = symref[1]!;
-    const head = /^[0-9a-f]{40,64}\trefs\/heads\/(.+)$/.exec(line);
-    if (head) branches.push(head[1]!);
+  const branches = new Set<string>();
+  const kept: string[] = [];
+  let total = 0;
+  const lines = streamGitTokens(args, {
+    ...sourceOptions(source),
+    timeoutMs: LS_REMOTE_TIMEOUT_MS,
+    separator: 0x0a,
+    // A longer line is no branch git would list (ref names are far shorter).
+    maxTokenBytes: 4096,
+  });
+  for await (const batch of lines) {
+    for (const line of batch) {
+      const symref = /^ref: refs\/heads\/(.+)\tHEAD$/.exec(line);
+      if (symref) defaultBranch = symref[1]!;
+      const head = /^[0-9a-f]{40,64}\trefs\/heads\/(.+)$/.exec(line);
+      if (!head) continue;
+      total++;
+      const name = head[1]!;
+      if (kept.length < MAX_LISTED_BRANCHES || name === defaultBranch || name === options.branch) {
+        kept.push(name);
+        branches.add(name);
+      }
+    }
   }
-  branches.sort();
+  kept.sort();
   // HEAD can name a branch that does not exist yet (an empty repository).
-  return { defaultBranch: defaultBranch !== null && branches.includes(defaultBranch) ? defaultBranch : null, branches };
+  return { defaultBranch: defaultBranch !== null && branches.has(defaultBranch) ? defaultBranch : null, branches: kept, total };
 }
 
 /** A local path becomes a file:// URL so git clones it through the transport (honouring the filter). */
@@ -234,33 +269,64 @@ async function syncOnce(dir: string, source: GitSource, branch: string): Promise
 }
 
 /**
+ * Tags read per link: the newest MAX_TAGS by creation date (a tag's own date, a lightweight tag's
+ * commit's). Every tag can become a release note and rides on its commit through generation, so a
+ * repository with a million tags must not mean a million of either; an ingest that leaves tags out
+ * says so in the link's status (`tagsCut`).
+ */
+export const MAX_TAGS = 10_000;
+
+/**
  * The tip of `branch` in the mirror and the tags per commit (as `tagsByCommit`), read by one git
  * process: each process costs a fork of this one, which is slow when the process is large (the
- * embedded database's memory).
+ * embedded database's memory). At most MAX_TAGS tags, the newest; `tagsCut` when there were more.
  */
-export async function mirrorRefs(dir: string, branch: string): Promise<{ tip: string; tags: Map<string, string[]> }> {
+export async function mirrorRefs(dir: string, branch: string, maxTags = MAX_TAGS): Promise<{ tip: string; tags: Map<string, string[]>; tagsCut: boolean }> {
   const head = `refs/heads/${branch}`;
-  const out = await runGit(['for-each-ref', `--format=${REF_FORMAT}`, head, 'refs/tags'], { gitDir: dir });
+  // Newest first, one more than kept: seeing it tells that tags were left out.
+  const listed = await listRefs({ gitDir: dir }, [head, 'refs/tags'], maxTags + 2);
   let tip: string | null = null;
+  let tagCount = 0;
   const tags = new Map<string, string[]>();
-  for (const line of out.split('\n')) {
-    const ref = parseRefLine(line);
-    if (!ref) continue;
+  for (const ref of listed) {
     if (ref.name === head) {
       if (ref.type !== 'commit') throw new GitError(`${head} is not a commit`, null, '');
       tip = ref.object;
-    } else if (ref.name.startsWith('refs/tags/')) {
+    } else if (ref.name.startsWith('refs/tags/') && tagCount < maxTags) {
+      tagCount++;
       addTag(tags, ref.peeled || ref.object, ref.name.slice('refs/tags/'.length));
+    }
+  }
+  const tagsCut = listed.length - (tip === null ? 0 : 1) > maxTags;
+  if (tip === null && listed.length === maxTags + 2) {
+    // Tags newer than the branch's tip filled the listing: the branch alone.
+    const [ref] = await listRefs({ gitDir: dir }, [head], 1);
+    if (ref && ref.name === head) {
+      if (ref.type !== 'commit') throw new GitError(`${head} is not a commit`, null, '');
+      tip = ref.object;
     }
   }
   if (tip === null) throw new GitError(`git for-each-ref failed: no branch ${branch} in the mirror`, null, '');
   for (const list of tags.values()) list.sort();
-  return { tip, tags };
+  return { tip, tags, tagsCut };
 }
 
 const REF_FORMAT = '%(objectname) %(objecttype) %(*objectname) %(refname)';
 
-function parseRefLine(line: string): { object: string; type: string; peeled: string; name: string } | null {
+type Ref = { object: string; type: string; peeled: string; name: string };
+
+/** The refs matching `patterns`, newest first, at most `count` (git sorts them; only these reach us). */
+async function listRefs(at: GitOptions, patterns: string[], count: number): Promise<Ref[]> {
+  const out = await runGit(['for-each-ref', `--count=${count}`, '--sort=-creatordate', `--format=${REF_FORMAT}`, ...patterns], at);
+  const refs: Ref[] = [];
+  for (const line of out.split('\n')) {
+    const ref = parseRefLine(line);
+    if (ref) refs.push(ref);
+  }
+  return refs;
+}
+
+function parseRefLine(line: string): Ref | null {
   const [object, type, peeled, name] = line.split(' ');
   if (!object || !type || peeled === undefined || !name) return null;
   return { object, type, peeled, name };
@@ -294,14 +360,10 @@ export async function reachableShas(dir: string, tip: string): Promise<Set<strin
   return shas;
 }
 
-/** Tag names per commit they point at (annotated tags peeled to their commit). */
-export async function tagsByCommit(at: GitOptions): Promise<Map<string, string[]>> {
-  const out = await runGit(['for-each-ref', `--format=${REF_FORMAT}`, 'refs/tags'], at);
+/** Tag names per commit they point at (annotated tags peeled to their commit): the newest MAX_TAGS. */
+export async function tagsByCommit(at: GitOptions, maxTags = MAX_TAGS): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
-  for (const line of out.split('\n')) {
-    const ref = parseRefLine(line);
-    if (ref) addTag(map, ref.peeled || ref.object, ref.name.slice('refs/tags/'.length));
-  }
+  for (const ref of await listRefs(at, ['refs/tags'], maxTags)) addTag(map, ref.peeled || ref.object, ref.name.slice('refs/tags/'.length));
   for (const list of map.values()) list.sort();
   return map;
 }

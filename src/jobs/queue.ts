@@ -23,13 +23,26 @@ export interface JobQueueOptions {
   retryLimit?: number;
   /** First retry delay; doubled on each attempt (pg-boss's exponential backoff). */
   retryDelaySeconds?: number;
-  /** Retry settings of single queues, over the ones above. */
-  queues?: Partial<Record<JobName, { retryLimit?: number; retryDelaySeconds?: number }>>;
+  /** Retry settings of single queues, over the ones above; `expireInSeconds`: how long one attempt may run (default an hour). */
+  queues?: Partial<Record<JobName, { retryLimit?: number; retryDelaySeconds?: number; expireInSeconds?: number }>>;
+  /**
+   * Queues worked with several jobs at once in this process, fairly: `slots` jobs at a time here,
+   * never two of one key at once (in any process), and at most `perGroup` of one group (a tenant)
+   * at once across all processes, the group with the fewest running first. Other queues run one job
+   * at a time per process.
+   */
+  fair?: Partial<Record<JobName, { slots: number; perGroup: number }>>;
 }
 
+/** Where `send` records a job's group (`{ group }`) in its data, for the fair fetch of its queue. */
+export const JOB_GROUP_FIELD = 'fairnessGroup';
+
 export interface JobQueue {
-  /** Queues a job. Jobs with the same key collapse: at most one waits while one runs. */
-  send<N extends JobName>(name: N, data: JobPayloads[N], options: { key: string; startAfterSeconds?: number }): Promise<void>;
+  /**
+   * Queues a job. Jobs with the same key collapse: at most one waits while one runs. `group` (a
+   * tenant) is what a fair queue shares its slots by.
+   */
+  send<N extends JobName>(name: N, data: JobPayloads[N], options: { key: string; group?: string; startAfterSeconds?: number }): Promise<void>;
   /**
    * Runs jobs of `name` in this process until `stop`. A handler that throws is retried with backoff.
    * `stopping` is aborted when `stop` begins: a long handler ends after its current step and throws,
@@ -68,6 +81,8 @@ export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver', 
  */
 export const JOBS_CHANNEL = 'changelog_jobs';
 
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+
 /** unique_violation, duplicate_object/table/schema/function, deadlock_detected, serialization_failure. */
 const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '40P01', '40001']);
 
@@ -91,7 +106,11 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
     return instance;
   };
   let boss = newBoss();
-  const workers = new Map<JobName, string>();
+  /** Per queue worked here: how to wake its worker(s) when a job was sent. */
+  const workers = new Map<JobName, () => void>();
+  /** The loops of fair queues, and the jobs they run (failed as pg-boss fails its own if a stop times out). */
+  const fairLoops: Promise<void>[] = [];
+  const fairRunning = new Map<string, JobName>();
   let started: Promise<void> | null = null;
   let stopped = false;
   let startFailure = false;
@@ -107,8 +126,8 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
       .listen(
         JOBS_CHANNEL,
         (payload) => {
-          const worker = workers.get(payload as JobName);
-          if (worker && !stopped) boss.notifyWorker(worker);
+          const wake = workers.get(payload as JobName);
+          if (wake && !stopped) wake();
         },
         () => {},
       )
@@ -126,7 +145,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
             retryLimit: options.queues?.[name]?.retryLimit ?? options.retryLimit ?? 6,
             retryDelay: options.queues?.[name]?.retryDelaySeconds ?? options.retryDelaySeconds ?? 5,
             retryBackoff: true,
-            expireInSeconds: 3600,
+            expireInSeconds: options.queues?.[name]?.expireInSeconds ?? 3600,
           });
         }
       };
@@ -147,13 +166,103 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
       }
     })());
 
+  /**
+   * Works `name` with `slots` loops in this process, each fetching with `fairFetch`: the oldest job
+   * whose key runs nowhere and whose group runs fewer than `perGroup` jobs anywhere, groups with the
+   * fewest running first. So one link is never ingested twice at once, and a tenant whose remote
+   * hangs holds `perGroup` slots at most while every other tenant's jobs go on. Returns the wake-up
+   * for `send` and notifications.
+   */
+  function workFairly(name: JobName, handler: (data: unknown, stopping: AbortSignal) => Promise<void>, fair: { slots: number; perGroup: number }): () => void {
+    let sleepers: (() => void)[] = [];
+    const wake = () => {
+      const waiting = sleepers;
+      sleepers = [];
+      for (const resolve of waiting) resolve();
+    };
+    const pollMs = (options.pollingIntervalSeconds ?? 2) * 1000;
+    const loop = async () => {
+      while (!stopped) {
+        let job: { id: string; data: Record<string, unknown> } | null = null;
+        try {
+          job = await fairFetch(name, fair.perGroup);
+        } catch {
+          // Two processes took the last job of one key at the same instant (the unique index
+          // refused the second): nothing to run this time.
+        }
+        if (!job) {
+          // Until the next poll, or a wake-up (a job sent, a slot freed, the stop).
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, pollMs);
+            sleepers.push(() => {
+              clearTimeout(timer);
+              resolve();
+            });
+          });
+          continue;
+        }
+        fairRunning.set(job.id, name);
+        try {
+          await handler(job.data, stopping.signal);
+          await boss.complete(name, job.id).catch(() => {});
+        } catch (error) {
+          if (!stopping.signal.aborted) failures[name]++;
+          await boss.fail(name, job.id, error instanceof Error ? error : { message: String(error) }).catch(() => {});
+        } finally {
+          fairRunning.delete(job.id);
+        }
+        // A slot just freed: a sibling asleep may now take a job this one could not.
+        wake();
+      }
+    };
+    for (let i = 0; i < fair.slots; i++) fairLoops.push(loop());
+    return wake;
+  }
+
+  /** Takes the next job of a fair queue (see workFairly), or null; one statement, so on PostgreSQL rows are locked as pg-boss locks them. */
+  async function fairFetch(name: JobName, perGroup: number): Promise<{ id: string; data: Record<string, unknown> } | null> {
+    const { rows } = await database.executeSql(
+      `WITH running AS (
+         SELECT singleton_key, COALESCE(data->>'${JOB_GROUP_FIELD}', singleton_key) AS grp
+         FROM pgboss.job WHERE name = $1 AND state = 'active'
+       ), load AS (
+         SELECT grp, count(*) AS n FROM running GROUP BY grp
+       ), next AS (
+         SELECT j.id
+         FROM pgboss.job j
+         LEFT JOIN load l ON l.grp = COALESCE(j.data->>'${JOB_GROUP_FIELD}', j.singleton_key)
+         WHERE j.name = $1 AND j.state < 'active' AND j.start_after < now()
+           AND NOT EXISTS (SELECT 1 FROM running r WHERE r.singleton_key = j.singleton_key)
+           AND COALESCE(l.n, 0) < $2
+         ORDER BY COALESCE(l.n, 0), j.priority DESC, j.created_on, j.id
+         LIMIT 1
+         FOR UPDATE OF j SKIP LOCKED
+       )
+       UPDATE pgboss.job j SET
+         state = 'active',
+         started_on = now(),
+         retry_count = CASE WHEN j.started_on IS NOT NULL THEN j.retry_count + 1 ELSE j.retry_count END
+       FROM next
+       WHERE j.name = $1 AND j.id = next.id
+       RETURNING j.id, j.data`,
+      [name, perGroup],
+    );
+    const row = rows[0] as { id: string; data: Record<string, unknown> | null } | undefined;
+    return row ? { id: row.id, data: row.data ?? {} } : null;
+  }
+
   return {
-    async send(name, data, { key, startAfterSeconds }) {
+    async send(name, data, { key, group, startAfterSeconds }) {
       await ensureStarted();
-      await boss.send(name, data as object, { singletonKey: key, ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}) });
+      const expireInSeconds = options.queues?.[name]?.expireInSeconds;
+      await boss.send(name, (group !== undefined ? { ...data, [JOB_GROUP_FIELD]: group } : data) as object, {
+        singletonKey: key,
+        // Per job too: a queue made by an older version keeps the expiry it was made with.
+        ...(expireInSeconds !== undefined ? { expireInSeconds } : {}),
+        ...(startAfterSeconds ? { startAfter: startAfterSeconds } : {}),
+      });
       if (startAfterSeconds) return;
-      const worker = workers.get(name);
-      if (worker) boss.notifyWorker(worker);
+      workers.get(name)?.();
       // Workers elsewhere. The job is stored either way: a lost notification only means a poll.
       await database.executeSql('SELECT pg_notify($1, $2)', [JOBS_CHANNEL, name]).catch(() => {});
     },
@@ -163,6 +272,12 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
         startFailure = true;
         throw error;
       });
+      const fair = options.fair?.[name];
+      if (fair) {
+        workers.set(name, workFairly(name, handler as (data: unknown, stopping: AbortSignal) => Promise<void>, fair));
+        await subscribe();
+        return;
+      }
       const id = await boss.work<JobPayloads[typeof name]>(
         name,
         { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2 },
@@ -176,7 +291,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           }
         },
       );
-      workers.set(name, id);
+      workers.set(name, () => boss.notifyWorker(id));
       await subscribe();
     },
 
@@ -230,8 +345,15 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
       if (!started) return;
       stopped = true;
       stopping.abort();
+      for (const wake of workers.values()) wake();
       await (await subscription)?.().catch(() => {});
       await started.catch(() => {});
+      // Fair queues' jobs end after their current step, as pg-boss's own workers' do; those still
+      // running after its timeout are failed as it fails its own, to be retried by the next process.
+      const fairDone = Promise.all(fairLoops);
+      if ((await Promise.race([fairDone.then(() => true), delay(10_000).then(() => false)])) === false) {
+        for (const [id, name] of fairRunning) await boss.fail(name, id, { message: 'the worker stopped while this job ran' }).catch(() => {});
+      }
       // Waits for running jobs so that the database is not closed under them.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     },

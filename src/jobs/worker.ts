@@ -12,9 +12,12 @@ import { workDeliverJobs } from '../webhooks/deliver.job.js';
  * whoever starts the worker (the server or `changelog worker`).
  */
 export async function startWorker(services: Services): Promise<{ resumed: number }> {
+  // Queued before ingests start: a link whose job still waits gets no second one (jobs of one key
+  // collapse while one waits), whereas once its job runs, a second would fetch it again at once.
+  const resumed = await services.repos.resumeUnfinished();
   await workIngestJobs(services.jobs, services.ingest);
   await workPollJobs(services.jobs, services.repos, services.config.repoLinks.pollIntervalSeconds);
   await workGenerateJobs(services.jobs, services.generation);
   await workDeliverJobs(services.jobs, services.webhooks);
-  return { resumed: await services.repos.resumeUnfinished() };
+  return { resumed };
 }

@@ -11,10 +11,13 @@ import { redactSourcesIn } from '../git/source-name.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
 import { ensurePrivateDir } from '../private-dir.js';
 import { checkRestrictedSource, STORED_LINK, type SourcePolicy } from './source-policy.js';
-import { countCommits, isAncestor, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
+import { countCommits, isAncestor, MAX_TAGS, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
+
+/** The link's status after an ingest that read only the newest MAX_TAGS tags. */
+export const TAGS_CUT_WARNING = `The repository has more than ${MAX_TAGS.toLocaleString('en')} tags: only the newest ${MAX_TAGS.toLocaleString('en')} were read, so older ones make no release notes`;
 
 /** An ingest stopped between two batches because the process is shutting down. */
 export class IngestInterrupted extends Error {
@@ -165,7 +168,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       // A mirror's config keeps its URL, with any token in it: REPOS_DIR is the service user's alone.
       await ensurePrivateDir(deps.reposDir);
       await syncMirror(dir, source, link.tracked_branch);
-      const { tip, tags } = await mirrorRefs(dir, link.tracked_branch);
+      const { tip, tags, tagsCut } = await mirrorRefs(dir, link.tracked_branch);
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
       // CODEOWNERS needs only the tip: read while the commits are counted and stored.
@@ -233,7 +236,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const changed = added > 0 || unreachable > 0 || returned > 0 || retagged > 0 || (codeowners !== undefined && codeowners !== link.codeowners);
       await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
-        lastError: null,
+        // On an active link, what the ingest left out (shown as a warning, not an error).
+        lastError: tagsCut ? TAGS_CUT_WARNING : null,
         ...(codeowners !== undefined ? { codeowners } : {}),
       });
       const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip, changed };

@@ -20,6 +20,18 @@ export const linksRepository = {
     return db.selectFrom('repo_links').selectAll().where('id', '=', id).executeTakeFirst();
   },
 
+  /** The tenant a link's ingests count against: its project's owner (`user:ID` or `org:ID`); null for no such link. */
+  async tenantOfLink(db: Executor, id: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('repo_links as l')
+      .innerJoin('projects as p', 'p.id', 'l.project_id')
+      .select(['p.owner_type', 'p.owner_user_id', 'p.owner_org_id'])
+      .where('l.id', '=', id)
+      .executeTakeFirst();
+    if (!row) return null;
+    return row.owner_type === 'org' ? `org:${row.owner_org_id}` : `user:${row.owner_user_id}`;
+  },
+
   async findLinkByKey(db: Executor, projectId: string, sourceKey: string, branch: string): Promise<RepoLinkRow | undefined> {
     return db
       .selectFrom('repo_links')

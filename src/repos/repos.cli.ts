@@ -25,7 +25,8 @@ const linkJson = (link: RepoLinkRow) => ({ ...presentLink(link), sourceUrl: reda
 const describeLink = (link: RepoLinkRow) =>
   `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${describeSource(link)}` +
   `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}` +
-  (link.status === 'error' && link.last_error ? `\n    last error: ${redactSourcesIn(link.last_error)}` : '');
+  (link.status === 'error' && link.last_error ? `\n    last error: ${redactSourcesIn(link.last_error)}` : '') +
+  (link.status === 'active' && link.last_error ? `\n    warning: ${redactSourcesIn(link.last_error)}` : '');
 
 /** `changelog repos link|list` and `changelog sync`. */
 export function registerReposCommands({ program, command, run, withServices, io }: CliParts): void {

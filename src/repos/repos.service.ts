@@ -18,8 +18,8 @@ import { isUuid } from '../ids.js';
 /** Branches named in an error, at most. */
 const BRANCHES_LISTED = 20;
 
-const listBranches = (branches: string[]) =>
-  branches.slice(0, BRANCHES_LISTED).join(', ') + (branches.length > BRANCHES_LISTED ? ` (and ${branches.length - BRANCHES_LISTED} more)` : '');
+const listBranches = (remote: RemoteBranches) =>
+  remote.branches.slice(0, BRANCHES_LISTED).join(', ') + (remote.total > BRANCHES_LISTED ? ` (and ${remote.total - BRANCHES_LISTED} more)` : '');
 
 function checkBranchName(branch: string): void {
   const problem = branchNameProblem(branch);
@@ -30,18 +30,18 @@ function checkBranchName(branch: string): void {
 function requireBranch(remote: RemoteBranches, branch: string, shown: string): void {
   if (remote.branches.includes(branch)) return;
   const message = remote.branches.length
-    ? `Branch ${branch} does not exist in ${shown}; its branches: ${listBranches(remote.branches)}`
+    ? `Branch ${branch} does not exist in ${shown}; its branches: ${listBranches(remote)}`
     : `Branch ${branch} does not exist in ${shown}: the repository has no branches yet`;
   throw new AppError('unprocessable', message, [{ parameter: 'branch', message: `no branch ${branch}` }]);
 }
 
 /** Asks the remote for its branches; git failing (not a repository, unreachable) is a 422 with git's (redacted) words. */
-async function readRemote(source: GitSource, shown: string): Promise<RemoteBranches> {
+async function readRemote(source: GitSource, shown: string, branch?: string): Promise<RemoteBranches> {
   try {
-    return await remoteBranches(source);
+    return await remoteBranches(source, branch !== undefined ? { branch } : {});
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
-    const reason = error.stderr.split('\n').find((line) => line.startsWith('fatal:'))?.replace(/^fatal:\s*/, '') ?? error.message;
+    const reason = error.timedOut ? error.message : (error.stderr.split('\n').find((line) => line.startsWith('fatal:'))?.replace(/^fatal:\s*/, '') ?? error.message);
     throw new AppError('unprocessable', `Cannot read the repository at ${shown}: ${redactSourcesIn(reason).slice(0, 300)}`);
   }
 }
@@ -80,7 +80,9 @@ export function createReposService(deps: {
   const policy: SourcePolicy = deps.policy ?? { pathsAllowed: [] };
 
   const enqueueIngest = async (linkId: string) => {
-    await jobs.send('repo-ingest', { linkId }, { key: linkId });
+    // One ingest per link at a time, and the tenant's share of the worker's slots (INGEST_CONCURRENCY_PER_TENANT).
+    const tenant = await linksRepository.tenantOfLink(db, linkId);
+    await jobs.send('repo-ingest', { linkId }, { key: linkId, ...(tenant ? { group: tenant } : {}) });
     await linksRepository.markQueued(db, linkId);
   };
 
@@ -96,10 +98,10 @@ export function createReposService(deps: {
   async function insertChecked(projectId: string, checked: CheckedSource, branch: string | undefined, restricted: boolean) {
     if (branch !== undefined) checkBranchName(branch);
     const shown = redactSourceUrl(checked.stored);
-    const remote = await readRemote(checked.git, shown);
+    const remote = await readRemote(checked.git, shown, branch);
     const tracked = branch ?? remote.defaultBranch;
     if (tracked === null) {
-      throw new AppError('unprocessable', `${shown} has no default branch${remote.branches.length ? `; name one of its branches: ${listBranches(remote.branches)}` : ' (it has no branches yet)'}`, [
+      throw new AppError('unprocessable', `${shown} has no default branch${remote.branches.length ? `; name one of its branches: ${listBranches(remote)}` : ' (it has no branches yet)'}`, [
         { parameter: 'branch', message: 'required: the repository has no default branch' },
       ]);
     }
@@ -212,7 +214,7 @@ export function createReposService(deps: {
       if (!link) throw new AppError('not_found', `No repository link ${linkId}`);
       if (link.tracked_branch === branch) return link;
       const source = await sourceOf(link);
-      const remote = await readRemote(source, describeSource(link));
+      const remote = await readRemote(source, describeSource(link), branch);
       requireBranch(remote, branch, describeSource(link));
       const updated = await linksRepository.setTrackedBranch(db, link.id, branch);
       if (!updated) throw new AppError('conflict', `This repository is already linked to the project on branch ${branch}`);

@@ -1732,6 +1732,7 @@ export interface components {
             id: string;
             /** @description github, or local (linked from the CLI). */
             kind: "github" | "local";
+            /** @description With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags than it reads). */
             lastError: string | null;
             /** Format: date-time */
             lastIngestedAt: string | null;

@@ -36,7 +36,7 @@ export function reposPanel(p: ReposPanel): Html {
   const errorFor = (linkId?: string) => (p.error && p.error.linkId === linkId ? formErrors(p.error.error.message, p.error.error.details, ['source', 'branch']) : '');
   const rows = p.links.map(
     (link) => html`<tr id="repo-${link.id}">
-  <td><code>${describeSource(link)}</code>${link.status === 'error' && link.last_error ? html`<p class="field-error">Last error: ${redactSourcesIn(link.last_error)}</p>` : ''}</td>
+  <td><code>${describeSource(link)}</code>${link.status === 'error' && link.last_error ? html`<p class="field-error">Last error: ${redactSourcesIn(link.last_error)}</p>` : ''}${link.status === 'active' && link.last_error ? html`<p class="muted">Warning: ${redactSourcesIn(link.last_error)}</p>` : ''}</td>
   <td><code>${link.tracked_branch}</code>${link.default_branch && link.default_branch !== link.tracked_branch ? html`<br><span class="muted">default ${link.default_branch}</span>` : ''}</td>
   <td><span class="badge ${link.status}">${link.status}</span></td>
   <td>${syncCell(link, p.commits.get(link.id) ?? 0)}</td>
