@@ -90,7 +90,7 @@ describe('a repository inside the allowed directories', () => {
     execFileSync('git', ['clone', '-q', '--bare', work, bare]);
     expect(await inspectRepository(work, confine())).toEqual({ gitDir: join(work, '.git'), alternates: false });
     expect(await inspectRepository(bare, confine())).toEqual({ gitDir: bare, alternates: false });
-    expect(await remoteBranches(confined(work))).toEqual({ defaultBranch: 'main', branches: ['main'] });
+    expect(await remoteBranches(confined(work))).toEqual({ defaultBranch: 'main', branches: ['main'], total: 1 });
 
     const mirror = join(root, 'mirrors', 'app.git');
     await syncMirror(mirror, confined(work), 'main');
