@@ -397,6 +397,9 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string> {
     rows.push(await measure(`deep page offset=${deep}, cache off`, `/v1/changelog/deep?offset=${deep}&limit=20`, {}, uncached, 1));
     rows.push(await measure(`deep page offset=${deep}, cache off`, `/v1/changelog/deep?offset=${deep}&limit=20`, {}, uncached));
     rows.push(await measure(`deep page: cursor after ${deep + 20}, cache off`, deepCursor, {}, uncached));
+    // The public page as an anonymous visitor may ask for it: a component nothing is tagged with, on the deep project.
+    rows.push(await measure('public page, component matching nothing, deep project, cache off', '/c/deep?component=no-such-component', {}, uncached, 1));
+    rows.push(await measure('public page, first page, cache off', '/c/bench-1', {}, uncached, 1));
     await stop(uncached.child);
 
     lines.push(`### ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`, '', HEADER, ...rows.map(formatRow), '');
