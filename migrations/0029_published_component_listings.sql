@@ -27,13 +27,18 @@ CREATE TABLE published_entry_components (
   entry_id     uuid NOT NULL
 );
 
--- One statement over the existing published entries, the key built after it.
+-- An entry's tags as listed: each once (an array may repeat one), empty and over-long ones left out.
+CREATE FUNCTION listed_components(tags text[]) RETURNS SETOF text LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT DISTINCT t FROM unnest(tags) AS t WHERE char_length(t) BETWEEN 1 AND 100 $$;
+
+-- One statement over the existing published entries (no sort of them all: tags are made unique per
+-- entry), the key built after it.
 INSERT INTO published_entry_components (project_id, component, listing, published_at, entry_id)
-SELECT DISTINCT e.project_id, t.component, l.listing, e.published_at, e.id
+SELECT e.project_id, t.component, l.listing, e.published_at, e.id
 FROM changelog_entries e
-CROSS JOIN LATERAL unnest(e.component_tags) AS t(component)
+CROSS JOIN LATERAL listed_components(e.component_tags) AS t(component)
 CROSS JOIN LATERAL (VALUES ('all'), (e.entry_type)) AS l(listing)
-WHERE e.status = 'published' AND char_length(t.component) BETWEEN 1 AND 100;
+WHERE e.status = 'published';
 
 ALTER TABLE published_entry_components ADD PRIMARY KEY (project_id, component, listing, published_at, entry_id);
 
@@ -60,20 +65,20 @@ BEGIN
         IS DISTINCT FROM (n.status, n.published_at, n.component_tags, n.entry_type, n.project_id)
       AND (c.project_id, c.component, c.listing, c.published_at, c.entry_id) = (o.project_id, t.component, l.listing, o.published_at, o.id);
     INSERT INTO published_entry_components (project_id, component, listing, published_at, entry_id)
-    SELECT DISTINCT n.project_id, t.component, l.listing, n.published_at, n.id
+    SELECT n.project_id, t.component, l.listing, n.published_at, n.id
     FROM new_rows n JOIN old_rows o ON o.id = n.id
-    CROSS JOIN LATERAL unnest(n.component_tags) AS t(component)
+    CROSS JOIN LATERAL listed_components(n.component_tags) AS t(component)
     CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing)
-    WHERE n.status = 'published' AND char_length(t.component) BETWEEN 1 AND 100
+    WHERE n.status = 'published'
       AND (o.status, o.published_at, o.component_tags, o.entry_type, o.project_id)
         IS DISTINCT FROM (n.status, n.published_at, n.component_tags, n.entry_type, n.project_id);
   ELSE
     INSERT INTO published_entry_components (project_id, component, listing, published_at, entry_id)
-    SELECT DISTINCT n.project_id, t.component, l.listing, n.published_at, n.id
+    SELECT n.project_id, t.component, l.listing, n.published_at, n.id
     FROM new_rows n
-    CROSS JOIN LATERAL unnest(n.component_tags) AS t(component)
+    CROSS JOIN LATERAL listed_components(n.component_tags) AS t(component)
     CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing)
-    WHERE n.status = 'published' AND char_length(t.component) BETWEEN 1 AND 100;
+    WHERE n.status = 'published';
   END IF;
   RETURN NULL;
 END $$;
