@@ -243,8 +243,13 @@ async function measureRoute(
   connections = CONNECTIONS,
   paths?: readonly string[],
 ): Promise<RouteResult> {
-  // Capture the real response and serve the very same bytes from the baseline.
-  const captured = await fetch(serverUrl + path, { headers });
+  // Capture the real response and serve the very same bytes from the baseline. A server still
+  // shedding load after the previous route (503 while its event loop catches up) is waited for.
+  let captured = await fetch(serverUrl + path, { headers });
+  for (let waited = 0; captured.status === 503 && waited < 60; waited++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    captured = await fetch(serverUrl + path, { headers });
+  }
   if (captured.status !== 200) throw new Error(`${name}: ${captured.status} ${await captured.text()}`);
   const body = Buffer.from(await captured.arrayBuffer());
   // Every header the server sent (security headers, rate-limit headers, ETag…) but those node:http
