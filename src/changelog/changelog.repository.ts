@@ -286,7 +286,7 @@ export const changelogRepository = {
    * component, whole rows. Which entries is decided from an index alone: the published index, the
    * published index of types (migrations/0024) or, with a component, its listing (migrations/0029),
    * each an equality on the key's first columns followed by an ordered range, so the walk stops after
-   * the page whatever the statistics say; skipped rows (an offset) are index entries, never rows.
+   * the page whatever the statistics say; an offset skips index entries (the page stops at page 500).
    * Then each entry's row by primary key (`entryById`).
    */
   async listPublished(db: Executor, projectId: string, filter: EntryFilter, page: { limit: number; offset: number }): Promise<EntryRow[]> {
