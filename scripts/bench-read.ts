@@ -243,8 +243,13 @@ async function measureRoute(
   connections = CONNECTIONS,
   paths?: readonly string[],
 ): Promise<RouteResult> {
-  // Capture the real response and serve the very same bytes from the baseline.
-  const captured = await fetch(serverUrl + path, { headers });
+  // Capture the real response and serve the very same bytes from the baseline. A server still
+  // shedding load after the previous route (503 while its event loop catches up) is waited for.
+  let captured = await fetch(serverUrl + path, { headers });
+  for (let waited = 0; captured.status === 503 && waited < 60; waited++) {
+    await new Promise((r) => setTimeout(r, 1000));
+    captured = await fetch(serverUrl + path, { headers });
+  }
   if (captured.status !== 200) throw new Error(`${name}: ${captured.status} ${await captured.text()}`);
   const body = Buffer.from(await captured.arrayBuffer());
   // Every header the server sent (security headers, rate-limit headers, ETag…) but those node:http
@@ -397,6 +402,9 @@ async function benchDatabase(kind: 'pglite' | 'postgres'): Promise<string> {
     rows.push(await measure(`deep page offset=${deep}, cache off`, `/v1/changelog/deep?offset=${deep}&limit=20`, {}, uncached, 1));
     rows.push(await measure(`deep page offset=${deep}, cache off`, `/v1/changelog/deep?offset=${deep}&limit=20`, {}, uncached));
     rows.push(await measure(`deep page: cursor after ${deep + 20}, cache off`, deepCursor, {}, uncached));
+    // The public page as an anonymous visitor may ask for it: a component nothing is tagged with, on the deep project.
+    rows.push(await measure('public page, component matching nothing, deep project, cache off', '/c/deep?component=no-such-component', {}, uncached, 1));
+    rows.push(await measure('public page, first page, cache off', '/c/bench-1', {}, uncached, 1));
     await stop(uncached.child);
 
     lines.push(`### ${kind === 'postgres' ? 'PostgreSQL' : 'PGlite (embedded)'}`, '', HEADER, ...rows.map(formatRow), '');

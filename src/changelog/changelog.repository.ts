@@ -2,6 +2,7 @@ import { sql, type RawBuilder } from 'kysely';
 import { PREPARED, type Executor } from '../db/database.js';
 import type { EntryRow, EntryType, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
+import { releaseKey, UNRELEASED_TAG } from '../entries/release-key.js';
 import type { PublishedTypeCounts } from '../projects/public-view.js';
 import type { Cursor, ReleaseCursor } from './cursor.js';
 
@@ -20,6 +21,8 @@ export interface PublicProject extends PublishedTypeCounts {
   published_changed_at: Date;
   /** The view the page shows by default; null: the page picks (src/projects/public-view.ts). */
   public_view: string | null;
+  /** How many published release notes the project has (migrations/0029). */
+  published_release_count: number;
 }
 
 /** What the API's listing statements read of a project. */
@@ -97,13 +100,34 @@ const totalOf = (type: RawBuilder<unknown>) => sql`CASE ${type}
 const SORT_KEY = sql`to_char(e.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
+ * The entry with id `id`, whatever its project and status, as a subquery: the caller tests those
+ * outside it. Inside, the primary key is the only index that applies. With `status = 'published'`
+ * beside the id, the published indexes (partial on that condition) apply too, and a planner without
+ * statistics (PGlite never analyzes; PostgreSQL right after a bulk write) takes the condition to
+ * match 0.5 % of rows, the partial indexes for nearly empty, and walked a whole one, every project's
+ * published entries, to find a few ids. LIMIT keeps the subquery from being merged into the query
+ * around it (the outer conditions stay outside).
+ */
+const entryById = (id: RawBuilder<unknown>, columns: RawBuilder<unknown> = sql`*`) =>
+  sql`(SELECT ${columns} FROM changelog_entries WHERE id = ${id} LIMIT 1)`;
+
+/**
  * One page of a project's published entries, newest first, ties by id descending: id, published_at
  * and row_version, all three from the published index (an index-only walk, so a deep offset does
  * not read the rows it skips); of one type (`ofType`), from the published index of types (migrations/0024).
+ * `total` is the listing's count as the project row keeps it: an offset at or past it reads nothing
+ * (a condition on the outer row only, which PostgreSQL tests once before walking the index).
  */
-const publishedPage = (projectId: RawBuilder<unknown>, limit: RawBuilder<unknown>, offset: RawBuilder<unknown>, after = sql``, ofType = sql``) => sql`
+const publishedPage = (
+  projectId: RawBuilder<unknown>,
+  limit: RawBuilder<unknown>,
+  offset: RawBuilder<unknown>,
+  total: RawBuilder<unknown>,
+  after = sql``,
+  ofType = sql``,
+) => sql`
   SELECT c.id, c.published_at, c.row_version FROM changelog_entries c
-  WHERE c.project_id = ${projectId} AND c.status = 'published' ${ofType} ${after}
+  WHERE c.project_id = ${projectId} AND c.status = 'published' ${ofType} ${after} AND ${offset} < ${total}
   ORDER BY c.published_at DESC, c.id DESC
   LIMIT ${limit} OFFSET ${offset}`;
 
@@ -146,7 +170,7 @@ export const changelogRepository = {
     const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
       SELECT ${PROJECT_AND_ENTRY_COLUMNS}, ${totalOf(sql`${type}::text`)} AS total, ${SORT_KEY} AS sort_key
       FROM projects p
-      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`${page.limit}`, sql`${page.offset}`, after, ofType)}) e ON true
+      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`${page.limit}`, sql`${page.offset}::int`, totalOf(sql`${type}::text`), after, ofType)}) e ON true
       WHERE p.slug = ${page.slug}
       ORDER BY e.published_at DESC, e.id DESC`.execute(db);
     return split(result.rows);
@@ -157,7 +181,7 @@ export const changelogRepository = {
     const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
       SELECT ${PROJECT_AND_ENTRY_COLUMNS}, p.published_entry_count AS total, NULL AS sort_key
       FROM projects p
-      LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = ${id} AND e.status = 'published'
+      LEFT JOIN ${entryById(sql`${id}::uuid`, sql`id, project_id, status, row_version`)} e ON e.project_id = p.id AND e.status = 'published'
       WHERE p.slug = ${slug}`.execute(db);
     return split(result.rows);
   },
@@ -184,27 +208,36 @@ export const changelogRepository = {
         ${requests.map((r) => r.type ?? null)}::text[]
       ) WITH ORDINALITY AS q(slug, lim, off, after_at, after_id, type, n)
       LEFT JOIN projects p ON p.slug = q.slug
-      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`q.lim`, sql`q.off`, after, ofType)}) e ON true
+      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`q.lim`, sql`q.off`, totalOf(sql`q.type`), after, ofType)}) e ON true
       ORDER BY q.n, e.published_at DESC, e.id DESC`.execute(db);
     return splitBatch(result.rows, requests.length);
   },
 
-  /** `entry` for many requests in one statement: one group per request, in the order given. */
+  /**
+   * `entry` for many requests in one statement: one group per request, in the order given. Each
+   * entry is looked up by its primary key alone (`entryById`), one request at a time: as a plain
+   * join, a planner without statistics walked the project's published entries to match the ids.
+   */
   async entries(db: Executor, requests: readonly { slug: string; id: string }[]): Promise<(Listed | undefined)[]> {
     const result = await sql<ProjectAndEntryRow & { n: string }>`${sql.raw(PREPARED)}
       SELECT q.n, ${PROJECT_AND_ENTRY_COLUMNS}, p.published_entry_count AS total, NULL AS sort_key
       FROM unnest(${requests.map((r) => r.slug)}::text[], ${requests.map((r) => r.id)}::uuid[]) WITH ORDINALITY AS q(slug, id, n)
       LEFT JOIN projects p ON p.slug = q.slug
-      LEFT JOIN changelog_entries e ON e.project_id = p.id AND e.id = q.id AND e.status = 'published'`.execute(db);
+      LEFT JOIN LATERAL ${entryById(sql`q.id`, sql`id, project_id, status, row_version`)} e ON e.project_id = p.id AND e.status = 'published'`.execute(db);
     return splitBatch(result.rows, requests.length);
   },
 
-  /** Published entries by id, whole, with their current row version. */
+  /**
+   * Published entries by id, whole, with their current row version: each by primary key
+   * (`entryById`), one id at a time. As `id = ANY(ids)`, a planner that counted a few hundred
+   * random lookups against a sequential read of a table of a few thousand pages read the table.
+   */
   async publishedRowsByIds(db: Executor, ids: string[]): Promise<(EntryRow & { version: string })[]> {
-    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(c)));
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
     const result = await sql<EntryRow & { version: string }>`${sql.raw(PREPARED)}
-      SELECT ${columns}, row_version::text AS version FROM changelog_entries
-      WHERE id = ANY(${ids}::uuid[]) AND status = 'published'`.execute(db);
+      SELECT ${columns}, e.row_version::text AS version
+      FROM unnest(${ids}::uuid[]) AS q(id) CROSS JOIN LATERAL ${entryById(sql`q.id`)} e
+      WHERE e.status = 'published'`.execute(db);
     return result.rows;
   },
 
@@ -241,51 +274,66 @@ export const changelogRepository = {
       .select([
         'id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at', 'public_view',
         'published_commit_count', 'published_daily_count', 'published_weekly_count', 'published_monthly_count',
+        // Kept by release_notes' trigger (migrations/0029); not in src/db/schema.ts's Projects type.
+        sql<number>`published_release_count`.as('published_release_count'),
       ])
       .where('slug', '=', slug)
       .executeTakeFirst();
   },
 
-  /** Newest first (published_at, then id, descending: the API's order), optionally of one type and/or component. */
+  /**
+   * Newest first (published_at, then id, descending: the API's order), optionally of one type and/or
+   * component, whole rows. Which entries is decided from an index alone: the published index, the
+   * published index of types (migrations/0024) or, with a component, its listing (migrations/0029),
+   * each an equality on the key's first columns followed by an ordered range, so the walk stops after
+   * the page whatever the statistics say; an offset skips index entries (the page stops at page 500).
+   * Then each entry's row by primary key (`entryById`).
+   */
   async listPublished(db: Executor, projectId: string, filter: EntryFilter, page: { limit: number; offset: number }): Promise<EntryRow[]> {
-    let query = db
-      .selectFrom('changelog_entries')
-      .select(ENTRY_COLUMNS)
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'published');
-    if (filter.type) query = query.where('entry_type', '=', filter.type);
-    // The expression of the per-project component index (migration 0019), so a filter never walks the project.
-    if (filter.component) {
-      query = query.where(sql<boolean>`published_components(project_id, component_tags) @> ARRAY[${`${projectId}/${filter.component}`}]::text[]`);
-    }
-    return query.orderBy('published_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+    const type = filter.type ?? null;
+    const keys = filter.component
+      ? sql`SELECT entry_id AS id, published_at FROM published_entry_components
+          WHERE project_id = ${projectId} AND component = ${filter.component} AND listing = ${type ?? 'all'}
+          ORDER BY published_at DESC, entry_id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
+      : sql`SELECT id, published_at FROM changelog_entries
+          WHERE project_id = ${projectId} AND status = 'published' ${type ? sql`AND entry_type = ${type}` : sql``}
+          ORDER BY published_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
+    const result = await sql<EntryRow>`
+      SELECT ${columns} FROM (${keys}) k
+      CROSS JOIN LATERAL ${entryById(sql`k.id`)} e
+      WHERE e.status = 'published'
+      ORDER BY k.published_at DESC, k.id DESC`.execute(db);
+    return result.rows;
   },
 
   /**
-   * What the component menu offers: the components of the newest `window` published entries (one walk
-   * of the published index, so a project with a million entries costs the same as one with a
-   * thousand), at most `maxComponents`, sorted. The type menu needs no query: projects keep counts.
+   * What the component menu offers: the components of the project's published entries, by name, at
+   * most `maxComponents`. A skip through the component listing's key (migrations/0029): one index
+   * seek per component named, however many entries carry each.
    */
-  async componentOptions(db: Executor, projectId: string, window: number, maxComponents: number): Promise<string[]> {
+  async componentOptions(db: Executor, projectId: string, maxComponents: number): Promise<string[]> {
     const result = await sql<{ value: string }>`
-      WITH recent AS (
-        SELECT component_tags FROM changelog_entries
-        WHERE project_id = ${projectId} AND status = 'published'
-        ORDER BY published_at DESC, id DESC
-        LIMIT ${window}
+      WITH RECURSIVE menu(value, n) AS (
+        (SELECT component, 1 FROM published_entry_components WHERE project_id = ${projectId} ORDER BY component LIMIT 1)
+        UNION ALL
+        SELECT (
+          SELECT c.component FROM published_entry_components c
+          WHERE c.project_id = ${projectId} AND c.component > m.value ORDER BY c.component LIMIT 1
+        ), m.n + 1
+        FROM menu m WHERE m.value IS NOT NULL AND m.n < ${maxComponents}
       )
-      SELECT DISTINCT c AS value FROM recent, unnest(component_tags) AS c ORDER BY 1 LIMIT ${maxComponents}`.execute(db);
+      SELECT value FROM menu WHERE value IS NOT NULL`.execute(db);
     return result.rows.map((r) => r.value);
   },
 
+  /** The project's published entry by id, by primary key (`entryById`). */
   async findPublished(db: Executor, projectId: string, id: string): Promise<EntryRow | undefined> {
-    return db
-      .selectFrom('changelog_entries')
-      .select(ENTRY_COLUMNS)
-      .where('id', '=', id)
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'published')
-      .executeTakeFirst();
+    const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
+    const result = await sql<EntryRow>`
+      SELECT ${columns} FROM ${entryById(sql`${id}::uuid`)} e
+      WHERE e.project_id = ${projectId} AND e.status = 'published'`.execute(db);
+    return result.rows[0];
   },
   /**
    * A page of a project's published release notes, newest release first (Unreleased on top), ties by
@@ -308,24 +356,17 @@ export const changelogRepository = {
     return rows as PublishedRelease[];
   },
 
-  /** How many published release notes the project has. */
-  async countPublishedReleases(db: Executor, projectId: string): Promise<number> {
-    const row = await db
-      .selectFrom('release_notes')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'published')
-      .executeTakeFirstOrThrow();
-    return Number(row.n);
-  },
-
-  /** A project's published release note by key (`release:<tag>`, `release:unreleased`). */
-  async findPublishedRelease(db: Executor, projectId: string, key: string): Promise<PublishedRelease | undefined> {
+  /** A project's published release note by tag (`unreleased`: the Unreleased note). */
+  async findPublishedRelease(db: Executor, projectId: string, tag: string): Promise<PublishedRelease | undefined> {
+    // By key and by tag (the Unreleased note has none), so that either index a planner picks, the
+    // key's or the published tags', is an equality on both its columns: by key alone, a planner
+    // without statistics walked the published tags' index and tested every note's key.
     const row = await db
       .selectFrom('release_notes')
       .select([...RELEASE_COLUMNS, RELEASE_SORT_KEY.as('sort_key')])
       .where('project_id', '=', projectId)
-      .where('key', '=', key)
+      .where('key', '=', releaseKey(tag))
+      .where('tag', tag === UNRELEASED_TAG ? 'is' : '=', tag === UNRELEASED_TAG ? null : tag)
       .where('status', '=', 'published')
       .executeTakeFirst();
     return row as PublishedRelease | undefined;

@@ -1,6 +1,5 @@
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
-import { releaseKey } from '../entries/release-key.js';
 import { changelogRepository, type PublicProject, type PublishedRelease } from './changelog.repository.js';
 import { decodeReleaseCursor, encodeReleaseCursor } from './cursor.js';
 
@@ -27,10 +26,9 @@ export function createReleasesService(readDb: Db) {
     async page(slug: string, query: { limit: number; offset: number; cursor?: string | undefined }): Promise<ReleasePage> {
       const after = query.cursor !== undefined ? decodeReleaseCursor(query.cursor) : undefined;
       const project = await requireProject(slug);
-      const [rows, total] = await Promise.all([
-        changelogRepository.publishedReleases(readDb, project.id, { limit: query.limit + 1, offset: query.offset, after }),
-        changelogRepository.countPublishedReleases(readDb, project.id),
-      ]);
+      const rows = await changelogRepository.publishedReleases(readDb, project.id, { limit: query.limit + 1, offset: query.offset, after });
+      // Kept by a trigger (migrations/0029), read with the project: no count of the notes per request.
+      const total = project.published_release_count;
       const releases = rows.slice(0, query.limit);
       const hasMore = rows.length > query.limit;
       const last = releases.at(-1);
@@ -57,7 +55,7 @@ export function createReleasesService(readDb: Db) {
     /** One published note by tag (`unreleased`: the Unreleased note). */
     async release(slug: string, tag: string): Promise<{ project: PublicProject; release: PublishedRelease }> {
       const project = await requireProject(slug);
-      const release = await changelogRepository.findPublishedRelease(readDb, project.id, releaseKey(tag));
+      const release = await changelogRepository.findPublishedRelease(readDb, project.id, tag);
       if (!release) throw notFound('Release');
       return { project, release };
     },

@@ -6,9 +6,8 @@ import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import { entryTypeOf, projectDefaultView, publishedCountOf, type AvailableView } from '../../projects/public-view.js';
 
 export const PAGE_SIZE = 20;
+/** The component menu lists at most this many of the project's components, by name. */
 const MAX_COMPONENTS = 200;
-/** The component menu lists what the newest this-many entries use (a bounded read, however big the project). */
-const FILTER_WINDOW = 1000;
 
 export interface ChangelogView {
   project: PublicProject;
@@ -51,12 +50,12 @@ export function createPublicPageService(readDb: Db) {
       const listFilter: EntryFilter = { type: entryTypeOf(view), component: filter.component };
       // The types offered are those the default view is chosen from: every type with a published entry.
       const types = ENTRY_TYPES.filter((type) => publishedCountOf(project, type) > 0).sort();
-      const [rows, components, releases] = await Promise.all([
+      const [rows, components] = await Promise.all([
         changelogRepository.listPublished(readDb, project.id, listFilter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
-        changelogRepository.componentOptions(readDb, project.id, FILTER_WINDOW, MAX_COMPONENTS),
-        changelogRepository.publishedReleases(readDb, project.id, { limit: 1, offset: 0 }),
+        changelogRepository.componentOptions(readDb, project.id, MAX_COMPONENTS),
       ]);
-      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases: releases.length > 0 };
+      const hasReleases = project.published_release_count > 0;
+      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases };
     },
 
     /** The newest published entries, for feeds. */

@@ -16,6 +16,7 @@ const project = {
   published_daily_count: 0,
   published_weekly_count: 1,
   published_monthly_count: 0,
+  published_release_count: 0,
   published_changed_at: new Date('2026-01-01T00:00:00Z'),
   public_view: null,
 };
