@@ -8,6 +8,8 @@ const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const postgresOnly = ['src/**/*.pg.int.test.ts', 'test/**/*.pg.int.test.ts'];
 // Tests of the embedded database itself (its files, backup and restore), whatever TEST_DB says.
 const pgliteOnly = ['src/**/*.pglite.int.test.ts', 'test/**/*.pglite.int.test.ts'];
+// Migrates one template database per run; each file's createTestDatabase copies it.
+const templateDatabase = 'test/helpers/template-database.ts';
 
 export default defineConfig({
   test: {
@@ -21,9 +23,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true as const, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
-      { extends: true as const, test: { name: 'pglite', include: integration, exclude: postgresOnly, env: { TEST_DB: 'pglite' } } },
+      { extends: true as const, test: { name: 'pglite', include: integration, exclude: postgresOnly, env: { TEST_DB: 'pglite' }, globalSetup: [templateDatabase] } },
       ...(onPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include: integration, exclude: pgliteOnly, env: { TEST_DB: 'postgres' } } }]
+        ? [{ extends: true as const, test: { name: 'postgres', include: integration, exclude: pgliteOnly, env: { TEST_DB: 'postgres' }, globalSetup: [templateDatabase] } }]
         : []),
     ],
   },
