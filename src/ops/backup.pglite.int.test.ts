@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '../../test/helpers/database.js';
 import { main } from '../cli/main.js';
 
 let dir: string;
@@ -25,6 +26,7 @@ async function cli(env: Record<string, string>, ...args: string[]) {
 describe('changelog backup / restore (embedded database)', () => {
   it('round-trips the data, refuses to overwrite without --force, and keeps the replaced database aside', async () => {
     const source = { DATA_DIR: join(dir, 'source') };
+    await seedDataDir(source.DATA_DIR);
     expect((await cli(source, 'users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
     expect((await cli(source, 'projects', 'create', '--name', 'Acme', '--slug', 'acme', '--owner', 'user:ada@example.com')).code).toBe(0);
     const archive = join(dir, 'backup.tar.gz');

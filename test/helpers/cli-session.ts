@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { createTestDatabase, usePostgres, type TestDatabase } from './database.js';
+import { createTestDatabase, seedDataDir, usePostgres, type TestDatabase } from './database.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from './git-fixtures.js';
 
 export interface CliRun {
@@ -36,6 +36,7 @@ export async function startCliSession(name: string): Promise<CliSession> {
     env.DATABASE_URL = database.url!;
   } else {
     env.DATA_DIR = `${scratch}/data`;
+    await seedDataDir(env.DATA_DIR);
   }
   const run: CliSession['run'] = async (args, extra = {}) => {
     let stdout = '';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import type { LogEvent } from 'kysely';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/database.js';
@@ -16,6 +16,26 @@ export interface TestDatabase extends Database {
 /** The migrated template of this run (template-database.ts), once read: a worker may run several files. */
 let pgliteTemplate: Blob | undefined;
 
+function pgliteTemplateBlob(): Blob | undefined {
+  const template = inject('pgliteTemplate');
+  if (template && !pgliteTemplate) pgliteTemplate = new Blob([readFileSync(template)]);
+  return template ? pgliteTemplate : undefined;
+}
+
+/**
+ * Fills a new DATA_DIR with the run's migrated template, so that the server or CLI process a test starts
+ * on it skips initdb and the migrations (it still checks them). Without a template (a run outside the
+ * pglite project) it does nothing and that process initializes the directory itself.
+ */
+export async function seedDataDir(dataDir: string): Promise<void> {
+  const template = pgliteTemplateBlob();
+  if (!template) return;
+  const { PGlite } = await import('@electric-sql/pglite');
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const pglite = await PGlite.create({ dataDir, loadDataDir: template });
+  await pglite.close();
+}
+
 /**
  * A fresh, migrated database for one test file: an in-memory PGlite, or (TEST_DB=postgres) a
  * scratch database created on TEST_DATABASE_URL's server and dropped again on close. It is a copy of
@@ -28,9 +48,8 @@ export async function createTestDatabase(
   const fromTemplate = migrations === undefined;
   if (!usePostgres) {
     const { PGlite } = await import('@electric-sql/pglite');
-    const template = fromTemplate ? inject('pgliteTemplate') : undefined;
-    if (template && !pgliteTemplate) pgliteTemplate = new Blob([readFileSync(template)]);
-    const pglite = template ? await PGlite.create({ loadDataDir: pgliteTemplate! }) : await PGlite.create();
+    const template = fromTemplate ? pgliteTemplateBlob() : undefined;
+    const pglite = template ? await PGlite.create({ loadDataDir: template }) : await PGlite.create();
     const database = await openDatabase({ kind: 'pglite', dataDir: 'memory://' }, { pglite, ...open });
     // On a copy of the template this applies nothing: it checks that the template matches the files.
     await migrate(database, migrations);
