@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDataDir } from '../../test/helpers/database.js';
-import { main } from '../cli/main.js';
+import { runCli } from '../../test/helpers/cli.js';
 
 let dir: string;
 
@@ -13,13 +13,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(env: Record<string, string>, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', ...args, '--json'], {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: { NODE_ENV: 'test', DEMO_SEED: 'false', ...env },
-  });
+  const { code, stdout, stderr } = await runCli([...args, '--json'], { env: { NODE_ENV: 'test', DEMO_SEED: 'false', ...env } });
   return { code, out: stdout ? JSON.parse(stdout) : undefined, err: stderr ? JSON.parse(stderr) : undefined };
 }
 
