@@ -28,6 +28,11 @@ export function dumpSchema(url: string): string {
 function normalize(dump: string): string {
   const kept = dump
     .split('\n')
-    .filter((line) => !/^-- Dumped (from|by) /.test(line) && !/^SET /.test(line) && !/^SELECT pg_catalog\.set_config\(/.test(line) && !/^\\(un)?restrict /.test(line));
-  return `${kept.join('\n').replace(/\n{3,}/g, '\n\n').trim()}\n`;
+    .filter(
+      (line) => !/^-- Dumped (from|by) /.test(line) && !/^SET /.test(line) && !/^SELECT pg_catalog\.set_config\(/.test(line) && !/^\\(un)?restrict /.test(line),
+    );
+  return `${kept
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim()}\n`;
 }

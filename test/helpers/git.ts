@@ -19,9 +19,13 @@ export function git(dir: string, args: string[], { date, author = 'Ada <ada@exam
     encoding: 'utf8',
     env: {
       ...process.env,
-      GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email,
+      GIT_AUTHOR_NAME: name,
+      GIT_AUTHOR_EMAIL: email,
+      GIT_COMMITTER_NAME: name,
+      GIT_COMMITTER_EMAIL: email,
       ...(date ? { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } : {}),
-      GIT_CONFIG_NOSYSTEM: '1', HOME: dir,
+      GIT_CONFIG_NOSYSTEM: '1',
+      HOME: dir,
     },
   }).trim();
 }

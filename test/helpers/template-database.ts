@@ -63,7 +63,12 @@ async function pgliteTemplate(): Promise<string> {
 
 /** The scratch-database prefix of a run: named after TEST_DATABASE_URL's database (see .ci/run's cleanup). */
 export function scratchPrefix(adminUrl: string): string {
-  return new URL(adminUrl).pathname.slice(1).replace(/[^a-z0-9_]/gi, '').slice(0, 40) || 'changelog';
+  return (
+    new URL(adminUrl).pathname
+      .slice(1)
+      .replace(/[^a-z0-9_]/gi, '')
+      .slice(0, 40) || 'changelog'
+  );
 }
 
 async function setupPostgres(project: TestProject): Promise<() => Promise<void>> {
