@@ -80,6 +80,7 @@ export async function migrate(database: Database, migrations = loadMigrations())
             `(${migration.version}, '${migration.name}', '${migration.checksum}');\nCOMMIT;`,
         );
       } catch (error) {
+        // Ignored: the migration's own error is thrown below; ROLLBACK fails only when nothing is left to undo.
         await exec('ROLLBACK').catch(() => {});
         throw new Error(`Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`, {
           cause: error,

@@ -140,6 +140,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           // object or a deadlock. The winner's work is there now; a fresh instance (a failed one
           // cannot start again) finds it installed.
           if (attempt >= 5 || !RETRYABLE_START.has(String((error as { code?: unknown }).code))) throw error;
+          // Ignored: this instance failed to start and is dropped for a fresh one; its stop error says nothing new.
           await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
           boss = newBoss();
           await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
@@ -226,11 +227,14 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
 
     async stop() {
       if (stopped) return;
+      // Ignored: stopping goes on whatever one callback says; each reports its own failures where it runs.
       for (const callback of stopCallbacks.splice(0)) await callback().catch(() => {});
       if (!started) return;
       stopped = true;
       stopping.abort();
+      // Ignored: a subscription that fails to end is gone with the connection the database closes next.
       await (await subscription)?.().catch(() => {});
+      // Ignored here: a failed start was reported when it failed (startFailure, workerStatus); this only waits it out.
       await started.catch(() => {});
       // Waits for running jobs so that the database is not closed under them.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
