@@ -20,7 +20,7 @@
  *
  * BENCH_DATABASE_URL names the PostgreSQL server (default postgres://root@127.0.0.1:5432/test); a
  * scratch database is created there and dropped afterwards. SHARED_DIR: the shared folder
- * (default /work/shared).
+ * (default ../shared, see scripts/shared-dir.ts).
  *
  *   npm run bench:generate
  *   BENCH_RUNS=7 npm run bench:generate

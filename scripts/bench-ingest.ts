@@ -19,11 +19,10 @@ import { createIngestService } from '../src/repos/ingest.service.js';
 import { syncMirror } from '../src/git/mirror.js';
 import { adminQuery, ADMIN_URL } from './bench-support.js';
 import { createBenchProject } from './dataset-repo.js';
+import { sharedPath } from './shared-dir.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const TMP = join(ROOT, 'tmp', 'bench');
-const DATASET = resolve(ROOT, '../shared/datasets/prettier-history.jsonl.gz');
-const TOOL = resolve(ROOT, '../shared/tools/history-to-git.mjs');
 const RUNS = 3;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -72,7 +71,7 @@ async function main() {
   if (!existsSync(join(origin, 'history-map.tsv'))) {
     console.log('Building the prettier repository from the dataset (once; cached in tmp/bench)…');
     rmSync(origin, { recursive: true, force: true });
-    execFileSync('node', [TOOL, DATASET, origin, '--bare'], { stdio: 'inherit' });
+    execFileSync('node', [sharedPath('tools', 'history-to-git.mjs'), sharedPath('datasets', 'prettier-history.jsonl.gz'), origin, '--bare'], { stdio: 'inherit' });
   }
   const commits = Number(execFileSync('git', ['--git-dir', origin, 'rev-list', '--count', 'main']).toString().trim());
 

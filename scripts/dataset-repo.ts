@@ -6,16 +6,14 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Db } from '../src/db/database.js';
+import { sharedPath } from './shared-dir.js';
 
-// The shared folder beside the checkout (../shared), as the tests expect it; SHARED_DIR overrides.
-const BESIDE = resolve(import.meta.dirname, '..', '..', 'shared');
-const SHARED = process.env.SHARED_DIR ?? (existsSync(BESIDE) ? BESIDE : '/work/shared');
 const CACHE = resolve(import.meta.dirname, '..', '.cache', 'datasets');
 
 export type Dataset = 'git-cliff-history' | 'prettier-history' | 'vue-core-history';
 
 export function datasetFile(name: Dataset): string {
-  return join(SHARED, 'datasets', `${name}.jsonl.gz`);
+  return sharedPath('datasets', `${name}.jsonl.gz`);
 }
 
 /**
@@ -23,14 +21,13 @@ export function datasetFile(name: Dataset): string {
  * only the dataset's first `limit` commits (history-to-git.mjs --limit), cached apart.
  */
 export function ensureDatasetRepo(name: Dataset, limit?: number): string {
-  if (!existsSync(datasetFile(name))) throw new Error(`${datasetFile(name)} is missing: set SHARED_DIR to the shared folder`);
   const target = join(CACHE, limit === undefined ? name : `${name}-${limit}`);
   if (existsSync(join(target, '.complete'))) return target;
   mkdirSync(CACHE, { recursive: true });
   // Build beside the target and rename: test files running in parallel never see half a repository.
   const scratch = `${target}.tmp-${process.pid}`;
   rmSync(scratch, { recursive: true, force: true });
-  execFileSync(process.execPath, [join(SHARED, 'tools', 'history-to-git.mjs'), datasetFile(name), scratch, ...(limit === undefined ? [] : ['--limit', String(limit)])], {
+  execFileSync(process.execPath, [sharedPath('tools', 'history-to-git.mjs'), datasetFile(name), scratch, ...(limit === undefined ? [] : ['--limit', String(limit)])], {
     stdio: 'ignore',
   });
   writeFileSync(join(scratch, '.complete'), '');

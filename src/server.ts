@@ -64,6 +64,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     const setup = await services.accounts.firstAccountSetupLink();
     if (setup) console.log(`Set up the dashboard: ${setupUrl(config.publicUrl, setup.token)} (works once, until ${setup.expiresAt.toISOString()})`);
   } catch (error) {
+    // Ignored (both): start-up failed; its error is rethrown below and a close error would only hide it.
     await app?.close().catch(() => {});
     await database.close().catch(() => {});
     throw error;

@@ -9,7 +9,7 @@ import { migrate } from '../src/db/migrate.js';
 import { generateKey } from '../src/keys/key-format.js';
 import { createServices } from '../src/services.js';
 import { collectRoutes, type AppRoute } from './helpers/app-routes.js';
-import { createTestDatabase, usePostgres } from './helpers/database.js';
+import { createTestDatabase, seedDataDir, usePostgres } from './helpers/database.js';
 import { startServerProcess, type ServerProcess } from './helpers/process.js';
 import { seedTenant, type Tenant } from './helpers/tenants.js';
 
@@ -260,6 +260,7 @@ describe('authorization matrix: every credentialed route, every caller, over rea
       // The server process owns its data directory: seed it first, then hand it over.
       dataDir = mkdtempSync(join(tmpdir(), 'auth-matrix-'));
       env.DATA_DIR = dataDir;
+      await seedDataDir(dataDir);
       database = await openDatabase({ kind: 'pglite', dataDir });
       await migrate(database);
     }

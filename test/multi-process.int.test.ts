@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../src/cli/main.js';
 import { createServices, type Services } from '../src/services.js';
 import { testConfig } from './helpers/config.js';
-import { createTestDatabase, usePostgres, type TestDatabase } from './helpers/database.js';
+import { createTestDatabase, seedDataDir, usePostgres, type TestDatabase } from './helpers/database.js';
 import { httpSession } from './helpers/http-session.js';
 import { startServerScript, type ServerProcess } from './helpers/process.js';
 
@@ -172,6 +172,7 @@ describe.skipIf(usePostgres)('the CLI beside a server on the embedded database',
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'shared-pglite-'));
+    await seedDataDir(dataDir);
     server = await startServerScript({ DATABASE_URL: '', DATA_DIR: dataDir, REPOS_DIR: join(dataDir, 'repos') });
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { createTestContext, getFrom, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
 import { eventually } from '../../test/helpers/eventually.js';
 
@@ -11,7 +11,7 @@ let draftId: string;
 let archivedId: string;
 let otherEntryId: string;
 
-const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+const get = getFrom(() => ctx);
 
 beforeAll(async () => {
   ctx = await createTestContext();

@@ -1,7 +1,7 @@
 // The release-notes extension of the public API: GET /v1/changelog/{slug}/releases(/{tag}), only
 // published notes, the listing's pagination conventions, and clean 4xx answers to hostile tags.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { createTestContext, getFrom, type TestContext } from '../../test/helpers/context.js';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { releaseHistory, storeCommits } from '../../test/helpers/releases.js';
@@ -10,7 +10,7 @@ import type { components, paths } from '../../packages/client/src/index.js';
 let ctx: TestContext;
 let slug: string;
 let otherSlug: string;
-const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+const get = getFrom(() => ctx);
 
 // The shapes the typed client publishes for these routes: the test reads what a customer's code reads.
 type Page = paths['/v1/changelog/{slug}/releases']['get']['responses'][200]['content']['application/json'];

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EntryType } from '../db/schema.js';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { createTestContext, getFrom, type TestContext } from '../../test/helpers/context.js';
 import { buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
 import { eventually } from '../../test/helpers/eventually.js';
 
@@ -22,7 +22,7 @@ interface Listing {
   meta: { limit: number; offset: number; count: number; total: number; has_more: boolean; next_cursor: string | null; view?: string };
 }
 
-const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+const get = getFrom(() => ctx);
 const list = async (query: string): Promise<Listing> => {
   const res = await get(`/v1/changelog/acme-app?${query}`);
   expect(res.statusCode, res.body).toBe(200);

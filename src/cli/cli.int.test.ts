@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
+import { runCli, type CliOutput } from '../../test/helpers/cli.js';
 import { generatedJson } from '../../test/helpers/factories.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { loadMigrations } from '../db/migrate.js';
-import { main } from './main.js';
 
 // The CLI is driven in-process through main(argv, io). Every call opens and closes the database
 // itself, exactly as `changelog ...` does from a shell: a PGlite data directory (DATA_DIR) or, on
@@ -20,11 +20,7 @@ import { main } from './main.js';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI output, checked field by field
 type Json = any;
 
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type CliResult = CliOutput;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const SECRET = /^clk_[0-9A-Za-z]{39}$/;
@@ -35,20 +31,7 @@ let dataDir: string;
 let scratch: TestDatabase | undefined;
 let env: Record<string, string>;
 
-async function cli(...args: string[]): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', ...args], {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    env,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...args: string[]): Promise<CliResult> => runCli(args, { env });
 
 /** Parses text that must be exactly one JSON object on one line. */
 function singleJsonObject(text: string): Json {
@@ -505,17 +488,7 @@ describe.skipIf(usePostgres)('the PGlite data-dir lock', () => {
     const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
       writeFileSync(join(otherDir, 'changelog.lock'), String(holder.pid));
-      let stdout = '';
-      let stderr = '';
-      const code = await main(['node', 'changelog', 'migrate', '--json'], {
-        stdout: (t) => {
-          stdout += t;
-        },
-        stderr: (t) => {
-          stderr += t;
-        },
-        env: { DATA_DIR: otherDir, NODE_ENV: 'test' },
-      });
+      const { code, stdout, stderr } = await runCli(['migrate', '--json'], { env: { DATA_DIR: otherDir, NODE_ENV: 'test' } });
       expect(code).toBe(1);
       expect(stdout).toBe('');
       expect(singleJsonObject(stderr).error).toContain(`in use by another process (pid ${holder.pid})`);

@@ -2,19 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { main } from './main.js';
+import { runCli } from '../../test/helpers/cli.js';
 
 /** Runs `changelog …` in-process; these commands touch no database. */
-async function cli(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', ...args], {
-    stdout: (text) => void (stdout += text),
-    stderr: (text) => void (stderr += text),
-    env: {},
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...args: string[]) => runCli(args);
 
 describe('changelog --version', () => {
   it("prints the package's version and exits 0", async () => {

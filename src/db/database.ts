@@ -339,6 +339,7 @@ async function openThroughServer(locked: DataDirLockedError, options: OpenOption
   try {
     await database.executeSql('SELECT 1');
   } catch (error) {
+    // Ignored: the server could not be reached; the error below says so, a close error would only hide it.
     await database.close().catch(() => {});
     throw new DataDirLockedError(
       locked.dataDir,
@@ -498,6 +499,7 @@ async function listenPostgres(
     try {
       await current.connect();
       await current.query(`LISTEN ${channel}`);
+      // Ignored (here and below): ending a listener connection that is being dropped; retry() reports the loss.
       if (stopped) return void (await current.end().catch(() => {}));
       attempt = 0;
       onStatus(true);
@@ -511,6 +513,7 @@ async function listenPostgres(
   return async () => {
     stopped = true;
     if (timer) clearTimeout(timer);
+    // Ignored: unsubscribing drops the connection whether or not it ends cleanly.
     await client?.end().catch(() => {});
   };
 }

@@ -15,10 +15,13 @@ export interface Migration {
   checksum: string;
 }
 
+/** The generated schema after all migrations (scripts/schema-sql.ts), kept beside them: not a migration. */
+const SCHEMA_FILE = 'schema.sql';
+
 /** Reads `NNNN_description.sql` files in version order. */
 export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return readdirSync(dir)
-    .filter((file) => file.endsWith('.sql'))
+    .filter((file) => file.endsWith('.sql') && file !== SCHEMA_FILE)
     .map((file) => {
       const match = /^(\d+)_([\w-]+)\.sql$/.exec(file);
       if (!match) throw new Error(`Migration file name must look like 0001_description.sql: ${file}`);
@@ -77,6 +80,7 @@ export async function migrate(database: Database, migrations = loadMigrations())
             `(${migration.version}, '${migration.name}', '${migration.checksum}');\nCOMMIT;`,
         );
       } catch (error) {
+        // Ignored: the migration's own error is thrown below; ROLLBACK fails only when nothing is left to undo.
         await exec('ROLLBACK').catch(() => {});
         throw new Error(`Migration ${migration.version}_${migration.name} failed: ${(error as Error).message}`, {
           cause: error,

@@ -51,6 +51,7 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  // Ignored: a test may have ended or broken these on purpose; cleanup only.
   await Promise.all(clients.splice(0).map((c) => c.end().catch(() => {})));
   await Promise.all(opened.splice(0).map((d) => d.close().catch(() => {})));
 });

@@ -221,6 +221,7 @@ class SessionScheduler {
       this.#own.add(handlerId);
     }
     const previous = this.#chains.get(handlerId) ?? Promise.resolve();
+    // Ignored: the previous message's failure went to its own caller; this one only waits its turn.
     const run = previous.catch(() => {}).then(() => this.#run(handlerId, message, onData));
     this.#chains.set(handlerId, run);
     return run;
@@ -275,6 +276,7 @@ class SessionScheduler {
 
   /** Called by the handler after clearQueueForHandler: undoes what the client left open. */
   async clearTransactionIfNeeded(handlerId: number): Promise<void> {
+    // Ignored: waits for the client's last message to settle; its failure went to that message's caller.
     await this.#chains.get(handlerId)?.catch(() => {});
     this.#chains.delete(handlerId);
     if (this.#owner?.id === handlerId) await this.#abandon();
@@ -306,6 +308,7 @@ class SessionScheduler {
   /** Server shutdown: every client is rolled back and disconnected. */
   async closeAll(): Promise<void> {
     this.#closing = true;
+    // Ignored: shutting down, a client that fails to detach is dropped with the server anyway.
     await Promise.all([...this.#handlers.values()].map((handler) => handler.detach(true).catch(() => {})));
     if (this.#owner) await this.#abandon();
   }

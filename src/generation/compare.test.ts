@@ -2,21 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { compareGenerations } from './compare.js';
 import { generate } from './engine.js';
 import { resolveSettings } from './settings.js';
-import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import { buildCommit } from '../../test/helpers/commits.js';
 
 // SHAs fall as time goes on: an order by SHA is not an order by time.
 const shaOf = (n: number) => (0x100 - n).toString(16).padStart(40, '0');
-const commit = (n: number, message: string, day: number, path = 'src/a.ts'): CommitRecord => ({
-  sha: shaOf(n),
-  parents: n > 1 ? [shaOf(n - 1)] : [],
-  author: { name: 'Ada', email: 'ada@example.com', date: `2024-01-${String(day).padStart(2, '0')}T12:00:00Z` },
-  committer: { name: 'Ada', email: 'ada@example.com', date: `2024-01-${String(day).padStart(2, '0')}T12:00:00Z` },
-  message,
-  changes: [['M', path]],
-  tags: [],
-  coAuthors: coAuthorsOf(message),
-  prNumber: prNumberOf(message),
-});
+const commit = (n: number, message: string, day: number, path = 'src/a.ts'): CommitRecord =>
+  buildCommit({
+    sha: shaOf(n), parents: n > 1 ? [shaOf(n - 1)] : [], name: 'Ada', email: 'ada@example.com',
+    date: `2024-01-${String(day).padStart(2, '0')}T12:00:00Z`, message, changes: [['M', path]],
+  });
 
 const commits = [
   commit(1, 'feat: first feature', 1),

@@ -1,20 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createThreadEngine, GenerationBusy, GenerationTimeout, inlineEngine } from './engine-thread.js';
 import { resolveSettings } from './settings.js';
-import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../git/commit-record.js';
+import { buildCommit } from '../../test/helpers/commits.js';
 import type { EntryToStore } from './engine-wire.js';
 
-const commit = (i: number, message: string): CommitRecord => ({
-  sha: i.toString(16).padStart(40, '0'),
-  parents: [],
-  author: { name: 'A', email: 'a@example.com', date: `2024-01-0${(i % 9) + 1}T10:00:00+00:00` },
-  committer: { name: 'A', email: 'a@example.com', date: `2024-01-0${(i % 9) + 1}T10:00:00+00:00` },
-  message,
-  changes: [['M', `packages/p${i % 3}/index.ts`]],
-  tags: [],
-  coAuthors: coAuthorsOf(message),
-  prNumber: prNumberOf(message),
-});
+const commit = (i: number, message: string): CommitRecord =>
+  buildCommit({
+    sha: i.toString(16).padStart(40, '0'), name: 'A', email: 'a@example.com', date: `2024-01-0${(i % 9) + 1}T10:00:00+00:00`,
+    message, changes: [['M', `packages/p${i % 3}/index.ts`]],
+  });
 
 const engine = createThreadEngine({ budgetMs: 60_000 });
 afterAll(() => engine.close());

@@ -1,39 +1,16 @@
 // `changelog preview --type release`: release notes of a real local repository (the git CLI builds it).
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.js';
+import { runCli } from '../../test/helpers/cli.js';
+import { commitFiles, git as gitIn } from '../../test/helpers/git.js';
 
 let dir: string;
 
-function git(args: string[], date = '2024-01-10T12:00:00+00:00'): string {
-  return execFileSync('git', ['-C', dir, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'Ada', GIT_AUTHOR_EMAIL: 'ada@example.com', GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_NAME: 'Ada', GIT_COMMITTER_EMAIL: 'ada@example.com', GIT_COMMITTER_DATE: date,
-      GIT_CONFIG_NOSYSTEM: '1', HOME: dir,
-    },
-  }).trim();
-}
-
-function commit(message: string, path: string, date: string, tag?: string) {
-  mkdirSync(join(dir, path, '..'), { recursive: true });
-  writeFileSync(join(dir, path), message);
-  git(['add', '--', path], date);
-  git(['commit', '-q', '-m', message], date);
-  if (tag) git(['tag', tag], date);
-}
-
-async function run(...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', 'preview', '--path', dir, ...args], { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t), env: {} });
-  return { code, stdout, stderr };
-}
+const git = (args: string[], date = '2024-01-10T12:00:00+00:00') => gitIn(dir, args, { date });
+const commit = (message: string, path: string, date: string, tag?: string) => commitFiles(dir, message, { [path]: message }, { date, tag });
+const run = (...args: string[]) => runCli(['preview', '--path', dir, ...args]);
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'preview-releases-'));

@@ -16,19 +16,11 @@ import { renderMarkdown } from './render.js';
 import { resolveSettings, SettingsError } from './settings.js';
 import { createTeamResolver } from './teams.js';
 import { tagVersion } from './versions.js';
-import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import { coAuthorsOf, type CommitRecord } from '../git/commit-record.js';
+import { buildCommit } from '../../test/helpers/commits.js';
 
-const commit = (message: string, paths: string[] = ['a.txt']): CommitRecord => ({
-  sha: 'f'.repeat(40),
-  parents: [],
-  author: { name: 'A', email: 'a@example.com', date: '2024-01-01T00:00:00+00:00' },
-  committer: { name: 'A', email: 'a@example.com', date: '2024-01-01T00:00:00+00:00' },
-  message,
-  changes: paths.map((p) => ['M', p]),
-  tags: [],
-  coAuthors: coAuthorsOf(message),
-  prNumber: prNumberOf(message),
-});
+const commit = (message: string, paths: string[] = ['a.txt']): CommitRecord =>
+  buildCommit({ sha: 'f'.repeat(40), name: 'A', email: 'a@example.com', date: '2024-01-01T00:00:00+00:00', message, changes: paths.map((p) => ['M', p]) });
 
 /** Milliseconds `fn` takes. Bounds are generous: the old code took seconds to minutes on these. */
 const time = (fn: () => unknown) => {

@@ -1,39 +1,19 @@
 // Builds small real repositories with the git CLI (the one kind of IO a generation unit test does).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.js';
+import { runCli } from '../../test/helpers/cli.js';
+import { commitFiles, git as gitIn } from '../../test/helpers/git.js';
 import { readRepository } from './local.js';
 
 let dir: string;
 const shas: Record<string, string> = {};
 
-function git(args: string[], date = '2024-01-10T12:00:00+00:00', author = 'Ada <ada@example.com>'): string {
-  const [, name, email] = /^(.*) <(.*)>$/.exec(author)!;
-  return execFileSync('git', ['-C', dir, ...args], {
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email, GIT_COMMITTER_DATE: date,
-      GIT_CONFIG_NOSYSTEM: '1', HOME: dir,
-    },
-  }).trim();
-}
+const git = (args: string[], date = '2024-01-10T12:00:00+00:00', author?: string) => gitIn(dir, args, { date, ...(author ? { author } : {}) });
 
 function commit(label: string, message: string, files: Record<string, string | null>, date: string, author?: string) {
-  for (const [path, content] of Object.entries(files)) {
-    if (content === null) git(['rm', '-q', '--', path], date, author);
-    else {
-      mkdirSync(join(dir, path, '..'), { recursive: true });
-      writeFileSync(join(dir, path), content);
-      git(['add', '--', path], date, author);
-    }
-  }
-  git(['commit', '-q', '--allow-empty', '-m', message], date, author);
-  shas[label] = git(['rev-parse', 'HEAD']);
+  shas[label] = commitFiles(dir, message, files, { date, ...(author ? { author } : {}) });
 }
 
 beforeAll(() => {
@@ -92,16 +72,7 @@ describe('reading a repository with git', () => {
 });
 
 describe('changelog preview', () => {
-  async function run(...args: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'changelog', 'preview', '--path', dir, ...args], {
-      stdout: (t) => (stdout += t),
-      stderr: (t) => (stderr += t),
-      env: {},
-    });
-    return { code, stdout, stderr };
-  }
+  const run = (...args: string[]) => runCli(['preview', '--path', dir, ...args]);
 
   it('prints weekly Markdown, newest first, with teams from CODEOWNERS and version labels', async () => {
     const { code, stdout } = await run();
@@ -149,11 +120,10 @@ describe('changelog preview', () => {
 
   it('refuses what is not a repository and bad options with a clear error', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'not-a-repo-'));
-    let errors = '';
-    const notRepo = await main(['node', 'changelog', 'preview', '--path', empty, '--json'], { stdout: () => {}, stderr: (t) => (errors += t), env: {} });
+    const notRepo = await runCli(['preview', '--path', empty, '--json']);
     rmSync(empty, { recursive: true });
-    expect(notRepo).toBe(1);
-    expect(JSON.parse(errors)).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/is not a git repository/) });
+    expect(notRepo.code).toBe(1);
+    expect(JSON.parse(notRepo.stderr)).toMatchObject({ code: 'invalid_request', error: expect.stringMatching(/is not a git repository/) });
     const bad = await run('--type', 'hourly');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/hourly/);

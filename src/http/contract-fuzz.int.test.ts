@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.js';
+import { PREPARED } from '../db/database.js';
 import { generateKey } from '../keys/key-format.js';
 import { createServices, type Services } from '../services.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
@@ -80,20 +81,29 @@ afterAll(async () => {
   await database?.close();
 });
 
-/** Rows of every table (minus `last_used_at`, which a successful call may write later, by design). */
+/**
+ * Rows of every table (minus `last_used_at`, which a successful call may write later, by design), as one
+ * md5 per table, in one statement: it runs once or twice for each of some 2,000 requests. Planning that
+ * statement cost several times running it, so it is prepared: once on the embedded database's one session,
+ * on PostgreSQL once per pooled connection (the PREPARED marker).
+ */
+let fingerprintSql: string | undefined;
 async function fingerprint(): Promise<string> {
-  const columns = await sql<{ table_name: string; column_name: string }>`
-    SELECT table_name, column_name FROM information_schema.columns
-    WHERE table_schema = 'public' AND column_name <> 'last_used_at' ORDER BY table_name, ordinal_position`.execute(database.db);
-  const byTable = new Map<string, string[]>();
-  for (const { table_name, column_name } of columns.rows) byTable.set(table_name, [...(byTable.get(table_name) ?? []), column_name]);
-  const parts: string[] = [];
-  for (const [table, cols] of byTable) {
-    const list = cols.map((c) => `coalesce("${c}"::text, '∅')`).join(` || '|' || `);
-    const result = await sql<{ h: string | null }>`SELECT md5(string_agg(${sql.raw(list)}, ',' ORDER BY ${sql.raw(list)})) AS h FROM ${sql.table(table)}`.execute(database.db);
-    parts.push(`${table}:${result.rows[0]?.h ?? 'empty'}`);
+  if (!fingerprintSql) {
+    const columns = await sql<{ table_name: string; column_name: string }>`
+      SELECT table_name, column_name FROM information_schema.columns
+      WHERE table_schema = 'public' AND column_name <> 'last_used_at' ORDER BY table_name, ordinal_position`.execute(database.db);
+    const byTable = new Map<string, string[]>();
+    for (const { table_name, column_name } of columns.rows) byTable.set(table_name, [...(byTable.get(table_name) ?? []), column_name]);
+    const perTable = [...byTable].map(([table, cols]) => {
+      const list = cols.map((c) => `coalesce("${c}"::text, '∅')`).join(` || '|' || `);
+      return `SELECT '${table}' AS t, (SELECT md5(string_agg(${list}, ',' ORDER BY ${list})) FROM "${table}") AS h`;
+    });
+    fingerprintSql = `SELECT t, h FROM (${perTable.join(' UNION ALL ')}) AS tables ORDER BY t`;
+    if (database.kind === 'pglite') await database.executeSql(`PREPARE fingerprint AS ${fingerprintSql}`);
   }
-  return parts.join(';');
+  const { rows } = database.kind === 'pglite' ? await database.executeSql('EXECUTE fingerprint') : await sql.raw(`${PREPARED} ${fingerprintSql}`).execute(database.db);
+  return (rows as { t: string; h: string | null }[]).map((row) => `${row.t}:${row.h ?? 'empty'}`).join(';');
 }
 
 const HOSTILE_STRINGS = [

@@ -3,7 +3,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { createTestContext, getFrom, type TestContext } from '../../test/helpers/context.js';
 import { buildOrg, buildProject, buildUser, generatedJson, insertEntries } from '../../test/helpers/factories.js';
 
 // CommonJS packages seen through NodeNext: the constructor is the default export's default.
@@ -102,7 +102,7 @@ let draftId: string;
 const SLUG = 'openapi-demo';
 const ORG_SLUG = 'openapi-org-project';
 
-const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+const get = getFrom(() => ctx);
 
 beforeAll(async () => {
   ctx = await createTestContext();

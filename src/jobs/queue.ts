@@ -159,6 +159,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
           // object or a deadlock. The winner's work is there now; a fresh instance (a failed one
           // cannot start again) finds it installed.
           if (attempt >= 5 || !RETRYABLE_START.has(String((error as { code?: unknown }).code))) throw error;
+          // Ignored: this instance failed to start and is dropped for a fresh one; its stop error says nothing new.
           await boss.stop({ graceful: false, wait: true, timeout: 1000 }).catch(() => {});
           boss = newBoss();
           await new Promise((resolve) => setTimeout(resolve, 50 * attempt + Math.random() * 100));
@@ -341,17 +342,21 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
 
     async stop() {
       if (stopped) return;
+      // Ignored: stopping goes on whatever one callback says; each reports its own failures where it runs.
       for (const callback of stopCallbacks.splice(0)) await callback().catch(() => {});
       if (!started) return;
       stopped = true;
       stopping.abort();
       for (const wake of workers.values()) wake();
+      // Ignored: a subscription that fails to end is gone with the connection the database closes next.
       await (await subscription)?.().catch(() => {});
+      // Ignored here: a failed start was reported when it failed (startFailure, workerStatus); this only waits it out.
       await started.catch(() => {});
       // Fair queues' jobs end after their current step, as pg-boss's own workers' do; those still
       // running after its timeout are failed as it fails its own, to be retried by the next process.
       const fairDone = Promise.all(fairLoops);
       if ((await Promise.race([fairDone.then(() => true), delay(10_000).then(() => false)])) === false) {
+        // Ignored: a job that cannot be failed now expires and is retried by the next process.
         for (const [id, name] of fairRunning) await boss.fail(name, id, { message: 'the worker stopped while this job ran' }).catch(() => {});
       }
       // Waits for running jobs so that the database is not closed under them.

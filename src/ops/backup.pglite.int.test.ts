@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, watch, writeFileS
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.js';
+import { seedDataDir } from '../../test/helpers/database.js';
+import { runCli } from '../../test/helpers/cli.js';
 
 let dir: string;
 
@@ -12,19 +13,14 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function cli(env: Record<string, string>, ...args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(['node', 'changelog', ...args, '--json'], {
-    stdout: (t) => (stdout += t),
-    stderr: (t) => (stderr += t),
-    env: { NODE_ENV: 'test', DEMO_SEED: 'false', ...env },
-  });
+  const { code, stdout, stderr } = await runCli([...args, '--json'], { env: { NODE_ENV: 'test', DEMO_SEED: 'false', ...env } });
   return { code, out: stdout ? JSON.parse(stdout) : undefined, err: stderr ? JSON.parse(stderr) : undefined };
 }
 
 describe('changelog backup / restore (embedded database)', () => {
   it('round-trips the data, refuses to overwrite without --force, and keeps the replaced database aside', async () => {
     const source = { DATA_DIR: join(dir, 'source') };
+    await seedDataDir(source.DATA_DIR);
     expect((await cli(source, 'users', 'create', '--email', 'ada@example.com', '--name', 'Ada')).code).toBe(0);
     expect((await cli(source, 'projects', 'create', '--name', 'Acme', '--slug', 'acme', '--owner', 'user:ada@example.com')).code).toBe(0);
     const archive = join(dir, 'backup.tar.gz');

@@ -3,19 +3,21 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
+import { createTestDatabase, seedDataDir, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
 import { startServerProcess } from '../../test/helpers/process.js';
 
 let database: TestDatabase | undefined;
 let dataDir: string | undefined;
 
 /** Where the spawned server keeps its data: this run's PostgreSQL scratch database, or a fresh embedded one. */
-function databaseEnv(): Record<string, string> {
+async function databaseEnv(): Promise<Record<string, string>> {
   // Shutdown is under test, not load shedding: on a busy machine the event loop's delay after start-up
   // (migrations, the demo's generation) could make the server answer the in-flight request 503 at once.
   const quiet = { DEMO_SEED: 'false', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
   if (database?.url) return { ...quiet, DATABASE_URL: database.url };
-  return { ...quiet, DATA_DIR: join(dataDir!, String(Math.random()).slice(2)) };
+  const fresh = join(dataDir!, String(Math.random()).slice(2));
+  await seedDataDir(fresh);
+  return { ...quiet, DATA_DIR: fresh };
 }
 
 beforeAll(async () => {
@@ -59,7 +61,7 @@ async function requestInFlight(url: string) {
 
 describe('graceful shutdown (a real process)', () => {
   it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
-    const server = await startServerProcess({ ...databaseEnv(), SHUTDOWN_TIMEOUT_MS: '20000' });
+    const server = await startServerProcess({ ...(await databaseEnv()), SHUTDOWN_TIMEOUT_MS: '20000' });
     const inFlight = await requestInFlight(server.url);
     await new Promise((resolve) => setTimeout(resolve, 100));
     server.child.kill('SIGTERM');
@@ -79,7 +81,7 @@ describe('graceful shutdown (a real process)', () => {
   });
 
   it('exits within SHUTDOWN_TIMEOUT_MS when a client never finishes', async () => {
-    const server = await startServerProcess({ ...databaseEnv(), SHUTDOWN_TIMEOUT_MS: '1000' });
+    const server = await startServerProcess({ ...(await databaseEnv()), SHUTDOWN_TIMEOUT_MS: '1000' });
     const stuck = await requestInFlight(server.url);
     await new Promise((resolve) => setTimeout(resolve, 100));
     const signalled = Date.now();

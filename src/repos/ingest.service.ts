@@ -115,6 +115,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestLink(linkId: string, options: IngestOptions = {}): Promise<IngestResult> {
     const previous = running.get(linkId) ?? Promise.resolve();
     const run = previous
+      // Ignored: the previous ingest's failure is its own caller's; this one only waits its turn.
       .catch(() => {})
       .then(() =>
         // Losing the lease stops the ingest at its next batch, as a shutdown does (retried later).
@@ -161,6 +162,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const now = Date.now();
       if (now - progressWritten < 1000 && progress.done < progress.total) return;
       progressWritten = now;
+      // Ignored: progress is advisory and rewritten a second later; the final state below is written and awaited.
       void linksRepository.setProgress(db, link.id, progress.done, progress.total).catch(() => {});
     };
     try {
@@ -173,6 +175,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
       // CODEOWNERS needs only the tip: read while the commits are counted and stored.
       const codeownersRead = readCodeownersAt(dir, source, tip);
+      // Surfaced where it is awaited (after the commits); meanwhile not an unhandled rejection.
       codeownersRead.catch(() => {});
 
       let total = 0;
@@ -181,6 +184,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       // git log starts while git counts the commits (the count is for progress only).
       const log = readCommits(dir, range, tags)[Symbol.asyncIterator]();
       const first = log.next();
+      // Surfaced by `await first` below; meanwhile not an unhandled rejection.
       first.catch(() => {});
       try {
         total = await countCommits(dir, range);
@@ -193,7 +197,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
             added += await commitsRepository.insertBatch(db, link.project_id, link.id, commits);
             options.afterBatch?.(added);
           })();
-          // Surface a failure here rather than only at the end.
+          // Surfaced by the next flush's `await inFlight` (or the last one's); meanwhile not an unhandled rejection.
           inFlight.catch(() => {});
         };
         onProgress({ done, total });
@@ -214,6 +218,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         await inFlight;
       } finally {
         // Stops git when storing ended early (a failed batch, a shutdown, a failed count).
+        // Ignored: this only stops git; the reason storing ended (thrown or not) is what the caller needs.
         await log.return(undefined).catch(() => {});
       }
       onProgress({ done, total });
@@ -247,6 +252,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     } catch (error) {
       // Still "ingesting": resumeUnfinished() queues it again when a process starts.
       if (error instanceof IngestInterrupted) {
+        // Ignored: the interruption is rethrown; a failed write leaves the link 'ingesting', which is resumed the same way.
         await linksRepository.setSyncState(db, link.id, { state: 'queued' }).catch(() => {});
         throw error;
       }
@@ -258,6 +264,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   /** The link's last error, for the project page: never a credential (URLs with user information are redacted). */
   async function recordFailure(link: RepoLinkRow, error: unknown): Promise<void> {
     const message = redactSourcesIn(redactGitOutput(error instanceof Error ? error.message : String(error)));
+    // Ignored (both): the ingest's own error is rethrown and reported by the caller; the database may be what failed.
     await linksRepository.setLinkStatus(db, link.id, 'error', { lastError: message }).catch(() => {});
     await linksRepository.setSyncState(db, link.id, { state: 'idle', finished: true }).catch(() => {});
   }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from '../../test/helpers/database.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { commitCount, datasetRepoCopy, removeRepoCopy } from '../../test/helpers/git-fixtures.js';
@@ -34,6 +35,7 @@ async function cliProcess(): Promise<Services> {
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'changelog-link-lock-'));
   reposDir = join(dataDir, 'repos');
+  await seedDataDir(dataDir);
   origin = datasetRepoCopy();
   server = await openDatabase({ kind: 'pglite', dataDir }, { throughServer: false });
   await migrate(server);

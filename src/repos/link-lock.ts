@@ -60,6 +60,7 @@ export function createLinkLock(db: Db, options: { leaseSeconds?: number } = {}) 
       return await fn(lost.signal);
     } finally {
       clearInterval(renewal);
+      // Ignored: a lease that is not released expires by itself after leaseSeconds; fn's outcome is what counts.
       await linksRepository.releaseIngestLease(db, linkId, token).catch(() => {});
     }
   };

@@ -161,13 +161,14 @@ describe('events and signed deliveries', () => {
   it('sends only the event types an endpoint subscribed to, and nothing for a rolled-back change', async () => {
     const { project } = await projectWithEndpoint('/only-unpublished', ['entry.unpublished']);
     const [id] = await insertEntries(services, project.id, [{ status: 'published', title: 'X', published_at: new Date() }]);
-    await db()
-      .transaction()
-      .execute(async (tx) => {
-        await tx.updateTable('changelog_entries').set({ status: 'draft', published_at: null }).where('id', '=', id!).execute();
-        throw new Error('rolled back');
-      })
-      .catch(() => {});
+    await expect(
+      db()
+        .transaction()
+        .execute(async (tx) => {
+          await tx.updateTable('changelog_entries').set({ status: 'draft', published_at: null }).where('id', '=', id!).execute();
+          throw new Error('rolled back');
+        }),
+    ).rejects.toThrow('rolled back');
     expect(await db().selectFrom('webhook_events').select('type').where('project_id', '=', project.id).execute()).toEqual([]);
     await services.entries.unpublish(id!);
     const [hit] = await deliveredTo('/only-unpublished', 1);

@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { createTestDatabase, usePostgres, type TestDatabase } from './database.js';
+import { runCli } from './cli.js';
+import { createTestDatabase, seedDataDir, usePostgres, type TestDatabase } from './database.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from './git-fixtures.js';
 
 export interface CliRun {
@@ -36,17 +36,11 @@ export async function startCliSession(name: string): Promise<CliSession> {
     env.DATABASE_URL = database.url!;
   } else {
     env.DATA_DIR = `${scratch}/data`;
+    await seedDataDir(env.DATA_DIR);
   }
   const run: CliSession['run'] = async (args, extra = {}) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await main(['node', 'changelog', ...args], {
-      stdout: (t) => (stdout += t),
-      stderr: (t) => (stderr += t),
-      env,
-      ...(extra.progress ? { progress: extra.progress } : {}),
-    });
-    return { code, stdout, stderr, json: <T,>() => JSON.parse(stdout) as T };
+    const output = await runCli(args, { env, ...extra });
+    return { ...output, json: <T,>() => JSON.parse(output.stdout) as T };
   };
   expect((await run(['users', 'create', '--email', 'ada@example.com', '--name', 'Ada'])).code).toBe(0);
   expect((await run(['projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com'])).code).toBe(0);

@@ -28,3 +28,12 @@ export async function createTestContext(env: Record<string, string> = {}): Promi
     },
   };
 }
+
+/**
+ * A GET through `app.inject` for a file whose context is created in `beforeAll`:
+ * `const get = getFrom(() => ctx)`, then `await get(url, headers)`.
+ */
+export const getFrom =
+  (context: () => TestContext) =>
+  (url: string, headers: Record<string, string> = {}) =>
+    context().app.inject({ method: 'GET', url, headers });

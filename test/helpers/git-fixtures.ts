@@ -2,14 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureShared, SHARED_DIR, sharedPath } from '../../scripts/shared-dir.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** Git-ignored scratch space for fixtures and test mirrors. */
 export const TMP_ROOT = join(ROOT, 'tmp');
-const SHARED = process.env.SHARED_DIR ?? resolve(ROOT, '../shared');
-export const DATASETS_DIR = join(SHARED, 'datasets');
+export const DATASETS_DIR = join(SHARED_DIR, 'datasets');
 export const DATASET = join(DATASETS_DIR, 'git-cliff-history.jsonl.gz');
-export const HISTORY_TO_GIT = join(SHARED, 'tools/history-to-git.mjs');
 export const DATASET_COMMITS = 1569;
 
 export function tempDir(prefix: string): string {
@@ -27,7 +26,7 @@ export function cachedDatasetRepo(dataset = DATASET, name = 'git-cliff'): string
   mkdirSync(join(TMP_ROOT, 'fixtures'), { recursive: true });
   const building = `${cached}.build-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
-  execFileSync('node', [HISTORY_TO_GIT, dataset, building, '--bare'], { stdio: 'ignore' });
+  execFileSync('node', [sharedPath('tools', 'history-to-git.mjs'), ensureShared(dataset), building, '--bare'], { stdio: 'ignore' });
   try {
     renameSync(building, cached);
   } catch {

@@ -5,10 +5,14 @@ import net from 'node:net';
  * to local databases and local fakes of external services.
  */
 const LOCAL = new Set(['127.0.0.1', '::1', 'localhost', '::ffff:127.0.0.1']);
+const PATCHED = Symbol.for('changelog.test.no-network');
+// Test files that share a worker (isolate: false) run this setup file each: patch once.
+const patched = (net.Socket.prototype.connect as unknown as Record<symbol, boolean>)[PATCHED] === true;
 const originalConnect = net.Socket.prototype.connect;
 
-net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unknown[]) {
-  const [first, second] = args;
+if (!patched) net.Socket.prototype.connect = Object.assign(function connect(this: net.Socket, ...args: unknown[]) {
+  // net.connect(), http and fetch hand the socket their arguments already normalized: [options, callback].
+  const [first, second] = Array.isArray(args[0]) ? (args[0] as unknown[]) : args;
   let host: string | undefined;
   let path: string | undefined;
   if (first && typeof first === 'object' && !Array.isArray(first)) {
@@ -22,4 +26,4 @@ net.Socket.prototype.connect = function connect(this: net.Socket, ...args: unkno
     throw new Error(`Unplanned outbound network call to ${host} in a test`);
   }
   return (originalConnect as (...a: unknown[]) => net.Socket).apply(this, args);
-} as typeof net.Socket.prototype.connect;
+}, { [PATCHED]: true }) as typeof net.Socket.prototype.connect;

@@ -3,7 +3,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
+import { createTestContext, getFrom, type TestContext } from '../../../test/helpers/context.js';
 import { buildProject, buildUser, insertEntries } from '../../../test/helpers/factories.js';
 import { eventually } from '../../../test/helpers/eventually.js';
 import { listingDate, untilListingDatePast } from '../../../test/helpers/listing-date.js';
@@ -21,7 +21,7 @@ let hostileId: string;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed XML, checked element by element
 type Parsed = Record<string, any>;
 
-const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
+const get = getFrom(() => ctx);
 const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['entry', 'item', 'link', 'category'].includes(name) });
 
 beforeAll(async () => {

@@ -63,6 +63,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     });
     redis.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'rate-limit store unavailable'));
     // Start counting from the first request; if Redis is down now, start anyway and keep reconnecting.
+    // Ignored: the 'error' handler above logs it, and ioredis keeps reconnecting.
     await redis.connect().catch(() => {});
     app.addHook('onClose', async () => {
       redis?.disconnect();
