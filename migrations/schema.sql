@@ -147,6 +147,14 @@ BEGIN
 END $$;
 
 --
+-- Name: listed_components(text[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.listed_components(tags text[]) RETURNS SETOF text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$ SELECT DISTINCT t FROM unnest(tags) AS t WHERE char_length(t) BETWEEN 1 AND 100 $$;
+
+--
 -- Name: notify_changelog_change(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -189,23 +197,60 @@ BEGIN
 END $$;
 
 --
--- Name: published_components(uuid, text[]); Type: FUNCTION; Schema: public; Owner: -
+-- Name: published_entry_components_sync(); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.published_components(project uuid, tags text[]) RETURNS text[]
-    LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+CREATE FUNCTION public.published_entry_components_sync() RETURNS trigger
+    LANGUAGE plpgsql
     AS $$
-DECLARE
-  prefix text := project::text || '/';
-  tag text;
-  out text[] := '{}';
 BEGIN
-  IF tags IS NOT NULL THEN
-    FOREACH tag IN ARRAY tags LOOP
-      out := out || (prefix || tag);
-    END LOOP;
+  -- Each event's trigger sees only its own transition tables, so only the gathering differs. An
+  -- update touches the listing only for rows whose listed facts changed (most updates rewrite content).
+  IF TG_OP = 'DELETE' THEN
+    DELETE FROM published_entry_components c
+    USING old_rows o
+      CROSS JOIN LATERAL unnest(o.component_tags) AS t(component)
+      CROSS JOIN LATERAL (VALUES ('all'), (o.entry_type)) AS l(listing)
+    WHERE o.status = 'published'
+      AND (c.project_id, c.component, c.listing, c.published_at, c.entry_id) = (o.project_id, t.component, l.listing, o.published_at, o.id);
+  ELSIF TG_OP = 'UPDATE' THEN
+    DELETE FROM published_entry_components c
+    USING old_rows o JOIN new_rows n ON n.id = o.id
+      CROSS JOIN LATERAL unnest(o.component_tags) AS t(component)
+      CROSS JOIN LATERAL (VALUES ('all'), (o.entry_type)) AS l(listing)
+    WHERE o.status = 'published'
+      AND (o.status, o.published_at, o.component_tags, o.entry_type, o.project_id)
+        IS DISTINCT FROM (n.status, n.published_at, n.component_tags, n.entry_type, n.project_id)
+      AND (c.project_id, c.component, c.listing, c.published_at, c.entry_id) = (o.project_id, t.component, l.listing, o.published_at, o.id);
+    INSERT INTO published_entry_components (project_id, component, listing, published_at, entry_id)
+    SELECT n.project_id, t.component, l.listing, n.published_at, n.id
+    FROM new_rows n JOIN old_rows o ON o.id = n.id
+    CROSS JOIN LATERAL listed_components(n.component_tags) AS t(component)
+    CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing)
+    WHERE n.status = 'published'
+      AND (o.status, o.published_at, o.component_tags, o.entry_type, o.project_id)
+        IS DISTINCT FROM (n.status, n.published_at, n.component_tags, n.entry_type, n.project_id);
+  ELSE
+    INSERT INTO published_entry_components (project_id, component, listing, published_at, entry_id)
+    SELECT n.project_id, t.component, l.listing, n.published_at, n.id
+    FROM new_rows n
+    CROSS JOIN LATERAL listed_components(n.component_tags) AS t(component)
+    CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing)
+    WHERE n.status = 'published';
   END IF;
-  RETURN out;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: published_entry_components_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_entry_components_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  TRUNCATE published_entry_components;
+  RETURN NULL;
 END $$;
 
 --
@@ -218,24 +263,32 @@ CREATE FUNCTION public.release_notes_after_statement() RETURNS trigger
 DECLARE
   changed record;
 BEGIN
+  -- Per project: the change to its count of published notes, and whether a published note is
+  -- among the rows (its published_changed_at then moves, as in 0021, even when the count does not).
   IF TG_OP = 'INSERT' THEN
-    UPDATE projects p SET published_changed_at = clock_timestamp()
-    WHERE p.id IN (SELECT project_id FROM new_rows WHERE status = 'published');
+    UPDATE projects p SET published_release_count = p.published_release_count + d.n, published_changed_at = clock_timestamp()
+    FROM (SELECT project_id, count(*) AS n FROM new_rows WHERE status = 'published' GROUP BY project_id) d
+    WHERE p.id = d.project_id;
     FOR changed IN SELECT DISTINCT project_id FROM new_rows LOOP
       PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
     END LOOP;
   ELSIF TG_OP = 'DELETE' THEN
-    UPDATE projects p SET published_changed_at = clock_timestamp()
-    WHERE p.id IN (SELECT project_id FROM old_rows WHERE status = 'published');
+    UPDATE projects p SET published_release_count = p.published_release_count - d.n, published_changed_at = clock_timestamp()
+    FROM (SELECT project_id, count(*) AS n FROM old_rows WHERE status = 'published' GROUP BY project_id) d
+    WHERE p.id = d.project_id;
     FOR changed IN SELECT DISTINCT project_id FROM old_rows LOOP
       PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
     END LOOP;
   ELSE
-    UPDATE projects p SET published_changed_at = clock_timestamp()
-    WHERE p.id IN (
-      SELECT project_id FROM new_rows WHERE status = 'published'
-      UNION SELECT project_id FROM old_rows WHERE status = 'published'
-    );
+    UPDATE projects p SET published_release_count = p.published_release_count + d.n, published_changed_at = clock_timestamp()
+    FROM (
+      SELECT project_id, sum(delta) AS n FROM (
+        SELECT project_id, 1 AS delta FROM new_rows WHERE status = 'published'
+        UNION ALL
+        SELECT project_id, -1 FROM old_rows WHERE status = 'published'
+      ) touched GROUP BY project_id
+    ) d
+    WHERE p.id = d.project_id;
     FOR changed IN SELECT project_id FROM new_rows UNION SELECT project_id FROM old_rows LOOP
       PERFORM pg_notify('changelog_changes', 'project:' || changed.project_id);
     END LOOP;
@@ -439,6 +492,7 @@ CREATE TABLE public.projects (
     published_daily_count integer DEFAULT 0 NOT NULL,
     published_weekly_count integer DEFAULT 0 NOT NULL,
     published_monthly_count integer DEFAULT 0 NOT NULL,
+    published_release_count integer DEFAULT 0 NOT NULL,
     CONSTRAINT projects_check CHECK ((((owner_type = 'user'::text) AND (owner_user_id IS NOT NULL) AND (owner_org_id IS NULL)) OR ((owner_type = 'org'::text) AND (owner_org_id IS NOT NULL) AND (owner_user_id IS NULL)))),
     CONSTRAINT projects_logo_url_check CHECK (((logo_url ~ '^https://'::text) AND (length(logo_url) <= 2000))),
     CONSTRAINT projects_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
@@ -446,6 +500,18 @@ CREATE TABLE public.projects (
     CONSTRAINT projects_public_view_check CHECK ((public_view = ANY (ARRAY['releases'::text, 'weekly'::text, 'monthly'::text, 'daily'::text, 'commit'::text, 'all'::text]))),
     CONSTRAINT projects_slug_check CHECK (((slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'::text) AND ((length(slug) >= 2) AND (length(slug) <= 64)))),
     CONSTRAINT projects_theme_color_check CHECK ((theme_color ~ '^#[0-9a-f]{6}$'::text))
+);
+
+--
+-- Name: published_entry_components; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.published_entry_components (
+    project_id uuid NOT NULL,
+    component text NOT NULL,
+    listing text NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    entry_id uuid NOT NULL
 );
 
 --
@@ -849,6 +915,13 @@ ALTER TABLE ONLY public.projects
     ADD CONSTRAINT projects_slug_key UNIQUE (slug);
 
 --
+-- Name: published_entry_components published_entry_components_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.published_entry_components
+    ADD CONSTRAINT published_entry_components_pkey PRIMARY KEY (project_id, component, listing, published_at, entry_id);
+
+--
 -- Name: release_notes release_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1024,12 +1097,6 @@ CREATE INDEX api_keys_user_idx ON public.api_keys USING btree (user_id) WHERE (u
 --
 
 CREATE INDEX changelog_entries_commit_idx ON public.changelog_entries USING btree (commit_id) WHERE (commit_id IS NOT NULL);
-
---
--- Name: changelog_entries_published_components_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX changelog_entries_published_components_idx ON public.changelog_entries USING gin (public.published_components(project_id, component_tags)) WHERE (status = 'published'::text);
 
 --
 -- Name: changelog_entries_published_idx; Type: INDEX; Schema: public; Owner: -
@@ -1264,6 +1331,30 @@ CREATE TRIGGER projects_notify AFTER INSERT OR DELETE OR UPDATE OF name, slug, o
 --
 
 CREATE TRIGGER projects_published_changed BEFORE UPDATE OF published_changed_at, name, slug, theme_color, logo_url, public_view ON public.projects FOR EACH ROW EXECUTE FUNCTION public.projects_published_changed();
+
+--
+-- Name: changelog_entries published_entry_components_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_components_delete AFTER DELETE ON public.changelog_entries REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_components_sync();
+
+--
+-- Name: changelog_entries published_entry_components_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_components_insert AFTER INSERT ON public.changelog_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_components_sync();
+
+--
+-- Name: changelog_entries published_entry_components_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_components_truncate AFTER TRUNCATE ON public.changelog_entries FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_components_truncate();
+
+--
+-- Name: changelog_entries published_entry_components_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_components_update AFTER UPDATE ON public.changelog_entries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_components_sync();
 
 --
 -- Name: release_notes release_notes_after_delete; Type: TRIGGER; Schema: public; Owner: -
