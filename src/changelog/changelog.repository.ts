@@ -274,8 +274,7 @@ export const changelogRepository = {
       .select([
         'id', 'name', 'slug', 'theme_color', 'logo_url', 'published_entry_count', 'published_changed_at', 'public_view',
         'published_commit_count', 'published_daily_count', 'published_weekly_count', 'published_monthly_count',
-        // Kept by release_notes' trigger (migrations/0029); not in src/db/schema.ts's Projects type.
-        sql<number>`published_release_count`.as('published_release_count'),
+        'published_release_count',
       ])
       .where('slug', '=', slug)
       .executeTakeFirst();

@@ -69,6 +69,8 @@ export interface ProjectsTable {
   name: string;
   slug: string;
   published_entry_count: ColumnType<number, never, never>;
+  /** Kept by the release notes trigger (migrations/0029). */
+  published_release_count: ColumnType<number, never, never>;
   /** Published entries of each type, kept by the same trigger (migrations/0024): each view's total, and the automatic default view. */
   published_commit_count: ColumnType<number, never, never>;
   published_daily_count: ColumnType<number, never, never>;
