@@ -7,37 +7,51 @@
  * is watched (every call, its cost, how many run at once), not the gate's own figures.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 
-const scryptCalls = vi.hoisted(() => ({ inFlight: 0, peak: 0, costs: [] as number[] }));
+const scryptCalls = { inFlight: 0, peak: 0, costs: [] as number[] };
 
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:crypto')>();
-  const scrypt = (password: string, salt: Buffer, keylen: number, options: { N: number }, callback: (error: Error | null, key: Buffer) => void) => {
+// Test files share a worker's modules (isolate: false), so vi.mock cannot swap node:crypto under an
+// app already imported; the builtin itself is wrapped instead and its ESM bindings re-synced, which
+// reaches `import { scrypt } from 'node:crypto'` wherever it was imported.
+const crypto = createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto');
+const realScrypt = crypto.scrypt;
+function watchScrypt(): void {
+  const watched = (password: string, salt: Buffer, keylen: number, options: { N: number }, callback: (error: Error | null, key: Buffer) => void) => {
     scryptCalls.inFlight++;
     scryptCalls.peak = Math.max(scryptCalls.peak, scryptCalls.inFlight);
     scryptCalls.costs.push(options.N);
-    actual.scrypt(password, salt, keylen, options, (error, key) => {
+    realScrypt(password, salt, keylen, options, (error, key) => {
       scryptCalls.inFlight--;
       callback(error, key);
     });
   };
-  return { ...actual, default: { ...actual, scrypt }, scrypt };
-});
+  (crypto as { scrypt: unknown }).scrypt = watched;
+  syncBuiltinESMExports();
+}
+function unwatchScrypt(): void {
+  crypto.scrypt = realScrypt;
+  syncBuiltinESMExports();
+}
 
 const LOG_N = 15;
 const MAX_WAIT_MS = 1500;
 let ctx: TestContext;
 
 beforeAll(async () => {
+  watchScrypt();
   // 2^15: a hash long enough (tens of milliseconds or more) for parallel sign-ins to overlap.
   ctx = await createTestContext({ PASSWORD_SCRYPT_LOG_N: String(LOG_N), PASSWORD_HASH_CONCURRENCY: '1', PASSWORD_HASH_MAX_WAIT_MS: String(MAX_WAIT_MS) });
   const owner = new DashboardClient(ctx.app);
   expect((await owner.setUp(ctx.services, { name: 'Ada', email: 'ada@example.com' })).status).toBe(303);
 });
-afterAll(() => ctx?.close());
+afterAll(async () => {
+  unwatchScrypt();
+  await ctx?.close();
+});
 
 describe('what a failed sign-in costs', () => {
   it('is one scrypt of the same cost whether or not the account exists (the first unknown e-mail included)', async () => {

@@ -82,9 +82,17 @@ describe('teams', () => {
     expect(resolver.teamsOf(c, [['M', 'src/index.ts']])).toEqual(['acme/core']);
     expect(resolver.teamsOf(c, [['M', 'docs/guide.md']])).toEqual(['acme/docs-team']);
     expect(resolver.teamsOf(c, [['M', 'web/styles/site.css']])).toEqual(['acme/design']);
-    expect(resolver.teamsOf(c, [['M', 'apps/api/server.ts']])).toEqual(['acme/api', 'alice@example.com']);
+    expect(resolver.teamsOf(c, [['M', 'apps/api/server.ts']])).toEqual(['acme/api']);
     expect(resolver.teamsOf(c, [['M', 'docs/legal/terms.md']])).toEqual([]);
     expect(resolver.teamsOf(c, [['M', 'docs/a.md'], ['M', 'src/b.ts']])).toEqual(['acme/core', 'acme/docs-team']);
+  });
+
+  it('keeps only teams from CODEOWNERS: a person or e-mail owner is a reviewer, and the authors sign instead', () => {
+    const resolver = createTeamResolver([], '* @orhun @kondanta\n/docs/ docs@example.com @acme/docs\n');
+    const c = commit('Al', 'al@x.io');
+    expect(resolver.teamsOf(c, [['M', 'src/lib.rs']])).toEqual([]);
+    expect(resolver.teamsOf(c, [['M', 'docs/a.md']])).toEqual(['acme/docs']);
+    expect(attribute([{ commit: c, teams: resolver.teamsOf(c, [['M', 'src/lib.rs']]) }])).toBe('Al');
   });
 
   it('prefers the mapping over CODEOWNERS', () => {

@@ -29,6 +29,9 @@ function isOwner(token: string): boolean {
 
 /**
  * Parses CODEOWNERS (GitHub/GitLab syntax): the last matching pattern wins; owners without `@`.
+ * Only teams (`@org/team`) are kept: a person or e-mail address there names a reviewer, not who made
+ * the change (git-cliff's `* @orhun` would sign every entry of a project with many authors), so
+ * entries those rules cover are attributed to their authors instead.
  * The file comes from the repository: a pattern the glob matcher refuses skips its line with a
  * warning (as GitHub skips lines it cannot parse) rather than failing the whole generation.
  */
@@ -43,7 +46,7 @@ export function parseCodeowners(text: string, warnings: string[] = []): OwnerRul
     if (!line || line.startsWith('[') || line.startsWith('^[')) continue; // GitLab sections
     const [pattern, ...rest] = line.split(/\s+/);
     if (!pattern) continue;
-    const owners = rest.filter(isOwner).map((o) => o.replace(/^@/, ''));
+    const owners = rest.filter((o) => isOwner(o) && isTeam(o)).map((o) => o.replace(/^@/, ''));
     try {
       rules.push({ match: codeownersMatcher(pattern), owners });
     } catch (error) {
@@ -52,6 +55,10 @@ export function parseCodeowners(text: string, warnings: string[] = []): OwnerRul
     }
   }
   return rules;
+}
+
+function isTeam(owner: string): boolean {
+  return owner.startsWith('@') && owner.includes('/');
 }
 
 function codeownersMatcher(pattern: string): (path: string) => boolean {
