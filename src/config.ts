@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 
-/** Every setting the service reads, parsed once at start-up. Documented in README.md and .env.example. */
+/** Every setting the service reads, parsed once at start-up. Documented in docs/configuration.md and .env.example. */
 export interface Config {
   readonly nodeEnv: 'development' | 'production' | 'test';
   readonly serviceName: string;
@@ -51,7 +51,7 @@ export interface Config {
   readonly webhooks: WebhooksConfig;
 }
 
-/** Repositories linked from the dashboard, and polling of links without push webhooks (see README). */
+/** Repositories linked from the dashboard, and polling of links without push webhooks (see docs/repositories.md). */
 export interface RepoLinksConfig {
   /**
    * Absolute directories under which the dashboard may link local paths (compared after resolving
@@ -80,7 +80,7 @@ export interface GitConfig {
   readonly stallMs: number;
 }
 
-/** Outbound webhooks (see README, "Outbound webhooks"). */
+/** Outbound webhooks (see docs/webhooks.md). */
 export interface WebhooksConfig {
   /**
    * Hosts that may be private, loopback or plain http: host names, addresses and CIDR ranges. Every
@@ -117,7 +117,7 @@ export interface GitHubConfig {
   readonly trustedAccounts: readonly string[];
 }
 
-/** Abuse limits, fault handling and observability (see README, "Operations"). */
+/** Abuse limits, fault handling and observability (see docs/operations.md). */
 export interface HardeningConfig {
   /** Proxies whose X-Forwarded-For is believed (addresses or CIDRs); empty = use the socket address. */
   readonly trustedProxies: readonly string[];

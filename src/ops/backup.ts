@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 
 const POSTGRES_HINT =
   'With DATABASE_URL the data lives in PostgreSQL: back it up with pg_dump --format=custom and restore it with ' +
-  'pg_restore (see README, "Backup and restore").';
+  'pg_restore (see docs/operations.md, "Backup and restore").';
 
 function embeddedDataDir(config: Config): string {
   if (config.database.kind !== 'pglite') throw new AppError('invalid_request', POSTGRES_HINT);
