@@ -90,6 +90,7 @@ describe('loadConfig', () => {
       clientSecret: null,
       webUrl: 'https://github.com',
       trustedAccounts: [],
+      timeoutMs: 10_000,
     });
     expect(loadConfig({ GITHUB_TRUSTED_ACCOUNTS: ' Acme, me ,', GITHUB_WEB_URL: 'https://ghe.example.com/' }).github).toMatchObject({
       trustedAccounts: ['acme', 'me'],

@@ -115,6 +115,8 @@ export interface GitHubConfig {
   readonly webUrl: string;
   /** Lower-case GitHub logins whose installations any context of this server may claim without proof. */
   readonly trustedAccounts: readonly string[];
+  /** Longest one request to GitHub may take, its whole answer read (src/github/github.client.ts). */
+  readonly timeoutMs: number;
 }
 
 /** Abuse limits, fault handling and observability (see README, "Operations"). */
@@ -294,6 +296,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedAccounts: Object.freeze(
       (read('GITHUB_TRUSTED_ACCOUNTS') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     ),
+    timeoutMs: integer('GITHUB_TIMEOUT_MS', 10_000, 100, 600_000),
   };
   const trustedProxies = (read('TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const proxy of trustedProxies) {
