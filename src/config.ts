@@ -133,8 +133,8 @@ export interface HardeningConfig {
     /** Failed authentications per window per client address before it is refused outright. */
     readonly authFailuresMax: number;
     /**
-     * Expensive dashboard actions (settings preview, "Generate now", "Sync now") per tenant (the user
-     * or organization that owns the project) and per action, in `tenantActionsWindowMs`.
+     * Expensive actions (src/http/plugins/rate-limit.ts, `TenantAction`) per tenant (the user or
+     * organization that owns the project) and per action, in `tenantActionsWindowMs`.
      */
     readonly tenantActionsMax: number;
     readonly tenantActionsWindowMs: number;
