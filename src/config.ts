@@ -95,6 +95,10 @@ export interface WebhooksConfig {
   readonly retryDelaySeconds: number;
   /** How often the worker queues the deliveries of new events. */
   readonly dispatchIntervalMs: number;
+  /** Deliveries a worker process sends at once. */
+  readonly concurrency: number;
+  /** Deliveries of one tenant (a project's owner) sent at once across all processes: the rest is left to other tenants. */
+  readonly concurrencyPerTenant: number;
   /** Key material that encrypts signing secrets at rest (AES-256-GCM); null = stored as they are. */
   readonly encryptionKey: string | null;
 }
@@ -330,6 +334,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (ingestConcurrencyPerTenant > ingestConcurrency) {
     problems.push(`INGEST_CONCURRENCY_PER_TENANT must be at most INGEST_CONCURRENCY (${ingestConcurrency}) (got "${ingestConcurrencyPerTenant}")`);
   }
+  const webhookConcurrency = integer('WEBHOOK_CONCURRENCY', 4, 1, 64);
+  // As for ingests: a tenant whose endpoints hang leaves a slot to everyone else.
+  const webhookConcurrencyPerTenant = integer('WEBHOOK_CONCURRENCY_PER_TENANT', Math.max(1, webhookConcurrency - 1), 1, 64);
+  if (webhookConcurrencyPerTenant > webhookConcurrency) {
+    problems.push(`WEBHOOK_CONCURRENCY_PER_TENANT must be at most WEBHOOK_CONCURRENCY (${webhookConcurrency}) (got "${webhookConcurrencyPerTenant}")`);
+  }
   const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
 
   const hardening: HardeningConfig = {
@@ -417,6 +427,8 @@ export function loadConfig(env: Env = process.env): Config {
       retryLimit: integer('WEBHOOK_RETRY_LIMIT', 8, 0, 20),
       retryDelaySeconds: integer('WEBHOOK_RETRY_DELAY_SECONDS', 10, 1, 3_600),
       dispatchIntervalMs: integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1_000, 50, 60_000),
+      concurrency: webhookConcurrency,
+      concurrencyPerTenant: webhookConcurrencyPerTenant,
       encryptionKey: webhookEncryptionKey,
     },
   };
