@@ -1243,10 +1243,16 @@ CREATE INDEX webhook_endpoints_project_idx ON public.webhook_endpoints USING btr
 CREATE INDEX webhook_event_deliveries_endpoint_idx ON public.webhook_event_deliveries USING btree (endpoint_id, created_at DESC);
 
 --
--- Name: webhook_event_deliveries_unqueued_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: webhook_event_deliveries_in_flight_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX webhook_event_deliveries_unqueued_idx ON public.webhook_event_deliveries USING btree (created_at) WHERE (queued_at IS NULL);
+CREATE INDEX webhook_event_deliveries_in_flight_idx ON public.webhook_event_deliveries USING btree (endpoint_id, queued_at) WHERE ((queued_at IS NOT NULL) AND (status = 'pending'::text));
+
+--
+-- Name: webhook_event_deliveries_waiting_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_event_deliveries_waiting_idx ON public.webhook_event_deliveries USING btree (endpoint_id, created_at, id) WHERE (queued_at IS NULL);
 
 --
 -- Name: webhook_payload_digests_received_idx; Type: INDEX; Schema: public; Owner: -

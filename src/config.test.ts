@@ -90,6 +90,7 @@ describe('loadConfig', () => {
       clientSecret: null,
       webUrl: 'https://github.com',
       trustedAccounts: [],
+      timeoutMs: 10_000,
     });
     expect(loadConfig({ GITHUB_TRUSTED_ACCOUNTS: ' Acme, me ,', GITHUB_WEB_URL: 'https://ghe.example.com/' }).github).toMatchObject({
       trustedAccounts: ['acme', 'me'],
@@ -174,6 +175,8 @@ describe('loadConfig: operations settings', () => {
       retryLimit: 8,
       retryDelaySeconds: 10,
       dispatchIntervalMs: 1000,
+      concurrency: 4,
+      concurrencyPerTenant: 3,
       encryptionKey: null,
     });
     const config = loadConfig({ WEBHOOK_ALLOWED_HOSTS: ' 127.0.0.1, 10.0.0.0/8 ,Hooks.Internal,[::1]', WEBHOOK_ENCRYPTION_KEY: 'k'.repeat(32) });
@@ -199,6 +202,14 @@ describe('loadConfig: operations settings', () => {
     for (const name of ['WEBHOOK_ALLOWED_HOSTS', 'WEBHOOK_ENCRYPTION_KEY', 'WEBHOOK_TIMEOUT_MS', 'WEBHOOK_RETRY_LIMIT', 'WEBHOOK_RETRY_DELAY_SECONDS', 'WEBHOOK_DISPATCH_INTERVAL_MS']) {
       expect(problems).toContain(name);
     }
+  });
+});
+
+describe('loadConfig: webhook delivery slots', () => {
+  it('leaves other tenants a slot by default, and refuses a tenant share over the whole', () => {
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '1' }).webhooks).toMatchObject({ concurrency: 1, concurrencyPerTenant: 1 });
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '8', WEBHOOK_CONCURRENCY_PER_TENANT: '2' }).webhooks).toMatchObject({ concurrency: 8, concurrencyPerTenant: 2 });
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '2', WEBHOOK_CONCURRENCY_PER_TENANT: '3' })).toThrow(/WEBHOOK_CONCURRENCY_PER_TENANT must be at most WEBHOOK_CONCURRENCY \(2\)/);
   });
 });
 

@@ -95,6 +95,10 @@ export interface WebhooksConfig {
   readonly retryDelaySeconds: number;
   /** How often the worker queues the deliveries of new events. */
   readonly dispatchIntervalMs: number;
+  /** Deliveries a worker process sends at once. */
+  readonly concurrency: number;
+  /** Deliveries of one tenant (a project's owner) sent at once across all processes: the rest is left to other tenants. */
+  readonly concurrencyPerTenant: number;
   /** Key material that encrypts signing secrets at rest (AES-256-GCM); null = stored as they are. */
   readonly encryptionKey: string | null;
 }
@@ -115,6 +119,8 @@ export interface GitHubConfig {
   readonly webUrl: string;
   /** Lower-case GitHub logins whose installations any context of this server may claim without proof. */
   readonly trustedAccounts: readonly string[];
+  /** Longest one request to GitHub may take, its whole answer read (src/github/github.client.ts). */
+  readonly timeoutMs: number;
 }
 
 /** Abuse limits, fault handling and observability (see docs/operations.md). */
@@ -131,8 +137,8 @@ export interface HardeningConfig {
     /** Failed authentications per window per client address before it is refused outright. */
     readonly authFailuresMax: number;
     /**
-     * Expensive dashboard actions (settings preview, "Generate now", "Sync now") per tenant (the user
-     * or organization that owns the project) and per action, in `tenantActionsWindowMs`.
+     * Expensive actions (src/http/plugins/rate-limit.ts, `TenantAction`) per tenant (the user or
+     * organization that owns the project) and per action, in `tenantActionsWindowMs`.
      */
     readonly tenantActionsMax: number;
     readonly tenantActionsWindowMs: number;
@@ -294,6 +300,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustedAccounts: Object.freeze(
       (read('GITHUB_TRUSTED_ACCOUNTS') ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean),
     ),
+    timeoutMs: integer('GITHUB_TIMEOUT_MS', 10_000, 100, 600_000),
   };
   const trustedProxies = (read('TRUSTED_PROXIES') ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   for (const proxy of trustedProxies) {
@@ -326,6 +333,12 @@ export function loadConfig(env: Env = process.env): Config {
   const ingestConcurrencyPerTenant = integer('INGEST_CONCURRENCY_PER_TENANT', Math.max(1, ingestConcurrency - 1), 1, 64);
   if (ingestConcurrencyPerTenant > ingestConcurrency) {
     problems.push(`INGEST_CONCURRENCY_PER_TENANT must be at most INGEST_CONCURRENCY (${ingestConcurrency}) (got "${ingestConcurrencyPerTenant}")`);
+  }
+  const webhookConcurrency = integer('WEBHOOK_CONCURRENCY', 4, 1, 64);
+  // As for ingests: a tenant whose endpoints hang leaves a slot to everyone else.
+  const webhookConcurrencyPerTenant = integer('WEBHOOK_CONCURRENCY_PER_TENANT', Math.max(1, webhookConcurrency - 1), 1, 64);
+  if (webhookConcurrencyPerTenant > webhookConcurrency) {
+    problems.push(`WEBHOOK_CONCURRENCY_PER_TENANT must be at most WEBHOOK_CONCURRENCY (${webhookConcurrency}) (got "${webhookConcurrencyPerTenant}")`);
   }
   const eluPercent = integer('UNDER_PRESSURE_MAX_EVENT_LOOP_UTILIZATION', 0, 0, 100);
 
@@ -414,6 +427,8 @@ export function loadConfig(env: Env = process.env): Config {
       retryLimit: integer('WEBHOOK_RETRY_LIMIT', 8, 0, 20),
       retryDelaySeconds: integer('WEBHOOK_RETRY_DELAY_SECONDS', 10, 1, 3_600),
       dispatchIntervalMs: integer('WEBHOOK_DISPATCH_INTERVAL_MS', 1_000, 50, 60_000),
+      concurrency: webhookConcurrency,
+      concurrencyPerTenant: webhookConcurrencyPerTenant,
       encryptionKey: webhookEncryptionKey,
     },
   };

@@ -49,6 +49,8 @@ export function createServices(
     },
     fair: {
       'repo-ingest': { slots: config.repoLinks.ingestConcurrency, perGroup: config.repoLinks.ingestConcurrencyPerTenant },
+      // An endpoint that never answers costs WEBHOOK_TIMEOUT_MS a try: its tenant's slots, not everyone's.
+      'webhook-deliver': { slots: config.webhooks.concurrency, perGroup: config.webhooks.concurrencyPerTenant },
       ...options.jobs?.fair,
     },
   });

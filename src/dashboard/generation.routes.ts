@@ -257,6 +257,7 @@ ${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
     { schema: { hide: true, params: EntryParams, body: Type.Object({ _csrf: Type.Optional(Type.String()) }) } },
     async (request, reply) => {
       const { entry, project } = await access.entry(kit.user(request), request.params.id, true);
+      await app.limitTenantAction(request, reply, 'regenerate', project);
       await services.generation.regenerate(entry.id);
       return reply.redirect(`/dashboard/projects/${project.slug}/review?notice=entry-regenerated`, 303);
     },

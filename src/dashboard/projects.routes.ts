@@ -146,6 +146,8 @@ ${
         reply,
         request.params.slug,
         async (project, ws) => {
+          // Counted before the checks: refused sources cost a DNS lookup or a git ls-remote too.
+          await app.limitTenantAction(request, reply, 'link', project);
           await services.repos.linkFromDashboard(project.id, { source, ...(branch ? { branch } : {}) }, access.linkGrant(kit.user(request), ws));
           return 'repo-linked';
         },
@@ -172,6 +174,7 @@ ${
     async (request, reply) =>
       repoAction(request, reply, request.params.slug, async (project) => {
         const link = await services.repos.linkOfProject(project.id, request.params.id);
+        await app.limitTenantAction(request, reply, 'link', project);
         await services.repos.setBranch(link.id, request.body.branch.trim());
         return 'repo-branch-changed';
       }, { linkId: request.params.id }),

@@ -133,6 +133,8 @@ ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entr
     try {
       const action = (ACTIONS as readonly string[]).includes(body.action) ? (body.action as (typeof ACTIONS)[number]) : undefined;
       if (!action) throw new AppError('invalid_request', `Unknown action; one of ${ACTIONS.join(', ')}`);
+      // Up to BULK_LIMIT entries a time: a generation, or an event per entry for every webhook endpoint.
+      await app.limitTenantAction(request, reply, action === 'regenerate' ? 'regenerate' : 'bulk', project);
       let selection: Selection;
       if (body.scope === 'matching') {
         const expected = Number(body.expected);

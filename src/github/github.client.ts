@@ -8,6 +8,63 @@ import { AppError } from '../errors.js';
 const AppOctokit = Octokit.plugin(paginateRest);
 type AppOctokitInstance = InstanceType<typeof AppOctokit>;
 
+/** The largest answer read from GitHub: a page of 100 repositories is about 600 KB. */
+export const GITHUB_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+/** Pages followed in one listing: 10,000 repositories of an installation, 1,000 installations of a user. */
+export const GITHUB_MAX_PAGES = { repositories: 100, userInstallations: 10 } as const;
+
+/** A request to GitHub that went over its budget: no answer in time, or too large an answer. */
+class GitHubBudgetError extends Error {}
+
+/**
+ * `fetch` for Octokit under a budget: the request and its whole answer within `timeoutMs`, at most
+ * `maxBytes` read. The answer is read here, so a stall or an overflow fails the request: Octokit
+ * itself would take a body that fails mid-read for an empty one. GitHub (or an Enterprise Server)
+ * that hangs or streams without end then costs a caller, a dashboard request or an ingest, this much.
+ */
+export function budgetedFetch(timeoutMs: number, maxBytes = GITHUB_MAX_RESPONSE_BYTES): typeof fetch {
+  return async (input, init) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    // Aborted on an overflow too: the connection is closed, not kept for the next request.
+    const overflow = new AbortController();
+    const signal = AbortSignal.any([deadline, overflow.signal, ...(init?.signal ? [init.signal] : [])]);
+    const overBudget = (error: unknown) =>
+      deadline.aborted ? new GitHubBudgetError(`no complete answer within ${timeoutMs} ms (GITHUB_TIMEOUT_MS)`) : error;
+    let response: Response;
+    try {
+      response = await fetch(input, { ...init, signal });
+    } catch (error) {
+      throw overBudget(error);
+    }
+    const tooLarge = () => {
+      overflow.abort();
+      return new GitHubBudgetError(`an answer over ${maxBytes} bytes`);
+    };
+    if (Number(response.headers.get('content-length')) > maxBytes) throw tooLarge();
+    const chunks: Uint8Array[] = [];
+    if (response.body) {
+      let total = 0;
+      const reader = response.body.getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          total += value.byteLength;
+          if (total > maxBytes) throw tooLarge();
+          chunks.push(value);
+        }
+      } catch (error) {
+        throw error instanceof GitHubBudgetError ? error : overBudget(error);
+      }
+    }
+    const nullBody = [101, 204, 205, 304].includes(response.status);
+    const read = new Response(nullBody ? null : Buffer.concat(chunks), { status: response.status, statusText: response.statusText, headers: response.headers });
+    // Octokit reports the answer's URL; a constructed Response has none.
+    Object.defineProperty(read, 'url', { value: response.url });
+    return read;
+  };
+}
+
 export interface GitHubInstallation {
   id: number;
   /** GitHub's id of the account (user or organization) the app is installed on. */
@@ -59,8 +116,12 @@ const statusOf = (error: unknown): number | undefined => {
   return typeof status === 'number' ? status : undefined;
 };
 
-/** GitHub failing or unreachable: a 502 for our caller, without GitHub's internals. */
+/** GitHub failing, unreachable or over its budget: a 502 for our caller, without GitHub's internals. */
 function upstream(error: unknown, what: string): AppError {
+  // Octokit wraps what its fetch threw as the cause of a RequestError (status 500, which GitHub did not send).
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const budget = error instanceof GitHubBudgetError ? error : cause instanceof GitHubBudgetError ? cause : null;
+  if (budget) return new AppError('bad_gateway', `GitHub did not answer ${what}: ${budget.message}`);
   const status = statusOf(error);
   return new AppError('bad_gateway', `GitHub did not answer ${what}${status ? ` (status ${status})` : ''}`);
 }
@@ -100,15 +161,17 @@ export function missingOAuthConfig(config: GitHubConfig): string[] {
 export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
   if (missingGitHubConfig(config).length > 0) return null;
   const auth = { appId: config.appId!, privateKey: config.privateKey! };
-  const app = new AppOctokit({ authStrategy: createAppAuth, auth, baseUrl: config.apiUrl });
+  // Every request (installation tokens and OAuth exchanges included) goes through the budgeted fetch.
+  const request = { fetch: budgetedFetch(config.timeoutMs) };
+  const app = new AppOctokit({ authStrategy: createAppAuth, auth, baseUrl: config.apiUrl, request });
   // OAuth lives on GitHub's web host, not the API host (github.com, or the Enterprise Server's root).
-  const web = new Octokit({ baseUrl: config.webUrl });
+  const web = new Octokit({ baseUrl: config.webUrl, request });
   // One client per installation: auth-app caches its token and renews it before it expires.
   const installations = new Map<number, AppOctokitInstance>();
   const forInstallation = (installationId: number) => {
     let client = installations.get(installationId);
     if (!client) {
-      client = new AppOctokit({ authStrategy: createAppAuth, auth: { ...auth, installationId }, baseUrl: config.apiUrl });
+      client = new AppOctokit({ authStrategy: createAppAuth, auth: { ...auth, installationId }, baseUrl: config.apiUrl, request });
       installations.set(installationId, client);
     }
     return client;
@@ -155,8 +218,12 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
 
     async listRepositories(installationId) {
       try {
-        const repos = await forInstallation(installationId).paginate('GET /installation/repositories', { per_page: 100 });
-        return (repos as unknown as RepoPayload[]).map(toRepository);
+        let pages = 0;
+        const repos = await forInstallation(installationId).paginate('GET /installation/repositories', { per_page: 100 }, (response, done) => {
+          if (++pages >= GITHUB_MAX_PAGES.repositories) done();
+          return response.data as unknown as RepoPayload[];
+        });
+        return repos.map(toRepository);
       } catch (error) {
         throw upstream(error, 'with the installation\'s repositories');
       }
@@ -189,16 +256,16 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
         throw upstream(error, 'when exchanging the authorization code');
       }
       try {
-        const user = new AppOctokit({ auth: token, baseUrl: config.apiUrl });
+        const user = new AppOctokit({ auth: token, baseUrl: config.apiUrl, request });
         const { data: me } = await user.request('GET /user');
         let canAccessInstallation = false as boolean;
         if (installationId !== null) {
+          // Not listed within the pages read is not proved.
+          let pages = 0;
           await user.paginate('GET /user/installations', { per_page: 100 }, (response, done) => {
             const page = response.data as unknown as { id: number }[];
-            if (page.some((i) => i.id === installationId)) {
-              canAccessInstallation = true;
-              done();
-            }
+            if (page.some((i) => i.id === installationId)) canAccessInstallation = true;
+            if (canAccessInstallation || ++pages >= GITHUB_MAX_PAGES.userInstallations) done();
             return [];
           });
         }

@@ -149,22 +149,29 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
           'The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 ' +
           '`details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over ' +
           '16 KiB; 422 repository unreachable, installation suspended, or no such branch (the message names the default branch); ' +
-          '502 GitHub unreachable or erroring; 503 the GitHub App is not configured.',
+          '429 too many links for the project\'s owner (`RATE_LIMIT_TENANT_ACTIONS_MAX`, all its keys together; `Retry-After`); ' +
+          '502 GitHub unreachable, erroring or over `GITHUB_TIMEOUT_MS`; 503 the GitHub App is not configured.',
         tags: ['scm'],
         security: [{ bearerAuth: [] }],
         params: Type.Object({ projectId: Uuid }),
         body: LinkBody,
-        response: { 200: Type.Ref(RepoLink), ...errorResponses(400, 401, 404, 413, 422, 500, 502, 503) },
+        response: { 200: Type.Ref(RepoLink), ...errorResponses(400, 401, 404, 413, 422, 429, 500, 502, 503) },
       },
       bodyLimit: LINK_BODY_LIMIT,
     },
     async (request, reply) => {
-      const { link } = await services.github.linkGitHubRepo(principalOf(request), request.params.projectId.toLowerCase(), {
-        scmInstallationId: request.body.scmInstallationId.toLowerCase(),
-        repoOwner: request.body.repoOwner,
-        repoName: request.body.repoName,
-        trackedBranch: request.body.trackedBranch,
-      });
+      const { link } = await services.github.linkGitHubRepo(
+        principalOf(request),
+        request.params.projectId.toLowerCase(),
+        {
+          scmInstallationId: request.body.scmInstallationId.toLowerCase(),
+          repoOwner: request.body.repoOwner,
+          repoName: request.body.repoName,
+          trackedBranch: request.body.trackedBranch,
+        },
+        // The project's owner pays, across all of its keys: a key per request would not get around it.
+        (project) => app.limitTenantAction(request, reply, 'link', project),
+      );
       reply.header('cache-control', 'no-store');
       return presentLink(link);
     },

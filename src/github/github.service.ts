@@ -1,7 +1,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
+import type { ProjectRow, RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { Principal } from '../keys/principal.js';
 import { visibilityOf } from '../projects/projects.service.js';
@@ -258,11 +258,13 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
     /**
      * Links a GitHub repository the installation can reach to a project the key may see, and
      * queues its backfill. Linking the same repository and branch again returns the same link.
+     * `admit` (the caller's per-tenant limit) runs once the key may see the project, before GitHub is asked.
      */
     async linkGitHubRepo(
       principal: Principal,
       projectId: string,
       input: { scmInstallationId: string; repoOwner: string; repoName: string; trackedBranch: string },
+      admit: (project: ProjectRow) => Promise<void> = async () => {},
     ): Promise<{ link: RepoLinkRow; created: boolean }> {
       const github = requireGitHub();
       const problem = branchNameProblem(input.trackedBranch);
@@ -270,6 +272,7 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
         throw new AppError('invalid_request', `Invalid trackedBranch: ${problem}`, [{ in: 'body', parameter: 'trackedBranch', message: problem }]);
       }
       const project = await repos.visibleProject(projectId, visibilityOf(principal));
+      await admit(project);
       const installation = await githubRepository.findInstallation(db, input.scmInstallationId);
       if (!installation || !sameOwner(installation, ownerOf(principal)) || installation.status === 'deleted') {
         throw new AppError('not_found', 'Installation not found');

@@ -59,6 +59,9 @@ beforeAll(async () => {
     WEBHOOK_RETRY_DELAY_SECONDS: '1',
     WEBHOOK_DISPATCH_INTERVAL_MS: '100',
     WEBHOOK_TIMEOUT_MS: '2000',
+    // The receiver shares this process's event loop: one delivery at a time keeps its answers within
+    // the 2 s timeout on a loaded machine (a late answer is a retry, and one event arrives twice).
+    WEBHOOK_CONCURRENCY: '1',
     WEBHOOK_ENCRYPTION_KEY: ENCRYPTION_KEY,
   });
   services = createServices(database, config, { jobs: { pollingIntervalSeconds: 0.5 } });

@@ -41,6 +41,54 @@ export interface DeliveryWork {
   project_name: string;
 }
 
+export interface AdmissionCaps {
+  perEndpoint: number;
+  perTenant: number;
+  limit: number;
+}
+
+/**
+ * The statement of `admissibleDeliveries`. It visits the endpoints that have deliveries waiting (found
+ * by skipping through the index of waiting deliveries, one probe each) and the deliveries queued and
+ * unfinished (a few per tenant), never a backlog or the history: its cost is tested in
+ * src/webhooks/fair-deliveries.int.test.ts.
+ */
+export const admissionQuery = (caps: AdmissionCaps) => sql<{ id: string; tenant: string }>`
+  WITH RECURSIVE waiting AS (
+    (SELECT endpoint_id FROM webhook_event_deliveries WHERE queued_at IS NULL ORDER BY endpoint_id LIMIT 1)
+    UNION ALL
+    SELECT (SELECT d.endpoint_id FROM webhook_event_deliveries d WHERE d.queued_at IS NULL AND d.endpoint_id > w.endpoint_id ORDER BY d.endpoint_id LIMIT 1)
+    FROM waiting w WHERE w.endpoint_id IS NOT NULL
+  ), flying AS (
+    SELECT endpoint_id, count(*) AS n FROM webhook_event_deliveries
+    WHERE queued_at IS NOT NULL AND status = 'pending' AND queued_at > now() - interval '1 day'
+    GROUP BY endpoint_id
+  ), ep AS (
+    SELECT w.id,
+           CASE WHEN p.owner_type = 'org' THEN 'org:' || p.owner_org_id::text ELSE 'user:' || p.owner_user_id::text END AS tenant,
+           COALESCE(f.n, 0) AS flying,
+           w.id IN (SELECT endpoint_id FROM waiting) AS has_waiting
+    FROM webhook_endpoints w
+    JOIN projects p ON p.id = w.project_id
+    LEFT JOIN flying f ON f.endpoint_id = w.id
+    WHERE w.id IN (SELECT endpoint_id FROM waiting) OR w.id IN (SELECT endpoint_id FROM flying)
+  ), load AS (
+    SELECT tenant, sum(flying) AS flying FROM ep GROUP BY tenant
+  ), candidates AS (
+    SELECT c.id, c.created_at, ep.tenant
+    FROM ep CROSS JOIN LATERAL (
+      SELECT d.id, d.created_at FROM webhook_event_deliveries d
+      WHERE d.endpoint_id = ep.id AND d.queued_at IS NULL
+      ORDER BY d.created_at, d.id
+      LIMIT GREATEST(${caps.perEndpoint}::int - ep.flying, 0)
+    ) c
+    WHERE ep.has_waiting
+  ), ranked AS (
+    SELECT c.id, c.tenant, c.created_at, l.flying + row_number() OVER (PARTITION BY c.tenant ORDER BY c.created_at, c.id) AS nth
+    FROM candidates c JOIN load l ON l.tenant = c.tenant
+  )
+  SELECT id, tenant FROM ranked WHERE nth <= ${caps.perTenant}::int ORDER BY created_at, id LIMIT ${caps.limit}::int`;
+
 const ENDPOINT_COLUMNS = ['id', 'project_id', 'url', 'event_types', 'secret', 'created_at'] as const;
 
 export const webhooksRepository = {
@@ -111,15 +159,15 @@ export const webhooksRepository = {
     return delivery.id;
   },
 
-  async unqueuedDeliveries(db: Executor, limit: number): Promise<string[]> {
-    const rows = await db
-      .selectFrom('webhook_event_deliveries')
-      .select('id')
-      .where('queued_at', 'is', null)
-      .orderBy('created_at')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => r.id);
+  /**
+   * The oldest waiting deliveries that may join the job queue now, each with its tenant ('user:ID' or
+   * 'org:ID'): an endpoint's while it has fewer than `perEndpoint` queued and unfinished, a tenant's
+   * while it has fewer than `perTenant`. A delivery queued more than a day ago and still pending no
+   * longer counts (its job was lost), so a lost job cannot block its endpoint for good. A few index
+   * probes per endpoint with waiting deliveries (migrations/0030), whatever a backlog holds.
+   */
+  async admissibleDeliveries(db: Executor, caps: AdmissionCaps): Promise<{ id: string; tenant: string }[]> {
+    return (await admissionQuery(caps).execute(db)).rows;
   },
 
   async markQueued(db: Executor, ids: string[]): Promise<void> {

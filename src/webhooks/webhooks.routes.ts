@@ -170,6 +170,7 @@ ${deliveries.map((d) =>
 
   app.post('/dashboard/projects/:slug/webhooks/:id/test', { schema: { hide: true, params: EndpointParams, body: CsrfOnly } }, async (request, reply) => {
     const { project } = await access.project(kit.user(request), request.params.slug, true);
+    await app.limitTenantAction(request, reply, 'webhook-test', project);
     await services.webhooks.sendTest(project.id, request.params.id);
     return reply.redirect(`${base(project)}/${request.params.id}?notice=webhook-test-sent`, 303);
   });

@@ -16,6 +16,14 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** The dashboard's "send test event": delivered to one endpoint whatever it subscribes to. */
 export const TEST_EVENT_TYPE = 'webhook.test';
 export const MAX_ENDPOINTS_PER_PROJECT = 20;
+/**
+ * Deliveries of one endpoint, and of one tenant (a project's owner), in the job queue at once
+ * (waiting, running or between retries); the rest wait in the database in order. So the queue holds a
+ * few deliveries per tenant whatever one tenant's backlog, and the fair fetch (WEBHOOK_CONCURRENCY_PER_TENANT)
+ * reaches every tenant's next delivery at once.
+ */
+export const QUEUED_PER_ENDPOINT = 4;
+export const QUEUED_PER_TENANT = 10;
 const DISPATCH_BATCH = 100;
 /** Events and their delivery log are kept this long (retries end within hours). */
 export const RETENTION_DAYS = 30;
@@ -98,10 +106,46 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
     return endpoint;
   }
 
-  /** Queues a job per delivery, then marks them queued (a crash in between queues again: at least once). */
-  async function queue(ids: string[]): Promise<void> {
-    for (const id of ids) await jobs.send('webhook-deliver', { deliveryId: id }, { key: id });
-    await repo.markQueued(db, ids);
+  /**
+   * Queues a job per delivery (in its tenant's share of the worker), then marks them queued (a crash
+   * in between queues again: at least once; the queue keeps one job per delivery).
+   */
+  async function queue(rows: { id: string; tenant: string }[]): Promise<void> {
+    for (const { id, tenant } of rows) await jobs.send('webhook-deliver', { deliveryId: id }, { key: id, group: tenant });
+    await repo.markQueued(db, rows.map((r) => r.id));
+  }
+
+  /** Queues every delivery that may join the queue now (see QUEUED_PER_TENANT); how many. */
+  async function admit(): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const rows = await repo.admissibleDeliveries(db, { perEndpoint: QUEUED_PER_ENDPOINT, perTenant: QUEUED_PER_TENANT, limit: DISPATCH_BATCH });
+      await queue(rows);
+      total += rows.length;
+      if (rows.length < DISPATCH_BATCH) return total;
+    }
+  }
+
+  // One admission at a time in this process (the caps count what the last one queued); a call during
+  // one is answered by one more run after it.
+  let admitting: Promise<number> | null = null;
+  let again = false;
+  function dispatch(): Promise<number> {
+    if (admitting) {
+      again = true;
+      return admitting;
+    }
+    admitting = (async () => {
+      let total = 0;
+      do {
+        again = false;
+        total += await admit();
+      } while (again);
+      return total;
+    })().finally(() => {
+      admitting = null;
+    });
+    return admitting;
   }
 
   return {
@@ -150,11 +194,11 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
       if (!isUuid(id) || !(await repo.deleteEndpoint(db, projectId, id))) throw new AppError('not_found', 'Webhook endpoint not found');
     },
 
-    /** Sends a `webhook.test` event to one endpoint now (through the queue, like any delivery). */
+    /** Sends a `webhook.test` event to one endpoint now (through the queue, like any delivery, and after the endpoint's earlier ones). */
     async sendTest(projectId: string, id: string): Promise<string> {
       const endpoint = await endpointOf(projectId, id);
       const deliveryId = await repo.insertSingleDelivery(db, { projectId, endpointId: endpoint.id, type: TEST_EVENT_TYPE });
-      await queue([deliveryId]);
+      await dispatch();
       return deliveryId;
     },
 
@@ -175,16 +219,8 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
       }));
     },
 
-    /** Queues the deliveries the triggers wrote since the last call; returns how many. */
-    async dispatchPending(): Promise<number> {
-      let total = 0;
-      for (;;) {
-        const ids = await repo.unqueuedDeliveries(db, DISPATCH_BATCH);
-        await queue(ids);
-        total += ids.length;
-        if (ids.length < DISPATCH_BATCH) return total;
-      }
-    },
+    /** Queues the waiting deliveries (those the triggers wrote) that may join the queue now; returns how many. */
+    dispatchPending: (): Promise<number> => dispatch(),
 
     /**
      * One attempt of a delivery (the job handler). Succeeds on a 2xx; otherwise records the attempt
@@ -230,6 +266,9 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
         status,
       );
       if (status === 'pending') throw new Error(`webhook delivery ${deliveryId} attempt ${attempt} failed: ${outcome.error ?? `HTTP ${outcome.statusCode}`}`);
+      // Its place in the queue is free: the endpoint's next delivery need not wait for the dispatcher's tick.
+      // Ignored: the dispatcher's next tick admits it anyway, and this delivery is done.
+      await dispatch().catch(() => {});
       return { status };
     },
 

@@ -1292,7 +1292,7 @@ export interface paths {
         put?: never;
         /**
          * Link a GitHub repository to a project
-         * @description The key must see the project and own the installation (same context); otherwise 404, revealing nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an installation token); otherwise 422. Linking the same repository and branch again returns the existing link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 `details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over 16 KiB; 422 repository unreachable, installation suspended, or no such branch (the message names the default branch); 502 GitHub unreachable or erroring; 503 the GitHub App is not configured.
+         * @description The key must see the project and own the installation (same context); otherwise 404, revealing nothing. The installation must be able to reach the repository (`GET /repos/{owner}/{repo}` with an installation token); otherwise 422. Linking the same repository and branch again returns the existing link (200, same id). A new link queues the backfill of the tracked branch (status `pending`). The key is checked before the body is read. Errors: 400 bad body (unknown fields, names, branch; at most 20 `details`); 401 missing or invalid key (Bearer only); 404 project or installation not found; 413 body over 16 KiB; 422 repository unreachable, installation suspended, or no such branch (the message names the default branch); 429 too many links for the project's owner (`RATE_LIMIT_TENANT_ACTIONS_MAX`, all its keys together; `Retry-After`); 502 GitHub unreachable, erroring or over `GITHUB_TIMEOUT_MS`; 503 the GitHub App is not configured.
          */
         post: {
             parameters: {
@@ -1371,6 +1371,15 @@ export interface paths {
                 };
                 /** @description Every error body. 5xx bodies never carry details or internals. */
                 422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -7,8 +7,11 @@ import { AppError } from '../../errors.js';
 import { isAuthenticatedRoute, presentedKey } from './route-kind.js';
 import { addressBucket } from '../client-address.js';
 
-/** The dashboard's expensive actions, limited per tenant (see `limitTenantAction`). */
-export type TenantAction = 'preview' | 'generate' | 'sync';
+/**
+ * Expensive actions, limited per tenant (see `limitTenantAction`): each costs a generation, an
+ * ingest (a clone or fetch), git processes and outbound requests, or fans out to outbound webhooks.
+ */
+export type TenantAction = 'preview' | 'generate' | 'sync' | 'regenerate' | 'link' | 'bulk' | 'webhook-test';
 
 /** Who pays for a project's work: the user or organization that owns it. */
 export interface Tenant {
@@ -32,6 +35,10 @@ const ACTION_NAMES: Record<TenantAction, string> = {
   preview: 'settings previews',
   generate: 'generations ("Generate now")',
   sync: 'syncs ("Sync now")',
+  regenerate: 'regenerations',
+  link: 'repository links (linking, or changing the branch)',
+  bulk: 'bulk review actions',
+  'webhook-test': 'webhook test events',
 };
 
 const duration = (ms: number) =>
@@ -93,8 +100,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     errorResponseBuilder: (_request, context) => tooMany(Math.max(1, Math.ceil(context.ttl / 1000))),
   });
 
-  // A preview, a generation or a sync keeps the server busy for seconds on a large project, and any
-  // member can repeat it: each tenant gets its own budget per action, so one cannot starve the others.
+  // A preview, a generation, a sync or a link keeps the server busy for seconds on a large project (a
+  // bulk action or a test event sends outbound requests), and any member, or any of the tenant's API
+  // keys, can repeat it: each tenant gets its own budget per action, so one cannot starve the others.
   const tenantKeys = new WeakMap<FastifyRequest, string>();
   const tenantLimiters = Object.fromEntries(
     (Object.keys(ACTION_NAMES) as TenantAction[]).map((action) => [
