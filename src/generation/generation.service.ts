@@ -1,32 +1,22 @@
-import type { Db, Executor } from '../db/database.js';
-import type { EntryStatus, ProjectRow } from '../db/schema.js';
+import type { Db } from '../db/database.js';
+import type { ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { EntriesService, Selection } from '../entries/entries.service.js';
+import type { EntryProposal, ReleaseProposal, StoredGeneratedEntry } from '../entries/generated.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { type SettingsComparison } from './compare.js';
 import { touchedPeriods } from './engine.js';
 import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
-import { generationRepository, type StoredGenerated, type StoredRelease } from './generation.repository.js';
-import { place, type HistoryContext } from './history.js';
+import { generationRepository } from './generation.repository.js';
+import { historyDate, type HistoryContext } from './history.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import { type GeneratedEntryType, type GenerationSettings } from './types.js';
 import { buildVersionIndex } from './versions.js';
-import { isUuid } from '../ids.js';
 
 type PerType = Record<GeneratedEntryType, number>;
-type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null };
-type UpdateRow = { id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null };
-
-/**
- * Entries per write: up to 1,000 (the entries service writes up to 1,000 rows per statement) or
- * about 1 MB of their JSON, so that the last writes, of large rollups, are not one long statement
- * the run waits for after the engine is done.
- */
-const WRITE_BATCH = 1000;
-const WRITE_CHARS = 1024 * 1024;
 
 export interface GenerateRunOptions {
   /** Only commits that reached the tracked branch at or after this instant (and the periods they fall in). */
@@ -108,20 +98,18 @@ function invalidSettings(error: SettingsError): AppError {
 }
 
 /**
- * Stores what the engine generates from a project's stored commits. Entries are matched by the
- * engine's stable key: new keys are created (draft, or published when the type's policy is
- * `auto`), changed fingerprints are rewritten in place, unchanged ones are left alone, so a
- * second run changes nothing. An entry a person edited keeps its text and is flagged
- * `pending_regeneration` instead.
+ * Generates entries from a project's stored commits and proposes them for storage. What the engine
+ * produces is matched to what is stored by the engine's stable key: new keys are proposed for
+ * insertion, changed fingerprints for an update in place, keys no longer produced for archiving;
+ * unchanged ones are left alone, so a second run changes nothing. The entries service decides
+ * what each proposal comes to (status, a person's edit kept and flagged) and writes it.
  */
 export interface GenerationDeps {
   engine?: Engine;
-  /** Every status an entry gets (draft, published, archived) is written by the entries service. */
-  entries: Pick<
-    EntriesService,
-    'insertGenerated' | 'updateGenerated' | 'archiveGenerated' | 'insertGeneratedReleases' | 'updateGeneratedReleases' | 'archiveGeneratedReleases' | 'select'
-  >;
-  projects: Pick<ProjectsService, 'findBySlug' | 'findById'>;
+  /** Every status, edit flag and revision of an entry is the entries service's. */
+  entries: Pick<EntriesService, 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable'>;
+  /** The settings are kept on the project row. */
+  projects: Pick<ProjectsService, 'findBySlug' | 'findById' | 'generationSettings' | 'saveGenerationSettings'>;
 }
 
 export function createGenerationService(db: Db, { engine = inlineEngine, entries, projects }: GenerationDeps) {
@@ -145,23 +133,26 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
    * branch's head) filled in; teams from it apply where the project's own mapping names none.
    */
   async function settingsFor(executor: Db, projectId: string): Promise<GenerationSettings> {
-    const input = (await generationRepository.settingsOf(executor, projectId)) as SettingsInput;
+    const input = (await projects.generationSettings(projectId, executor)) as SettingsInput;
     return withRepoCodeowners(resolve(input), await generationRepository.codeownersOf(executor, projectId));
   }
 
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
       await generationRepository.lockProject(tx, project.id);
-      if (options.clear?.length) await generationRepository.clearEdits(tx, project.id, options.clear);
+      if (options.clear?.length) await entries.dropEdits(project.id, options.clear, { tx });
       const settings = await settingsFor(tx, project.id);
       const rows = await generationRepository.reachableCommits(tx, project.id);
       const commits = rows.map((r) => r.record);
       const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
+      // Release notes come from the whole history every run (cheap next to classification), so an
+      // incremental run still sees a tag pushed without new commits.
+      const withReleases = options.releases ?? settings.releases;
       // Labels and detected path rules come from the whole history, so the whole history is read;
       // `touched` limits which entries are produced and written.
-      const stored = await generationRepository.generatedEntries(tx, project.id);
+      const { entries: stored, releases: storedReleases } = await entries.storedGenerated(project.id, { tx, releases: withReleases });
       const trunk = await generationRepository.trackedBranches(tx, project.id);
-      const byKey = new Map(stored.map((e) => [e.generation_key, e]));
+      const byKey = new Map(stored.map((e) => [e.key, e]));
 
       let touched: Set<string> | null = null;
       // Periods are those of each commit's arrival on the tracked branch (a merged branch's commits
@@ -194,29 +185,11 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       // its time budget is stopped (GenerationTimeout) instead of hanging the job.
       // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
       const fingerprints = new Map<string, string>();
-      for (const e of stored) if (e.fingerprint) fingerprints.set(e.generation_key, e.fingerprint);
-      // Release notes come from the whole history every run (cheap next to classification), so an
-      // incremental run still sees a tag pushed without new commits.
-      const withReleases = options.releases ?? settings.releases;
-      const storedReleases = withReleases ? await generationRepository.generatedReleases(tx, project.id) : [];
+      for (const e of stored) if (e.fingerprint) fingerprints.set(e.key, e.fingerprint);
       const releaseFingerprints = new Map<string, string>();
       for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
-      const summary: GenerateSummary = {
-        project: project.slug,
-        commits: commits.length,
-        touched: touched ? touched.size : commits.length,
-        created: zero(),
-        updated: zero(),
-        unchanged: 0,
-        pending: 0,
-        archived: 0,
-        releases: null,
-        history: { published: 0, drafts: 0, skipped: 0 },
-        warnings: [],
-      };
-      let inserts: InsertRow[] = [];
-      let updates: UpdateRow[] = [];
-      const pending: string[] = [];
+      let unchanged = 0;
+      let releasesUnchanged = 0;
       const produced = new Set<string>();
       const linkTimes = await generationRepository.linkTimes(tx, project.id);
       const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
@@ -228,67 +201,45 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         },
       };
       // Entries are written while the engine makes the rest (it streams them): the database stores
-      // one batch while the engine's thread works on the next. Writes queue on the transaction's
-      // connection in order; each is awaited before the transaction ends, also when the run fails.
-      const writes: Array<Promise<void>> = [];
+      // one batch while the engine's thread works on the next.
       let written = 0;
       let storing = false;
-      let toWrite = 0;
-      const onWritten = (n: number) => {
-        written += n;
-        if (storing) progress({ stage: 'store', done: written, total: toWrite });
-      };
-      const track = (write: Promise<void>) => {
-        // Surfaced where the writes are awaited; meanwhile not an unhandled rejection.
-        write.catch(() => {});
-        writes.push(write);
-      };
-      let insertChars = 0;
-      let updateChars = 0;
-      const full = (rows: number, chars: number) => rows >= WRITE_BATCH || chars >= WRITE_CHARS;
-      const flush = (all: boolean) => {
-        if (inserts.length && (all || full(inserts.length, insertChars))) {
-          toWrite += inserts.length;
-          track(entries.insertGenerated(project.id, inserts, { tx, onBatch: onWritten }));
-          inserts = [];
-          insertChars = 0;
-        }
-        if (updates.length && (all || full(updates.length, updateChars))) {
-          toWrite += updates.length;
-          track(entries.updateGenerated(updates, { tx, onBatch: onWritten }));
-          updates = [];
-          updateChars = 0;
-        }
-      };
-      const consider = (entry: EntryToStore) => {
+      const store = entries.storeGenerated(project.id, settings, {
+        tx,
+        onBatch: (n) => {
+          written += n;
+          if (storing) progress({ stage: 'store', done: written, total: store.queued });
+        },
+      });
+      const contentOf = (entry: EntryToStore) => ({
+        entryType: entry.entry_type,
+        record: recordOf(entry),
+        commitId: entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null,
+        historyAt: historyDate(entry, history),
+      });
+      const propose = (entry: EntryToStore): EntryProposal | null => {
         produced.add(entry.key);
         const existing = byKey.get(entry.key);
-        const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
-        if (!existing) {
-          // History (from before the link) follows the history policy, dated by its change.
-          const placed = place(entry, settings, history);
-          if (!placed.store) {
-            summary.history.skipped++;
-            return;
-          }
-          if (placed.history) summary.history[placed.status === 'published' ? 'published' : 'drafts']++;
-          inserts.push({ record: recordOf(entry), commitId, status: placed.status, publishedAt: placed.publishedAt });
-          insertChars += entry.record!.length;
-          summary.created[entry.entry_type]++;
-        } else if (existing.fingerprint === entry.fingerprint) {
-          summary.unchanged++;
-        } else if (existing.edited_at) {
-          if (!existing.pending_regeneration) pending.push(existing.id);
-          summary.pending++;
-        } else {
-          // Archived by generation (no fingerprint) and produced again: back under the type's policy.
-          const back = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at;
-          const placed = back ? place(entry, settings, history) : undefined;
-          const restore = placed?.store ? { restore: placed.status, publishedAt: placed.publishedAt } : {};
-          updates.push({ id: existing.id, record: recordOf(entry), commitId, ...restore });
-          updateChars += entry.record!.length;
-          summary.updated[entry.entry_type]++;
+        if (!existing) return { kind: 'insert', produced: contentOf(entry) };
+        if (existing.fingerprint === entry.fingerprint) {
+          unchanged++;
+          return null;
         }
+        return { kind: 'update', stored: existing, produced: contentOf(entry) };
+      };
+      const proposeReleases = (notes: readonly ReleaseToStore[]): ReleaseProposal[] => {
+        const byKey = new Map(storedReleases.map((r) => [r.key, r]));
+        const producedNotes = new Set<string>();
+        const proposals: ReleaseProposal[] = [];
+        for (const note of notes) {
+          producedNotes.add(note.key);
+          const existing = byKey.get(note.key);
+          if (!existing) proposals.push({ kind: 'insert', produced: { record: recordOf(note) } });
+          else if (existing.fingerprint === note.fingerprint) releasesUnchanged++;
+          else proposals.push({ kind: 'update', stored: existing, produced: { record: recordOf(note) } });
+        }
+        for (const r of storedReleases) if (!producedNotes.has(r.key) && r.status !== 'archived') proposals.push({ kind: 'archive', stored: r });
+        return proposals;
       };
       let result: EngineResult;
       try {
@@ -302,88 +253,40 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
             ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
           },
           {
-            onEntries: (batch) => {
-              for (const entry of batch) consider(entry);
-              flush(false);
-            },
+            onEntries: (batch) => store.entries(batch.map(propose).filter((p): p is EntryProposal => p !== null)),
             // The notes come first, once the commits are classified: written while the entries are made.
-            onReleases: (notes) => {
-              const write = storeReleases(tx, project.id, settings, storedReleases, notes);
-              track(write.then((r) => void (summary.releases = r)));
-            },
+            onReleases: (notes) => store.releases(proposeReleases(notes)),
           },
         );
       } catch (error) {
         // No write may still be running when the transaction rolls back.
-        await Promise.allSettled(writes);
+        await store.abandon();
         throw error;
       }
-      summary.warnings = result.warnings;
       progress({ stage: 'generate', done: commits.length, total: commits.length });
-      flush(true);
+      store.flush();
       storing = true;
-      progress({ stage: 'store', done: written, total: toWrite });
-      const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
-      if (failed) throw failed.reason;
+      progress({ stage: 'store', done: written, total: store.queued });
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
-      // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
+      // revert cancelled a period's only change, a section was hidden) are proposed for archiving.
       const inScope = scopeOf(settings, types, touched, commits, arrival);
-      const archive: string[] = [];
-      for (const e of stored) {
-        if (produced.has(e.generation_key) || e.status === 'archived' || !inScope(e)) continue;
-        if (e.edited_at) {
-          if (!e.pending_regeneration) pending.push(e.id);
-          summary.pending++;
-        } else archive.push(e.id);
-      }
-      await entries.archiveGenerated(archive, { tx });
-      await generationRepository.markPending(tx, pending);
-      summary.archived = archive.length;
-      return summary;
+      store.entries(stored.filter((e) => !produced.has(e.key) && e.status !== 'archived' && inScope(e)).map((e) => ({ kind: 'archive', stored: e })));
+      const outcome = await store.finish();
+      return {
+        project: project.slug,
+        commits: commits.length,
+        touched: touched ? touched.size : commits.length,
+        created: { ...zero(), ...outcome.created },
+        updated: { ...zero(), ...outcome.updated },
+        unchanged,
+        pending: outcome.pending,
+        archived: outcome.archived,
+        releases: outcome.releases ? { created: outcome.releases.created, updated: outcome.releases.updated, unchanged: releasesUnchanged, archived: outcome.releases.archived } : null,
+        history: outcome.history,
+        warnings: result.warnings,
+      };
     });
-  }
-
-  /**
-   * Release notes, matched by key like entries: new ones created under the `release` policy (the
-   * Unreleased note too: it is replaced in place as commits and tags arrive, and archived when a tag
-   * leaves it empty), changed fingerprints rewritten (status kept), notes no longer produced archived.
-   * Nobody edits a note's text, so there is no pending state.
-   */
-  async function storeReleases(
-    tx: Executor,
-    projectId: string,
-    settings: GenerationSettings,
-    stored: readonly StoredRelease[],
-    notes: readonly ReleaseToStore[],
-  ): Promise<ReleaseSummary> {
-    const byKey = new Map(stored.map((r) => [r.key, r]));
-    const status: EntryStatus = settings.publish.release === 'auto' ? 'published' : 'draft';
-    const inserts: Array<{ record: string; status: EntryStatus }> = [];
-    const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
-    const summary: ReleaseSummary = { created: 0, updated: 0, unchanged: 0, archived: 0 };
-    const produced = new Set<string>();
-    for (const note of notes) {
-      produced.add(note.key);
-      const existing = byKey.get(note.key);
-      if (!existing) {
-        inserts.push({ record: recordOf(note), status });
-        summary.created++;
-      } else if (existing.fingerprint === note.fingerprint) {
-        summary.unchanged++;
-      } else {
-        // Archived by generation (no fingerprint) and produced again: back under the release policy.
-        const restore = existing.status === 'archived' && existing.fingerprint === null ? status : undefined;
-        updates.push({ id: existing.id, record: recordOf(note), ...(restore ? { restore } : {}) });
-        summary.updated++;
-      }
-    }
-    const archive = stored.filter((r) => !produced.has(r.key) && r.status !== 'archived').map((r) => r.id);
-    await entries.insertGeneratedReleases(projectId, inserts, { tx });
-    await entries.updateGeneratedReleases(updates, { tx });
-    await entries.archiveGeneratedReleases(archive, { tx });
-    summary.archived = archive.length;
-    return summary;
   }
 
   /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
@@ -399,7 +302,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     touched: Set<string> | null,
     commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
     arrival: ArrivalIndex | null,
-  ): (e: StoredGenerated) => boolean {
+  ): (e: StoredGeneratedEntry) => boolean {
     const types = new Set<string>(entryTypes);
     if (!touched) return (e) => types.has(e.entry_type);
     const touchedCommits = commits.filter((c) => touched.has(c.sha));
@@ -407,14 +310,13 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     // commits were committed in (their entries there must stay, not be archived as "gone").
     const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone, arrival ?? undefined).map((p) => p.key));
     for (const sha of touched) keys.add(`commit:${sha}`);
-    return (e) => types.has(e.entry_type) && keys.has(e.generation_key);
+    return (e) => types.has(e.entry_type) && keys.has(e.key);
   }
 
   return {
     /** The stored settings as given, and with every default filled in. */
     async settings(slug: string): Promise<{ input: SettingsInput; resolved: GenerationSettings }> {
-      const project = await projectBySlug(slug);
-      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const input = (await projectBySlug(slug)).generation_settings as SettingsInput;
       return { input, resolved: resolve(input) };
     },
 
@@ -424,7 +326,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
      */
     async previewSettings(slug: string, patch: SettingsPatch): Promise<SettingsComparison & { settings: GenerationSettings }> {
       const project = await projectBySlug(slug);
-      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const input = project.generation_settings as SettingsInput;
       const codeowners = await generationRepository.codeownersOf(db, project.id);
       const next = applyPatch(input, patch);
       const proposed = withRepoCodeowners(resolve(next), codeowners);
@@ -438,10 +340,9 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
     async configure(slug: string, patch: SettingsPatch): Promise<GenerationSettings> {
       const project = await projectBySlug(slug);
-      const current = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
-      const next = applyPatch(current, patch);
+      const next = applyPatch(project.generation_settings as SettingsInput, patch);
       const resolved = resolve(next);
-      await generationRepository.saveSettings(db, project.id, next as Record<string, unknown>);
+      await projects.saveGenerationSettings(project.id, next as Record<string, unknown>);
       return resolved;
     },
 
@@ -466,27 +367,22 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     async regenerateMany(projectId: string, selection: Selection): Promise<GenerateSummary & { selected: number; skipped: number }> {
       const project = await projects.findById(projectId);
       if (!project) throw notFound('Project');
-      const ids = await entries.select(projectId, selection);
-      const targets = await generationRepository.regenerable(db, projectId, ids);
-      if (!targets.length) throw new AppError('conflict', 'None of the selected entries can be regenerated: they were not generated from commits, or are archived');
+      const { selected, targets } = await entries.regenerable(projectId, selection);
       const summary = await run(project, {
         shas: [...new Set(targets.flatMap((t) => t.commit_shas))],
         types: [...new Set(targets.map((t) => t.entry_type))],
         clear: targets.map((t) => t.id),
       });
-      return { ...summary, selected: ids.length, skipped: ids.length - targets.length };
+      return { ...summary, selected, skipped: selected - targets.length };
     },
 
     /** Drops a person's edit of an entry and writes the generated text again. */
     async regenerate(entryId: string): Promise<GenerateSummary> {
-      const entry = isUuid(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
-      if (!entry) throw notFound('Entry');
-      if (!entry.generation_key) throw new AppError('conflict', 'This entry was not generated from commits, so it cannot be regenerated');
-      await generationRepository.clearEdit(db, entry.id);
-      const project = await projects.findById(entry.project_id);
+      const entry = await entries.dropEdit(entryId);
+      const project = await projects.findById(entry.projectId);
       if (!project) throw notFound('Project');
       // Its own type only, even if the project no longer generates that type.
-      return run(project, { shas: entry.commit_shas, types: [entry.entry_type] });
+      return run(project, { shas: entry.commitShas, types: [entry.entryType] });
     },
   };
 }

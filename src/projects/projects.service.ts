@@ -130,6 +130,20 @@ export function createProjectsService(
       return updated;
     },
 
+    /**
+     * The project's generation settings as stored (`{}` for none), read in `tx` (a generation run
+     * reads them under its lock). Generation gives them their meaning and validates them; the project
+     * row holds them.
+     */
+    async generationSettings(id: string, tx: Executor = db): Promise<Record<string, unknown>> {
+      return (await projectsRepository.findById(tx, id))?.generation_settings ?? {};
+    },
+
+    /** Stores generation settings that generation validated, as given. */
+    async saveGenerationSettings(id: string, input: Record<string, unknown>): Promise<void> {
+      await projectsRepository.update(db, id, { generation_settings: JSON.stringify(input) });
+    },
+
     async delete(id: string): Promise<void> {
       if (!(await projectsRepository.delete(db, id))) throw new AppError('not_found', 'Project not found');
     },
