@@ -2,7 +2,7 @@ import type { Db } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { EntriesService, Selection } from '../entries/entries.service.js';
-import type { EntryProposal, ReleaseProposal, StoredGeneratedEntry } from '../entries/generated.js';
+import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, StoredGeneratedEntry } from '../entries/generated.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { type SettingsComparison } from './compare.js';
@@ -11,6 +11,7 @@ import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository } from './generation.repository.js';
 import { historyDate, type HistoryContext } from './history.js';
+import { reconcile, Reconciler } from './reconcile.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import { type GeneratedEntryType, type GenerationSettings } from './types.js';
@@ -152,7 +153,6 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       // `touched` limits which entries are produced and written.
       const { entries: stored, releases: storedReleases } = await entries.storedGenerated(project.id, { tx, releases: withReleases });
       const trunk = await generationRepository.trackedBranches(tx, project.id);
-      const byKey = new Map(stored.map((e) => [e.key, e]));
 
       let touched: Set<string> | null = null;
       // Periods are those of each commit's arrival on the tracked branch (a merged branch's commits
@@ -188,9 +188,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       for (const e of stored) if (e.fingerprint) fingerprints.set(e.key, e.fingerprint);
       const releaseFingerprints = new Map<string, string>();
       for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
-      let unchanged = 0;
-      let releasesUnchanged = 0;
-      const produced = new Set<string>();
+      const reconciler = new Reconciler<StoredGeneratedEntry, EntryToStore>(stored);
       const linkTimes = await generationRepository.linkTimes(tx, project.id);
       const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
       // A commit entry's arrival comes with it from the engine, which reads the graph anyway.
@@ -211,35 +209,19 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
           if (storing) progress({ stage: 'store', done: written, total: store.queued });
         },
       });
-      const contentOf = (entry: EntryToStore) => ({
+      const contentOf = (entry: EntryToStore): GeneratedContent => ({
         entryType: entry.entry_type,
         record: recordOf(entry),
         commitId: entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null,
         historyAt: historyDate(entry, history),
       });
-      const propose = (entry: EntryToStore): EntryProposal | null => {
-        produced.add(entry.key);
-        const existing = byKey.get(entry.key);
-        if (!existing) return { kind: 'insert', produced: contentOf(entry) };
-        if (existing.fingerprint === entry.fingerprint) {
-          unchanged++;
-          return null;
-        }
-        return { kind: 'update', stored: existing, produced: contentOf(entry) };
-      };
+      const withContent = (p: Proposal<StoredGeneratedEntry, EntryToStore>): EntryProposal =>
+        p.kind === 'insert' ? { kind: 'insert', produced: contentOf(p.produced) } : p.kind === 'update' ? { ...p, produced: contentOf(p.produced) } : p;
+      let releasesUnchanged = 0;
       const proposeReleases = (notes: readonly ReleaseToStore[]): ReleaseProposal[] => {
-        const byKey = new Map(storedReleases.map((r) => [r.key, r]));
-        const producedNotes = new Set<string>();
-        const proposals: ReleaseProposal[] = [];
-        for (const note of notes) {
-          producedNotes.add(note.key);
-          const existing = byKey.get(note.key);
-          if (!existing) proposals.push({ kind: 'insert', produced: { record: recordOf(note) } });
-          else if (existing.fingerprint === note.fingerprint) releasesUnchanged++;
-          else proposals.push({ kind: 'update', stored: existing, produced: { record: recordOf(note) } });
-        }
-        for (const r of storedReleases) if (!producedNotes.has(r.key) && r.status !== 'archived') proposals.push({ kind: 'archive', stored: r });
-        return proposals;
+        const { proposals, unchanged } = reconcile(storedReleases, notes);
+        releasesUnchanged = unchanged;
+        return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced) } }));
       };
       let result: EngineResult;
       try {
@@ -253,7 +235,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
             ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
           },
           {
-            onEntries: (batch) => store.entries(batch.map(propose).filter((p): p is EntryProposal => p !== null)),
+            onEntries: (batch) => store.entries(reconciler.produced(batch).map(withContent)),
             // The notes come first, once the commits are classified: written while the entries are made.
             onReleases: (notes) => store.releases(proposeReleases(notes)),
           },
@@ -270,8 +252,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
 
       // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
       // revert cancelled a period's only change, a section was hidden) are proposed for archiving.
-      const inScope = scopeOf(settings, types, touched, commits, arrival);
-      store.entries(stored.filter((e) => !produced.has(e.key) && e.status !== 'archived' && inScope(e)).map((e) => ({ kind: 'archive', stored: e })));
+      store.entries(reconciler.vanished(scopeOf(settings, types, touched, commits, arrival)));
       const outcome = await store.finish();
       return {
         project: project.slug,
@@ -279,7 +260,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         touched: touched ? touched.size : commits.length,
         created: { ...zero(), ...outcome.created },
         updated: { ...zero(), ...outcome.updated },
-        unchanged,
+        unchanged: reconciler.unchanged,
         pending: outcome.pending,
         archived: outcome.archived,
         releases: outcome.releases ? { created: outcome.releases.created, updated: outcome.releases.updated, unchanged: releasesUnchanged, archived: outcome.releases.archived } : null,
