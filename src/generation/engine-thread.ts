@@ -7,9 +7,9 @@ import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { endRun, startModuleWorker } from '../worker-threads.js';
-import { computeArrivals } from './arrival.js';
-import { compareGenerations, type SettingsComparison } from './compare.js';
-import { generate, type GenerateOptions, type PreparedCommit } from './engine.js';
+import { computeArrivals } from './engine/arrival.js';
+import { compareGenerations, type SettingsComparison } from './engine/compare.js';
+import { generate, type GenerateOptions, type PreparedCommit } from './engine/engine.js';
 import {
   entryToStore,
   packCommits,
@@ -20,10 +20,10 @@ import {
   type PackedCommits,
   type ReleaseToStore,
 } from './engine-wire.js';
-import { generateReleases } from './releases.js';
+import { generateReleases } from './engine/releases.js';
 import type { CommitRecord } from '../git/commit-record.js';
-import type { GeneratedEntry, GenerationSettings } from './types.js';
-import { buildVersionIndex } from './versions.js';
+import type { GeneratedEntry, GenerationSettings } from './engine/types.js';
+import { buildVersionIndex } from './engine/versions.js';
 
 /**
  * What the engine is asked: the commits, the settings and plain options. The version and arrival

@@ -4,9 +4,9 @@ import { AppError, notFound } from '../errors.js';
 import type { EntriesService, Selection } from '../entries/entries.service.js';
 import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, StoredGeneratedEntry } from '../entries/generated.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { computeArrivals, type ArrivalIndex } from './arrival.js';
-import { type SettingsComparison } from './compare.js';
-import { touchedPeriods } from './engine.js';
+import { computeArrivals, type ArrivalIndex } from './engine/arrival.js';
+import { type SettingsComparison } from './engine/compare.js';
+import { touchedPeriods } from './engine/engine.js';
 import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository } from './generation.repository.js';
@@ -14,8 +14,8 @@ import { historyDate, type HistoryContext } from './history.js';
 import { reconcile, Reconciler } from './reconcile.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';
-import { type GeneratedEntryType, type GenerationSettings } from './types.js';
-import { buildVersionIndex } from './versions.js';
+import { type GeneratedEntryType, type GenerationSettings } from './engine/types.js';
+import { buildVersionIndex } from './engine/versions.js';
 
 type PerType = Record<GeneratedEntryType, number>;
 

@@ -5,7 +5,7 @@
  * entry it proposes, whether it is history and, if so, which date it carries; the entries service
  * places it by the project's history policy (src/entries/generated.ts `place`).
  *
- * A commit entry is history when its commit arrived (src/generation/arrival.ts) before its own
+ * A commit entry is history when its commit arrived (src/generation/engine/arrival.ts) before its own
  * link was made; its date is that arrival. A rollup is history when its period ended by the time
  * every one of its commits' links was made (so all it holds is history); its date is the period's
  * end. A period still open at the link, or holding a later link's new work, is new work.
