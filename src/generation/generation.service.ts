@@ -1,21 +1,18 @@
 import type { Db } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
-import type { EntriesService, Selection } from '../entries/entries.service.js';
-import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, StoredGeneratedEntry } from '../entries/generated.js';
+import type { EntriesService, GeneratedOutcome, Selection } from '../entries/entries.service.js';
+import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, StoredGeneratedEntry, StoredGeneratedRelease } from '../entries/generated.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { computeArrivals, type ArrivalIndex } from './engine/arrival.js';
 import { type SettingsComparison } from './engine/compare.js';
-import { touchedPeriods } from './engine/engine.js';
+import type { StoredLabel, Touch } from './engine/touched.js';
 import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
-import { generationRepository } from './generation.repository.js';
+import { generationRepository, type StoredCommit } from './generation.repository.js';
 import { historyDate, type HistoryContext } from './history.js';
 import { reconcile, Reconciler } from './reconcile.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
-import type { CommitRecord } from '../git/commit-record.js';
 import { type GeneratedEntryType, type GenerationSettings } from './engine/types.js';
-import { buildVersionIndex } from './engine/versions.js';
 
 type PerType = Record<GeneratedEntryType, number>;
 
@@ -98,6 +95,121 @@ function invalidSettings(error: SettingsError): AppError {
   return new AppError('invalid_request', 'Invalid generation settings', error.problems.map((message) => ({ message })));
 }
 
+/** The settings with every default filled in; invalid ones fail as the API's 400. */
+function resolve(input: SettingsInput): GenerationSettings {
+  try {
+    return resolveSettings(input);
+  } catch (error) {
+    if (error instanceof SettingsError) throw invalidSettings(error);
+    throw error;
+  }
+}
+
+/** What a run reads, in its transaction under the project's lock. */
+interface RunInput {
+  settings: GenerationSettings;
+  /** The reachable commits, oldest first, with their rows' ids, links and when they were stored. */
+  rows: StoredCommit[];
+  stored: StoredGeneratedEntry[];
+  /** Empty when the run makes no release notes. */
+  storedReleases: StoredGeneratedRelease[];
+  withReleases: boolean;
+  trunk: string[];
+  /** When the link each commit came through was made: which new entries are history (history.ts). */
+  history: HistoryContext;
+}
+
+/**
+ * What an incremental run asks the engine to touch (null: a full run). Only what needs no graph is
+ * worked out here; commits by arrival and entries a later tag relabels are the engine thread's,
+ * which builds the arrival and version indexes anyway (engine/touched.ts).
+ */
+function touchOf({ rows, stored }: RunInput, options: GenerateRunOptions): Touch | null {
+  if (!options.since && !options.shas && !options.storedSince) return null;
+  const shas = new Set(options.shas ?? []);
+  if (options.storedSince) {
+    const since = options.storedSince.getTime();
+    for (const r of rows) if (r.storedAt >= since) shas.add(r.record.sha);
+  }
+  // A tag pushed later relabels entries no new commit touches: the thread checks each stored label.
+  const labels: StoredLabel[] = [];
+  for (const e of stored) {
+    if (e.status === 'archived' || !e.commit_shas.length) continue;
+    labels.push({ sha: e.commit_shas[0]!, components: e.component_tags, periodStart: e.period_start, periodEnd: e.period_end, label: e.version_label });
+  }
+  return { shas: [...shas], ...(options.since ? { arrivedSince: options.since.getTime() } : {}), labels };
+}
+
+/** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
+function recordOf(entry: EntryToStore | ReleaseToStore): string {
+  if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
+  return entry.record;
+}
+
+/**
+ * What a run proposes to the entries service: what the engine produces reconciled with what is
+ * stored (reconcile.ts), with the content the entries service stores (its commit's row, whether it
+ * is history).
+ */
+function proposer({ rows, stored, storedReleases, history }: RunInput) {
+  const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
+  const reconciler = new Reconciler<StoredGeneratedEntry, EntryToStore>(stored);
+  const contentOf = (entry: EntryToStore): GeneratedContent => ({
+    entryType: entry.entry_type,
+    record: recordOf(entry),
+    commitId: entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null,
+    historyAt: historyDate(entry, history),
+  });
+  const withContent = (p: Proposal<StoredGeneratedEntry, EntryToStore>): EntryProposal =>
+    p.kind === 'insert' ? { kind: 'insert', produced: contentOf(p.produced) } : p.kind === 'update' ? { ...p, produced: contentOf(p.produced) } : p;
+  let releasesUnchanged = 0;
+  return {
+    /** A batch of the engine's entries. */
+    entries: (batch: readonly EntryToStore[]): EntryProposal[] => reconciler.produced(batch).map(withContent),
+    /** Every release note of the history, at once. */
+    releases(notes: readonly ReleaseToStore[]): ReleaseProposal[] {
+      const { proposals, unchanged } = reconcile(storedReleases, notes);
+      releasesUnchanged = unchanged;
+      return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced) } }));
+    },
+    /** Once the engine is done: the stored entries in scope it no longer produced. */
+    vanished: (inScope: (e: StoredGeneratedEntry) => boolean): EntryProposal[] => reconciler.vanished(inScope),
+    unchanged: () => ({ entries: reconciler.unchanged, releases: releasesUnchanged }),
+  };
+}
+
+/** Which stored entries a run speaks for: all of its types, or (an incremental run) the keys it touched. */
+function scopeOf(types: readonly GeneratedEntryType[], touched: EngineResult['touched']): (e: StoredGeneratedEntry) => boolean {
+  const typeSet = new Set<string>(types);
+  if (!touched) return (e) => typeSet.has(e.entry_type);
+  const keys = new Set(touched.keys);
+  return (e) => typeSet.has(e.entry_type) && keys.has(e.key);
+}
+
+/** The run's summary from what the engine did and what the entries service made of the proposals. */
+function summaryOf(
+  project: ProjectRow,
+  commits: number,
+  result: EngineResult,
+  outcome: GeneratedOutcome,
+  unchanged: { entries: number; releases: number },
+): GenerateSummary {
+  const { releases } = outcome;
+  return {
+    project: project.slug,
+    commits,
+    touched: result.touched ? result.touched.commits : commits,
+    created: { ...zero(), ...outcome.created },
+    updated: { ...zero(), ...outcome.updated },
+    unchanged: unchanged.entries,
+    pending: outcome.pending,
+    archived: outcome.archived,
+    releases: releases ? { created: releases.created, updated: releases.updated, unchanged: unchanged.releases, archived: releases.archived } : null,
+    history: outcome.history,
+    warnings: result.warnings,
+  };
+}
+
 /**
  * Generates entries from a project's stored commits and proposes them for storage. What the engine
  * produces is matched to what is stored by the engine's stable key: new keys are proposed for
@@ -120,15 +232,6 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     return project;
   }
 
-  function resolve(input: SettingsInput): GenerationSettings {
-    try {
-      return resolveSettings(input);
-    } catch (error) {
-      if (error instanceof SettingsError) throw invalidSettings(error);
-      throw error;
-    }
-  }
-
   /**
    * The project's settings with the repository's CODEOWNERS (read at ingest from the tracked
    * branch's head) filled in; teams from it apply where the project's own mapping names none.
@@ -138,160 +241,99 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     return withRepoCodeowners(resolve(input), await generationRepository.codeownersOf(executor, projectId));
   }
 
+  /** Reads what a run works from, in its transaction (settings and stored entries as of the lock). */
+  async function readInput(tx: Db, project: ProjectRow, options: GenerateRunOptions): Promise<RunInput> {
+    const settings = await settingsFor(tx, project.id);
+    // Labels and detected path rules come from the whole history, so the whole history is read;
+    // an incremental run's touch limits which entries are produced and written.
+    const rows = await generationRepository.reachableCommits(tx, project.id);
+    // Release notes come from the whole history every run (cheap next to classification), so an
+    // incremental run still sees a tag pushed without new commits.
+    const withReleases = options.releases ?? settings.releases;
+    const { entries: stored, releases: storedReleases } = await entries.storedGenerated(project.id, { tx, releases: withReleases });
+    const trunk = await generationRepository.trackedBranches(tx, project.id);
+    const linkTimes = await generationRepository.linkTimes(tx, project.id);
+    const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
+    const history: HistoryContext = {
+      linkedAt: (sha) => {
+        const link = linkOf.get(sha);
+        return link ? linkTimes.get(link) : undefined;
+      },
+    };
+    return { settings, rows, stored, storedReleases, withReleases, trunk, history };
+  }
+
+  /**
+   * Runs the engine and proposes what it produces as it streams, then what it no longer produces;
+   * the entries service decides and writes meanwhile. In a worker thread on a server: the engine's
+   * CPU never holds the event loop, and a run over its time budget is stopped (GenerationTimeout)
+   * instead of hanging the job.
+   */
+  async function generateAndPropose(tx: Db, project: ProjectRow, input: RunInput, options: GenerateRunOptions): Promise<GenerateSummary> {
+    const { settings, rows, stored, storedReleases, withReleases, trunk } = input;
+    const commits = rows.map((r) => r.record);
+    const types = options.types ?? settings.entryTypes;
+    const touch = touchOf(input, options);
+    const progress = options.onProgress ?? (() => {});
+    progress({ stage: 'generate', done: 0, total: commits.length });
+    // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
+    const fingerprints = new Map<string, string>();
+    for (const e of stored) if (e.fingerprint) fingerprints.set(e.key, e.fingerprint);
+    const releaseFingerprints = new Map<string, string>();
+    for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
+
+    // Entries are written while the engine makes the rest (it streams them): the database stores
+    // one batch while the engine's thread works on the next.
+    let written = 0;
+    let storing = false;
+    const store = entries.storeGenerated(project.id, settings, {
+      tx,
+      onBatch: (n) => {
+        written += n;
+        if (storing) progress({ stage: 'store', done: written, total: store.queued });
+      },
+    });
+    const propose = proposer(input);
+    let result: EngineResult;
+    try {
+      result = await engine.run(
+        {
+          kind: 'generate',
+          commits,
+          settings,
+          options: { types, trunk },
+          ...(touch ? { touch } : {}),
+          stored: fingerprints,
+          ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
+        },
+        {
+          onEntries: (batch) => store.entries(propose.entries(batch)),
+          // The notes come first, once the commits are classified: written while the entries are made.
+          onReleases: (notes) => store.releases(propose.releases(notes)),
+        },
+      );
+    } catch (error) {
+      // No write may still be running when the transaction rolls back.
+      await store.abandon();
+      throw error;
+    }
+    progress({ stage: 'generate', done: commits.length, total: commits.length });
+    store.flush();
+    storing = true;
+    progress({ stage: 'store', done: written, total: store.queued });
+
+    // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
+    // revert cancelled a period's only change, a section was hidden) are proposed for archiving.
+    store.entries(propose.vanished(scopeOf(types, result.touched)));
+    return summaryOf(project, commits.length, result, await store.finish(), propose.unchanged());
+  }
+
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
       await generationRepository.lockProject(tx, project.id);
       if (options.clear?.length) await entries.dropEdits(project.id, options.clear, { tx });
-      const settings = await settingsFor(tx, project.id);
-      const rows = await generationRepository.reachableCommits(tx, project.id);
-      const commits = rows.map((r) => r.record);
-      const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
-      // Release notes come from the whole history every run (cheap next to classification), so an
-      // incremental run still sees a tag pushed without new commits.
-      const withReleases = options.releases ?? settings.releases;
-      // Labels and detected path rules come from the whole history, so the whole history is read;
-      // `touched` limits which entries are produced and written.
-      const { entries: stored, releases: storedReleases } = await entries.storedGenerated(project.id, { tx, releases: withReleases });
-      const trunk = await generationRepository.trackedBranches(tx, project.id);
-
-      let touched: Set<string> | null = null;
-      // Periods are those of each commit's arrival on the tracked branch (a merged branch's commits
-      // belong to their merge), read from the whole history like the engine does.
-      let arrival: ArrivalIndex | null = null;
-      if (options.since || options.shas || options.storedSince) {
-        arrival = computeArrivals(commits, { trunk });
-        const versions = buildVersionIndex(commits, { arrival });
-        touched = new Set(options.shas ?? []);
-        if (options.storedSince) {
-          const since = options.storedSince.getTime();
-          for (const r of rows) if (r.storedAt >= since) touched.add(r.record.sha);
-        }
-        if (options.since) {
-          const since = options.since.getTime();
-          for (const c of commits) if (arrival.get(c.sha)!.at >= since) touched.add(c.sha);
-        }
-        // A tag pushed later relabels entries no new commit touches: bring those along.
-        for (const e of stored) {
-          if (e.status === 'archived' || !e.commit_shas.length) continue;
-          const expected = e.period_start && e.period_end ? versions.highestIn(e.period_start, e.period_end) : versions.labelOf(e.commit_shas[0]!, e.component_tags);
-          if (expected !== e.version_label) touched.add(e.commit_shas[0]!);
-        }
-      }
-
-      const types = options.types ?? settings.entryTypes;
-      const progress = options.onProgress ?? (() => {});
-      progress({ stage: 'generate', done: 0, total: commits.length });
-      // In a worker thread on a server: the engine's CPU never holds the event loop, and a run over
-      // its time budget is stopped (GenerationTimeout) instead of hanging the job.
-      // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
-      const fingerprints = new Map<string, string>();
-      for (const e of stored) if (e.fingerprint) fingerprints.set(e.key, e.fingerprint);
-      const releaseFingerprints = new Map<string, string>();
-      for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
-      const reconciler = new Reconciler<StoredGeneratedEntry, EntryToStore>(stored);
-      const linkTimes = await generationRepository.linkTimes(tx, project.id);
-      const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
-      // A commit entry's arrival comes with it from the engine, which reads the graph anyway.
-      const history: HistoryContext = {
-        linkedAt: (sha) => {
-          const link = linkOf.get(sha);
-          return link ? linkTimes.get(link) : undefined;
-        },
-      };
-      // Entries are written while the engine makes the rest (it streams them): the database stores
-      // one batch while the engine's thread works on the next.
-      let written = 0;
-      let storing = false;
-      const store = entries.storeGenerated(project.id, settings, {
-        tx,
-        onBatch: (n) => {
-          written += n;
-          if (storing) progress({ stage: 'store', done: written, total: store.queued });
-        },
-      });
-      const contentOf = (entry: EntryToStore): GeneratedContent => ({
-        entryType: entry.entry_type,
-        record: recordOf(entry),
-        commitId: entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null,
-        historyAt: historyDate(entry, history),
-      });
-      const withContent = (p: Proposal<StoredGeneratedEntry, EntryToStore>): EntryProposal =>
-        p.kind === 'insert' ? { kind: 'insert', produced: contentOf(p.produced) } : p.kind === 'update' ? { ...p, produced: contentOf(p.produced) } : p;
-      let releasesUnchanged = 0;
-      const proposeReleases = (notes: readonly ReleaseToStore[]): ReleaseProposal[] => {
-        const { proposals, unchanged } = reconcile(storedReleases, notes);
-        releasesUnchanged = unchanged;
-        return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced) } }));
-      };
-      let result: EngineResult;
-      try {
-        result = await engine.run(
-          {
-            kind: 'generate',
-            commits,
-            settings,
-            options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
-            stored: fingerprints,
-            ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
-          },
-          {
-            onEntries: (batch) => store.entries(reconciler.produced(batch).map(withContent)),
-            // The notes come first, once the commits are classified: written while the entries are made.
-            onReleases: (notes) => store.releases(proposeReleases(notes)),
-          },
-        );
-      } catch (error) {
-        // No write may still be running when the transaction rolls back.
-        await store.abandon();
-        throw error;
-      }
-      progress({ stage: 'generate', done: commits.length, total: commits.length });
-      store.flush();
-      storing = true;
-      progress({ stage: 'store', done: written, total: store.queued });
-
-      // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
-      // revert cancelled a period's only change, a section was hidden) are proposed for archiving.
-      store.entries(reconciler.vanished(scopeOf(settings, types, touched, commits, arrival)));
-      const outcome = await store.finish();
-      return {
-        project: project.slug,
-        commits: commits.length,
-        touched: touched ? touched.size : commits.length,
-        created: { ...zero(), ...outcome.created },
-        updated: { ...zero(), ...outcome.updated },
-        unchanged: reconciler.unchanged,
-        pending: outcome.pending,
-        archived: outcome.archived,
-        releases: outcome.releases ? { created: outcome.releases.created, updated: outcome.releases.updated, unchanged: releasesUnchanged, archived: outcome.releases.archived } : null,
-        history: outcome.history,
-        warnings: result.warnings,
-      };
+      return generateAndPropose(tx, project, await readInput(tx, project, options), options);
     });
-  }
-
-  /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
-  function recordOf(entry: EntryToStore | ReleaseToStore): string {
-    if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
-    return entry.record;
-  }
-
-  /** Which stored entries this run speaks for: all of the configured types, or the touched keys. */
-  function scopeOf(
-    settings: GenerationSettings,
-    entryTypes: readonly GeneratedEntryType[],
-    touched: Set<string> | null,
-    commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
-    arrival: ArrivalIndex | null,
-  ): (e: StoredGeneratedEntry) => boolean {
-    const types = new Set<string>(entryTypes);
-    if (!touched) return (e) => types.has(e.entry_type);
-    const touchedCommits = commits.filter((c) => touched.has(c.sha));
-    // By arrival: a merge ingested today touches today's period, not the older ones its branch's
-    // commits were committed in (their entries there must stay, not be archived as "gone").
-    const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone, arrival ?? undefined).map((p) => p.key));
-    for (const sha of touched) keys.add(`commit:${sha}`);
-    return (e) => types.has(e.entry_type) && keys.has(e.key);
   }
 
   return {
