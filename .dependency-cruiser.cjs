@@ -74,6 +74,16 @@ module.exports = {
       to: { path: '^src/(auth|cache|changelog|cli|dashboard|demo|entries|generation|github|health|jobs|keys|ops|orgs|projects|repos|webhooks)/' },
     },
     {
+      name: 'generation-engine-is-pure',
+      severity: 'error',
+      comment:
+        'The engine (src/generation/engine/) is commits + settings → entries, pure and deterministic: it imports only ' +
+        'itself, the commit record (src/git/commit-record.ts), node:crypto (hashing) and semver. No database, files, ' +
+        'threads or services: what it needs is handed in (src/generation/engine-thread.ts runs it).',
+      from: { path: '^src/generation/engine/' },
+      to: { pathNot: ['^src/generation/engine/', '^src/git/commit-record\\.ts$', '^(node:)?crypto$', '^node_modules/semver/'] },
+    },
+    {
       name: 'src-never-imports-scripts-or-tests',
       severity: 'error',
       from: { path: '^src', pathNot: '\\.test\\.ts$' },

@@ -100,7 +100,7 @@ async function main() {
     // Wired as src/services.ts wires them: generation stores its entries through the entries service.
     // Generation never reads entries back as JSON; the smallest cache the library accepts.
     const entryJson = new EntryJson(1);
-    const projects = createProjectsService(db, db, entryJson, createChangelogService(db, entryJson), createOrgsService(db, { users: createUsersService(db) }));
+    const projects = createProjectsService(db, db, createChangelogService(db, entryJson), createOrgsService(db, { users: createUsersService(db) }));
     const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects }), projects });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
     const clear = async () => {

@@ -25,12 +25,12 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import semver from 'semver';
 import { readRepository } from '../src/git/local.js';
-import { generate, type PreparedCommit } from '../src/generation/engine.js';
-import { generateReleases, releaseMembers, type ReleaseNote } from '../src/generation/releases.js';
+import { generate, type PreparedCommit } from '../src/generation/engine/engine.js';
+import { generateReleases, releaseMembers, type ReleaseNote } from '../src/generation/engine/releases.js';
 import { resolveSettings } from '../src/generation/settings.js';
-import type { SectionKey } from '../src/generation/types.js';
-import { libraryChanges, pathTopic } from '../src/generation/rules.js';
-import { buildVersionIndex } from '../src/generation/versions.js';
+import type { SectionKey } from '../src/generation/engine/types.js';
+import { libraryChanges, pathTopic } from '../src/generation/engine/rules.js';
+import { buildVersionIndex } from '../src/generation/engine/versions.js';
 import { cachedDatasetRepo, DATASETS_DIR, historyMap } from '../test/helpers/git-fixtures.js';
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));

@@ -1,8 +1,8 @@
 import { readRepository } from '../src/git/local.js';
-import { generate } from '../src/generation/engine.js';
-import { generateReleases } from '../src/generation/releases.js';
+import { generate } from '../src/generation/engine/engine.js';
+import { generateReleases } from '../src/generation/engine/releases.js';
 import { resolveSettings } from '../src/generation/settings.js';
-import { buildVersionIndex } from '../src/generation/versions.js';
+import { buildVersionIndex } from '../src/generation/engine/versions.js';
 const name = process.argv[2]!;
 const { commits } = await readRepository(`/work/wt-releases/tmp/fixtures/${name}.git`, { rev: 'main' });
 const settings = resolveSettings({});

@@ -64,7 +64,7 @@ export function createServices(
   // Services other services call (a domain reaches another's tables only through its service).
   const users = createUsersService(db);
   const orgs = createOrgsService(db, { users });
-  const projects = createProjectsService(db, database.readDb, entryJson, changelog, orgs);
+  const projects = createProjectsService(db, database.readDb, changelog, orgs);
   const entries = createEntriesService(db, { projects });
   // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).
   const repoPolicy = { pathsAllowed: config.repoLinks.pathsAllowed, ...(options.resolve ? { resolve: options.resolve } : {}) };

@@ -236,9 +236,24 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
       return entries.load({ slug, id });
     },
 
-    /** The newest `limit` published entries of each project, by version, in one statement (the project listing's). */
-    latestVersionsPerProject: (projectIds: string[], limit: number) =>
-      changelogRepository.latestPublishedVersionsPerProject(readDb, projectIds, limit),
+    /**
+     * The newest `limit` published entries of each project `list` names (the project listing's), as
+     * their JSON by project id: one statement names the entries and their versions for all projects,
+     * their JSON comes by version, and if an entry changed in between, `list` is read again with them
+     * (see EntryJson.read), so the projects and their entries are of one moment.
+     */
+    async latestJsonPerProject<L extends { ids: readonly string[] }>(
+      list: () => Promise<L>,
+      limit: number,
+    ): Promise<{ listed: L; entries: Map<string, Buffer[]> }> {
+      const { listed, json } = (await entryJson.read(readDb, async () => {
+        const projects = await list();
+        return { projects, entries: await changelogRepository.latestPublishedVersionsPerProject(readDb, [...projects.ids], limit) };
+      }))!;
+      const entries = new Map<string, Buffer[]>(listed.projects.ids.map((id) => [id, []]));
+      listed.entries.forEach((entry, i) => entries.get(entry.project_id)?.push(json[i]!));
+      return { listed: listed.projects, entries };
+    },
   };
 }
 

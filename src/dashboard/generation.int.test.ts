@@ -5,9 +5,9 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { buildProject, linkPredatesHistory } from '../../test/helpers/factories.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from '../../test/helpers/git-fixtures.js';
-import { generate } from '../generation/engine.js';
+import { generate } from '../generation/engine/engine.js';
 import { resolveSettings } from '../generation/settings.js';
-import { SECTION_KEYS } from '../generation/types.js';
+import { SECTION_KEYS } from '../generation/engine/types.js';
 import { toCommitRecord } from '../repos/commits.repository.js';
 
 let ctx: TestContext;

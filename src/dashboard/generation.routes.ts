@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
 import type { SettingsPatch } from '../generation/generation.service.js';
 import { parseTeamRules, PUBLISH_TARGETS, SettingsError, teamRules } from '../generation/settings.js';
-import { GENERATED_ENTRY_TYPES, HISTORY_POLICIES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings, type HistoryPolicy } from '../generation/types.js';
+import { GENERATED_ENTRY_TYPES, HISTORY_POLICIES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings, type HistoryPolicy } from '../generation/engine/types.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';

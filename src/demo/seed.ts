@@ -1,6 +1,6 @@
 import type { GeneratedJson } from '../db/schema.js';
 import type { Services } from '../services.js';
-import { renderMarkdown } from '../generation/render.js';
+import { renderMarkdown } from '../generation/engine/render.js';
 
 export const DEMO_SLUG = 'demo';
 export const DEMO_EMAIL = 'demo@example.com';

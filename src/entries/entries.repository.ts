@@ -2,6 +2,7 @@ import { sql, type SelectQueryBuilder } from 'kysely';
 import type { Executor } from '../db/database.js';
 import type { DB, EntryRow, EntryStatus, EntryType, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from './entry.schemas.js';
+import type { StoredGeneratedEntry, StoredGeneratedRelease } from './generated.js';
 import type { ReviewCursor, ReviewFilter } from './review-filter.js';
 
 /** Rows per write statement of generated entries. */
@@ -61,6 +62,13 @@ const RELEASE_COLUMNS = [
   'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'content', 'generated_json', 'team_attribution',
   'component_tags', 'commit_shas', 'fingerprint',
 ];
+
+/** A generated entry a bulk regenerate rewrites. */
+export interface RegenerableEntry {
+  id: string;
+  entry_type: EntryType;
+  commit_shas: string[];
+}
 
 /** A row of the review queue: what the list shows and what decides which bulk actions apply. */
 export interface ReviewRow {
@@ -157,7 +165,7 @@ export const entriesRepository = {
   async updateText(db: Executor, id: string, text: { title: string | null; content: string | null }): Promise<EntryRow | undefined> {
     return db
       .updateTable('changelog_entries')
-      // A person's text: generation keeps it from now on (see src/generation/generation.service.ts).
+      // A person's text: generation keeps it from now on (see generated.ts decideEntry).
       .set({ title: text.title, content: text.content, edited_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
       .where('id', '=', id)
       .returning(ENTRY_COLUMNS)
@@ -233,6 +241,64 @@ export const entriesRepository = {
       .set({ status: 'archived', published_at: null, fingerprint: null, updated_at: sql<Date>`now()` })
       .where('id', 'in', ids)
       .execute();
+  },
+
+  /** A project's generated entries, as a generation run reconciles them with what it produces. */
+  async storedGenerated(db: Executor, projectId: string): Promise<StoredGeneratedEntry[]> {
+    const rows = await db
+      .selectFrom('changelog_entries')
+      .select([
+        'id', 'generation_key as key', 'entry_type', 'status', 'fingerprint', 'edited_at', 'pending_regeneration', 'version_label',
+        'commit_shas', 'component_tags', 'period_start', 'period_end',
+      ])
+      .where('project_id', '=', projectId)
+      .where('generation_key', 'is not', null)
+      .execute();
+    return rows as StoredGeneratedEntry[];
+  },
+
+  /** A project's release notes, as a generation run reconciles them by key. */
+  async storedReleases(db: Executor, projectId: string): Promise<StoredGeneratedRelease[]> {
+    return db.selectFrom('release_notes').select(['id', 'key', 'status', 'fingerprint']).where('project_id', '=', projectId).execute();
+  },
+
+  /** Edited entries whose generated content changed: their text stays, the dashboard offers a regenerate. */
+  async markPending(db: Executor, ids: string[]): Promise<void> {
+    if (!ids.length) return;
+    await db.updateTable('changelog_entries').set({ pending_regeneration: true, updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+  },
+
+  /** Forgets people's edits of the project's entries among `ids`, so that the next run writes generated text again. */
+  async dropEdits(db: Executor, projectId: string, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await db
+      .updateTable('changelog_entries')
+      .set({ edited_at: null, pending_regeneration: false, fingerprint: null })
+      .where('project_id', '=', projectId)
+      .where('id', 'in', [...ids])
+      .execute();
+  },
+
+  /** Of `ids`, the project's generated entries that are not archived. */
+  async regenerable(db: Executor, projectId: string, ids: readonly string[]): Promise<RegenerableEntry[]> {
+    if (!ids.length) return [];
+    return db
+      .selectFrom('changelog_entries')
+      .select(['id', 'entry_type', 'commit_shas'])
+      .where('project_id', '=', projectId)
+      .where('id', 'in', [...ids])
+      .where('generation_key', 'is not', null)
+      .where('status', '<>', 'archived')
+      .execute();
+  },
+
+  /** An entry with what a regenerate needs: its project, type, key (null: not generated) and commits. */
+  async findGenerated(db: Executor, id: string) {
+    return db
+      .selectFrom('changelog_entries')
+      .select(['id', 'project_id', 'entry_type', 'generation_key', 'commit_shas'])
+      .where('id', '=', id)
+      .executeTakeFirst();
   },
 
   /** Publishes the given drafts of a project; others (wrong project, not drafts) are left alone. */

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { Db, Executor } from '../db/database.js';
-import type { EntryRow, EntryStatus, NewEntry, ReleaseNoteRow } from '../db/schema.js';
+import type { EntryRow, EntryStatus, EntryType, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { AppError, notFound, type ErrorDetail } from '../errors.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { entriesRepository, type ReviewRow } from './entries.repository.js';
+import { entriesRepository, type RegenerableEntry, type ReviewRow } from './entries.repository.js';
+import {
+  decideEntry,
+  decideRelease,
+  type EntryProposal,
+  type PublishingPolicy,
+  type ReleaseProposal,
+} from './generated.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 import { decodeCursor, encodeCursor, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
@@ -82,7 +89,155 @@ interface WriteOptions {
   onBatch?: (written: number) => void;
 }
 
+/**
+ * Entries per write: up to 1,000 (the repository writes up to 1,000 rows per statement) or about
+ * 1 MB of their JSON, so that the last writes of a generation run, of large rollups, are not one
+ * long statement the run waits for after the engine is done.
+ */
+const WRITE_BATCH = 1000;
+const WRITE_CHARS = 1024 * 1024;
+
+type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null };
+type UpdateRow = { id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null };
+
+/** What a generation run's proposals came to, per entry type where it says so. */
+export interface GeneratedOutcome {
+  created: Partial<Record<EntryType, number>>;
+  updated: Partial<Record<EntryType, number>>;
+  /** Edited entries whose generated content changed or went: kept as edited, flagged for a regenerate. */
+  pending: number;
+  archived: number;
+  /** New entries of history (changes from before the link), as the history policy placed them. */
+  history: { published: number; drafts: number; skipped: number };
+  /** Release notes, when the run proposed any. */
+  releases: { created: number; updated: number; archived: number } | null;
+}
+
+/**
+ * One generation run's storing, opened in its transaction. Proposals are decided as they come
+ * (generated.ts) and written in batches while the engine makes the rest; `finish` writes what is
+ * left, then archives and flags, and says what was done.
+ */
+export interface GeneratedStore {
+  /** Decides each proposal and queues its write; a batch is written once enough is queued. */
+  entries(proposals: readonly EntryProposal[]): void;
+  /** Decides and writes the run's release note proposals (all of them at once). */
+  releases(proposals: readonly ReleaseProposal[]): void;
+  /** Starts writing everything queued. */
+  flush(): void;
+  /** Rows handed to the database so far (what `onBatch` counts up to once flushed). */
+  readonly queued: number;
+  /** Waits for every write (failing with the first that failed), archives, flags; the outcome. */
+  finish(): Promise<GeneratedOutcome>;
+  /** Waits for writes in flight without failing: no write may still run when the run's transaction rolls back. */
+  abandon(): Promise<void>;
+}
+
 export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsService, 'findBySlug'> }) {
+  /** See GeneratedStore. Writes queue on the transaction's connection in order. */
+  function storeGenerated(projectId: string, policy: PublishingPolicy, { tx = db, onBatch }: WriteOptions = {}): GeneratedStore {
+    const outcome: GeneratedOutcome = { created: {}, updated: {}, pending: 0, archived: 0, history: { published: 0, drafts: 0, skipped: 0 }, releases: null };
+    const count = (per: GeneratedOutcome['created'], type: EntryType) => void (per[type] = (per[type] ?? 0) + 1);
+    let inserts: InsertRow[] = [];
+    let updates: UpdateRow[] = [];
+    let insertChars = 0;
+    let updateChars = 0;
+    let queued = 0;
+    const archive: string[] = [];
+    const flag: string[] = [];
+    const writes: Array<Promise<void>> = [];
+    const track = (write: Promise<void>) => {
+      // Surfaced where the writes are awaited; meanwhile not an unhandled rejection.
+      write.catch(() => {});
+      writes.push(write);
+    };
+    const full = (rows: number, chars: number) => rows >= WRITE_BATCH || chars >= WRITE_CHARS;
+    const flush = (all: boolean) => {
+      if (inserts.length && (all || full(inserts.length, insertChars))) {
+        queued += inserts.length;
+        track(entriesRepository.insertGenerated(tx, projectId, inserts, onBatch));
+        inserts = [];
+        insertChars = 0;
+      }
+      if (updates.length && (all || full(updates.length, updateChars))) {
+        queued += updates.length;
+        track(entriesRepository.updateGenerated(tx, updates, onBatch));
+        updates = [];
+        updateChars = 0;
+      }
+    };
+
+    return {
+      entries(proposals) {
+        for (const proposal of proposals) {
+          const decision = decideEntry(proposal, policy);
+          if (decision.action === 'skip') outcome.history.skipped++;
+          else if (decision.action === 'keep-edit') {
+            if (decision.flag && proposal.kind !== 'insert') flag.push(proposal.stored.id);
+            outcome.pending++;
+          } else if (decision.action === 'archive' && proposal.kind === 'archive') archive.push(proposal.stored.id);
+          else if (decision.action === 'insert' && proposal.kind === 'insert') {
+            const { record, commitId, entryType } = proposal.produced;
+            if (decision.history) outcome.history[decision.status === 'published' ? 'published' : 'drafts']++;
+            inserts.push({ record, commitId, status: decision.status, publishedAt: decision.publishedAt });
+            insertChars += record.length;
+            count(outcome.created, entryType);
+          } else if (decision.action === 'update' && proposal.kind === 'update') {
+            const { record, commitId, entryType } = proposal.produced;
+            const restore = decision.restore ? { restore: decision.restore.status, publishedAt: decision.restore.publishedAt } : {};
+            updates.push({ id: proposal.stored.id, record, commitId, ...restore });
+            updateChars += record.length;
+            count(outcome.updated, entryType);
+          }
+        }
+        flush(false);
+      },
+
+      releases(proposals) {
+        const inserts: Array<{ record: string; status: EntryStatus }> = [];
+        const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
+        const archive: string[] = [];
+        for (const proposal of proposals) {
+          const decision = decideRelease(proposal, policy);
+          if (proposal.kind === 'insert' && decision.action === 'insert') inserts.push({ record: proposal.produced.record, status: decision.status });
+          else if (proposal.kind === 'update' && decision.action === 'update') {
+            updates.push({ id: proposal.stored.id, record: proposal.produced.record, ...(decision.restore ? { restore: decision.restore } : {}) });
+          } else if (proposal.kind === 'archive') archive.push(proposal.stored.id);
+        }
+        track(
+          (async () => {
+            await entriesRepository.insertGeneratedReleases(tx, projectId, inserts);
+            await entriesRepository.updateGeneratedReleases(tx, updates);
+            await entriesRepository.archiveGeneratedReleases(tx, archive);
+            outcome.releases = { created: inserts.length, updated: updates.length, archived: archive.length };
+          })(),
+        );
+      },
+
+      flush: () => flush(true),
+
+      get queued() {
+        return queued;
+      },
+
+      async finish() {
+        flush(true);
+        const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
+        if (failed) throw failed.reason;
+        // Archived without the fingerprint: should the entry come back (a force-push undone, a
+        // section shown again), it is told apart from one a person archived (see decideEntry).
+        await entriesRepository.archiveGenerated(tx, archive);
+        await entriesRepository.markPending(tx, flag);
+        outcome.archived = archive.length;
+        return outcome;
+      },
+
+      async abandon() {
+        await Promise.allSettled(writes);
+      },
+    };
+  }
+
   async function transition(id: string, status: EntryStatus): Promise<EntryRow> {
     const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
     if (!existing) throw notFound('Entry');
@@ -268,45 +423,43 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       return entriesRepository.publishDrafts(tx, projectId, [...new Set(valid)]);
     },
 
-    /**
-     * Stores new generated entries, each `draft` or `published` as generation decided (its type's
-     * policy, or the history policy). A `published` one is dated `publishedAt` (history: when its
-     * change reached the branch), else now. Batched for speed: see entriesRepository.insertGenerated.
-     */
-    insertGenerated: (
-      projectId: string,
-      rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus; publishedAt?: Date | null }>,
-      { tx = db, onBatch }: WriteOptions = {},
-    ) => entriesRepository.insertGenerated(tx, projectId, rows, onBatch),
-
-    /**
-     * Rewrites generated entries in place; `restore` brings one archived by generation back with
-     * that status (published: dated `publishedAt`, else now).
-     */
-    updateGenerated: (
-      rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null }>,
-      { tx = db, onBatch }: WriteOptions = {},
-    ) => entriesRepository.updateGenerated(tx, rows, onBatch),
-
-    /** Archives generated entries generation no longer produces (unpublishing them). */
-    archiveGenerated: (ids: string[], { tx = db }: WriteOptions = {}) => entriesRepository.archiveGenerated(tx, ids),
+    /** The project's generated entries (and release notes) as stored, for a generation run to reconcile, in its transaction. */
+    storedGenerated: async (projectId: string, { tx = db, releases = false }: WriteOptions & { releases?: boolean } = {}) => ({
+      entries: await entriesRepository.storedGenerated(tx, projectId),
+      releases: releases ? await entriesRepository.storedReleases(tx, projectId) : [],
+    }),
 
     /*
-     * Release notes (migrations/0020): every status they get goes through here too. Generation
-     * writes them under the project's `release` policy; a person publishes, unpublishes or archives
-     * one by tag (`unreleased` names the Unreleased note).
+     * Generated content (entries and release notes, migrations/0020): generation proposes, the rules
+     * in generated.ts decide, and every status, edit flag and revision is written here.
      */
+    storeGenerated,
 
-    /** Stores new release notes, each `draft` or `published` as the release policy says. */
-    insertGeneratedReleases: (projectId: string, rows: ReadonlyArray<{ record: string; status: EntryStatus }>, { tx = db }: WriteOptions = {}) =>
-      entriesRepository.insertGeneratedReleases(tx, projectId, rows),
+    /**
+     * Drops a person's edit of a generated entry, so that the next run writes generated text again.
+     * Returns what that run regenerates: the entry's project, type and commits.
+     */
+    async dropEdit(id: string): Promise<{ projectId: string; entryType: EntryType; commitShas: string[] }> {
+      const entry = isUuid(id) ? await entriesRepository.findGenerated(db, id) : undefined;
+      if (!entry) throw notFound('Entry');
+      if (!entry.generation_key) throw new AppError('conflict', 'This entry was not generated from commits, so it cannot be regenerated');
+      await entriesRepository.dropEdits(db, entry.project_id, [entry.id]);
+      return { projectId: entry.project_id, entryType: entry.entry_type, commitShas: entry.commit_shas };
+    },
 
-    /** Rewrites release notes in place; `restore` brings one archived by generation back with that status. */
-    updateGeneratedReleases: (rows: ReadonlyArray<{ id: string; record: string; restore?: EntryStatus }>, { tx = db }: WriteOptions = {}) =>
-      entriesRepository.updateGeneratedReleases(tx, rows),
+    /**
+     * Of the selected entries, those a bulk regenerate rewrites: the project's generated entries that
+     * are not archived (regenerating would bring those back). None of them: refused.
+     */
+    async regenerable(projectId: string, selection: Selection): Promise<{ selected: number; targets: RegenerableEntry[] }> {
+      const ids = await select(projectId, selection);
+      const targets = await entriesRepository.regenerable(db, projectId, ids);
+      if (!targets.length) throw new AppError('conflict', 'None of the selected entries can be regenerated: they were not generated from commits, or are archived');
+      return { selected: ids.length, targets };
+    },
 
-    /** Archives release notes generation no longer produces (a tag deleted, Unreleased emptied by a new tag). */
-    archiveGeneratedReleases: (ids: string[], { tx = db }: WriteOptions = {}) => entriesRepository.archiveGeneratedReleases(tx, ids),
+    /** Drops people's edits of the project's entries among `ids` (a bulk regenerate, inside its run's transaction). */
+    dropEdits: async (projectId: string, ids: readonly string[], { tx = db }: WriteOptions = {}) => entriesRepository.dropEdits(tx, projectId, ids),
 
     /** A project's release notes in every status, newest first (for review). */
     async listReleases(projectSlug: string, limit = 200): Promise<ReleaseNoteRow[]> {

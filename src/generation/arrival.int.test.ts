@@ -9,9 +9,9 @@ import { createTestContext, type TestContext } from '../../test/helpers/context.
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { datedRepository, tempDir } from '../../test/helpers/git-fixtures.js';
 import { readRepository } from '../git/local.js';
-import { generate } from './engine.js';
+import { generate } from './engine/engine.js';
 import { resolveSettings } from './settings.js';
-import type { GeneratedEntry } from './types.js';
+import type { GeneratedEntry } from './engine/types.js';
 
 const scratch: string[] = [];
 

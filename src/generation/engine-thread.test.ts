@@ -64,6 +64,19 @@ describe('generation in a worker thread', () => {
     }
   });
 
+  it('works out an incremental run\'s reach in the thread, as inline: the touched commits\' entries and the keys it speaks for', async () => {
+    const commits = [commit(1, 'feat: one'), commit(2, 'fix: two'), commit(3, 'docs: three')];
+    const settings = resolveSettings({ entryTypes: ['commit', 'weekly'] });
+    // A stored label the index no longer gives (a Date crosses to the thread as a Date).
+    const stale = { sha: commits[0]!.sha, components: [], periodStart: new Date('2024-01-01T00:00:00Z'), periodEnd: new Date('2024-01-08T00:00:00Z'), label: 'v9' };
+    const request = { kind: 'generate' as const, commits, settings, options: {}, touch: { shas: [commits[1]!.sha], labels: [stale] } };
+    const inThread = await engine.run(request);
+    expect(inThread).toEqual(await inlineEngine.run(request));
+    expect(inThread.touched).toEqual({ commits: 2, keys: expect.arrayContaining([`commit:${commits[0]!.sha}`, `commit:${commits[1]!.sha}`]) as string[] });
+    expect(inThread.entries.filter((e) => e.entry_type === 'commit').map((e) => e.key).sort()).toEqual([`commit:${commits[0]!.sha}`, `commit:${commits[1]!.sha}`].sort());
+    expect((await engine.run({ ...request, touch: undefined })).touched).toBeUndefined();
+  });
+
   it('fails a streamed run whose receiver throws, and runs the next one', async () => {
     const commits = Array.from({ length: 1200 }, (_, i) => commit(i, `feat: change ${i}`));
     const request = { kind: 'generate' as const, commits, settings: resolveSettings({}), options: {} };

@@ -7,9 +7,9 @@ import { availableParallelism } from 'node:os';
 import { AppError } from '../errors.js';
 import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { endRun, startModuleWorker } from '../worker-threads.js';
-import { computeArrivals } from './arrival.js';
-import { compareGenerations, type SettingsComparison } from './compare.js';
-import { generate, type GenerateOptions, type PreparedCommit } from './engine.js';
+import { computeArrivals } from './engine/arrival.js';
+import { compareGenerations, type SettingsComparison } from './engine/compare.js';
+import { generate, type GenerateOptions, type PreparedCommit } from './engine/engine.js';
 import {
   entryToStore,
   packCommits,
@@ -20,22 +20,26 @@ import {
   type PackedCommits,
   type ReleaseToStore,
 } from './engine-wire.js';
-import { generateReleases } from './releases.js';
+import { generateReleases } from './engine/releases.js';
+import { touchedCommits, touchedKeys, type Touch } from './engine/touched.js';
 import type { CommitRecord } from '../git/commit-record.js';
-import type { GeneratedEntry, GenerationSettings } from './types.js';
-import { buildVersionIndex } from './versions.js';
+import type { GeneratedEntry, GenerationSettings } from './engine/types.js';
+import { buildVersionIndex } from './engine/versions.js';
 
 /**
  * What the engine is asked: the commits, the settings and plain options. The version and arrival
- * indexes hold functions, so the thread builds its own. `stored` (key → fingerprint of the stored
- * entries) lets the engine leave out the JSON of entries storage holds unchanged.
+ * indexes are built in the thread, once per run (they hold functions, and building them holds the
+ * CPU). `touch` makes an incremental run: the thread works out from it which commits it touches
+ * and which stored entries it speaks for (engine/touched.ts). `stored` (key → fingerprint of the
+ * stored entries) lets the engine leave out the JSON of entries storage holds unchanged.
  */
 export type EngineRequest =
   | {
       kind: 'generate';
       commits: readonly EngineCommit[];
       settings: GenerationSettings;
-      options: Omit<GenerateOptions, 'versions' | 'arrival'>;
+      options: Omit<GenerateOptions, 'versions' | 'arrival' | 'touched' | 'onEntry' | 'onPrepared'>;
+      touch?: Touch;
       stored?: ReadonlyMap<string, string>;
       /**
        * Release notes too, from the same classified commits (releases.ts), with the stored notes'
@@ -58,6 +62,11 @@ export interface EngineResult {
   /** Every release note of the history, when the request asked for them. */
   releases?: ReleaseToStore[];
   warnings: string[];
+  /**
+   * An incremental run's reach (the request had `touch`): how many commits it touched, and the keys
+   * of the entries it speaks for (a stored one of these keys it did not produce is gone).
+   */
+  touched?: { commits: number; keys: string[] };
 }
 type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
 export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison } | { ok: false; message: string };
@@ -96,7 +105,8 @@ export function runEngineRequest(
   const arrival = computeArrivals(request.commits, { trunk: request.kind === 'generate' ? request.options.trunk : undefined });
   const versions = buildVersionIndex(request.commits, { arrival });
   if (request.kind === 'generate') {
-    const stored = request.stored;
+    const { stored, touch, options } = request;
+    const touched = touch ? touchedCommits(request.commits, touch, arrival, versions) : null;
     let entries: EntryToStore[] = [];
     let chars = 0;
     const onEntry = (e: GeneratedEntry) => {
@@ -120,12 +130,22 @@ export function runEngineRequest(
         releases = undefined;
       }
     };
-    const result = generate(request.commits, request.settings, { ...request.options, versions, arrival, onEntry, onPrepared });
+    const result = generate(request.commits, request.settings, {
+      ...options,
+      ...(touched ? { touched: [...touched] } : {}),
+      versions,
+      arrival,
+      onEntry,
+      onPrepared,
+    });
     if (onEntries && entries.length) {
       onEntries(entries);
       entries = [];
     }
-    return { entries, ...(releases ? { releases } : {}), warnings: result.warnings };
+    const reach = touched
+      ? { touched: { commits: touched.size, keys: touchedKeys(request.commits, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival) } }
+      : {};
+    return { entries, ...(releases ? { releases } : {}), warnings: result.warnings, ...reach };
   }
   const current = generate(request.commits, request.current, { versions, arrival });
   const proposed = generate(request.commits, request.proposed, { versions, arrival });

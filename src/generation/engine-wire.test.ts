@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generate } from './engine.js';
+import { generate } from './engine/engine.js';
 import { entryToStore, packCommits, toCommitRecords, unpackCommits } from './engine-wire.js';
 import { resolveSettings } from './settings.js';
 import type { CommitRecord } from '../git/commit-record.js';

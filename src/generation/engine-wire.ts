@@ -5,8 +5,8 @@
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
 import type { Change, CoAuthor, CommitRecord } from '../git/commit-record.js';
-import type { ReleaseNote } from './releases.js';
-import type { GeneratedEntry, GeneratedEntryType } from './types.js';
+import type { ReleaseNote } from './engine/releases.js';
+import type { GeneratedEntry, GeneratedEntryType } from './engine/types.js';
 
 /**
  * A commit as the engine is handed it. `changes` and `coAuthors` may still be the JSON text storage
@@ -113,7 +113,7 @@ export interface EntryToStore {
    */
   commit_shas: string[] | null;
   /**
-   * When a commit entry's commit reached the tracked branch (epoch ms, arrival.ts), which tells
+   * When a commit entry's commit reached the tracked branch (epoch ms, engine/arrival.ts), which tells
    * storage whether a new entry is history (history.ts); null for rollups.
    */
   arrived_at: number | null;

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import type { Services } from '../services.js';
 import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
 import { historyPatch, parseTeamRules, SettingsError, teamRules } from './settings.js';
-import { SECTION_KEYS, type GenerationSettings } from './types.js';
+import { SECTION_KEYS, type GenerationSettings } from './engine/types.js';
 import { AVAILABLE_VIEWS, parsePublicView } from '../projects/public-view.js';
 
 interface CliParts {

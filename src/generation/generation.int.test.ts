@@ -10,7 +10,7 @@ import { waitFor } from '../../test/helpers/scm.js';
 import { AppError } from '../errors.js';
 import { commitsRepository, toCommitRecord } from '../repos/commits.repository.js';
 import { startWorker } from '../jobs/worker.js';
-import { generate } from './engine.js';
+import { generate } from './engine/engine.js';
 import { resolveSettings } from './settings.js';
 
 let ctx: TestContext;

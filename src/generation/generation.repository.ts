@@ -1,9 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../db/database.js';
-import type { EntryStatus } from '../db/schema.js';
 import { isoWithOffset } from '../git/commit-record.js';
 import type { EngineCommit } from './engine-wire.js';
-import type { GeneratedEntryType } from './types.js';
 
 /** Rows mapped this many at a time, the event loop free in between. */
 const SLICE = 2_000;
@@ -34,45 +32,12 @@ export interface StoredCommit {
   record: EngineCommit & { changes: string; coAuthors: string };
 }
 
-/** What storage needs to know about an entry generation made before. */
-export interface StoredGenerated {
-  id: string;
-  generation_key: string;
-  entry_type: string;
-  status: EntryStatus;
-  fingerprint: string | null;
-  edited_at: Date | null;
-  pending_regeneration: boolean;
-  version_label: string | null;
-  commit_shas: string[];
-  /** A commit entry's label depends on its components (a package's own tag series). */
-  component_tags: string[];
-  period_start: Date | null;
-  period_end: Date | null;
-}
-
-/** What storage needs to know about a release note generation made before. */
-export interface StoredRelease {
-  id: string;
-  key: string;
-  status: EntryStatus;
-  fingerprint: string | null;
-}
-
+/**
+ * What generation reads: a project's stored commits and what its links say (tracked branches,
+ * CODEOWNERS, when each was made). It writes nothing: entries, their statuses and edit flags are the
+ * entries service's; the settings are kept on the project row by the projects service.
+ */
 export const generationRepository = {
-  async settingsOf(db: Executor, projectId: string): Promise<Record<string, unknown>> {
-    const row = await db.selectFrom('projects').select('generation_settings').where('id', '=', projectId).executeTakeFirst();
-    return row?.generation_settings ?? {};
-  },
-
-  async saveSettings(db: Executor, projectId: string, input: Record<string, unknown>): Promise<void> {
-    await db
-      .updateTable('projects')
-      .set({ generation_settings: JSON.stringify(input), updated_at: sql<Date>`now()` })
-      .where('id', '=', projectId)
-      .execute();
-  },
-
   /** The CODEOWNERS of the project's repositories (the first linked one that has the file), if any. */
   async codeownersOf(db: Executor, projectId: string): Promise<string | null> {
     const row = await db
@@ -151,67 +116,5 @@ export const generationRepository = {
         prNumber: r.pr_number,
       },
     }));
-  },
-
-  async generatedEntries(db: Executor, projectId: string): Promise<StoredGenerated[]> {
-    const rows = await db
-      .selectFrom('changelog_entries')
-      .select([
-        'id', 'generation_key', 'entry_type', 'status', 'fingerprint', 'edited_at', 'pending_regeneration', 'version_label',
-        'commit_shas', 'component_tags', 'period_start', 'period_end',
-      ])
-      .where('project_id', '=', projectId)
-      .where('generation_key', 'is not', null)
-      .execute();
-    return rows as StoredGenerated[];
-  },
-
-  /** The project's stored release notes, as generation matches them by key. */
-  async generatedReleases(db: Executor, projectId: string): Promise<StoredRelease[]> {
-    return db.selectFrom('release_notes').select(['id', 'key', 'status', 'fingerprint']).where('project_id', '=', projectId).execute();
-  },
-
-  /** Edited entries whose commits changed: their text stays, the dashboard offers a regenerate. */
-  async markPending(db: Executor, ids: string[]): Promise<void> {
-    if (!ids.length) return;
-    await db.updateTable('changelog_entries').set({ pending_regeneration: true, updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
-  },
-
-  /** Forgets a person's edit so that the next run writes generated text again. */
-  async clearEdit(db: Executor, id: string): Promise<void> {
-    await db.updateTable('changelog_entries').set({ edited_at: null, pending_regeneration: false, fingerprint: null }).where('id', '=', id).execute();
-  },
-
-  /** Forgets people's edits of the project's entries among `ids` (a bulk regenerate, inside its run). */
-  async clearEdits(db: Executor, projectId: string, ids: readonly string[]): Promise<void> {
-    if (!ids.length) return;
-    await db
-      .updateTable('changelog_entries')
-      .set({ edited_at: null, pending_regeneration: false, fingerprint: null })
-      .where('project_id', '=', projectId)
-      .where('id', 'in', [...ids])
-      .execute();
-  },
-
-  /** Of `ids`, the project's generated entries that are not archived: what a bulk regenerate rewrites. */
-  async regenerable(db: Executor, projectId: string, ids: readonly string[]) {
-    if (!ids.length) return [];
-    const rows = await db
-      .selectFrom('changelog_entries')
-      .select(['id', 'entry_type', 'commit_shas'])
-      .where('project_id', '=', projectId)
-      .where('id', 'in', [...ids])
-      .where('generation_key', 'is not', null)
-      .where('status', '<>', 'archived')
-      .execute();
-    return rows as Array<{ id: string; entry_type: GeneratedEntryType; commit_shas: string[] }>;
-  },
-
-  async findEntry(db: Executor, id: string) {
-    return db
-      .selectFrom('changelog_entries')
-      .select(['id', 'project_id', 'entry_type', 'generation_key', 'commit_shas'])
-      .where('id', '=', id)
-      .executeTakeFirst();
   },
 };

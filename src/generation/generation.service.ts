@@ -1,32 +1,20 @@
-import type { Db, Executor } from '../db/database.js';
-import type { EntryStatus, ProjectRow } from '../db/schema.js';
+import type { Db } from '../db/database.js';
+import type { ProjectRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
-import type { EntriesService, Selection } from '../entries/entries.service.js';
+import type { EntriesService, GeneratedOutcome, Selection } from '../entries/entries.service.js';
+import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, StoredGeneratedEntry, StoredGeneratedRelease } from '../entries/generated.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { computeArrivals, type ArrivalIndex } from './arrival.js';
-import { type SettingsComparison } from './compare.js';
-import { touchedPeriods } from './engine.js';
+import { type SettingsComparison } from './engine/compare.js';
+import type { StoredLabel, Touch } from './engine/touched.js';
 import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
-import { generationRepository, type StoredGenerated, type StoredRelease } from './generation.repository.js';
-import { place, type HistoryContext } from './history.js';
+import { generationRepository, type StoredCommit } from './generation.repository.js';
+import { historyDate, type HistoryContext } from './history.js';
+import { reconcile, Reconciler } from './reconcile.js';
 import { resolveSettings, SettingsError, type SettingsInput } from './settings.js';
-import type { CommitRecord } from '../git/commit-record.js';
-import { type GeneratedEntryType, type GenerationSettings } from './types.js';
-import { buildVersionIndex } from './versions.js';
-import { isUuid } from '../ids.js';
+import { type GeneratedEntryType, type GenerationSettings } from './engine/types.js';
 
 type PerType = Record<GeneratedEntryType, number>;
-type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null };
-type UpdateRow = { id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null };
-
-/**
- * Entries per write: up to 1,000 (the entries service writes up to 1,000 rows per statement) or
- * about 1 MB of their JSON, so that the last writes, of large rollups, are not one long statement
- * the run waits for after the engine is done.
- */
-const WRITE_BATCH = 1000;
-const WRITE_CHARS = 1024 * 1024;
 
 export interface GenerateRunOptions {
   /** Only commits that reached the tracked branch at or after this instant (and the periods they fall in). */
@@ -107,21 +95,134 @@ function invalidSettings(error: SettingsError): AppError {
   return new AppError('invalid_request', 'Invalid generation settings', error.problems.map((message) => ({ message })));
 }
 
+/** The settings with every default filled in; invalid ones fail as the API's 400. */
+function resolve(input: SettingsInput): GenerationSettings {
+  try {
+    return resolveSettings(input);
+  } catch (error) {
+    if (error instanceof SettingsError) throw invalidSettings(error);
+    throw error;
+  }
+}
+
+/** What a run reads, in its transaction under the project's lock. */
+interface RunInput {
+  settings: GenerationSettings;
+  /** The reachable commits, oldest first, with their rows' ids, links and when they were stored. */
+  rows: StoredCommit[];
+  stored: StoredGeneratedEntry[];
+  /** Empty when the run makes no release notes. */
+  storedReleases: StoredGeneratedRelease[];
+  withReleases: boolean;
+  trunk: string[];
+  /** When the link each commit came through was made: which new entries are history (history.ts). */
+  history: HistoryContext;
+}
+
 /**
- * Stores what the engine generates from a project's stored commits. Entries are matched by the
- * engine's stable key: new keys are created (draft, or published when the type's policy is
- * `auto`), changed fingerprints are rewritten in place, unchanged ones are left alone, so a
- * second run changes nothing. An entry a person edited keeps its text and is flagged
- * `pending_regeneration` instead.
+ * What an incremental run asks the engine to touch (null: a full run). Only what needs no graph is
+ * worked out here; commits by arrival and entries a later tag relabels are the engine thread's,
+ * which builds the arrival and version indexes anyway (engine/touched.ts).
+ */
+function touchOf({ rows, stored }: RunInput, options: GenerateRunOptions): Touch | null {
+  if (!options.since && !options.shas && !options.storedSince) return null;
+  const shas = new Set(options.shas ?? []);
+  if (options.storedSince) {
+    const since = options.storedSince.getTime();
+    for (const r of rows) if (r.storedAt >= since) shas.add(r.record.sha);
+  }
+  // A tag pushed later relabels entries no new commit touches: the thread checks each stored label.
+  const labels: StoredLabel[] = [];
+  for (const e of stored) {
+    if (e.status === 'archived' || !e.commit_shas.length) continue;
+    labels.push({ sha: e.commit_shas[0]!, components: e.component_tags, periodStart: e.period_start, periodEnd: e.period_end, label: e.version_label });
+  }
+  return { shas: [...shas], ...(options.since ? { arrivedSince: options.since.getTime() } : {}), labels };
+}
+
+/** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
+function recordOf(entry: EntryToStore | ReleaseToStore): string {
+  if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
+  return entry.record;
+}
+
+/**
+ * What a run proposes to the entries service: what the engine produces reconciled with what is
+ * stored (reconcile.ts), with the content the entries service stores (its commit's row, whether it
+ * is history).
+ */
+function proposer({ rows, stored, storedReleases, history }: RunInput) {
+  const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
+  const reconciler = new Reconciler<StoredGeneratedEntry, EntryToStore>(stored);
+  const contentOf = (entry: EntryToStore): GeneratedContent => ({
+    entryType: entry.entry_type,
+    record: recordOf(entry),
+    commitId: entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null,
+    historyAt: historyDate(entry, history),
+  });
+  const withContent = (p: Proposal<StoredGeneratedEntry, EntryToStore>): EntryProposal =>
+    p.kind === 'insert' ? { kind: 'insert', produced: contentOf(p.produced) } : p.kind === 'update' ? { ...p, produced: contentOf(p.produced) } : p;
+  let releasesUnchanged = 0;
+  return {
+    /** A batch of the engine's entries. */
+    entries: (batch: readonly EntryToStore[]): EntryProposal[] => reconciler.produced(batch).map(withContent),
+    /** Every release note of the history, at once. */
+    releases(notes: readonly ReleaseToStore[]): ReleaseProposal[] {
+      const { proposals, unchanged } = reconcile(storedReleases, notes);
+      releasesUnchanged = unchanged;
+      return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced) } }));
+    },
+    /** Once the engine is done: the stored entries in scope it no longer produced. */
+    vanished: (inScope: (e: StoredGeneratedEntry) => boolean): EntryProposal[] => reconciler.vanished(inScope),
+    unchanged: () => ({ entries: reconciler.unchanged, releases: releasesUnchanged }),
+  };
+}
+
+/** Which stored entries a run speaks for: all of its types, or (an incremental run) the keys it touched. */
+function scopeOf(types: readonly GeneratedEntryType[], touched: EngineResult['touched']): (e: StoredGeneratedEntry) => boolean {
+  const typeSet = new Set<string>(types);
+  if (!touched) return (e) => typeSet.has(e.entry_type);
+  const keys = new Set(touched.keys);
+  return (e) => typeSet.has(e.entry_type) && keys.has(e.key);
+}
+
+/** The run's summary from what the engine did and what the entries service made of the proposals. */
+function summaryOf(
+  project: ProjectRow,
+  commits: number,
+  result: EngineResult,
+  outcome: GeneratedOutcome,
+  unchanged: { entries: number; releases: number },
+): GenerateSummary {
+  const { releases } = outcome;
+  return {
+    project: project.slug,
+    commits,
+    touched: result.touched ? result.touched.commits : commits,
+    created: { ...zero(), ...outcome.created },
+    updated: { ...zero(), ...outcome.updated },
+    unchanged: unchanged.entries,
+    pending: outcome.pending,
+    archived: outcome.archived,
+    releases: releases ? { created: releases.created, updated: releases.updated, unchanged: unchanged.releases, archived: releases.archived } : null,
+    history: outcome.history,
+    warnings: result.warnings,
+  };
+}
+
+/**
+ * Generates entries from a project's stored commits and proposes them for storage. What the engine
+ * produces is matched to what is stored by the engine's stable key: new keys are proposed for
+ * insertion, changed fingerprints for an update in place, keys no longer produced for archiving;
+ * unchanged ones are left alone, so a second run changes nothing. The entries service decides
+ * what each proposal comes to (status, a person's edit kept and flagged) and writes it.
  */
 export interface GenerationDeps {
   engine?: Engine;
-  /** Every status an entry gets (draft, published, archived) is written by the entries service. */
-  entries: Pick<
-    EntriesService,
-    'insertGenerated' | 'updateGenerated' | 'archiveGenerated' | 'insertGeneratedReleases' | 'updateGeneratedReleases' | 'archiveGeneratedReleases' | 'select'
-  >;
-  projects: Pick<ProjectsService, 'findBySlug' | 'findById'>;
+  /** Every status, edit flag and revision of an entry is the entries service's. */
+  entries: Pick<EntriesService, 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable'>;
+  /** The settings are kept on the project row. */
+  projects: Pick<ProjectsService, 'findBySlug' | 'findById' | 'generationSettings' | 'saveGenerationSettings'>;
 }
 
 export function createGenerationService(db: Db, { engine = inlineEngine, entries, projects }: GenerationDeps) {
@@ -131,290 +232,114 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     return project;
   }
 
-  function resolve(input: SettingsInput): GenerationSettings {
-    try {
-      return resolveSettings(input);
-    } catch (error) {
-      if (error instanceof SettingsError) throw invalidSettings(error);
-      throw error;
-    }
-  }
-
   /**
    * The project's settings with the repository's CODEOWNERS (read at ingest from the tracked
    * branch's head) filled in; teams from it apply where the project's own mapping names none.
    */
   async function settingsFor(executor: Db, projectId: string): Promise<GenerationSettings> {
-    const input = (await generationRepository.settingsOf(executor, projectId)) as SettingsInput;
+    const input = (await projects.generationSettings(projectId, executor)) as SettingsInput;
     return withRepoCodeowners(resolve(input), await generationRepository.codeownersOf(executor, projectId));
+  }
+
+  /** Reads what a run works from, in its transaction (settings and stored entries as of the lock). */
+  async function readInput(tx: Db, project: ProjectRow, options: GenerateRunOptions): Promise<RunInput> {
+    const settings = await settingsFor(tx, project.id);
+    // Labels and detected path rules come from the whole history, so the whole history is read;
+    // an incremental run's touch limits which entries are produced and written.
+    const rows = await generationRepository.reachableCommits(tx, project.id);
+    // Release notes come from the whole history every run (cheap next to classification), so an
+    // incremental run still sees a tag pushed without new commits.
+    const withReleases = options.releases ?? settings.releases;
+    const { entries: stored, releases: storedReleases } = await entries.storedGenerated(project.id, { tx, releases: withReleases });
+    const trunk = await generationRepository.trackedBranches(tx, project.id);
+    const linkTimes = await generationRepository.linkTimes(tx, project.id);
+    const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
+    const history: HistoryContext = {
+      linkedAt: (sha) => {
+        const link = linkOf.get(sha);
+        return link ? linkTimes.get(link) : undefined;
+      },
+    };
+    return { settings, rows, stored, storedReleases, withReleases, trunk, history };
+  }
+
+  /**
+   * Runs the engine and proposes what it produces as it streams, then what it no longer produces;
+   * the entries service decides and writes meanwhile. In a worker thread on a server: the engine's
+   * CPU never holds the event loop, and a run over its time budget is stopped (GenerationTimeout)
+   * instead of hanging the job.
+   */
+  async function generateAndPropose(tx: Db, project: ProjectRow, input: RunInput, options: GenerateRunOptions): Promise<GenerateSummary> {
+    const { settings, rows, stored, storedReleases, withReleases, trunk } = input;
+    const commits = rows.map((r) => r.record);
+    const types = options.types ?? settings.entryTypes;
+    const touch = touchOf(input, options);
+    const progress = options.onProgress ?? (() => {});
+    progress({ stage: 'generate', done: 0, total: commits.length });
+    // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
+    const fingerprints = new Map<string, string>();
+    for (const e of stored) if (e.fingerprint) fingerprints.set(e.key, e.fingerprint);
+    const releaseFingerprints = new Map<string, string>();
+    for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
+
+    // Entries are written while the engine makes the rest (it streams them): the database stores
+    // one batch while the engine's thread works on the next.
+    let written = 0;
+    let storing = false;
+    const store = entries.storeGenerated(project.id, settings, {
+      tx,
+      onBatch: (n) => {
+        written += n;
+        if (storing) progress({ stage: 'store', done: written, total: store.queued });
+      },
+    });
+    const propose = proposer(input);
+    let result: EngineResult;
+    try {
+      result = await engine.run(
+        {
+          kind: 'generate',
+          commits,
+          settings,
+          options: { types, trunk },
+          ...(touch ? { touch } : {}),
+          stored: fingerprints,
+          ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
+        },
+        {
+          onEntries: (batch) => store.entries(propose.entries(batch)),
+          // The notes come first, once the commits are classified: written while the entries are made.
+          onReleases: (notes) => store.releases(propose.releases(notes)),
+        },
+      );
+    } catch (error) {
+      // No write may still be running when the transaction rolls back.
+      await store.abandon();
+      throw error;
+    }
+    progress({ stage: 'generate', done: commits.length, total: commits.length });
+    store.flush();
+    storing = true;
+    progress({ stage: 'store', done: written, total: store.queued });
+
+    // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
+    // revert cancelled a period's only change, a section was hidden) are proposed for archiving.
+    store.entries(propose.vanished(scopeOf(types, result.touched)));
+    return summaryOf(project, commits.length, result, await store.finish(), propose.unchanged());
   }
 
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
       await generationRepository.lockProject(tx, project.id);
-      if (options.clear?.length) await generationRepository.clearEdits(tx, project.id, options.clear);
-      const settings = await settingsFor(tx, project.id);
-      const rows = await generationRepository.reachableCommits(tx, project.id);
-      const commits = rows.map((r) => r.record);
-      const commitIds = new Map(rows.map((r) => [r.record.sha, r.id]));
-      // Labels and detected path rules come from the whole history, so the whole history is read;
-      // `touched` limits which entries are produced and written.
-      const stored = await generationRepository.generatedEntries(tx, project.id);
-      const trunk = await generationRepository.trackedBranches(tx, project.id);
-      const byKey = new Map(stored.map((e) => [e.generation_key, e]));
-
-      let touched: Set<string> | null = null;
-      // Periods are those of each commit's arrival on the tracked branch (a merged branch's commits
-      // belong to their merge), read from the whole history like the engine does.
-      let arrival: ArrivalIndex | null = null;
-      if (options.since || options.shas || options.storedSince) {
-        arrival = computeArrivals(commits, { trunk });
-        const versions = buildVersionIndex(commits, { arrival });
-        touched = new Set(options.shas ?? []);
-        if (options.storedSince) {
-          const since = options.storedSince.getTime();
-          for (const r of rows) if (r.storedAt >= since) touched.add(r.record.sha);
-        }
-        if (options.since) {
-          const since = options.since.getTime();
-          for (const c of commits) if (arrival.get(c.sha)!.at >= since) touched.add(c.sha);
-        }
-        // A tag pushed later relabels entries no new commit touches: bring those along.
-        for (const e of stored) {
-          if (e.status === 'archived' || !e.commit_shas.length) continue;
-          const expected = e.period_start && e.period_end ? versions.highestIn(e.period_start, e.period_end) : versions.labelOf(e.commit_shas[0]!, e.component_tags);
-          if (expected !== e.version_label) touched.add(e.commit_shas[0]!);
-        }
-      }
-
-      const types = options.types ?? settings.entryTypes;
-      const progress = options.onProgress ?? (() => {});
-      progress({ stage: 'generate', done: 0, total: commits.length });
-      // In a worker thread on a server: the engine's CPU never holds the event loop, and a run over
-      // its time budget is stopped (GenerationTimeout) instead of hanging the job.
-      // Stored fingerprints go along so that the JSON of unchanged entries is neither made nor sent back.
-      const fingerprints = new Map<string, string>();
-      for (const e of stored) if (e.fingerprint) fingerprints.set(e.generation_key, e.fingerprint);
-      // Release notes come from the whole history every run (cheap next to classification), so an
-      // incremental run still sees a tag pushed without new commits.
-      const withReleases = options.releases ?? settings.releases;
-      const storedReleases = withReleases ? await generationRepository.generatedReleases(tx, project.id) : [];
-      const releaseFingerprints = new Map<string, string>();
-      for (const r of storedReleases) if (r.fingerprint) releaseFingerprints.set(r.key, r.fingerprint);
-      const summary: GenerateSummary = {
-        project: project.slug,
-        commits: commits.length,
-        touched: touched ? touched.size : commits.length,
-        created: zero(),
-        updated: zero(),
-        unchanged: 0,
-        pending: 0,
-        archived: 0,
-        releases: null,
-        history: { published: 0, drafts: 0, skipped: 0 },
-        warnings: [],
-      };
-      let inserts: InsertRow[] = [];
-      let updates: UpdateRow[] = [];
-      const pending: string[] = [];
-      const produced = new Set<string>();
-      const linkTimes = await generationRepository.linkTimes(tx, project.id);
-      const linkOf = new Map(rows.map((r) => [r.record.sha, r.linkId]));
-      // A commit entry's arrival comes with it from the engine, which reads the graph anyway.
-      const history: HistoryContext = {
-        linkedAt: (sha) => {
-          const link = linkOf.get(sha);
-          return link ? linkTimes.get(link) : undefined;
-        },
-      };
-      // Entries are written while the engine makes the rest (it streams them): the database stores
-      // one batch while the engine's thread works on the next. Writes queue on the transaction's
-      // connection in order; each is awaited before the transaction ends, also when the run fails.
-      const writes: Array<Promise<void>> = [];
-      let written = 0;
-      let storing = false;
-      let toWrite = 0;
-      const onWritten = (n: number) => {
-        written += n;
-        if (storing) progress({ stage: 'store', done: written, total: toWrite });
-      };
-      const track = (write: Promise<void>) => {
-        // Surfaced where the writes are awaited; meanwhile not an unhandled rejection.
-        write.catch(() => {});
-        writes.push(write);
-      };
-      let insertChars = 0;
-      let updateChars = 0;
-      const full = (rows: number, chars: number) => rows >= WRITE_BATCH || chars >= WRITE_CHARS;
-      const flush = (all: boolean) => {
-        if (inserts.length && (all || full(inserts.length, insertChars))) {
-          toWrite += inserts.length;
-          track(entries.insertGenerated(project.id, inserts, { tx, onBatch: onWritten }));
-          inserts = [];
-          insertChars = 0;
-        }
-        if (updates.length && (all || full(updates.length, updateChars))) {
-          toWrite += updates.length;
-          track(entries.updateGenerated(updates, { tx, onBatch: onWritten }));
-          updates = [];
-          updateChars = 0;
-        }
-      };
-      const consider = (entry: EntryToStore) => {
-        produced.add(entry.key);
-        const existing = byKey.get(entry.key);
-        const commitId = entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null;
-        if (!existing) {
-          // History (from before the link) follows the history policy, dated by its change.
-          const placed = place(entry, settings, history);
-          if (!placed.store) {
-            summary.history.skipped++;
-            return;
-          }
-          if (placed.history) summary.history[placed.status === 'published' ? 'published' : 'drafts']++;
-          inserts.push({ record: recordOf(entry), commitId, status: placed.status, publishedAt: placed.publishedAt });
-          insertChars += entry.record!.length;
-          summary.created[entry.entry_type]++;
-        } else if (existing.fingerprint === entry.fingerprint) {
-          summary.unchanged++;
-        } else if (existing.edited_at) {
-          if (!existing.pending_regeneration) pending.push(existing.id);
-          summary.pending++;
-        } else {
-          // Archived by generation (no fingerprint) and produced again: back under the type's policy.
-          const back = existing.status === 'archived' && existing.fingerprint === null && !existing.edited_at;
-          const placed = back ? place(entry, settings, history) : undefined;
-          const restore = placed?.store ? { restore: placed.status, publishedAt: placed.publishedAt } : {};
-          updates.push({ id: existing.id, record: recordOf(entry), commitId, ...restore });
-          updateChars += entry.record!.length;
-          summary.updated[entry.entry_type]++;
-        }
-      };
-      let result: EngineResult;
-      try {
-        result = await engine.run(
-          {
-            kind: 'generate',
-            commits,
-            settings,
-            options: { types, trunk, ...(touched ? { touched: [...touched] } : {}) },
-            stored: fingerprints,
-            ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
-          },
-          {
-            onEntries: (batch) => {
-              for (const entry of batch) consider(entry);
-              flush(false);
-            },
-            // The notes come first, once the commits are classified: written while the entries are made.
-            onReleases: (notes) => {
-              const write = storeReleases(tx, project.id, settings, storedReleases, notes);
-              track(write.then((r) => void (summary.releases = r)));
-            },
-          },
-        );
-      } catch (error) {
-        // No write may still be running when the transaction rolls back.
-        await Promise.allSettled(writes);
-        throw error;
-      }
-      summary.warnings = result.warnings;
-      progress({ stage: 'generate', done: commits.length, total: commits.length });
-      flush(true);
-      storing = true;
-      progress({ stage: 'store', done: written, total: toWrite });
-      const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
-      if (failed) throw failed.reason;
-
-      // Entries in scope that the engine no longer produces (a force-push dropped the commit, a
-      // revert cancelled a period's only change, a section was hidden) are archived, edited ones flagged.
-      const inScope = scopeOf(settings, types, touched, commits, arrival);
-      const archive: string[] = [];
-      for (const e of stored) {
-        if (produced.has(e.generation_key) || e.status === 'archived' || !inScope(e)) continue;
-        if (e.edited_at) {
-          if (!e.pending_regeneration) pending.push(e.id);
-          summary.pending++;
-        } else archive.push(e.id);
-      }
-      await entries.archiveGenerated(archive, { tx });
-      await generationRepository.markPending(tx, pending);
-      summary.archived = archive.length;
-      return summary;
+      if (options.clear?.length) await entries.dropEdits(project.id, options.clear, { tx });
+      return generateAndPropose(tx, project, await readInput(tx, project, options), options);
     });
-  }
-
-  /**
-   * Release notes, matched by key like entries: new ones created under the `release` policy (the
-   * Unreleased note too: it is replaced in place as commits and tags arrive, and archived when a tag
-   * leaves it empty), changed fingerprints rewritten (status kept), notes no longer produced archived.
-   * Nobody edits a note's text, so there is no pending state.
-   */
-  async function storeReleases(
-    tx: Executor,
-    projectId: string,
-    settings: GenerationSettings,
-    stored: readonly StoredRelease[],
-    notes: readonly ReleaseToStore[],
-  ): Promise<ReleaseSummary> {
-    const byKey = new Map(stored.map((r) => [r.key, r]));
-    const status: EntryStatus = settings.publish.release === 'auto' ? 'published' : 'draft';
-    const inserts: Array<{ record: string; status: EntryStatus }> = [];
-    const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
-    const summary: ReleaseSummary = { created: 0, updated: 0, unchanged: 0, archived: 0 };
-    const produced = new Set<string>();
-    for (const note of notes) {
-      produced.add(note.key);
-      const existing = byKey.get(note.key);
-      if (!existing) {
-        inserts.push({ record: recordOf(note), status });
-        summary.created++;
-      } else if (existing.fingerprint === note.fingerprint) {
-        summary.unchanged++;
-      } else {
-        // Archived by generation (no fingerprint) and produced again: back under the release policy.
-        const restore = existing.status === 'archived' && existing.fingerprint === null ? status : undefined;
-        updates.push({ id: existing.id, record: recordOf(note), ...(restore ? { restore } : {}) });
-        summary.updated++;
-      }
-    }
-    const archive = stored.filter((r) => !produced.has(r.key) && r.status !== 'archived').map((r) => r.id);
-    await entries.insertGeneratedReleases(projectId, inserts, { tx });
-    await entries.updateGeneratedReleases(updates, { tx });
-    await entries.archiveGeneratedReleases(archive, { tx });
-    summary.archived = archive.length;
-    return summary;
-  }
-
-  /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
-  function recordOf(entry: EntryToStore | ReleaseToStore): string {
-    if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
-    return entry.record;
-  }
-
-  /** Which stored entries this run speaks for: all of the configured types, or the touched keys. */
-  function scopeOf(
-    settings: GenerationSettings,
-    entryTypes: readonly GeneratedEntryType[],
-    touched: Set<string> | null,
-    commits: readonly Pick<CommitRecord, 'sha' | 'committer'>[],
-    arrival: ArrivalIndex | null,
-  ): (e: StoredGenerated) => boolean {
-    const types = new Set<string>(entryTypes);
-    if (!touched) return (e) => types.has(e.entry_type);
-    const touchedCommits = commits.filter((c) => touched.has(c.sha));
-    // By arrival: a merge ingested today touches today's period, not the older ones its branch's
-    // commits were committed in (their entries there must stay, not be archived as "gone").
-    const keys = new Set<string>(touchedPeriods(touchedCommits, entryTypes, settings.timeZone, arrival ?? undefined).map((p) => p.key));
-    for (const sha of touched) keys.add(`commit:${sha}`);
-    return (e) => types.has(e.entry_type) && keys.has(e.generation_key);
   }
 
   return {
     /** The stored settings as given, and with every default filled in. */
     async settings(slug: string): Promise<{ input: SettingsInput; resolved: GenerationSettings }> {
-      const project = await projectBySlug(slug);
-      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const input = (await projectBySlug(slug)).generation_settings as SettingsInput;
       return { input, resolved: resolve(input) };
     },
 
@@ -424,7 +349,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
      */
     async previewSettings(slug: string, patch: SettingsPatch): Promise<SettingsComparison & { settings: GenerationSettings }> {
       const project = await projectBySlug(slug);
-      const input = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
+      const input = project.generation_settings as SettingsInput;
       const codeowners = await generationRepository.codeownersOf(db, project.id);
       const next = applyPatch(input, patch);
       const proposed = withRepoCodeowners(resolve(next), codeowners);
@@ -438,10 +363,9 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
     async configure(slug: string, patch: SettingsPatch): Promise<GenerationSettings> {
       const project = await projectBySlug(slug);
-      const current = (await generationRepository.settingsOf(db, project.id)) as SettingsInput;
-      const next = applyPatch(current, patch);
+      const next = applyPatch(project.generation_settings as SettingsInput, patch);
       const resolved = resolve(next);
-      await generationRepository.saveSettings(db, project.id, next as Record<string, unknown>);
+      await projects.saveGenerationSettings(project.id, next as Record<string, unknown>);
       return resolved;
     },
 
@@ -466,27 +390,22 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     async regenerateMany(projectId: string, selection: Selection): Promise<GenerateSummary & { selected: number; skipped: number }> {
       const project = await projects.findById(projectId);
       if (!project) throw notFound('Project');
-      const ids = await entries.select(projectId, selection);
-      const targets = await generationRepository.regenerable(db, projectId, ids);
-      if (!targets.length) throw new AppError('conflict', 'None of the selected entries can be regenerated: they were not generated from commits, or are archived');
+      const { selected, targets } = await entries.regenerable(projectId, selection);
       const summary = await run(project, {
         shas: [...new Set(targets.flatMap((t) => t.commit_shas))],
         types: [...new Set(targets.map((t) => t.entry_type))],
         clear: targets.map((t) => t.id),
       });
-      return { ...summary, selected: ids.length, skipped: ids.length - targets.length };
+      return { ...summary, selected, skipped: selected - targets.length };
     },
 
     /** Drops a person's edit of an entry and writes the generated text again. */
     async regenerate(entryId: string): Promise<GenerateSummary> {
-      const entry = isUuid(entryId) ? await generationRepository.findEntry(db, entryId) : undefined;
-      if (!entry) throw notFound('Entry');
-      if (!entry.generation_key) throw new AppError('conflict', 'This entry was not generated from commits, so it cannot be regenerated');
-      await generationRepository.clearEdit(db, entry.id);
-      const project = await projects.findById(entry.project_id);
+      const entry = await entries.dropEdit(entryId);
+      const project = await projects.findById(entry.projectId);
       if (!project) throw notFound('Project');
       // Its own type only, even if the project no longer generates that type.
-      return run(project, { shas: entry.commit_shas, types: [entry.entry_type] });
+      return run(project, { shas: entry.commitShas, types: [entry.entryType] });
     },
   };
 }

@@ -5,11 +5,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AppError } from '../errors.js';
-import { generate, type GenerationStats } from './engine.js';
+import { generate, type GenerationStats } from './engine/engine.js';
 import { GitError, readRepository } from '../git/local.js';
-import { generateReleases, type ReleaseNote } from './releases.js';
+import { generateReleases, type ReleaseNote } from './engine/releases.js';
 import { SettingsError, resolveSettings } from './settings.js';
-import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GeneratedEntryType } from './types.js';
+import { GENERATED_ENTRY_TYPES, SECTION_KEYS, type GeneratedEntry, type GeneratedEntryType } from './engine/types.js';
 
 export interface PreviewOptions {
   path: string;

@@ -6,7 +6,7 @@ import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { releaseHistory, storeCommits } from '../../test/helpers/releases.js';
 import { releaseKey } from '../entries/release-key.js';
-import { UNRELEASED_KEY } from './releases.js';
+import { UNRELEASED_KEY } from './engine/releases.js';
 
 let ctx: TestContext;
 let ownerEmail: string;

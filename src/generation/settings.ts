@@ -1,8 +1,8 @@
 /** Generation settings: defaults, and validation of what a project (or the CLI) asks for. */
-import { isValidTimeZone } from './periods.js';
-import { parsePathRule } from './components.js';
-import { globProblem } from './glob.js';
-import { parseCodeowners } from './teams.js';
+import { isValidTimeZone } from './engine/periods.js';
+import { parsePathRule } from './engine/components.js';
+import { globProblem } from './engine/glob.js';
+import { parseCodeowners } from './engine/teams.js';
 import {
   DEFAULT_SECTION_LABELS,
   GENERATED_ENTRY_TYPES,
@@ -16,7 +16,7 @@ import {
   type SectionKey,
   type SectionSetting,
   type TeamMapping,
-} from './types.js';
+} from './engine/types.js';
 
 /** Sections a public changelog leaves out unless the project turns them on. */
 export const HIDDEN_BY_DEFAULT: ReadonlySet<SectionKey> = new Set(['build', 'test', 'chore']);

@@ -92,7 +92,15 @@ export const projectsRepository = {
   async update(
     db: Executor,
     id: string,
-    changes: { name?: string; slug?: string; theme_color?: string | null; logo_url?: string | null; public_view?: string | null },
+    changes: {
+      name?: string;
+      slug?: string;
+      theme_color?: string | null;
+      logo_url?: string | null;
+      public_view?: string | null;
+      /** The generation settings as given (JSON text); their meaning is generation's (src/generation/settings.ts). */
+      generation_settings?: string;
+    },
   ): Promise<ProjectRow | undefined> {
     return db
       .updateTable('projects')

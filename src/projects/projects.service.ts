@@ -4,7 +4,7 @@ import type { ProjectRow } from '../db/schema.js';
 import type { ContextRef, ResolvedContext } from '../context.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import type { ChangelogService } from '../changelog/changelog.service.js';
-import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../changelog/entry-json.js';
+import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces } from '../changelog/entry-json.js';
 import { AppError } from '../errors.js';
 import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow } from './projects.repository.js';
@@ -39,35 +39,32 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
 }
 
 /**
- * `changelog` gives the newest published entries of each project (published content is read in one place);
+ * `changelog` gives the newest published entries of each project as their JSON (published content is read and
+ * presented in one place);
  * `owners` resolves `user:EMAIL` / `org:SLUG` inside the caller's transaction.
  */
 export function createProjectsService(
   db: Db,
   readDb: Db,
-  entryJson: EntryJson,
-  changelog: Pick<ChangelogService, 'latestVersionsPerProject'>,
+  changelog: Pick<ChangelogService, 'latestJsonPerProject'>,
   owners: Pick<OrgsService, 'resolveOwner'>,
 ) {
   return {
     /**
-     * The project listing, serialized as the route answers it: projects and which entry versions to
-     * show (two statements), then the entries' JSON by version (a third, only for versions not yet
-     * serialized). If an entry changed in between, the listing is read again. The body comes in
-     * pieces, never copied whole: with 200 entries a project, it can run to tens of megabytes.
+     * The project listing, serialized as the route answers it: the visible projects, with the JSON of
+     * their newest published entries from the changelog domain (which reads the projects again with
+     * them if an entry changed in between). The body comes in pieces, never copied whole: with 200
+     * entries a project, it can run to tens of megabytes.
      */
     async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: Buffer[]; projectIds: string[] }> {
-      const { listed: visible, json } = (await entryJson.read(readDb, async () => {
+      const { listed: visible, entries } = await changelog.latestJsonPerProject(async () => {
         const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
-        const ids = projects.map((p) => p.id);
-        return { projects, ids, entries: await changelog.latestVersionsPerProject(ids, entriesLimit) };
-      }))!;
-      const byProject = new Map<string, Buffer[]>(visible.ids.map((id) => [id, []]));
-      visible.entries.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
+        return { projects, ids: projects.map((p) => p.id) };
+      }, entriesLimit);
       const pieces: (string | Buffer)[] = ['{"projects":['];
       visible.projects.forEach((project, i) => {
         const summary = serializeSummary({ ...project, changelog_entries: [] });
-        pieces.push(`${i === 0 ? '' : ','}${summary.slice(0, -NO_ENTRIES.length)}[`, ...commaSeparated(byProject.get(project.id)!), ']}');
+        pieces.push(`${i === 0 ? '' : ','}${summary.slice(0, -NO_ENTRIES.length)}[`, ...commaSeparated(entries.get(project.id)!), ']}');
       });
       const meta = serializeMeta({ count: visible.projects.length, entries_limit: entriesLimit });
       pieces.push(`],"meta":${meta}}`);
@@ -128,6 +125,20 @@ export function createProjectsService(
       const updated = await projectsRepository.update(db, id, { public_view: parsePublicView(view) });
       if (!updated) throw new AppError('not_found', 'Project not found');
       return updated;
+    },
+
+    /**
+     * The project's generation settings as stored (`{}` for none), read in `tx` (a generation run
+     * reads them under its lock). Generation gives them their meaning and validates them; the project
+     * row holds them.
+     */
+    async generationSettings(id: string, tx: Executor = db): Promise<Record<string, unknown>> {
+      return (await projectsRepository.findById(tx, id))?.generation_settings ?? {};
+    },
+
+    /** Stores generation settings that generation validated, as given. */
+    async saveGenerationSettings(id: string, input: Record<string, unknown>): Promise<void> {
+      await projectsRepository.update(db, id, { generation_settings: JSON.stringify(input) });
     },
 
     async delete(id: string): Promise<void> {

@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { renderMarkdown } from '../../src/generation/render.js';
+import { renderMarkdown } from '../../src/generation/engine/render.js';
 import { createServices, type Services } from '../../src/services.js';
 import { testConfig } from '../helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../../generation/render.js';
-import type { GeneratedJson } from '../../generation/types.js';
+import { renderMarkdown } from '../../generation/engine/render.js';
+import type { GeneratedJson } from '../../generation/engine/types.js';
 import { WIDGET_FILE } from './widget.routes.js';
 
 const source = readFileSync(WIDGET_FILE, 'utf8');

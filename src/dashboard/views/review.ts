@@ -2,7 +2,7 @@ import type { ReviewRow } from '../../entries/entries.repository.js';
 import { BULK_LIMIT, type ReviewCounts } from '../../entries/entries.service.js';
 import { ENTRY_STATUSES, ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import type { AppError } from '../../errors.js';
-import { SECTION_KEYS } from '../../generation/types.js';
+import { SECTION_KEYS } from '../../generation/engine/types.js';
 import { html, type Html } from '../../html/html.js';
 import { csrfField, formErrors, when } from './layout.js';
 

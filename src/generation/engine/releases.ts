@@ -18,7 +18,7 @@ import { buildSections, byArrival, cancelReverts, headlineItems, prepareCommits,
 import { renderMarkdown } from './render.js';
 import { sameChanges } from './same-change.js';
 import { attribute } from './teams.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 import type { GeneratedJson, GenerationSettings } from './types.js';
 import { buildVersionIndex, ROOT_SERIES, type ReleaseTag, type VersionIndex } from './versions.js';
 

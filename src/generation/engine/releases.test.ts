@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { buildCommitGraph } from './graph.js';
 import { generateReleases, UNRELEASED_KEY } from './releases.js';
-import { resolveSettings } from './settings.js';
+import { resolveSettings } from '../settings.js';
 
 const settings = resolveSettings({});
 

@@ -10,7 +10,7 @@
  * branch's own first-parent chain belongs to the merge, and the merges on that chain bring what
  * they merged, which gives each merge the commits it brought (`broughtBy`).
  */
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 
 export interface Arrival {
   /** Epoch ms the commit reached the tracked branch. */

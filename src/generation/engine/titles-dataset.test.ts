@@ -3,10 +3,10 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { datasetFile, type Dataset } from '../../scripts/dataset-repo.js';
+import { datasetFile, type Dataset } from '../../../scripts/dataset-repo.js';
 import { classifyCommit } from './classify.js';
 import { TYPE_SECTIONS } from './rules.js';
-import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../../git/commit-record.js';
 
 const TYPES = Object.keys(TYPE_SECTIONS).join('|');
 // `fix: …`, `Fix(scope): …`, `fix (x): …`, `fix - …`, `[fix] …`, and the same inside `Revert "…"`.

@@ -3,7 +3,7 @@
  * walk it many times (once per tag), and walks over typed arrays with a stamp per visit cost no
  * allocation per walk. Parents outside the given commits (a shallow or partial history) are dropped.
  */
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 
 type GraphCommit = Pick<CommitRecord, 'sha' | 'parents'>;
 

@@ -3,7 +3,7 @@
  * commit shape ingestion stores and `changelog preview` reads; the engine is a pure function of
  * commits + settings.
  */
-export type { Change } from '../git/commit-record.js';
+export type { Change } from '../../git/commit-record.js';
 
 export const SECTION_KEYS = [
   'breaking',

@@ -1,11 +1,11 @@
 // Rollups read commits by when they reached the tracked branch: merged branches, merge items,
 // reverts across releases, and the periods an incremental run rebuilds. Made-up commits.
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { computeArrivals } from './arrival.js';
 import { generate, touchedPeriods } from './engine.js';
-import { resolveSettings } from './settings.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import { resolveSettings } from '../settings.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 import type { GeneratedEntry } from './types.js';
 
 const weekly = resolveSettings({ entryTypes: ['commit', 'weekly', 'monthly'] });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { classifyCommit } from './classify.js';
 import { formatNames, isBot } from './people.js';
 import { attribute, createTeamResolver, parseCodeowners } from './teams.js';

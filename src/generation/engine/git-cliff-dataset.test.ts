@@ -3,11 +3,11 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { datasetFile, ensureDatasetRepo } from '../../scripts/dataset-repo.js';
+import { datasetFile, ensureDatasetRepo } from '../../../scripts/dataset-repo.js';
 import { generate, type GenerationResult } from './engine.js';
-import { readRepository } from '../git/local.js';
-import { resolveSettings } from './settings.js';
-import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import { readRepository } from '../../git/local.js';
+import { resolveSettings } from '../settings.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../../git/commit-record.js';
 import { SECTION_KEYS, type GeneratedEntry } from './types.js';
 import { tagVersion } from './versions.js';
 import fixture from './fixtures/git-cliff-weekly.json' with { type: 'json' };

@@ -3,7 +3,7 @@
 // a second section an equally careful maintainer could pick). Agreement must stay at 95% or more.
 import { describe, expect, it } from 'vitest';
 import { classifyCommit } from './classify.js';
-import { coAuthorsOf, prNumberOf, type CommitRecord } from '../git/commit-record.js';
+import { coAuthorsOf, prNumberOf, type CommitRecord } from '../../git/commit-record.js';
 import type { Change } from './types.js';
 import labelled from './fixtures/hand-labelled.json' with { type: 'json' };
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { compareGenerations } from './compare.js';
 import { generate } from './engine.js';
-import { resolveSettings } from './settings.js';
-import type { CommitRecord } from '../git/commit-record.js';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { resolveSettings } from '../settings.js';
+import type { CommitRecord } from '../../git/commit-record.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 
 // SHAs fall as time goes on: an order by SHA is not an order by time.
 const shaOf = (n: number) => (0x100 - n).toString(16).padStart(40, '0');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { buildVersionIndex, parseReleaseTag, ROOT_SERIES, tagVersion } from './versions.js';
 
 describe('release tags', () => {

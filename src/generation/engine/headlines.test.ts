@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { generate } from './engine.js';
 import { headlineItems, nearDuplicateKey, prReferences, withReferences } from './headlines.js';
 import { generateReleases } from './releases.js';
-import { resolveSettings } from './settings.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import { resolveSettings } from '../settings.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 import type { Change } from './types.js';
 
 const weekly = resolveSettings({ entryTypes: ['weekly'] });

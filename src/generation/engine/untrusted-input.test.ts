@@ -13,11 +13,11 @@ import { generate } from './engine.js';
 import { compileGlob, globProblem, wildcardMatch } from './glob.js';
 import { matchesAuthor } from './people.js';
 import { renderMarkdown } from './render.js';
-import { resolveSettings, SettingsError } from './settings.js';
+import { resolveSettings, SettingsError } from '../settings.js';
 import { createTeamResolver } from './teams.js';
 import { tagVersion } from './versions.js';
-import { coAuthorsOf, type CommitRecord } from '../git/commit-record.js';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { coAuthorsOf, type CommitRecord } from '../../git/commit-record.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 
 const commit = (message: string, paths: string[] = ['a.txt']): CommitRecord =>
   buildCommit({ sha: 'f'.repeat(40), name: 'A', email: 'a@example.com', date: '2024-01-01T00:00:00+00:00', message, changes: paths.map((p) => ['M', p]) });

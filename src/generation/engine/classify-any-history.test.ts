@@ -1,6 +1,6 @@
 // Issue 14, "Classification that holds on any history": each class on made-up commits.
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { classifyCommit, cleanTitle } from './classify.js';
 import type { Change } from './types.js';
 

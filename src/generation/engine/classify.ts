@@ -5,7 +5,7 @@
  * whether a merge commit's branch commits are present.
  */
 import { parseMessage } from './conventional.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 import { isBot, matchesAuthor, type Author } from './people.js';
 import { parseLooseHeader } from './conventional.js';
 import {

@@ -6,7 +6,7 @@
  */
 import { hash } from 'node:crypto';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 import { Bumps, bumpOf } from './bumps.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
 import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';

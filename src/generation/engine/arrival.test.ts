@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 import { broughtBy, computeArrivals } from './arrival.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 
 /** A commit on `parents` at a day of 2024 (noon UTC). */
 function at(day: string, parents: CommitRecord[], message = 'fix: something'): CommitRecord {

@@ -9,7 +9,7 @@
 import semver from 'semver';
 import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import { buildCommitGraph, type CommitGraph } from './graph.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 
 const RELEASE_TAG = /^(?:(.*?)[@/_-])?v?(\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?)$/;
 

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { buildCommit } from '../../test/helpers/commits.js';
-import { ChangelogEntry, entrySchemas } from '../entries/entry.schemas.js';
-import { compileValidator } from '../http/validator.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
+import { ChangelogEntry, entrySchemas } from '../../entries/entry.schemas.js';
+import { compileValidator } from '../../http/validator.js';
 import { generate, touchedPeriods } from './engine.js';
-import { resolveSettings, SettingsError } from './settings.js';
-import type { CommitRecord } from '../git/commit-record.js';
+import { resolveSettings, SettingsError } from '../settings.js';
+import type { CommitRecord } from '../../git/commit-record.js';
 import type { GeneratedEntry } from './types.js';
 
 const all = resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'] });

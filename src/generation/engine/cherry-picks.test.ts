@@ -3,13 +3,13 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { datedRepository, tempDir } from '../../test/helpers/git-fixtures.js';
-import { readRepository } from '../git/local.js';
+import { datedRepository, tempDir } from '../../../test/helpers/git-fixtures.js';
+import { readRepository } from '../../git/local.js';
 import { generate } from './engine.js';
 import { generateReleases, UNRELEASED_KEY, type ReleaseNote } from './releases.js';
-import { resolveSettings } from './settings.js';
+import { resolveSettings } from '../settings.js';
 import { sameChanges } from './same-change.js';
-import { buildCommit } from '../../test/helpers/commits.js';
+import { buildCommit } from '../../../test/helpers/commits.js';
 
 const scratch: string[] = [];
 afterAll(() => {

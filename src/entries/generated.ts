@@ -1,0 +1,134 @@
+/**
+ * The rules for generated content: what a generation run proposes (new content, changed content,
+ * content no longer produced) and what becomes of it. Generation proposes; the entries service
+ * decides here and writes (entries.service.ts `storeGenerated`), so every status, edit flag and
+ * revision of an entry has one owner. Pure: no I/O.
+ */
+import type { EntryStatus, EntryType } from '../db/schema.js';
+
+/** What the rules need to know of a stored generated entry (read in the generation run's transaction). */
+export interface StoredGeneratedEntry {
+  id: string;
+  /** The engine's stable key (`generation_key`). */
+  key: string;
+  entry_type: EntryType;
+  status: EntryStatus;
+  /** Null once generation archived it (see `decideEntry`: it comes back under the type's policy). */
+  fingerprint: string | null;
+  /** When a person edited its text: generation keeps that text from then on. */
+  edited_at: Date | null;
+  pending_regeneration: boolean;
+  version_label: string | null;
+  commit_shas: string[];
+  /** A commit entry's label depends on its components (a package's own tag series). */
+  component_tags: string[];
+  period_start: Date | null;
+  period_end: Date | null;
+}
+
+/** What the rules need to know of a stored release note. */
+export interface StoredGeneratedRelease {
+  id: string;
+  key: string;
+  status: EntryStatus;
+  fingerprint: string | null;
+}
+
+/** Generated content of an entry, as generation hands it over. */
+export interface GeneratedContent {
+  entryType: EntryType;
+  /** The generated columns as one JSON object (src/generation/engine-wire.ts). */
+  record: string;
+  /** The row of a commit entry's commit. */
+  commitId: string | null;
+  /**
+   * When the change reached the tracked branch, if that was before its repository was linked
+   * (epoch ms; src/generation/history.ts): the entry is history. Null: new work.
+   */
+  historyAt: number | null;
+}
+
+/**
+ * What generation proposes for one stored or produced item: `insert` new content, `update` the
+ * generated content of a stored one, `archive` one it no longer produces.
+ */
+export type Proposal<S, P> = { kind: 'insert'; produced: P } | { kind: 'update'; stored: S; produced: P } | { kind: 'archive'; stored: S };
+export type EntryProposal = Proposal<StoredGeneratedEntry, GeneratedContent>;
+export type ReleaseProposal = Proposal<StoredGeneratedRelease, { record: string }>;
+
+/** A publishing policy per type: `auto` publishes as generated, `manual` keeps a draft for review. */
+type PublishPolicy = 'manual' | 'auto';
+
+/** The project's publishing rules (kept in its generation settings; the engine never reads them). */
+export interface PublishingPolicy {
+  publish: Readonly<Record<string, PublishPolicy>>;
+  /** What becomes of history: published dated by its change, a draft, or not stored. */
+  history: 'publish' | 'draft' | 'skip';
+  /** History before this instant (ISO 8601) is not stored whatever the policy; null: none. */
+  historySince: string | null;
+}
+
+/** Where new content goes: stored with this status (and date), or not at all. */
+export type Placement = { store: true; history: boolean; status: EntryStatus; publishedAt: Date | null } | { store: false };
+
+/**
+ * Where new content goes: new work follows its type's publishing policy (published now, or a
+ * draft); history follows the project's history policy, dated when its change reached the branch.
+ */
+export function place(entryType: EntryType | 'release', historyAt: number | null, policy: PublishingPolicy): Placement {
+  if (historyAt === null) return { store: true, history: false, status: policy.publish[entryType] === 'auto' ? 'published' : 'draft', publishedAt: null };
+  if (policy.history === 'skip') return { store: false };
+  if (policy.historySince !== null && historyAt < Date.parse(policy.historySince)) return { store: false };
+  return policy.history === 'publish'
+    ? { store: true, history: true, status: 'published', publishedAt: new Date(historyAt) }
+    : { store: true, history: true, status: 'draft', publishedAt: null };
+}
+
+/** What becomes of one proposal for an entry. */
+export type EntryDecision =
+  /** Stored anew with this status; `history`: it is history (counted apart). */
+  | { action: 'insert'; status: EntryStatus; publishedAt: Date | null; history: boolean }
+  /** New history the policy does not store. */
+  | { action: 'skip' }
+  /** Its generated content rewritten; `restore`: back from generation's archive with this status. */
+  | { action: 'update'; restore?: { status: EntryStatus; publishedAt: Date | null } }
+  /** A person's text stays; flagged for a regenerate (`flag`: not flagged yet). */
+  | { action: 'keep-edit'; flag: boolean }
+  | { action: 'archive' };
+
+/**
+ * The rules for an entry: new content is placed by policy; changed content rewrites an untouched
+ * entry, but never a person's edit (that is flagged `pending_regeneration` instead); an entry
+ * generation archived (it dropped the fingerprint) comes back under its type's policy; one no
+ * longer produced is archived, unless a person edited it (flagged instead).
+ */
+export function decideEntry(proposal: EntryProposal, policy: PublishingPolicy): EntryDecision {
+  if (proposal.kind === 'insert') {
+    const placed = place(proposal.produced.entryType, proposal.produced.historyAt, policy);
+    return placed.store ? { action: 'insert', status: placed.status, publishedAt: placed.publishedAt, history: placed.history } : { action: 'skip' };
+  }
+  const { stored } = proposal;
+  if (stored.edited_at) return { action: 'keep-edit', flag: !stored.pending_regeneration };
+  if (proposal.kind === 'archive') return { action: 'archive' };
+  if (stored.status === 'archived' && stored.fingerprint === null) {
+    const placed = place(proposal.produced.entryType, proposal.produced.historyAt, policy);
+    if (placed.store) return { action: 'update', restore: { status: placed.status, publishedAt: placed.publishedAt } };
+  }
+  return { action: 'update' };
+}
+
+/** What becomes of one proposal for a release note: nobody edits a note's text, so there is no pending state. */
+export type ReleaseDecision = { action: 'insert'; status: EntryStatus } | { action: 'update'; restore?: EntryStatus } | { action: 'archive' };
+
+/**
+ * The rules for a release note: new ones (the Unreleased note too) under the `release` policy,
+ * changed ones rewritten with their status kept, unless generation had archived them (back under
+ * the policy), and those no longer produced archived.
+ */
+export function decideRelease(proposal: ReleaseProposal, policy: Pick<PublishingPolicy, 'publish'>): ReleaseDecision {
+  const status: EntryStatus = policy.publish.release === 'auto' ? 'published' : 'draft';
+  if (proposal.kind === 'insert') return { action: 'insert', status };
+  if (proposal.kind === 'archive') return { action: 'archive' };
+  const back = proposal.stored.status === 'archived' && proposal.stored.fingerprint === null;
+  return back ? { action: 'update', restore: status } : { action: 'update' };
+}
