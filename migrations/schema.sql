@@ -155,6 +155,14 @@ CREATE FUNCTION public.listed_components(tags text[]) RETURNS SETOF text
     AS $$ SELECT DISTINCT t FROM unnest(tags) AS t WHERE char_length(t) BETWEEN 1 AND 100 $$;
 
 --
+-- Name: listing_mark_interval(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.listing_mark_interval() RETURNS integer
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    AS $$SELECT 16$$;
+
+--
 -- Name: notify_changelog_change(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -250,6 +258,238 @@ CREATE FUNCTION public.published_entry_components_truncate() RETURNS trigger
     AS $$
 BEGIN
   TRUNCATE published_entry_components;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: published_entry_marks_follow_components(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_entry_marks_follow_components() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  changed record;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    FOR changed IN
+      SELECT DISTINCT ON (project_id, component, listing) project_id, component, listing, published_at, entry_id
+      FROM new_rows ORDER BY project_id, component, listing, published_at, entry_id
+    LOOP
+      PERFORM published_entry_marks_rebuild(changed.project_id, changed.component, changed.listing, changed.published_at, changed.entry_id);
+    END LOOP;
+  ELSE
+    FOR changed IN
+      SELECT DISTINCT ON (project_id, component, listing) project_id, component, listing, published_at, entry_id
+      FROM old_rows ORDER BY project_id, component, listing, published_at, entry_id
+    LOOP
+      PERFORM published_entry_marks_rebuild(changed.project_id, changed.component, changed.listing, changed.published_at, changed.entry_id);
+    END LOOP;
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: published_entry_marks_follow_entries(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_entry_marks_follow_entries() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  projects_of uuid[];
+  listings_of text[];
+  ats_of timestamptz[];
+  ids_of uuid[];
+  changed record;
+BEGIN
+  -- Each event's trigger sees only its own transition tables, so only the gathering differs.
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(n.project_id), array_agg(l.listing), array_agg(n.published_at), array_agg(n.id)
+      INTO projects_of, listings_of, ats_of, ids_of
+    FROM new_rows n CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing)
+    WHERE n.status = 'published';
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(o.project_id), array_agg(l.listing), array_agg(o.published_at), array_agg(o.id)
+      INTO projects_of, listings_of, ats_of, ids_of
+    FROM old_rows o CROSS JOIN LATERAL (VALUES ('all'), (o.entry_type)) AS l(listing)
+    WHERE o.status = 'published';
+  ELSE
+    SELECT array_agg(project_id), array_agg(listing), array_agg(published_at), array_agg(id)
+      INTO projects_of, listings_of, ats_of, ids_of
+    FROM (
+      (SELECT o.project_id, l.listing, o.published_at, o.id
+       FROM old_rows o CROSS JOIN LATERAL (VALUES ('all'), (o.entry_type)) AS l(listing) WHERE o.status = 'published'
+       EXCEPT
+       SELECT n.project_id, l.listing, n.published_at, n.id
+       FROM new_rows n CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing) WHERE n.status = 'published')
+      UNION ALL
+      (SELECT n.project_id, l.listing, n.published_at, n.id
+       FROM new_rows n CROSS JOIN LATERAL (VALUES ('all'), (n.entry_type)) AS l(listing) WHERE n.status = 'published'
+       EXCEPT
+       SELECT o.project_id, l.listing, o.published_at, o.id
+       FROM old_rows o CROSS JOIN LATERAL (VALUES ('all'), (o.entry_type)) AS l(listing) WHERE o.status = 'published')
+    ) moved;
+  END IF;
+  FOR changed IN
+    SELECT DISTINCT ON (project_id, listing) project_id, listing, published_at, id
+    FROM unnest(projects_of, listings_of, ats_of, ids_of) AS r(project_id, listing, published_at, id)
+    ORDER BY project_id, listing, published_at, id
+  LOOP
+    PERFORM published_entry_marks_rebuild(changed.project_id, '', changed.listing, changed.published_at, changed.id);
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: published_entry_marks_rebuild(uuid, text, text, timestamp with time zone, uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_entry_marks_rebuild(of_project uuid, of_component text, of_listing text, from_at timestamp with time zone, from_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  k constant integer := listing_mark_interval();
+  base_seq integer;
+  base_at timestamptz;
+  base_id uuid;
+BEGIN
+  SELECT m.seq, m.published_at, m.entry_id INTO base_seq, base_at, base_id FROM published_entry_marks m
+  WHERE m.project_id = of_project AND m.component = of_component AND m.listing = of_listing
+  ORDER BY m.seq DESC LIMIT 1;
+  -- Nothing to delete when the change is above the newest mark (a publish on top of the listing).
+  IF (base_at, base_id) >= (from_at, from_id) THEN
+    DELETE FROM published_entry_marks m
+    WHERE m.project_id = of_project AND m.component = of_component AND m.listing = of_listing
+      AND (m.published_at, m.entry_id) >= (from_at, from_id);
+    SELECT m.seq, m.published_at, m.entry_id INTO base_seq, base_at, base_id FROM published_entry_marks m
+    WHERE m.project_id = of_project AND m.component = of_component AND m.listing = of_listing
+    ORDER BY m.seq DESC LIMIT 1;
+  END IF;
+  -- No mark left: from the listing's oldest entry, position 0 (the bounds below then take every key).
+  base_at := coalesce(base_at, '-infinity');
+  base_id := coalesce(base_id, '00000000-0000-0000-0000-000000000000');
+  IF of_component <> '' THEN
+    INSERT INTO published_entry_marks (project_id, component, listing, seq, published_at, entry_id)
+    SELECT of_project, of_component, of_listing, w.pos / k, w.published_at, w.entry_id FROM (
+      SELECT x.published_at, x.entry_id, coalesce(base_seq * k, 0) + row_number() OVER (ORDER BY x.published_at, x.entry_id) - 1 AS pos
+      FROM published_entry_components x
+      WHERE x.project_id = of_project AND x.component = of_component AND x.listing = of_listing
+        AND (x.published_at, x.entry_id) >= (base_at, base_id)
+    ) w
+    WHERE w.pos % k = 0 AND w.pos > coalesce(base_seq * k, -1);
+  ELSIF of_listing = 'all' THEN
+    INSERT INTO published_entry_marks (project_id, component, listing, seq, published_at, entry_id)
+    SELECT of_project, '', 'all', w.pos / k, w.published_at, w.id FROM (
+      SELECT x.published_at, x.id, coalesce(base_seq * k, 0) + row_number() OVER (ORDER BY x.published_at, x.id) - 1 AS pos
+      FROM changelog_entries x
+      WHERE x.project_id = of_project AND x.status = 'published' AND (x.published_at, x.id) >= (base_at, base_id)
+    ) w
+    WHERE w.pos % k = 0 AND w.pos > coalesce(base_seq * k, -1);
+  ELSE
+    INSERT INTO published_entry_marks (project_id, component, listing, seq, published_at, entry_id)
+    SELECT of_project, '', of_listing, w.pos / k, w.published_at, w.id FROM (
+      SELECT x.published_at, x.id, coalesce(base_seq * k, 0) + row_number() OVER (ORDER BY x.published_at, x.id) - 1 AS pos
+      FROM changelog_entries x
+      WHERE x.project_id = of_project AND x.status = 'published' AND x.entry_type = of_listing
+        AND (x.published_at, x.id) >= (base_at, base_id)
+    ) w
+    WHERE w.pos % k = 0 AND w.pos > coalesce(base_seq * k, -1);
+  END IF;
+END $$;
+
+--
+-- Name: published_entry_marks_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_entry_marks_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  TRUNCATE published_entry_marks;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: published_release_marks_follow(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_release_marks_follow() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  projects_of uuid[];
+  ats_of timestamptz[];
+  ids_of uuid[];
+  changed record;
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(project_id), array_agg(sort_at), array_agg(id) INTO projects_of, ats_of, ids_of
+    FROM new_rows WHERE status = 'published';
+  ELSIF TG_OP = 'DELETE' THEN
+    SELECT array_agg(project_id), array_agg(sort_at), array_agg(id) INTO projects_of, ats_of, ids_of
+    FROM old_rows WHERE status = 'published';
+  ELSE
+    SELECT array_agg(project_id), array_agg(sort_at), array_agg(id) INTO projects_of, ats_of, ids_of
+    FROM (
+      (SELECT project_id, sort_at, id FROM old_rows WHERE status = 'published'
+       EXCEPT SELECT project_id, sort_at, id FROM new_rows WHERE status = 'published')
+      UNION ALL
+      (SELECT project_id, sort_at, id FROM new_rows WHERE status = 'published'
+       EXCEPT SELECT project_id, sort_at, id FROM old_rows WHERE status = 'published')
+    ) moved;
+  END IF;
+  FOR changed IN
+    SELECT DISTINCT ON (project_id) project_id, sort_at, id
+    FROM unnest(projects_of, ats_of, ids_of) AS r(project_id, sort_at, id)
+    ORDER BY project_id, sort_at, id
+  LOOP
+    PERFORM published_release_marks_rebuild(changed.project_id, changed.sort_at, changed.id);
+  END LOOP;
+  RETURN NULL;
+END $$;
+
+--
+-- Name: published_release_marks_rebuild(uuid, timestamp with time zone, uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_release_marks_rebuild(of_project uuid, from_at timestamp with time zone, from_id uuid) RETURNS void
+    LANGUAGE plpgsql
+    AS $$
+DECLARE
+  k constant integer := listing_mark_interval();
+  base_seq integer;
+  base_at timestamptz;
+  base_id uuid;
+BEGIN
+  SELECT m.seq, m.sort_at, m.release_id INTO base_seq, base_at, base_id FROM published_release_marks m
+  WHERE m.project_id = of_project ORDER BY m.seq DESC LIMIT 1;
+  IF (base_at, base_id) >= (from_at, from_id) THEN
+    DELETE FROM published_release_marks m
+    WHERE m.project_id = of_project AND (m.sort_at, m.release_id) >= (from_at, from_id);
+    SELECT m.seq, m.sort_at, m.release_id INTO base_seq, base_at, base_id FROM published_release_marks m
+    WHERE m.project_id = of_project ORDER BY m.seq DESC LIMIT 1;
+  END IF;
+  base_at := coalesce(base_at, '-infinity');
+  base_id := coalesce(base_id, '00000000-0000-0000-0000-000000000000');
+  INSERT INTO published_release_marks (project_id, seq, sort_at, release_id)
+  SELECT of_project, w.pos / k, w.sort_at, w.id FROM (
+    SELECT x.sort_at, x.id, coalesce(base_seq * k, 0) + row_number() OVER (ORDER BY x.sort_at, x.id) - 1 AS pos
+    FROM release_notes x
+    WHERE x.project_id = of_project AND x.status = 'published' AND (x.sort_at, x.id) >= (base_at, base_id)
+  ) w
+  WHERE w.pos % k = 0 AND w.pos > coalesce(base_seq * k, -1);
+END $$;
+
+--
+-- Name: published_release_marks_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.published_release_marks_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  TRUNCATE published_release_marks;
   RETURN NULL;
 END $$;
 
@@ -512,6 +752,30 @@ CREATE TABLE public.published_entry_components (
     listing text NOT NULL,
     published_at timestamp with time zone NOT NULL,
     entry_id uuid NOT NULL
+);
+
+--
+-- Name: published_entry_marks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.published_entry_marks (
+    project_id uuid NOT NULL,
+    component text NOT NULL,
+    listing text NOT NULL,
+    seq integer NOT NULL,
+    published_at timestamp with time zone NOT NULL,
+    entry_id uuid NOT NULL
+);
+
+--
+-- Name: published_release_marks; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.published_release_marks (
+    project_id uuid NOT NULL,
+    seq integer NOT NULL,
+    sort_at timestamp with time zone NOT NULL,
+    release_id uuid NOT NULL
 );
 
 --
@@ -922,6 +1186,20 @@ ALTER TABLE ONLY public.published_entry_components
     ADD CONSTRAINT published_entry_components_pkey PRIMARY KEY (project_id, component, listing, published_at, entry_id);
 
 --
+-- Name: published_entry_marks published_entry_marks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.published_entry_marks
+    ADD CONSTRAINT published_entry_marks_pkey PRIMARY KEY (project_id, component, listing, seq);
+
+--
+-- Name: published_release_marks published_release_marks_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.published_release_marks
+    ADD CONSTRAINT published_release_marks_pkey PRIMARY KEY (project_id, seq);
+
+--
 -- Name: release_notes release_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1153,6 +1431,18 @@ CREATE INDEX projects_owner_org_idx ON public.projects USING btree (owner_org_id
 CREATE INDEX projects_owner_user_idx ON public.projects USING btree (owner_user_id) WHERE (owner_user_id IS NOT NULL);
 
 --
+-- Name: published_entry_marks_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX published_entry_marks_key_idx ON public.published_entry_marks USING btree (project_id, component, listing, published_at, entry_id);
+
+--
+-- Name: published_release_marks_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX published_release_marks_key_idx ON public.published_release_marks USING btree (project_id, sort_at, release_id);
+
+--
 -- Name: release_notes_published_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1361,6 +1651,66 @@ CREATE TRIGGER published_entry_components_truncate AFTER TRUNCATE ON public.chan
 --
 
 CREATE TRIGGER published_entry_components_update AFTER UPDATE ON public.changelog_entries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_components_sync();
+
+--
+-- Name: published_entry_components published_entry_marks_components_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_marks_components_delete AFTER DELETE ON public.published_entry_components REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_marks_follow_components();
+
+--
+-- Name: published_entry_components published_entry_marks_components_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_marks_components_insert AFTER INSERT ON public.published_entry_components REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_marks_follow_components();
+
+--
+-- Name: changelog_entries published_entry_marks_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_marks_delete AFTER DELETE ON public.changelog_entries REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_marks_follow_entries();
+
+--
+-- Name: changelog_entries published_entry_marks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_marks_insert AFTER INSERT ON public.changelog_entries REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_marks_follow_entries();
+
+--
+-- Name: changelog_entries published_entry_marks_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_marks_truncate AFTER TRUNCATE ON public.changelog_entries FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_marks_truncate();
+
+--
+-- Name: changelog_entries published_entry_marks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_entry_marks_update AFTER UPDATE ON public.changelog_entries REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_entry_marks_follow_entries();
+
+--
+-- Name: release_notes published_release_marks_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_release_marks_delete AFTER DELETE ON public.release_notes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_release_marks_follow();
+
+--
+-- Name: release_notes published_release_marks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_release_marks_insert AFTER INSERT ON public.release_notes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_release_marks_follow();
+
+--
+-- Name: release_notes published_release_marks_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_release_marks_truncate AFTER TRUNCATE ON public.release_notes FOR EACH STATEMENT EXECUTE FUNCTION public.published_release_marks_truncate();
+
+--
+-- Name: release_notes published_release_marks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER published_release_marks_update AFTER UPDATE ON public.release_notes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.published_release_marks_follow();
 
 --
 -- Name: release_notes release_notes_after_delete; Type: TRIGGER; Schema: public; Owner: -

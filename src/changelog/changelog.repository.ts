@@ -111,25 +111,132 @@ const SORT_KEY = sql`to_char(e.published_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH
 const entryById = (id: RawBuilder<unknown>, columns: RawBuilder<unknown> = sql`*`) =>
   sql`(SELECT ${columns} FROM changelog_entries WHERE id = ${id} LIMIT 1)`;
 
+/** Every K-th key of a listing is kept (migrations/0030): K, inlined by the planner as a constant. */
+const K = sql`listing_mark_interval()`;
+/** Above every key, so a walk from the newest row starts below it (no row has both the instant infinity and the largest uuid). */
+const TOP = [sql`'infinity'::timestamptz`, sql`'ffffffff-ffff-ffff-ffff-ffffffffffff'::uuid`] as const;
+
+/**
+ * A public listing and its marks (migrations/0030). `rows(alias)` and `marks(alias)` are FROM … WHERE …
+ * of its rows (newest first by `key`, then id) and of its marks (keyed by `markKey`, numbered by `seq`
+ * from the oldest row, every K-th row).
+ */
+interface MarkedListing {
+  rows: (alias: string) => RawBuilder<unknown>;
+  key: readonly [string, string];
+  marks: (alias: string) => RawBuilder<unknown>;
+  markKey: readonly [string, string];
+  /** How many rows the listing has, as a kept count; absent: counted from its newest mark (fewer than K rows above it). */
+  total?: RawBuilder<unknown>;
+}
+
+const keyOf = (alias: string, [at, id]: readonly [string, string]) => sql`(${sql.ref(`${alias}.${at}`)}, ${sql.ref(`${alias}.${id}`)})`;
+const newestFirst = (alias: string, [at, id]: readonly [string, string]) =>
+  sql`${sql.ref(`${alias}.${at}`)} DESC, ${sql.ref(`${alias}.${id}`)} DESC`;
+
+/**
+ * One page of a listing: `limit` rows (`columns` of alias `x`) after skipping `offset`, counted from
+ * the newest row or after the cursor `after` (its key). Every offset costs about the same, whatever
+ * the statistics: a walk of the listing's index that stops after the page, starting either at the
+ * cursor or the newest row (an offset under K), or just below the mark above the page's first row
+ * (fewer than K rows before it). That mark is found by number. Rows are numbered from the oldest (0),
+ * so the page's first row is number `first` = (rows older than the start) - 1 - offset, where the rows
+ * older than the start are the listing's total, or, after a cursor, the mark below the cursor's number
+ * times K plus the fewer than K rows from that mark up to the cursor. An offset at or past the end
+ * reads nothing (a condition on the start alone, tested once before the walk).
+ */
+function markedPage(
+  listing: MarkedListing,
+  page: { columns: RawBuilder<unknown>; limit: RawBuilder<unknown>; offset: RawBuilder<unknown>; after?: readonly [RawBuilder<unknown>, RawBuilder<unknown>] | undefined },
+) {
+  const { key, markKey } = listing;
+  const { offset, after } = page;
+  const rank = after
+    ? sql`(SELECT b.seq * ${K} + (
+          SELECT count(*) FROM (
+            SELECT FROM ${listing.rows('z')} AND ${keyOf('z', key)} >= ${keyOf('b', markKey)} AND ${keyOf('z', key)} < (${after[0]}, ${after[1]})
+            ORDER BY ${newestFirst('z', key)} LIMIT ${K}) n)
+        FROM ${listing.marks('b')} AND ${keyOf('b', markKey)} < (${after[0]}, ${after[1]})
+        ORDER BY ${newestFirst('b', markKey)} LIMIT 1)`
+    : (listing.total ??
+      sql`(SELECT t.seq * ${K} + 1 + (
+          SELECT count(*) FROM (SELECT FROM ${listing.rows('z')} AND ${keyOf('z', key)} > ${keyOf('t', markKey)} ORDER BY ${newestFirst('z', key)} LIMIT ${K}) n)
+        FROM ${listing.marks('t')} ORDER BY t.seq DESC LIMIT 1)`);
+  const [fromAt, fromId] = after ?? TOP;
+  return sql`
+    SELECT w.* FROM (
+      SELECT ${offset} >= ${K} AS deep, CASE WHEN ${offset} >= ${K} THEN coalesce(${rank}, 0) - 1 - ${offset} END AS first
+      -- Computed once: merged into the query around it, its subqueries ran once per use of \`first\`.
+      OFFSET 0
+    ) d
+    LEFT JOIN LATERAL (
+      -- The mark above the page's first row, by primary key. The marks' key index starts with the same
+      -- columns, and without statistics an equality on seq looked as cheap through either: the key
+      -- index was picked, and walked the listing's marks for the seq. Asked as the first mark from
+      -- that seq on, in seq order, only the primary key needs no sort. A mark further up would still
+      -- give the right page (the skip is counted from the mark found).
+      SELECT m.seq, ${sql.ref(`m.${markKey[0]}`)} AS at, ${sql.ref(`m.${markKey[1]}`)} AS id FROM ${listing.marks('m')}
+        AND m.seq >= d.first / ${K} + 1 AND d.first >= 0
+      ORDER BY m.seq LIMIT 1
+    ) mark ON true
+    CROSS JOIN LATERAL (
+      SELECT ${page.columns} FROM ${listing.rows('x')}
+        AND ${keyOf('x', key)} < (CASE WHEN d.deep THEN mark.at ELSE ${fromAt} END, CASE WHEN d.deep THEN mark.id ELSE ${fromId} END)
+        AND (NOT d.deep OR d.first >= 0)
+      ORDER BY ${newestFirst('x', key)}
+      LIMIT ${page.limit} OFFSET CASE WHEN d.deep THEN mark.seq * ${K} - 1 - d.first ELSE ${offset} END
+    ) w`;
+}
+
+/** A project's published entries, of one type when `type` (text; NULL: every type) is given, as `markedPage` lists them. */
+const entryListing = (projectId: RawBuilder<unknown>, type: RawBuilder<unknown> | undefined, total: RawBuilder<unknown>): MarkedListing => ({
+  rows: (alias) => sql`changelog_entries ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.project_id`)} = ${projectId}
+    AND ${sql.ref(`${alias}.status`)} = 'published' ${type ? sql`AND ${sql.ref(`${alias}.entry_type`)} = ${type}` : sql``}`,
+  key: ['published_at', 'id'],
+  marks: (alias) => sql`published_entry_marks ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.project_id`)} = ${projectId}
+    AND ${sql.ref(`${alias}.component`)} = '' AND ${sql.ref(`${alias}.listing`)} = ${type ? sql`${type}` : sql`'all'`}`,
+  markKey: ['published_at', 'entry_id'],
+  total,
+});
+
+/** A component listing of 0029 (`listing`: 'all' or a type), as `markedPage` lists it; its total is counted from its marks. */
+const componentListing = (projectId: RawBuilder<unknown>, component: RawBuilder<unknown>, listing: RawBuilder<unknown>): MarkedListing => ({
+  rows: (alias) => sql`published_entry_components ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.project_id`)} = ${projectId}
+    AND ${sql.ref(`${alias}.component`)} = ${component} AND ${sql.ref(`${alias}.listing`)} = ${listing}`,
+  key: ['published_at', 'entry_id'],
+  marks: (alias) => sql`published_entry_marks ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.project_id`)} = ${projectId}
+    AND ${sql.ref(`${alias}.component`)} = ${component} AND ${sql.ref(`${alias}.listing`)} = ${listing}`,
+  markKey: ['published_at', 'entry_id'],
+});
+
+/** A project's published release notes, as `markedPage` lists them. */
+const releaseListing = (projectId: RawBuilder<unknown>): MarkedListing => ({
+  rows: (alias) => sql`release_notes ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.project_id`)} = ${projectId} AND ${sql.ref(`${alias}.status`)} = 'published'`,
+  key: ['sort_at', 'id'],
+  marks: (alias) => sql`published_release_marks ${sql.raw(alias)} WHERE ${sql.ref(`${alias}.project_id`)} = ${projectId}`,
+  markKey: ['sort_at', 'release_id'],
+  total: sql`(SELECT p.published_release_count FROM projects p WHERE p.id = ${projectId})`,
+});
+
 /**
  * One page of a project's published entries, newest first, ties by id descending: id, published_at
- * and row_version, all three from the published index (an index-only walk, so a deep offset does
- * not read the rows it skips); of one type (`ofType`), from the published index of types (migrations/0024).
- * `total` is the listing's count as the project row keeps it: an offset at or past it reads nothing
- * (a condition on the outer row only, which PostgreSQL tests once before walking the index).
+ * and row_version, all three from the published index (an index-only walk); of one type (`type`), from
+ * the published index of types (migrations/0024). A deep offset starts at a mark (`markedPage`).
  */
 const publishedPage = (
   projectId: RawBuilder<unknown>,
   limit: RawBuilder<unknown>,
   offset: RawBuilder<unknown>,
   total: RawBuilder<unknown>,
-  after = sql``,
-  ofType = sql``,
-) => sql`
-  SELECT c.id, c.published_at, c.row_version FROM changelog_entries c
-  WHERE c.project_id = ${projectId} AND c.status = 'published' ${ofType} ${after} AND ${offset} < ${total}
-  ORDER BY c.published_at DESC, c.id DESC
-  LIMIT ${limit} OFFSET ${offset}`;
+  after: readonly [RawBuilder<unknown>, RawBuilder<unknown>] | undefined,
+  type: RawBuilder<unknown> | undefined,
+) =>
+  markedPage(entryListing(projectId, type, total), {
+    columns: sql`x.id, x.published_at, x.row_version`,
+    limit,
+    offset,
+    after,
+  });
 
 const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
 
@@ -162,15 +269,13 @@ export const changelogRepository = {
    * given, of one type when given. No row: no such project.
    */
   async page(db: Executor, page: PageRequest): Promise<Listed | undefined> {
-    const after = page.after
-      ? sql`AND (c.published_at, c.id) < (${page.after.publishedAt}::timestamptz, ${page.after.id}::uuid)`
-      : sql``;
+    const after = page.after ? ([sql`${page.after.publishedAt}::timestamptz`, sql`${page.after.id}::uuid`] as const) : undefined;
     const type = page.type ?? null;
-    const ofType = type ? sql`AND c.entry_type = ${type}` : sql``;
+    const ofType = type ? sql`${type}::text` : undefined;
     const result = await sql<ProjectAndEntryRow>`${sql.raw(PREPARED)}
       SELECT ${PROJECT_AND_ENTRY_COLUMNS}, ${totalOf(sql`${type}::text`)} AS total, ${SORT_KEY} AS sort_key
       FROM projects p
-      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`${page.limit}`, sql`${page.offset}::int`, totalOf(sql`${type}::text`), after, ofType)}) e ON true
+      LEFT JOIN LATERAL (${publishedPage(sql`p.id`, sql`${page.limit}::int`, sql`${page.offset}::int`, totalOf(sql`${type}::text`), after, ofType)}) e ON true
       WHERE p.slug = ${page.slug}
       ORDER BY e.published_at DESC, e.id DESC`.execute(db);
     return split(result.rows);
@@ -198,8 +303,8 @@ export const changelogRepository = {
     if (withCursor !== 0 && withCursor !== requests.length) throw new Error('pages: a cursor for every request or for none');
     const withType = requests.filter((r) => r.type).length;
     if (withType !== 0 && withType !== requests.length) throw new Error('pages: a type for every request or for none');
-    const after = withCursor ? sql`AND (c.published_at, c.id) < (q.after_at, q.after_id)` : sql``;
-    const ofType = withType ? sql`AND c.entry_type = q.type` : sql``;
+    const after = withCursor ? ([sql`q.after_at`, sql`q.after_id`] as const) : undefined;
+    const ofType = withType ? sql`q.type` : undefined;
     const result = await sql<ProjectAndEntryRow & { n: string }>`${sql.raw(PREPARED)}
       SELECT q.n, ${PROJECT_AND_ENTRY_COLUMNS}, ${totalOf(sql`q.type`)} AS total, ${SORT_KEY} AS sort_key
       FROM unnest(
@@ -285,18 +390,20 @@ export const changelogRepository = {
    * component, whole rows. Which entries is decided from an index alone: the published index, the
    * published index of types (migrations/0024) or, with a component, its listing (migrations/0029),
    * each an equality on the key's first columns followed by an ordered range, so the walk stops after
-   * the page whatever the statistics say; an offset skips index entries (the page stops at page 500).
-   * Then each entry's row by primary key (`entryById`).
+   * the page whatever the statistics say; a deep page starts at a mark (`markedPage`). Then each
+   * entry's row by primary key (`entryById`).
    */
   async listPublished(db: Executor, projectId: string, filter: EntryFilter, page: { limit: number; offset: number }): Promise<EntryRow[]> {
     const type = filter.type ?? null;
-    const keys = filter.component
-      ? sql`SELECT entry_id AS id, published_at FROM published_entry_components
-          WHERE project_id = ${projectId} AND component = ${filter.component} AND listing = ${type ?? 'all'}
-          ORDER BY published_at DESC, entry_id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
-      : sql`SELECT id, published_at FROM changelog_entries
-          WHERE project_id = ${projectId} AND status = 'published' ${type ? sql`AND entry_type = ${type}` : sql``}
-          ORDER BY published_at DESC, id DESC LIMIT ${page.limit} OFFSET ${page.offset}`;
+    const project = sql`${projectId}::uuid`;
+    const listing = filter.component
+      ? componentListing(project, sql`${filter.component}::text`, sql`${type ?? 'all'}::text`)
+      : entryListing(project, type ? sql`${type}::text` : undefined, sql`(SELECT ${totalOf(sql`${type}::text`)} FROM projects p WHERE p.id = ${project})`);
+    const keys = markedPage(listing, {
+      columns: sql`${sql.ref(`x.${listing.key[1]}`)} AS id, x.published_at`,
+      limit: sql`${page.limit}::int`,
+      offset: sql`${page.offset}::int`,
+    });
     const columns = sql.join(ENTRY_COLUMNS.map((c) => sql.ref(`e.${c}`)));
     const result = await sql<EntryRow>`
       SELECT ${columns} FROM (${keys}) k
@@ -336,22 +443,35 @@ export const changelogRepository = {
   },
   /**
    * A page of a project's published release notes, newest release first (Unreleased on top), ties by
-   * id descending: a walk of the published index (migrations/0020), after `after` when given.
+   * id descending: a walk of the published index (migrations/0020), after `after` when given; a deep
+   * offset starts at a mark (`markedPage`).
    */
   async publishedReleases(
     db: Executor,
     projectId: string,
-    page: { limit: number; offset: number; after?: ReleaseCursor | undefined; releasedOnly?: boolean },
+    page: { limit: number; offset: number; after?: ReleaseCursor | undefined },
   ): Promise<PublishedRelease[]> {
-    let query = db
+    const columns = sql.join([...RELEASE_COLUMNS.map((c) => sql.ref(`x.${c}`)), sql`x.sort_at`, sql`${RELEASE_SORT_KEY} AS sort_key`]);
+    const after = page.after ? ([sql`${page.after.sortAt}::timestamptz`, sql`${page.after.id}::uuid`] as const) : undefined;
+    const listed = markedPage(releaseListing(sql`${projectId}::uuid`), { columns, limit: sql`${page.limit}::int`, offset: sql`${page.offset}::int`, after });
+    const result = await sql<PublishedRelease>`
+      SELECT ${sql.join(RELEASE_COLUMNS.map((c) => sql.ref(`r.${c}`)))}, r.sort_key FROM (${listed}) r
+      ORDER BY r.sort_at DESC, r.id DESC`.execute(db);
+    return result.rows;
+  },
+
+  /** The newest published notes of tagged releases (Unreleased, on top of the index, skipped: at most one row), for feeds. */
+  async latestReleased(db: Executor, projectId: string, limit: number): Promise<PublishedRelease[]> {
+    const rows = await db
       .selectFrom('release_notes')
       .select([...RELEASE_COLUMNS, RELEASE_SORT_KEY.as('sort_key')])
       .where('project_id', '=', projectId)
-      .where('status', '=', 'published');
-    if (page.after) query = query.where(sql<boolean>`(sort_at, id) < (${page.after.sortAt}::timestamptz, ${page.after.id}::uuid)`);
-    // Tagged releases only (feeds): Unreleased is on top of the index, so this skips at most one row.
-    if (page.releasedOnly) query = query.where('released_at', 'is not', null);
-    const rows = await query.orderBy('sort_at', 'desc').orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute();
+      .where('status', '=', 'published')
+      .where('released_at', 'is not', null)
+      .orderBy('sort_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows as PublishedRelease[];
   },
 

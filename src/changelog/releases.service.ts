@@ -49,7 +49,7 @@ export function createReleasesService(readDb: Db) {
     /** The newest published notes of tagged releases (Unreleased left out: it changes with every commit), for feeds. */
     async latest(slug: string, limit: number): Promise<{ project: PublicProject; releases: PublishedRelease[] }> {
       const project = await requireProject(slug);
-      return { project, releases: await changelogRepository.publishedReleases(readDb, project.id, { limit, offset: 0, releasedOnly: true }) };
+      return { project, releases: await changelogRepository.latestReleased(readDb, project.id, limit) };
     },
 
     /** One published note by tag (`unreleased`: the Unreleased note). */

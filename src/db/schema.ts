@@ -26,6 +26,8 @@ export interface DB {
   webhook_events: WebhookEventsTable;
   webhook_event_deliveries: WebhookEventDeliveriesTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  published_entry_marks: PublishedEntryMarksTable;
+  published_release_marks: PublishedReleaseMarksTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -389,6 +391,30 @@ export interface WebhookDeliveryAttemptsTable {
   error: string | null;
   response_excerpt: string | null;
   attempted_at: CreatedAt;
+}
+
+/**
+ * Every K-th key of each public listing of entries, numbered from its oldest entry (migrations/0030):
+ * derived data, written by the entries' triggers only, hence `never` on writes.
+ */
+export interface PublishedEntryMarksTable {
+  project_id: ColumnType<string, never, never>;
+  /** '' for the listings of every component, else a component of migrations/0029's listing. */
+  component: ColumnType<string, never, never>;
+  /** 'all' or an entry type. */
+  listing: ColumnType<string, never, never>;
+  /** The entry with seq × K older entries in the listing. */
+  seq: ColumnType<number, never, never>;
+  published_at: ColumnType<Date, never, never>;
+  entry_id: ColumnType<string, never, never>;
+}
+
+/** The same for a project's published release notes, keyed as their listing is (sort_at, id). */
+export interface PublishedReleaseMarksTable {
+  project_id: ColumnType<string, never, never>;
+  seq: ColumnType<number, never, never>;
+  sort_at: ColumnType<Date, never, never>;
+  release_id: ColumnType<string, never, never>;
 }
 
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;
