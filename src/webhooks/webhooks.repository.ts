@@ -164,7 +164,7 @@ export const webhooksRepository = {
    * 'org:ID'): an endpoint's while it has fewer than `perEndpoint` queued and unfinished, a tenant's
    * while it has fewer than `perTenant`. A delivery queued more than a day ago and still pending no
    * longer counts (its job was lost), so a lost job cannot block its endpoint for good. A few index
-   * probes per endpoint with waiting deliveries (migrations/0030), whatever a backlog holds.
+   * probes per endpoint with waiting deliveries (migrations/0031), whatever a backlog holds.
    */
   async admissibleDeliveries(db: Executor, caps: AdmissionCaps): Promise<{ id: string; tenant: string }[]> {
     return (await admissionQuery(caps).execute(db)).rows;
