@@ -16,7 +16,7 @@ import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
 import { setGitLimits } from './git/git.js';
-import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
+import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
 import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';

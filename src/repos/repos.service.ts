@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Db, Executor } from '../db/database.js';
 import type { ProjectRow, RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { Visibility } from '../projects/visibility.js';
 import { commitsRepository } from './commits.repository.js';
