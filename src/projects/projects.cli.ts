@@ -1,4 +1,5 @@
-import type { CliParts } from '../cli/io.js';
+import type { CliParts } from '../cli-kit/io.js';
+import type { ProjectsService } from './projects.service.js';
 import { parseContextRef } from '../context.js';
 import type { ProjectRow } from '../db/schema.js';
 
@@ -12,7 +13,7 @@ const presentProject = (p: ProjectRow) => ({
 });
 
 /** `changelog projects create|list` (`projects configure` is generation's). */
-export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts): void {
+export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts<{ projects: ProjectsService }>): void {
   const projects = program.command('projects').description('manage projects');
   command(projects, 'create', 'create a project')
     .requiredOption('--name <name>', 'display name')
