@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preParsingAsyncHookHandler, RouteOptions } from 'fastify';
 import type { AuthenticationOptions, Authenticator } from '../keys/authenticate.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../context.js';
 import { isAuthenticatedRoute, isPublicCache } from './plugins/route-kind.js';
 
 declare module 'fastify' {

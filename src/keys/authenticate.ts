@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { UsersService } from '../auth/users.service.js';
 import type { KeysService } from './keys.service.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../context.js';
 import { isUuid } from '../ids.js';
 
 

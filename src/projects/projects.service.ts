@@ -1,12 +1,11 @@
 import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
-import type { ContextRef, ResolvedContext } from '../context.js';
+import type { ContextRef, Principal, ResolvedContext } from '../context.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import type { ChangelogService } from '../changelog/changelog.service.js';
 import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../changelog/entry-json.js';
 import { AppError } from '../errors.js';
-import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow } from './projects.repository.js';
 import type { Visibility } from './visibility.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
