@@ -6,7 +6,7 @@ import type { OrganizationRow, OrgRole } from '../db/schema.js';
 import type { UsersService } from '../auth/users.service.js';
 import type { ContextRef, ResolvedContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { slugProblem } from '../projects/slug.js';
+import { slugProblem } from '../slug.js';
 import { invitesRepository } from './invites.repository.js';
 import { orgsRepository } from './orgs.repository.js';
 import { isUuid } from '../ids.js';

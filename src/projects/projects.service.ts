@@ -9,7 +9,7 @@ import { AppError } from '../errors.js';
 import { projectsRepository, type ProjectSummaryRow } from './projects.repository.js';
 import type { Visibility } from './visibility.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
-import { slugProblem } from './slug.js';
+import { slugProblem } from '../slug.js';
 import { parseTheme } from './theme.js';
 import { parsePublicView } from './public-view.js';
 
