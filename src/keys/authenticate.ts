@@ -5,6 +5,7 @@ import { AppError } from '../errors.js';
 import type { UsersService } from '../auth/users.service.js';
 import type { KeysService } from './keys.service.js';
 import type { Principal } from '../context.js';
+import { bearerToken } from '../http/bearer.js';
 import { isUuid } from '../ids.js';
 
 
@@ -42,9 +43,8 @@ export function createAuthenticator(deps: { keys: KeysService; users: Pick<Users
     const apiKeyHeader = options.allowApiKeyHeader ? single(request.headers['x-api-key']) : undefined;
     let secret: string | undefined;
     if (authorization !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>"');
-      secret = match[1];
+      secret = bearerToken(authorization);
+      if (secret === undefined) throw unauthorized('The Authorization header must be "Bearer <API key>"');
     } else if (apiKeyHeader !== undefined) {
       secret = apiKeyHeader.trim();
     }

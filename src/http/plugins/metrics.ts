@@ -6,6 +6,7 @@ import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
 import type { Services } from '../../services.js';
 import { AppError } from '../../errors.js';
+import { bearerToken } from '../bearer.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
@@ -137,7 +138,7 @@ export async function registerMetrics(
 
   const expected = digest(token);
   app.get('/metrics', { schema: { hide: true }, config: { internal: true } }, async (request, reply) => {
-    const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const presented = bearerToken(request.headers.authorization);
     if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
       throw new AppError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"');
     }
