@@ -107,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, { redactPath: redactKeys });
   // Before any route is added: every route's declaration decides its authentication and caching.
   const authenticate = createAuthenticator({ keys: services.keys, users: services.users, config });
   registerRoutePolicy(app, { authenticate });
