@@ -8,7 +8,7 @@ import { createPublicPageService } from './changelog/page/public-page.service.js
 import { createReleasesService } from './changelog/releases.service.js';
 import { createEntriesService } from './entries/entries.service.js';
 import { createKeysService } from './keys/keys.service.js';
-import { createOrgsService } from './orgs/orgs.service.js';
+import { acceptInviteIn, createOrgsService, findUsableInvite } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './auth/users.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
@@ -95,6 +95,7 @@ export function createServices(
       sessionTtlHours: config.sessionTtlHours,
       passwordScryptLogN: config.passwordScryptLogN,
       passwordHashing: config.passwordHashing,
+      invitations: { findUsable: findUsableInvite, acceptIn: acceptInviteIn },
     }),
     jobs,
     githubClient,

@@ -29,15 +29,15 @@ function requireRole(role: string): OrgRole {
   return role as OrgRole;
 }
 
-/**
- * Adds `userId` to the invite's organization and uses the invite up, in the caller's transaction.
- * An invite works once: of two concurrent acceptances, one wins.
- */
 /** The invitation `token` names when it can still be used (for callers inside their own transaction). */
 export function findUsableInvite(db: Executor, token: string) {
   return invitesRepository.findUsable(db, hashToken(token));
 }
 
+/**
+ * Adds `userId` to the invite's organization and uses the invite up, in the caller's transaction.
+ * An invite works once: of two concurrent acceptances, one wins.
+ */
 export async function acceptInviteIn(tx: Executor, token: string, userId: string): Promise<Membership> {
   const invite = await invitesRepository.findUsable(tx, hashToken(token));
   if (!invite) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
