@@ -20,7 +20,7 @@ import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
 import { reviewPages } from './review.routes.js';
-import { webhookPages } from '../webhooks/webhooks.routes.js';
+import { webhookPages } from './webhooks.routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
