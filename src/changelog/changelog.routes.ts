@@ -5,9 +5,9 @@ import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, SlugParam, StringEnum, Uuid } from '../http/schemas.js';
 import { AVAILABLE_VIEWS } from '../projects/public-view.js';
-import type { ListView } from './changelog.service.js';
+import type { ChangelogService, ListView } from './changelog.service.js';
 import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
-import type { Services } from '../services.js';
+import type { ReleasesService } from './releases.service.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
 const MAX_OFFSET = 10_000_000;
@@ -56,7 +56,11 @@ const EXTENSION_NOTE =
   '`entry_type` enum is unchanged.';
 
 /** Public, cacheable reads. Only published entries (and published release notes) are ever returned. */
-export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+export const changelogRoutes: FastifyPluginAsyncTypebox<{
+  services: { changelog: ChangelogService; releases: ReleasesService };
+  config: Config;
+  cache: ResponseCache;
+}> = async (
   app,
   { services, config, cache },
 ) => {

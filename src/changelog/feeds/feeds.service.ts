@@ -147,3 +147,5 @@ function logoImage(stored: string | null): { image: string } | Record<string, ne
   const logo = checkedLogo(stored);
   return logo ? { image: logo.url } : {};
 }
+
+export type FeedsService = ReturnType<typeof createFeedsService>;

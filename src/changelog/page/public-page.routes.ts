@@ -7,9 +7,11 @@ import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import { replyCachedText } from '../../cache/cached-text.js';
 import { AppError } from '../../errors.js';
 import { errorResponses, NotModified, SlugParam, Uuid } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import type { MarkdownRenderer } from '../../html/markdown-thread.js';
 import type { PublicProject } from '../changelog.repository.js';
 import { TagParam } from '../changelog.schemas.js';
+import type { ReleasesService } from '../releases.service.js';
+import type { PublicPageService } from './public-page.service.js';
 import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
 import { AVAILABLE_VIEWS } from '../../projects/public-view.js';
 import { checkedLogo } from '../../projects/theme.js';
@@ -51,7 +53,11 @@ function csp(project: PublicProject): string {
 }
 
 /** The public changelog page `/c/{slug}` and a permalink page per entry: server-rendered HTML, no script. */
-export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+export const publicPageRoutes: FastifyPluginAsyncTypebox<{
+  services: { publicPage: PublicPageService; releases: ReleasesService; markdown: MarkdownRenderer };
+  config: Config;
+  cache: ResponseCache;
+}> = async (
   app,
   { services, config, cache },
 ) => {
