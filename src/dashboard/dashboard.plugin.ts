@@ -8,10 +8,9 @@ import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
 import { AppError, capDetails } from '../errors.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
-import type { Services } from '../services.js';
 import { createAccess } from './access.js';
 import { html } from '../html/html.js';
-import type { Kit } from './kit.js';
+import type { DashboardServices, Kit } from './kit.js';
 import { layout, type PageContext } from './views/layout.js';
 import { authRoutes } from './auth.routes.js';
 import { workspaceRoutes } from './workspace.routes.js';
@@ -83,7 +82,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
 };
 
 export interface DashboardOptions {
-  services: Services;
+  services: DashboardServices;
   config: Config;
 }
 
