@@ -22,7 +22,7 @@ import { registerRoutePolicy } from './http/route-policy.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
-import { projectsRoutes } from './projects/projects.routes.js';
+import { projectsRoutes } from './changelog/projects.routes.js';
 import { publicPageRoutes } from './changelog/page/public-page.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { webhookRoutes } from './github/webhooks.routes.js';

@@ -54,7 +54,6 @@ export function createServices(
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
-  const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
   const releases = createReleasesService(database.readDb);
   // Entry Markdown for pages, feeds and the dashboard: large sources render in worker threads.
@@ -62,7 +61,8 @@ export function createServices(
   // Services other services call (a domain reaches another's tables only through its service).
   const users = createUsersService(db);
   const orgs = createOrgsService(db, { users });
-  const projects = createProjectsService(db, database.readDb, entryJson, changelog, orgs);
+  const projects = createProjectsService(db, database.readDb, orgs);
+  const changelog = createChangelogService(database.readDb, entryJson, { projects });
   const entries = createEntriesService(db, { projects });
   // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).
   const repoPolicy = { pathsAllowed: config.repoLinks.pathsAllowed, ...(options.resolve ? { resolve: options.resolve } : {}) };

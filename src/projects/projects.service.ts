@@ -3,20 +3,12 @@ import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
 import type { ContextRef, Principal, ResolvedContext } from '../context.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
-import type { ChangelogService } from '../changelog/changelog.service.js';
-import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from '../changelog/entry-json.js';
 import { AppError } from '../errors.js';
 import { projectsRepository, type ProjectSummaryRow } from './projects.repository.js';
 import type { Visibility } from './visibility.js';
-import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 import { slugProblem } from '../slug.js';
 import { parseTheme } from './theme.js';
 import { parsePublicView } from './public-view.js';
-
-/** A project without its entries, serialized: ends in `"changelog_entries":[]}`, where they go. */
-const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
-const serializeMeta = compileSerializer<{ count: number; entries_limit: number }>(ProjectsMeta);
-const NO_ENTRIES = '[]}';
 
 export function visibilityOf(principal: Principal): Visibility {
   if (principal.kind === 'identity') return { kind: 'user', userId: principal.userId };
@@ -37,41 +29,11 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
   return name;
 }
 
-/**
- * `changelog` gives the newest published entries of each project (published content is read in one place);
- * `owners` resolves `user:EMAIL` / `org:SLUG` inside the caller's transaction.
- */
-export function createProjectsService(
-  db: Db,
-  readDb: Db,
-  entryJson: EntryJson,
-  changelog: Pick<ChangelogService, 'latestVersionsPerProject'>,
-  owners: Pick<OrgsService, 'resolveOwner'>,
-) {
+/** `owners` resolves `user:EMAIL` / `org:SLUG` inside the caller's transaction. */
+export function createProjectsService(db: Db, readDb: Db, owners: Pick<OrgsService, 'resolveOwner'>) {
   return {
-    /**
-     * The project listing, serialized as the route answers it: projects and which entry versions to
-     * show (two statements), then the entries' JSON by version (a third, only for versions not yet
-     * serialized). If an entry changed in between, the listing is read again. The body comes in
-     * pieces, never copied whole: with 200 entries a project, it can run to tens of megabytes.
-     */
-    async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: Buffer[]; projectIds: string[] }> {
-      const { listed: visible, json } = (await entryJson.read(readDb, async () => {
-        const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
-        const ids = projects.map((p) => p.id);
-        return { projects, ids, entries: await changelog.latestVersionsPerProject(ids, entriesLimit) };
-      }))!;
-      const byProject = new Map<string, Buffer[]>(visible.ids.map((id) => [id, []]));
-      visible.entries.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
-      const pieces: (string | Buffer)[] = ['{"projects":['];
-      visible.projects.forEach((project, i) => {
-        const summary = serializeSummary({ ...project, changelog_entries: [] });
-        pieces.push(`${i === 0 ? '' : ','}${summary.slice(0, -NO_ENTRIES.length)}[`, ...commaSeparated(byProject.get(project.id)!), ']}');
-      });
-      const meta = serializeMeta({ count: visible.projects.length, entries_limit: entriesLimit });
-      pieces.push(`],"meta":${meta}}`);
-      return { body: jsonPieces(pieces), projectIds: visible.ids };
-    },
+    /** The projects `principal` may see, by slug (the project listing's; its entries are the changelog's to read). */
+    listVisible: (principal: Principal): Promise<ProjectSummaryRow[]> => projectsRepository.listVisible(readDb, visibilityOf(principal)),
 
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
       const name = validNameAndSlug(input);
