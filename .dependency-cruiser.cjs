@@ -41,7 +41,7 @@ module.exports = {
     {
       name: 'repos-never-imports-github',
       severity: 'error',
-      comment: 'The GitHub App drives links through the repos service; repos learns what it needs from GitHub through what it is handed (an installation token function).',
+      comment: 'The GitHub App drives links through the repos service; repos learns what it needs from GitHub through what it is handed (InstallationTokens, repos/installation-tokens.ts).',
       from: { path: '^src/repos/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/github/' },
     },

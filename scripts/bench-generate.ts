@@ -91,7 +91,7 @@ async function main() {
     const reposDir = join(work, 'mirrors');
     mkdirSync(reposDir, { recursive: true });
     console.log('Ingesting the prettier history into PostgreSQL (untimed)…');
-    const ingested = await createIngestService(db, { reposDir, installationToken: null }).ingestLink(link.id);
+    const ingested = await createIngestService(db, { reposDir, installationTokens: null }).ingestLink(link.id);
 
     // The engine in a worker thread, as the server and the CLI run it (commits copied to the thread).
     const engine = createThreadEngine({ budgetMs: 600_000 });

@@ -18,6 +18,7 @@ import { createGitHubService } from './github/github.service.js';
 import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
+import type { InstallationTokens } from './repos/installation-tokens.js';
 import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from './html/markdown-thread.js';
@@ -66,14 +67,10 @@ export function createServices(
   const entries = createEntriesService(db, { projects });
   // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).
   const repoPolicy = { pathsAllowed: config.repoLinks.pathsAllowed, ...(options.resolve ? { resolve: options.resolve } : {}) };
-  const repos = createReposService({
-    db,
-    jobs,
-    projects,
-    policy: repoPolicy,
-    // Called only after start-up, once `github` exists.
-    installationToken: (installationId) => github.installationToken(installationId),
-  });
+  // The GitHub App hands out fetch tokens; it is made below, after repos (it drives links through
+  // them), and asked only once a link fetches, after start-up.
+  const installationTokens: InstallationTokens = { installationToken: (installationId) => github.installationToken(installationId) };
+  const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
@@ -103,7 +100,7 @@ export function createServices(
     github,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
-      installationToken: (installationId) => github.installationToken(installationId),
+      installationTokens,
       policy: repoPolicy,
     }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
