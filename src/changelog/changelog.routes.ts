@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ResponseCache } from '../cache/response-cache.js';
+import { projectTag, type ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, SlugParam, StringEnum, Uuid } from '../http/schemas.js';
@@ -97,7 +97,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
           ...(cursor !== undefined ? { cursor } : {}),
           ...(view !== undefined ? { view } : {}),
         });
-        return { serialized: page.body, etag: page.etag, tags: [`project:${page.projectId}`] };
+        return { serialized: page.body, etag: page.etag, tags: [projectTag(page.projectId)] };
       });
     },
   );
@@ -120,7 +120,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `entry:${slug}:${id}`, async () => {
         const entry = await services.changelog.entryJson(slug, id);
-        return { serialized: entry.body, etag: entry.etag, tags: [`project:${entry.projectId}`] };
+        return { serialized: entry.body, etag: entry.etag, tags: [projectTag(entry.projectId)] };
       });
     },
   );
@@ -148,7 +148,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `releases:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
         const page = await services.releases.page(slug, { limit, offset, cursor });
-        return { payload: { project: page.project, releases: page.releases, meta: page.meta }, tags: [`project:${page.project.id}`] };
+        return { payload: { project: page.project, releases: page.releases, meta: page.meta }, tags: [projectTag(page.project.id)] };
       });
     },
   );
@@ -173,7 +173,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `release:${slug}:${tag}`, async () => {
         const { project, release } = await services.releases.release(slug, tag);
-        return { payload: { release }, tags: [`project:${project.id}`] };
+        return { payload: { release }, tags: [projectTag(project.id)] };
       });
     },
   );

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { ResponseCache } from '../../cache/response-cache.js';
+import { projectTag, type ResponseCache } from '../../cache/response-cache.js';
 import type { Config } from '../../config.js';
 import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import { replyCachedText } from '../../cache/cached-text.js';
@@ -74,7 +74,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       reply.header('cache-control', cacheControl);
       await replyCachedText(request, reply, cache, key, HTML, async () => {
         const { project, body, lastModified, transient } = await produce();
-        return { body, tags: [`project:${project.id}`], lastModified, headers: { 'content-security-policy': csp(project) }, transient };
+        return { body, tags: [projectTag(project.id)], lastModified, headers: { 'content-security-policy': csp(project) }, transient };
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'not_found') throw error;
