@@ -1,9 +1,69 @@
 /**
- * The floor plan's rules, checked by `npm run lint` (dependency-cruiser): no import cycles among source
- * files; only entry points import the composition root; a domain reaches another's tables only through
- * that domain's service, never its repository; scripts (benchmarks, soak) stay out of the server build.
- * See docs/architecture.md.
+ * The floor plan's rules, checked by `npm run lint` (dependency-cruiser): the modules of src/ stand in
+ * layers and import only from layers below their own; nothing but an entry point imports an entry point
+ * or the composition root; no import cycles among source files; a domain reaches another's tables only
+ * through that domain's service, never its repository; scripts (benchmarks, soak) stay out of the
+ * server build. See docs/architecture.md.
  */
+
+/**
+ * The modules of src/ (a folder, or a file at its top), bottom-up. A module imports only from layers
+ * below its own, never from another module of its layer nor from above, so the folders can form no
+ * loop. A new folder or top-level file is placed here, or lint fails.
+ */
+const LAYERS = [
+  ['config.ts', 'errors.ts', 'ids.ts', 'slug.ts', 'private-dir.ts', 'worker-threads.ts', 'git'],
+  ['db', 'html', 'cli-kit'],
+  ['context.ts', 'queue'],
+  ['http'],
+  ['cache', 'health', 'ops'],
+  ['auth'],
+  ['orgs'],
+  ['projects'],
+  ['entries', 'keys'],
+  ['changelog', 'webhooks', 'generation'],
+  ['repos', 'demo'],
+  ['github'],
+  ['dashboard'],
+  // The composition root, then the entry points.
+  ['services.ts'],
+  ['app.ts', 'jobs'],
+  ['server.ts'],
+  ['cli'],
+];
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A module's files: a top-level file itself, or everything under a folder. */
+const filesOf = (module) => `^src/${escape(module)}${module.endsWith('.ts') ? '$' : '/'}`;
+
+const layerRules = LAYERS.flatMap((layer, i) => {
+  const above = LAYERS.slice(i + 1).flat();
+  const rules = [];
+  if (above.length) {
+    rules.push({
+      name: `layer-${i + 1}-reaches-only-down`,
+      severity: 'error',
+      comment: `Layer ${i + 1} of LAYERS (${layer.join(', ')}) imports only from the layers below it: dependencies point down.`,
+      from: { path: layer.map(filesOf) },
+      to: { path: above.map(filesOf) },
+    });
+  }
+  if (layer.length > 1) {
+    rules.push({
+      name: `layer-${i + 1}-modules-apart`,
+      severity: 'error',
+      comment: `${layer.join(', ')} share layer ${i + 1} of LAYERS: none imports another (move one down a layer if it must).`,
+      // $1 is the importing module, which may import itself.
+      from: { path: `^src/(${layer.map(escape).join('|')})(/|$)` },
+      to: { path: layer.map(filesOf), pathNot: '^src/$1(/|$)' },
+    });
+  }
+  return rules;
+});
+
+/** The composition root and the entry points: the top of the house, which nothing else may import. */
+const ENTRY_POINTS = ['^src/services\\.ts$', '^src/app\\.ts$', '^src/server\\.ts$', '^src/cli/main\\.ts$', '^src/jobs/worker(\\.cli)?\\.ts$'];
+
 module.exports = {
   forbidden: [
     {
@@ -13,12 +73,23 @@ module.exports = {
       from: { path: '^src' },
       to: { circular: true },
     },
+    ...layerRules,
     {
-      name: 'composition-root-only-from-entry-points',
+      name: 'layered-modules-only',
       severity: 'error',
-      comment: 'services.ts wires every domain; only entry points (app, server, CLI, worker) may import it.',
-      from: { path: '^src', pathNot: ['^src/(app|server|services)\\.ts$', '^src/cli/', '\\.test\\.ts$', '^src/jobs/worker\\.ts$'] },
-      to: { path: '^src/services\\.ts$', dependencyTypesNot: ['type-only'] },
+      comment: 'Every module of src/ stands in a layer: add a new folder or top-level file to LAYERS in .dependency-cruiser.cjs.',
+      from: { path: '^src/', pathNot: LAYERS.flat().map(filesOf) },
+      to: {},
+    },
+    {
+      name: 'entry-points-only-from-entry-points',
+      severity: 'error',
+      comment:
+        'services.ts wires every domain, and the entry points (app, server, CLI main, the worker and its command) start ' +
+        'them: only another of these imports one (tests aside), types included. A module that needs services names ' +
+        'those it uses and is handed them.',
+      from: { path: '^src/', pathNot: [...ENTRY_POINTS, '\\.test\\.ts$'] },
+      to: { path: ENTRY_POINTS },
     },
     {
       name: 'only-src-git-runs-processes',
@@ -41,7 +112,7 @@ module.exports = {
     {
       name: 'repos-never-imports-github',
       severity: 'error',
-      comment: 'The GitHub App drives links through the repos service; repos learns what it needs from GitHub through what it is handed (an installation token function).',
+      comment: 'The GitHub App drives links through the repos service; repos learns what it needs from GitHub through what it is handed (InstallationTokens, repos/installation-tokens.ts).',
       from: { path: '^src/repos/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/github/' },
     },
@@ -65,13 +136,6 @@ module.exports = {
       comment: 'Routes and CLI commands are thin: they reach data through services, never a repository (row types excepted).',
       from: { path: ['\\.(routes|cli)\\.ts$', '^src/dashboard/'] },
       to: { path: '\\.repository\\.ts$', dependencyTypesNot: ['type-only'] },
-    },
-    {
-      name: 'foundations-know-no-domain',
-      severity: 'error',
-      comment: 'The foundations (database, errors, ids, config, git, html, http plumbing) are used by every domain and import none.',
-      from: { path: '^src/(db/|git/|html/|errors\\.ts|ids\\.ts|config\\.ts|worker-threads\\.ts)' },
-      to: { path: '^src/(auth|cache|changelog|cli|dashboard|demo|entries|generation|github|health|jobs|keys|ops|orgs|projects|repos|webhooks)/' },
     },
     {
       name: 'generation-engine-is-pure',

@@ -33,8 +33,6 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { createEntriesService } from '../src/entries/entries.service.js';
-import { createChangelogService } from '../src/changelog/changelog.service.js';
-import { EntryJson } from '../src/changelog/entry-json.js';
 import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/repos/ingest.service.js';
@@ -93,14 +91,12 @@ async function main() {
     const reposDir = join(work, 'mirrors');
     mkdirSync(reposDir, { recursive: true });
     console.log('Ingesting the prettier history into PostgreSQL (untimed)…');
-    const ingested = await createIngestService(db, { reposDir, installationToken: null }).ingestLink(link.id);
+    const ingested = await createIngestService(db, { reposDir, installationTokens: null }).ingestLink(link.id);
 
     // The engine in a worker thread, as the server and the CLI run it (commits copied to the thread).
     const engine = createThreadEngine({ budgetMs: 600_000 });
     // Wired as src/services.ts wires them: generation stores its entries through the entries service.
-    // Generation never reads entries back as JSON; the smallest cache the library accepts.
-    const entryJson = new EntryJson(1);
-    const projects = createProjectsService(db, db, createChangelogService(db, entryJson), createOrgsService(db, { users: createUsersService(db) }));
+    const projects = createProjectsService(db, db, createOrgsService(db, { users: createUsersService(db) }));
     const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects }), projects });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
     const clear = async () => {

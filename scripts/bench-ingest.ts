@@ -51,7 +51,7 @@ async function benchIngest(open: () => Promise<{ database: Database; cleanup: ()
       mkdirSync(reposDir, { recursive: true });
       // The clone is timed on its own below; this measures fetch + git log + storage.
       execFileSync('cp', ['-r', mirrorTemplate, join(reposDir, `${link.id}.git`)]);
-      const ingest = createIngestService(db, { reposDir, installationToken: null });
+      const ingest = createIngestService(db, { reposDir, installationTokens: null });
       const started = process.hrtime.bigint();
       const result = await ingest.ingestLink(link.id);
       times.push(Number(process.hrtime.bigint() - started) / 1e6);

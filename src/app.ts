@@ -22,7 +22,7 @@ import { registerRoutePolicy } from './http/route-policy.js';
 import { sharedSchemas } from './http/schemas.js';
 import { createAuthenticator } from './keys/authenticate.js';
 import { redactKeys } from './keys/key-format.js';
-import { projectsRoutes } from './projects/projects.routes.js';
+import { projectsRoutes } from './changelog/projects.routes.js';
 import { publicPageRoutes } from './changelog/page/public-page.routes.js';
 import { githubRoutes } from './github/github.routes.js';
 import { webhookRoutes } from './github/webhooks.routes.js';
@@ -107,7 +107,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, { redactPath: redactKeys });
   // Before any route is added: every route's declaration decides its authentication and caching.
   const authenticate = createAuthenticator({ keys: services.keys, users: services.users, config });
   registerRoutePolicy(app, { authenticate });

@@ -6,6 +6,17 @@ export type ContextRef = { type: 'user'; email: string } | { type: 'org'; slug: 
 /** The owner of projects, keys and installations, once: every layer uses this type. */
 export type ResolvedContext = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
 
+/** Who is calling an authenticated route, and so which projects they may see. */
+export type Principal =
+  | {
+      kind: 'api_key';
+      keyId: string;
+      context: ResolvedContext;
+      scope: 'all' | 'selected';
+    }
+  /** A user vouched for by the trusted gateway through X-Identity-User-Id: personal projects only. */
+  | { kind: 'identity'; userId: string };
+
 /** The context a row names in its `context_type`, `user_id` and `org_id` columns. */
 export function contextOfRow(row: { context_type: 'user' | 'org'; user_id: string | null; org_id: string | null }): ResolvedContext {
   return row.context_type === 'user' ? { type: 'user', userId: row.user_id! } : { type: 'org', orgId: row.org_id! };

@@ -8,7 +8,7 @@ import { createPublicPageService } from './changelog/page/public-page.service.js
 import { createReleasesService } from './changelog/releases.service.js';
 import { createEntriesService } from './entries/entries.service.js';
 import { createKeysService } from './keys/keys.service.js';
-import { createOrgsService } from './orgs/orgs.service.js';
+import { acceptInviteIn, createOrgsService, findUsableInvite } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
 import { createUsersService } from './auth/users.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
@@ -16,8 +16,9 @@ import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
 import { setGitLimits } from './git/git.js';
-import { createJobQueue, type JobQueueOptions } from './jobs/queue.js';
+import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
+import type { InstallationTokens } from './repos/installation-tokens.js';
 import { createReposService } from './repos/repos.service.js';
 import { createWebhooksService } from './webhooks/webhooks.service.js';
 import { createMarkdownRenderer, type MarkdownRenderer } from './html/markdown-thread.js';
@@ -56,7 +57,6 @@ export function createServices(
   });
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
   const entryJson = new EntryJson(config.entryJsonCacheBytes);
-  const changelog = createChangelogService(database.readDb, entryJson);
   const publicPage = createPublicPageService(database.readDb);
   const releases = createReleasesService(database.readDb);
   // Entry Markdown for pages, feeds and the dashboard: large sources render in worker threads.
@@ -64,18 +64,15 @@ export function createServices(
   // Services other services call (a domain reaches another's tables only through its service).
   const users = createUsersService(db);
   const orgs = createOrgsService(db, { users });
-  const projects = createProjectsService(db, database.readDb, changelog, orgs);
+  const projects = createProjectsService(db, database.readDb, orgs);
+  const changelog = createChangelogService(database.readDb, entryJson, { projects });
   const entries = createEntriesService(db, { projects });
   // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).
   const repoPolicy = { pathsAllowed: config.repoLinks.pathsAllowed, ...(options.resolve ? { resolve: options.resolve } : {}) };
-  const repos = createReposService({
-    db,
-    jobs,
-    projects,
-    policy: repoPolicy,
-    // Called only after start-up, once `github` exists.
-    installationToken: (installationId) => github.installationToken(installationId),
-  });
+  // The GitHub App hands out fetch tokens; it is made below, after repos (it drives links through
+  // them), and asked only once a link fetches, after start-up.
+  const installationTokens: InstallationTokens = { installationToken: (installationId) => github.installationToken(installationId) };
+  const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
@@ -97,6 +94,7 @@ export function createServices(
       sessionTtlHours: config.sessionTtlHours,
       passwordScryptLogN: config.passwordScryptLogN,
       passwordHashing: config.passwordHashing,
+      invitations: { findUsable: findUsableInvite, acceptIn: acceptInviteIn },
     }),
     jobs,
     githubClient,
@@ -104,7 +102,7 @@ export function createServices(
     github,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
-      installationToken: (installationId) => github.installationToken(installationId),
+      installationTokens,
       policy: repoPolicy,
     }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).

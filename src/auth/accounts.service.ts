@@ -3,7 +3,6 @@ import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { UserRow } from '../db/schema.js';
 import { AppError, type ErrorDetail } from '../errors.js';
-import { acceptInviteIn, findUsableInvite } from '../orgs/orgs.service.js';
 import { usersRepository } from './users.repository.js';
 import { sessionsRepository, setupTokensRepository, signInLimitsRepository, type LimitRule, type SessionUser } from './auth.repository.js';
 import { hashPassword, passwordProblem, SCRYPT_LOG_N, verifyPassword } from './passwords.js';
@@ -64,6 +63,16 @@ export interface AccountsOptions {
   passwordScryptLogN?: number;
   /** How many password hashes run at once, and how long one may wait its turn (password-gate.ts). */
   passwordHashing?: PasswordGateOptions;
+  /** Organization invitations, which the orgs domain keeps: a sign-up through one joins its organization. */
+  invitations: Invitations;
+}
+
+/** Organization invitations as signing up through one uses them (orgs/orgs.service.ts provides them). */
+export interface Invitations {
+  /** The invitation `token` names, when it can still be used; undefined otherwise. */
+  findUsable(db: Executor, token: string): Promise<unknown>;
+  /** Adds `userId` to the invitation's organization and uses the invitation up, in the caller's transaction. */
+  acceptIn(tx: Executor, token: string, userId: string): Promise<unknown>;
 }
 
 /** Without configuration: one hash at a time, waits of at most 4 s. */
@@ -247,11 +256,11 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
       const email = normalizeEmail(input.email);
       const name = input.name.trim();
       // The link is checked first: without a usable one, nothing else is revealed or checked.
-      if (!(await findUsableInvite(db, inviteToken))) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
+      if (!(await options.invitations.findUsable(db, inviteToken))) throw new AppError('not_found', 'This invitation link is invalid, used or expired');
       const existing = EMAIL.test(email) ? await usersRepository.findByEmail(db, email) : undefined;
       if (existing) {
         await checkPassword(email, existing, input.password, address);
-        await db.transaction().execute((tx) => acceptInviteIn(tx, inviteToken, existing.id));
+        await db.transaction().execute((tx) => options.invitations.acceptIn(tx, inviteToken, existing.id));
         return startSession(existing.id, userAgent);
       }
       const details = accountProblems({ email, name, password: input.password });
@@ -266,7 +275,7 @@ export function createAccountsService(db: Db, options: AccountsOptions) {
           if (isUniqueViolation(error)) throw wrongCredentials();
           throw error;
         }
-        await acceptInviteIn(tx, inviteToken, id);
+        await options.invitations.acceptIn(tx, inviteToken, id);
         return id;
       });
       return startSession(userId, userAgent);

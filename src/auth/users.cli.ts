@@ -1,11 +1,12 @@
-import { setupUrl } from './accounts.service.js';
-import type { CliParts } from '../cli/io.js';
+import { setupUrl, type AccountsService } from './accounts.service.js';
+import type { CliParts } from '../cli-kit/io.js';
+import type { UsersService } from './users.service.js';
 import type { UserRow } from '../db/schema.js';
 
 const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at });
 
 /** `changelog users create|invite`. */
-export function registerUsersCommands({ program, command, run, withServices, getConfig }: CliParts): void {
+export function registerUsersCommands({ program, command, run, withServices, getConfig }: CliParts<{ users: UsersService; accounts: AccountsService }>): void {
   const users = program.command('users').description('manage users');
   command(users, 'create', 'create a user')
     .requiredOption('--email <email>', 'e-mail address')

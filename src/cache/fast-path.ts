@@ -3,11 +3,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../config.js';
+import type { ObserveRequest } from '../http/plugins/metrics.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
 import type { CachedResponse, ResponseCache } from './response-cache.js';
-
-/** Records one answered request in the metrics (method, route pattern, status, seconds). */
-export type ObserveRequest = (method: string, route: string, status: number, seconds: number) => void;
 
 type RawHandler = (req: IncomingMessage, res: ServerResponse) => void;
 

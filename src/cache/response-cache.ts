@@ -56,6 +56,12 @@ export const byteLength = (body: Body): number =>
   Array.isArray(body) ? body.reduce((n: number, piece: Buffer) => n + piece.length, 0) : Buffer.byteLength(body as string | Buffer);
 
 /**
+ * The tag of a response that shows a project (its entries, releases or page settings): the payload
+ * the database's triggers send when any of those change (migrations/0005, 0007).
+ */
+export const projectTag = (projectId: string): string => `project:${projectId}`;
+
+/**
  * Serialized responses with their ETag, keyed by route and normalized parameters and tagged
  * with what they show (`project:<id>`, `projects`, `keys`). A change notification drops every
  * response carrying its tag.

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { ResponseCache } from '../cache/response-cache.js';
+import { projectTag, type ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, SlugParam, StringEnum, Uuid } from '../http/schemas.js';
 import { AVAILABLE_VIEWS } from '../projects/public-view.js';
-import type { ListView } from './changelog.service.js';
+import type { ChangelogService, ListView } from './changelog.service.js';
 import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
-import type { Services } from '../services.js';
+import type { ReleasesService } from './releases.service.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
 const MAX_OFFSET = 10_000_000;
@@ -56,7 +56,11 @@ const EXTENSION_NOTE =
   '`entry_type` enum is unchanged.';
 
 /** Public, cacheable reads. Only published entries (and published release notes) are ever returned. */
-export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+export const changelogRoutes: FastifyPluginAsyncTypebox<{
+  services: { changelog: ChangelogService; releases: ReleasesService };
+  config: Config;
+  cache: ResponseCache;
+}> = async (
   app,
   { services, config, cache },
 ) => {
@@ -93,7 +97,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
           ...(cursor !== undefined ? { cursor } : {}),
           ...(view !== undefined ? { view } : {}),
         });
-        return { serialized: page.body, etag: page.etag, tags: [`project:${page.projectId}`] };
+        return { serialized: page.body, etag: page.etag, tags: [projectTag(page.projectId)] };
       });
     },
   );
@@ -116,7 +120,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `entry:${slug}:${id}`, async () => {
         const entry = await services.changelog.entryJson(slug, id);
-        return { serialized: entry.body, etag: entry.etag, tags: [`project:${entry.projectId}`] };
+        return { serialized: entry.body, etag: entry.etag, tags: [projectTag(entry.projectId)] };
       });
     },
   );
@@ -144,7 +148,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `releases:${slug}:${limit}:${offset}:${cursor ?? ''}`, async () => {
         const page = await services.releases.page(slug, { limit, offset, cursor });
-        return { payload: { project: page.project, releases: page.releases, meta: page.meta }, tags: [`project:${page.project.id}`] };
+        return { payload: { project: page.project, releases: page.releases, meta: page.meta }, tags: [projectTag(page.project.id)] };
       });
     },
   );
@@ -169,7 +173,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{ services: Services; co
       reply.header('cache-control', cacheControl);
       return replyCached(reply, cache, `release:${slug}:${tag}`, async () => {
         const { project, release } = await services.releases.release(slug, tag);
-        return { payload: { release }, tags: [`project:${project.id}`] };
+        return { payload: { release }, tags: [projectTag(project.id)] };
       });
     },
   );

@@ -1,13 +1,17 @@
 import DataLoader from 'dataloader';
 import { etagOf } from '../cache/response-cache.js';
+import type { Principal } from '../context.js';
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
+import type { ProjectSummaryRow } from '../projects/projects.repository.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { changelogRepository, type Listed, type PageRequest as RepositoryPageRequest } from './changelog.repository.js';
 import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Gate } from './gate.js';
-import { commaSeparated, compileSerializer, concatJson, type EntryJson } from './entry-json.js';
+import { commaSeparated, compileSerializer, concatJson, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from './entry-json.js';
 import { entryTypeOf, projectDefaultView, type AvailableView } from '../projects/public-view.js';
+import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 
 interface ListMetaValue {
   limit: number;
@@ -61,6 +65,10 @@ const BATCHES_IN_FLIGHT = 2;
 
 const serializeProject = compileSerializer<Listed['project']>(Project);
 const serializeMeta = compileSerializer<ListMetaValue>(ListMeta);
+/** A project of the listing without its entries, serialized: ends in `"changelog_entries":[]}`, where they go. */
+const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
+const serializeProjectsMeta = compileSerializer<{ count: number; entries_limit: number }>(ProjectsMeta);
+const NO_ENTRIES = '[]}';
 
 /** A listing of one page: one row past the page says whether there is more, whatever the total says mid-change. */
 interface ListedPage extends Listed {
@@ -103,7 +111,7 @@ const serialized = (body: Buffer, projectId: string): Serialized => ({ body, eta
  * batch is sent only after each of its requests arrived, so none is answered from a read that
  * started before it (no staleness, unlike a cache), and a quiet server sends each request alone.
  */
-export function createChangelogService(readDb: Db, entryJson: EntryJson) {
+export function createChangelogService(readDb: Db, entryJson: EntryJson, deps: { projects: Pick<ProjectsService, 'listVisible'> }) {
   /** One statement names the entries to show; their JSON comes by version (see EntryJson.read). */
   async function read<L extends Listed>(list: () => Promise<L | undefined>, render: (listed: L, json: Buffer[]) => Buffer): Promise<Serialized> {
     const read = await entryJson.read(readDb, list);
@@ -237,22 +245,28 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson) {
     },
 
     /**
-     * The newest `limit` published entries of each project `list` names (the project listing's), as
-     * their JSON by project id: one statement names the entries and their versions for all projects,
-     * their JSON comes by version, and if an entry changed in between, `list` is read again with them
-     * (see EntryJson.read), so the projects and their entries are of one moment.
+     * The project listing (GET /v1/projects), serialized as the route answers it: the projects
+     * `principal` may see and which entry versions to show (two statements), then the entries' JSON
+     * by version (a third, only for versions not yet serialized). If an entry changed in between, the
+     * listing is read again. The body comes in pieces, never copied whole: with 200 entries a
+     * project, it can run to tens of megabytes.
      */
-    async latestJsonPerProject<L extends { ids: readonly string[] }>(
-      list: () => Promise<L>,
-      limit: number,
-    ): Promise<{ listed: L; entries: Map<string, Buffer[]> }> {
-      const { listed, json } = (await entryJson.read(readDb, async () => {
-        const projects = await list();
-        return { projects, entries: await changelogRepository.latestPublishedVersionsPerProject(readDb, [...projects.ids], limit) };
+    async listVisibleProjectsJson(principal: Principal, entriesLimit: number): Promise<{ body: Buffer[]; projectIds: string[] }> {
+      const { listed: visible, json } = (await entryJson.read(readDb, async () => {
+        const projects = await deps.projects.listVisible(principal);
+        const ids = projects.map((p) => p.id);
+        return { projects, ids, entries: await changelogRepository.latestPublishedVersionsPerProject(readDb, ids, entriesLimit) };
       }))!;
-      const entries = new Map<string, Buffer[]>(listed.projects.ids.map((id) => [id, []]));
-      listed.entries.forEach((entry, i) => entries.get(entry.project_id)?.push(json[i]!));
-      return { listed: listed.projects, entries };
+      const byProject = new Map<string, Buffer[]>(visible.ids.map((id) => [id, []]));
+      visible.entries.forEach((entry, i) => byProject.get(entry.project_id)?.push(json[i]!));
+      const pieces: (string | Buffer)[] = ['{"projects":['];
+      visible.projects.forEach((project, i) => {
+        const summary = serializeSummary({ ...project, changelog_entries: [] });
+        pieces.push(`${i === 0 ? '' : ','}${summary.slice(0, -NO_ENTRIES.length)}[`, ...commaSeparated(byProject.get(project.id)!), ']}');
+      });
+      const meta = serializeProjectsMeta({ count: visible.projects.length, entries_limit: entriesLimit });
+      pieces.push(`],"meta":${meta}}`);
+      return { body: jsonPieces(pieces), projectIds: visible.ids };
     },
   };
 }

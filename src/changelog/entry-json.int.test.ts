@@ -11,7 +11,7 @@ import { changelogRepository } from './changelog.repository.js';
 import { EntryResponse, ListResponse, Project } from './changelog.schemas.js';
 import { encodeCursor } from './cursor.js';
 import { projectsRepository } from '../projects/projects.repository.js';
-import { ProjectsResponse, ProjectSummary } from '../projects/projects.schemas.js';
+import { ProjectsResponse, ProjectSummary } from './projects.schemas.js';
 import { compileSerializer, EntryJson } from './entry-json.js';
 
 /**
@@ -135,7 +135,7 @@ describe('entries serialized by row version', () => {
         })),
       );
       const expected = serializeProjects({ projects, meta: { count: projects.length, entries_limit: limit } });
-      const { body, projectIds } = await services.projects.listVisibleJson(principal, limit);
+      const { body, projectIds } = await services.changelog.listVisibleProjectsJson(principal, limit);
       expect(Buffer.concat(body).toString(), `entries_limit=${limit}`).toBe(expected);
       expect(projectIds).toEqual(projects.map((p) => p.id));
     }
@@ -194,7 +194,7 @@ describe('entries serialized by row version', () => {
       const { secret } = await services.keys.create({ name: 'listing', context: { type: 'user', email } });
       const res = await app.inject({ url: '/v1/projects?entries_limit=200', headers: { authorization: `Bearer ${secret}` } });
       expect(res.statusCode).toBe(200);
-      const expected = Buffer.concat((await services.projects.listVisibleJson({ kind: 'identity', userId }, 200)).body);
+      const expected = Buffer.concat((await services.changelog.listVisibleProjectsJson({ kind: 'identity', userId }, 200)).body);
       expect(expected.length).toBeGreaterThan(2 * 64 * 1024);
       expect(res.rawPayload.equals(expected)).toBe(true);
       expect(res.headers['content-length']).toBe(String(expected.length));

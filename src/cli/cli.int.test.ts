@@ -225,7 +225,7 @@ describe('changelog users / orgs / projects create', () => {
 
 describe('changelog keys', () => {
   it('keys create --json prints the key record and its secret as `key`, never a hash', async () => {
-    const created = await cliJson('keys', 'create', '--name', 'CI', '--context', 'user:ada@example.com');
+    const created = await cliJson('keys', 'create', '--name', 'CI', '--owner', 'user:ada@example.com');
     expect(created.id).toMatch(UUID);
     expect(created.key).toMatch(SECRET);
     expect(created).toMatchObject({
@@ -243,17 +243,17 @@ describe('changelog keys', () => {
   });
 
   it('keys create --projects a,b makes a key limited to those projects', async () => {
-    const created = await cliJson('keys', 'create', '--name', 'Scoped', '--context', 'user:ada@example.com', '--projects', 'alpha,gamma');
+    const created = await cliJson('keys', 'create', '--name', 'Scoped', '--owner', 'user:ada@example.com', '--projects', 'alpha,gamma');
     expect(created.key).toMatch(SECRET);
     expect(created).toMatchObject({ scope: 'selected', context: { type: 'user', id: ids.ada } });
     expect([...created.projects].sort()).toEqual(['alpha', 'gamma']);
     keys.scoped = { id: created.id, key: created.key };
 
-    const org = await cliJson('keys', 'create', '--name', 'Org key', '--context', 'org:acme');
+    const org = await cliJson('keys', 'create', '--name', 'Org key', '--owner', 'org:acme');
     expect(org).toMatchObject({ scope: 'all', context: { type: 'org', id: ids.acme } });
     keys.org = { id: org.id, key: org.key };
 
-    const doomed = await cliJson('keys', 'create', '--name', 'Doomed', '--context', 'user:ada@example.com');
+    const doomed = await cliJson('keys', 'create', '--name', 'Doomed', '--owner', 'user:ada@example.com');
     keys.doomed = { id: doomed.id, key: doomed.key };
     expect(new Set([keys.all.key, keys.scoped.key, keys.org.key, keys.doomed.key]).size).toBe(4);
   });
@@ -340,6 +340,21 @@ describe('changelog keys', () => {
       401,
       401,
     ]);
+  });
+
+  it('--context, the former name of --owner, still works on keys create and list, and is not shown in help', async () => {
+    const viaAlias = await cliJson('keys', 'create', '--name', 'Alias', '--context', 'org:acme');
+    expect(viaAlias).toMatchObject({ context: { type: 'org', id: ids.acme }, scope: 'all' });
+    const orgKeys = [keys.org.id, viaAlias.id].sort();
+    expect((await cliJson('keys', 'list', '--context', 'org:acme')).keys.map((k: Json) => k.id).sort()).toEqual(orgKeys);
+    expect((await cliJson('keys', 'list', '--owner', 'org:acme')).keys.map((k: Json) => k.id).sort()).toEqual(orgKeys);
+
+    const help = await cli('keys', 'create', '--help');
+    expect(help.stdout).toContain('--owner <owner>');
+    expect(help.stdout).not.toContain('--context');
+    const missing = await cliFails('keys', 'create', '--name', 'Nobody');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("required option '--owner <owner>' not specified");
   });
 });
 

@@ -17,7 +17,7 @@ import { registerReposCommands } from '../repos/repos.cli.js';
 import { createServices, type Services } from '../services.js';
 import { startServer } from '../server.js';
 import { registerUsersCommands } from '../auth/users.cli.js';
-import { command, outputRunner, type CliIo, type CliParts } from './io.js';
+import { command, outputRunner, type CliIo, type CliParts } from '../cli-kit/io.js';
 
 /** The package's version (package.json sits two levels up from both src/cli and dist/cli). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -89,7 +89,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   );
 
   // Each domain adds its own commands; the order is the order of `changelog --help`.
-  const parts: CliParts = { program, command, run, withServices, getConfig, io };
+  const parts: CliParts<Services> = { program, command, run, withServices, getConfig, io };
   registerUsersCommands(parts);
   registerOrgsCommands(parts);
   registerProjectsCommands(parts);

@@ -2,11 +2,12 @@ import type { SessionUser } from '../auth/auth.repository.js';
 import type { ResolvedContext } from '../context.js';
 import type { EntryRow, OrganizationRow, OrgRole, ProjectRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { KeyView } from '../keys/keys.service.js';
-import type { Membership } from '../orgs/orgs.service.js';
+import type { EntriesService } from '../entries/entries.service.js';
+import type { KeysService, KeyView } from '../keys/keys.service.js';
+import type { Membership, OrgsService } from '../orgs/orgs.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import type { RepoLinksConfig } from '../config.js';
 import type { SourceGrant } from '../repos/source-policy.js';
-import type { Services } from '../services.js';
 
 /** A personal or organization context as the signed-in user sees it. */
 export interface Workspace {
@@ -49,7 +50,10 @@ const notFound = (what: string) => new AppError('not_found', `${what} not found`
  * Every dashboard authorization decision goes through here. Things outside the user's reach are
  * reported as not found, so their existence is not revealed.
  */
-export function createAccess(services: Services, repoLinks: Pick<RepoLinksConfig, 'pathsOrgs'>) {
+export function createAccess(
+  services: { orgs: OrgsService; projects: ProjectsService; entries: EntriesService; keys: KeysService },
+  repoLinks: Pick<RepoLinksConfig, 'pathsOrgs'>,
+) {
   async function workspace(user: SessionUser, orgSlug: string | undefined): Promise<Workspace> {
     return orgSlug === undefined ? personal(user) : ofMembership(await services.orgs.membership(orgSlug, user.id));
   }

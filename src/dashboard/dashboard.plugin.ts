@@ -8,10 +8,9 @@ import type { SessionUser } from '../auth/auth.repository.js';
 import type { Config } from '../config.js';
 import { AppError, capDetails } from '../errors.js';
 import { isPublicCache } from '../http/plugins/route-kind.js';
-import type { Services } from '../services.js';
 import { createAccess } from './access.js';
 import { html } from '../html/html.js';
-import type { Kit } from './kit.js';
+import type { DashboardServices, Kit } from './kit.js';
 import { layout, type PageContext } from './views/layout.js';
 import { authRoutes } from './auth.routes.js';
 import { workspaceRoutes } from './workspace.routes.js';
@@ -20,7 +19,7 @@ import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
 import { reviewPages } from './review.routes.js';
-import { webhookPages } from '../webhooks/webhooks.routes.js';
+import { webhookPages } from './webhooks.routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -83,7 +82,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
 };
 
 export interface DashboardOptions {
-  services: Services;
+  services: DashboardServices;
   config: Config;
 }
 

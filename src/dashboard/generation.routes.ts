@@ -2,13 +2,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
-import type { SettingsPatch } from '../generation/generation.service.js';
+import type { GenerationService, SettingsPatch } from '../generation/generation.service.js';
 import { parseTeamRules, PUBLISH_TARGETS, SettingsError, teamRules } from '../generation/settings.js';
 import { GENERATED_ENTRY_TYPES, HISTORY_POLICIES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings, type HistoryPolicy } from '../generation/engine/types.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
-import type { Services } from '../services.js';
 import { html, type Html } from '../html/html.js';
 import { csrfField, formErrors } from './views/layout.js';
 
@@ -91,7 +90,7 @@ const HISTORY_LABELS: Record<HistoryPolicy, string> = {
   skip: 'skip it',
 };
 
-type Preview = Awaited<ReturnType<Services['generation']['previewSettings']>>;
+type Preview = Awaited<ReturnType<GenerationService['previewSettings']>>;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 

@@ -1,7 +1,16 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../auth/auth.repository.js';
+import type { AccountsService } from '../auth/accounts.service.js';
 import type { Config } from '../config.js';
-import type { Services } from '../services.js';
+import type { EntriesService } from '../entries/entries.service.js';
+import type { GenerationService } from '../generation/generation.service.js';
+import type { GitHubService } from '../github/github.service.js';
+import type { MarkdownRenderer } from '../html/markdown-thread.js';
+import type { KeysService } from '../keys/keys.service.js';
+import type { OrgsService } from '../orgs/orgs.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { ReposService } from '../repos/repos.service.js';
+import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { Access } from './access.js';
 import type { Html } from '../html/html.js';
 import type { PageContext } from './views/layout.js';
@@ -14,9 +23,23 @@ export interface RenderOptions {
   notice?: PageContext['notice'];
 }
 
+/** The services the dashboard's pages use, by the names services.ts gives them. */
+export interface DashboardServices {
+  accounts: AccountsService;
+  orgs: OrgsService;
+  projects: ProjectsService;
+  keys: KeysService;
+  entries: EntriesService;
+  generation: GenerationService;
+  repos: ReposService;
+  github: GitHubService;
+  webhooks: WebhooksService;
+  markdown: MarkdownRenderer;
+}
+
 /** What every dashboard route module gets. */
 export interface Kit {
-  services: Services;
+  services: DashboardServices;
   config: Config;
   access: Access;
   /** The signed-in user; routes not marked public are only reached with one. */

@@ -1,5 +1,7 @@
 import type { GeneratedJson } from '../db/schema.js';
-import type { Services } from '../services.js';
+import type { UsersService } from '../auth/users.service.js';
+import type { EntriesService } from '../entries/entries.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { renderMarkdown } from '../generation/engine/render.js';
 
 export const DEMO_SLUG = 'demo';
@@ -88,7 +90,7 @@ function toGeneratedJson(entry: DemoEntry): GeneratedJson {
  * On an empty installation, creates a demo user and a `demo` project whose published entries
  * make every public route show something real. Returns false when there was anything already.
  */
-export async function seedDemo(services: Services, now = new Date()): Promise<boolean> {
+export async function seedDemo(services: { users: UsersService; projects: ProjectsService; entries: EntriesService }, now = new Date()): Promise<boolean> {
   if ((await services.users.count()) > 0 || (await services.projects.count()) > 0) return false;
   const user = await services.users.create({ email: DEMO_EMAIL, name: 'Demo User' });
   await services.projects.create({ name: 'Demo', slug: DEMO_SLUG, owner: { type: 'user', email: user.email } });

@@ -1,5 +1,5 @@
 import { AppError } from '../errors.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 import type { GenerationService } from './generation.service.js';
 
 /** The `generate` job: store the entries of a project's new commits, or of its whole history when `full`. */

@@ -1,21 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
-import type { CliIo, Output } from '../cli/io.js';
+import type { CliParts } from '../cli-kit/io.js';
 import { AppError } from '../errors.js';
-import type { Services } from '../services.js';
-import type { GenerateProgress, GenerateSummary, SettingsPatch } from './generation.service.js';
+import type { GenerateProgress, GenerateSummary, GenerationService, SettingsPatch } from './generation.service.js';
 import { historyPatch, parseTeamRules, SettingsError, teamRules } from './settings.js';
 import { SECTION_KEYS, type GenerationSettings } from './engine/types.js';
 import { AVAILABLE_VIEWS, parsePublicView } from '../projects/public-view.js';
-
-interface CliParts {
-  program: Command;
-  command: (parent: Command, name: string, description: string) => Command;
-  run: <A extends unknown[]>(fn: (...args: A) => Promise<Output>) => (...args: A) => Promise<void>;
-  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
-  io: CliIo;
-}
+import type { ProjectsService } from '../projects/projects.service.js';
 
 const list = (value: string | undefined) => (value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter(Boolean));
 
@@ -131,7 +122,7 @@ export function generationProgressBar(stream: NodeJS.WriteStream | undefined): {
 }
 
 /** `changelog generate` and `changelog projects configure`. */
-export function registerGenerationCommands({ program, command, run, withServices, io }: CliParts): void {
+export function registerGenerationCommands({ program, command, run, withServices, io }: CliParts<{ generation: GenerationService; projects: ProjectsService }>): void {
   command(program, 'generate', 'generate and store the changelog entries of a project now')
     .requiredOption('--project <slug>', 'project slug')
     .option('--since <date>', 'only commits from this ISO 8601 date on (and the periods they fall in)')

@@ -1,6 +1,6 @@
 import { Option } from 'commander';
-import type { CliParts } from '../cli/io.js';
-import { parseDate, parseInteger, splitList } from '../cli/options.js';
+import type { CliParts } from '../cli-kit/io.js';
+import { parseDate, parseInteger, splitList } from '../cli-kit/options.js';
 import { preview } from './preview.js';
 
 /** `changelog preview`: a local repository's changelog, without a database. */

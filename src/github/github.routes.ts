@@ -4,8 +4,7 @@ import { errorResponses, Uuid } from '../http/schemas.js';
 import { principalOf } from '../http/route-policy.js';
 import { OWNER_PATTERN, REPO_NAME_PATTERN } from '../repos/names.js';
 import { presentLink, RepoLink } from '../repos/repo-link.schemas.js';
-import type { Services } from '../services.js';
-import { SETUP_ACTIONS } from './github.service.js';
+import { SETUP_ACTIONS, type GitHubService } from './github.service.js';
 
 const LinkBody = Type.Object(
   {
@@ -76,7 +75,7 @@ const LINK_BODY_LIMIT = 16 * 1024;
  * their security requirement names bearerAuth alone and they declare no identity header, so the
  * authentication that runs before their bodies are read (http/route-policy.ts) accepts nothing else.
  */
-export const githubRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const githubRoutes: FastifyPluginAsyncTypebox<{ services: { github: GitHubService } }> = async (app, { services }) => {
   app.addSchema(RepoLink);
 
   app.get(

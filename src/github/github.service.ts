@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { ProjectRow, RepoLinkRow, ScmInstallationRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../context.js';
 import { visibilityOf } from '../projects/projects.service.js';
 import { branchNameProblem } from '../repos/names.js';
 import { githubSourceKey, type ReposService } from '../repos/repos.service.js';

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
 import { errorResponses } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { GitHubService } from './github.service.js';
 import type { SignatureCheck } from './signature.js';
 
 /** GitHub sends webhook payloads of up to 25 MB. */
@@ -30,7 +30,7 @@ interface WebhookBody {
  * headers can refuse is refused before the body is read; the body then streams through the HMAC and
  * the size limit, and is parsed only once the signature checks out.
  */
-export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const webhookRoutes: FastifyPluginAsyncTypebox<{ services: { github: GitHubService } }> = async (app, { services }) => {
   const checks = new WeakMap<FastifyRequest, { signature: SignatureCheck; held: number }>();
   let inFlight = 0;
 

@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import { loadMigrations } from '../db/migrate.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 
 type Check = { status: 'ok' } | { status: 'failing'; reason: string };
 

@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/errors.js';
-import { redactKeys } from '../keys/key-format.js';
 import { AppError, capDetails, ERROR_STATUS, type ErrorCode, type ErrorDetail } from '../errors.js';
 
 const STATUS_CODE: Record<number, ErrorCode> = Object.fromEntries(
@@ -55,8 +54,9 @@ function describe(details: ErrorDetail[]): string {
 /**
  * The one place errors become responses: ours (AppError), the framework's (validation, body
  * parsing, limits) and anything else, which is logged with its stack and answered without it.
+ * `redactPath` masks what must not be echoed of a path nothing answers (an API key pasted into it).
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, deps: { redactPath: (path: string) => string }): void {
   app.setErrorHandler((error: FastifyError & { validationContext?: string }, request, reply) => {
     let status: number;
     let body: { error: string; code: ErrorCode; details?: ErrorDetail[] };
@@ -92,7 +92,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const path = redactKeys(request.url.split('?')[0]!.slice(0, 200));
+    const path = deps.redactPath(request.url.split('?')[0]!.slice(0, 200));
     const error = new AppError('not_found', `Route ${request.method} ${path} not found`);
     return reply
       .status(404)

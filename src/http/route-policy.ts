@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preParsingAsyncHookHandler, RouteOptions } from 'fastify';
-import type { AuthenticationOptions, Authenticator } from '../keys/authenticate.js';
-import type { Principal } from '../keys/principal.js';
+import type { Principal } from '../context.js';
 import { isAuthenticatedRoute, isPublicCache } from './plugins/route-kind.js';
 
 declare module 'fastify' {
@@ -9,6 +8,17 @@ declare module 'fastify' {
     principal: Principal | null;
   }
 }
+
+/** Which credentials a route accepts besides `Authorization: Bearer`, as its declaration says (authenticationOptions). */
+export interface AuthenticationOptions {
+  /** `X-API-KEY: <key>` too. */
+  allowApiKeyHeader: boolean;
+  /** A user vouched for by the trusted gateway (`X-Identity-User-Id`), when the operator enabled it. */
+  allowIdentityHeader: boolean;
+}
+
+/** Resolves the caller of an authenticated route, or throws `unauthorized` (the app's is keys/authenticate.ts). */
+export type Authenticator = (request: FastifyRequest, options: AuthenticationOptions) => Promise<Principal>;
 
 /** What an authenticated route's declaration says it accepts, besides `Authorization: Bearer`. */
 export function authenticationOptions(route: Pick<RouteOptions, 'schema'>): AuthenticationOptions {

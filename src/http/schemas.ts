@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { SLUG_PATTERN } from '../projects/slug.js';
+import { SLUG_PATTERN } from '../slug.js';
 
 /**
  * A value of `schema`'s type or null, written as a JSON Schema type array: valid in OpenAPI 3.1,

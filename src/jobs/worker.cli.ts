@@ -1,15 +1,7 @@
-import type { Command } from 'commander';
-import type { CliIo } from '../cli/io.js';
+import type { CliParts } from '../cli-kit/io.js';
 import { requireSafeGit } from '../git/version.js';
 import type { Services } from '../services.js';
 import { startWorker } from './worker.js';
-
-interface CliParts {
-  program: Command;
-  command: (parent: Command, name: string, description: string) => Command;
-  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
-  io: CliIo;
-}
 
 /**
  * `changelog worker`: the background jobs without the HTTP server. On the embedded database it goes
@@ -18,7 +10,7 @@ interface CliParts {
  * link`, …) run beside it as they do beside a server. A server started afterwards refuses, naming
  * the worker: the server runs the worker itself, so the worker is to be stopped first.
  */
-export function registerWorkerCommand({ program, command, withServices, io }: CliParts): void {
+export function registerWorkerCommand({ program, command, withServices, io }: CliParts<Services>): void {
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
     // It fetches the repositories dashboard users linked: no git that lets one run commands.
     const git = await requireSafeGit();

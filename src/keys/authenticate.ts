@@ -4,7 +4,9 @@ import type { Config } from '../config.js';
 import { AppError } from '../errors.js';
 import type { UsersService } from '../auth/users.service.js';
 import type { KeysService } from './keys.service.js';
-import type { Principal } from './principal.js';
+import type { Principal } from '../context.js';
+import { bearerToken } from '../http/bearer.js';
+import type { AuthenticationOptions, Authenticator } from '../http/route-policy.js';
 import { isUuid } from '../ids.js';
 
 
@@ -19,14 +21,6 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Which credentials a route accepts besides `Authorization: Bearer` (see http/route-policy.ts). */
-export interface AuthenticationOptions {
-  /** `X-API-KEY: <key>` too. */
-  allowApiKeyHeader: boolean;
-  /** A user vouched for by the trusted gateway (`X-Identity-User-Id`), when the operator enabled it. */
-  allowIdentityHeader: boolean;
-}
-
 /**
  * Resolves the caller of an authenticated route. An API key comes as `Authorization: Bearer`
  * or, where `allowApiKeyHeader` is set, as `X-API-KEY`. Without a key, `X-Identity-User-Id` is
@@ -34,7 +28,7 @@ export interface AuthenticationOptions {
  * gateway's shared secret in `X-Gateway-Secret`; otherwise the header is ignored. Every invalid key
  * gets the same answer, so a caller cannot tell an unknown key from a revoked one.
  */
-export function createAuthenticator(deps: { keys: KeysService; users: Pick<UsersService, 'findById'>; config: Config }) {
+export function createAuthenticator(deps: { keys: KeysService; users: Pick<UsersService, 'findById'>; config: Config }): Authenticator {
   const { enabled, gatewaySecret } = deps.config.identityHeader;
 
   return async function authenticate(request: FastifyRequest, options: AuthenticationOptions): Promise<Principal> {
@@ -42,9 +36,8 @@ export function createAuthenticator(deps: { keys: KeysService; users: Pick<Users
     const apiKeyHeader = options.allowApiKeyHeader ? single(request.headers['x-api-key']) : undefined;
     let secret: string | undefined;
     if (authorization !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-      if (!match) throw unauthorized('The Authorization header must be "Bearer <API key>"');
-      secret = match[1];
+      secret = bearerToken(authorization);
+      if (secret === undefined) throw unauthorized('The Authorization header must be "Bearer <API key>"');
     } else if (apiKeyHeader !== undefined) {
       secret = apiKeyHeader.trim();
     }
@@ -71,5 +64,3 @@ export function createAuthenticator(deps: { keys: KeysService; users: Pick<Users
     );
   };
 }
-
-export type Authenticator = ReturnType<typeof createAuthenticator>;

@@ -1,8 +1,8 @@
 import { Option } from 'commander';
-import type { CliParts } from '../cli/io.js';
-import { parseDate, parseInteger, splitList } from '../cli/options.js';
+import type { CliParts } from '../cli-kit/io.js';
+import { ownerOption, parseDate, parseInteger, splitList } from '../cli-kit/options.js';
 import { parseContextRef } from '../context.js';
-import type { KeyView } from './keys.service.js';
+import type { KeysService, KeyView } from './keys.service.js';
 
 const keyStatus = (k: KeyView) =>
   k.revoked_at ? 'revoked' : k.expires_at && k.expires_at.getTime() <= Date.now() ? 'expired' : 'active';
@@ -24,19 +24,18 @@ const presentKey = (k: KeyView) => ({
 });
 
 /** `changelog keys create|list|rename|rotate|revoke|delete`. */
-export function registerKeysCommands({ program, command, run, withServices }: CliParts): void {
+export function registerKeysCommands({ program, command, run, withServices }: CliParts<{ keys: KeysService }>): void {
   const keys = program.command('keys').description('manage API keys');
-  command(keys, 'create', 'create an API key; its secret is printed this once')
-    .requiredOption('--name <name>', 'name shown in lists')
-    .requiredOption('--context <context>', 'user:EMAIL or org:SLUG')
-    .option('--projects <slugs>', 'limit the key to these projects (comma-separated); default: all projects of the context')
+  const create = command(keys, 'create', 'create an API key; its secret is printed this once').requiredOption('--name <name>', 'name shown in lists');
+  ownerOption(create, 'user:EMAIL or org:SLUG', { required: true })
+    .option('--projects <slugs>', 'limit the key to these projects (comma-separated); default: all projects of the owner')
     .option('--expires-at <date>', 'ISO 8601 date after which the key stops working')
     .action(
-      run(async (opts: { name: string; context: string; projects?: string; expiresAt?: string }) =>
+      run(async (opts: { name: string; owner: string; projects?: string; expiresAt?: string }) =>
         withServices(async (services) => {
           const { key, secret } = await services.keys.create({
             name: opts.name,
-            context: parseContextRef(opts.context, '--context'),
+            context: parseContextRef(opts.owner, '--owner'),
             projectSlugs: splitList(opts.projects),
             expiresAt: opts.expiresAt ? parseDate(opts.expiresAt, '--expires-at') : null,
           });
@@ -48,12 +47,11 @@ export function registerKeysCommands({ program, command, run, withServices }: Cl
       ),
     );
 
-  command(keys, 'list', 'list API keys (never their secrets)')
-    .option('--context <context>', 'only keys of user:EMAIL or org:SLUG')
+  ownerOption(command(keys, 'list', 'list API keys (never their secrets)'), 'only keys of user:EMAIL or org:SLUG')
     .action(
-      run(async (opts: { context?: string }) =>
+      run(async (opts: { owner?: string }) =>
         withServices(async (services) => {
-          const list = await services.keys.list(opts.context ? parseContextRef(opts.context, '--context') : undefined);
+          const list = await services.keys.list(opts.owner ? parseContextRef(opts.owner, '--owner') : undefined);
           const text = list.length
             ? list
                 .map((k) => `${k.id}  ${k.display_prefix}…  ${keyStatus(k).padEnd(7)}  ${k.scope === 'all' ? 'all projects' : k.projects.join(',')}  ${k.name}`)

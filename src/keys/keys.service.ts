@@ -1,14 +1,12 @@
 import type { Db } from '../db/database.js';
 import type { KeyScope } from '../db/schema.js';
-import type { ContextRef, ResolvedContext } from '../context.js';
+import { contextOfRow, type ContextRef, type Principal, type ResolvedContext } from '../context.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import { AppError, notFound } from '../errors.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { displayPrefix, generateKey, hashKey, isWellFormedKey } from './key-format.js';
 import { keysRepository, type ApiKeyRecord } from './keys.repository.js';
-import type { Principal } from './principal.js';
 import { isUuid } from '../ids.js';
-import { contextOfRow } from '../context.js';
 
 /** How often a key's `last_used_at` is written at most: reads should not turn into writes. */
 export const LAST_USED_THROTTLE_SECONDS = 60;

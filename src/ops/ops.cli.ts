@@ -1,4 +1,4 @@
-import type { CliParts } from '../cli/io.js';
+import type { CliParts } from '../cli-kit/io.js';
 import { backupEmbedded, restoreEmbedded } from './backup.js';
 
 /** `changelog backup|restore` of the embedded database. */

@@ -6,7 +6,7 @@ import type { OrganizationRow, OrgRole } from '../db/schema.js';
 import type { UsersService } from '../auth/users.service.js';
 import type { ContextRef, ResolvedContext } from '../context.js';
 import { AppError } from '../errors.js';
-import { slugProblem } from '../projects/slug.js';
+import { slugProblem } from '../slug.js';
 import { invitesRepository } from './invites.repository.js';
 import { orgsRepository } from './orgs.repository.js';
 import { isUuid } from '../ids.js';
@@ -29,15 +29,15 @@ function requireRole(role: string): OrgRole {
   return role as OrgRole;
 }
 
-/**
- * Adds `userId` to the invite's organization and uses the invite up, in the caller's transaction.
- * An invite works once: of two concurrent acceptances, one wins.
- */
 /** The invitation `token` names when it can still be used (for callers inside their own transaction). */
 export function findUsableInvite(db: Executor, token: string) {
   return invitesRepository.findUsable(db, hashToken(token));
 }
 
+/**
+ * Adds `userId` to the invite's organization and uses the invite up, in the caller's transaction.
+ * An invite works once: of two concurrent acceptances, one wins.
+ */
 export async function acceptInviteIn(tx: Executor, token: string, userId: string): Promise<Membership> {
   const invite = await invitesRepository.findUsable(tx, hashToken(token));
   if (!invite) throw new AppError('not_found', 'This invitation link is invalid, used or expired');

@@ -1,4 +1,6 @@
-import type { CliParts } from '../cli/io.js';
+import type { CliParts } from '../cli-kit/io.js';
+import { ownerOption } from '../cli-kit/options.js';
+import type { ProjectsService } from './projects.service.js';
 import { parseContextRef } from '../context.js';
 import type { ProjectRow } from '../db/schema.js';
 
@@ -12,12 +14,12 @@ const presentProject = (p: ProjectRow) => ({
 });
 
 /** `changelog projects create|list` (`projects configure` is generation's). */
-export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts): void {
+export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts<{ projects: ProjectsService }>): void {
   const projects = program.command('projects').description('manage projects');
-  command(projects, 'create', 'create a project')
+  const create = command(projects, 'create', 'create a project')
     .requiredOption('--name <name>', 'display name')
-    .requiredOption('--slug <slug>', 'public slug: lowercase letters, digits and single hyphens, 2-64 characters')
-    .requiredOption('--owner <owner>', 'user:EMAIL or org:SLUG')
+    .requiredOption('--slug <slug>', 'public slug: lowercase letters, digits and single hyphens, 2-64 characters');
+  ownerOption(create, 'user:EMAIL or org:SLUG', { required: true })
     .action(
       run(async (opts: { name: string; slug: string; owner: string }) =>
         withServices(async (services) => {
@@ -32,8 +34,7 @@ export function registerProjectsCommands({ program, command, run, withServices, 
       ),
     );
 
-  command(projects, 'list', 'list projects by slug, with their owner and published entry count')
-    .option('--owner <owner>', 'only the projects of user:EMAIL or org:SLUG')
+  ownerOption(command(projects, 'list', 'list projects by slug, with their owner and published entry count'), 'only the projects of user:EMAIL or org:SLUG')
     .action(
       run(async (opts: { owner?: string }) => {
         const owner = opts.owner ? parseContextRef(opts.owner, '--owner') : undefined;

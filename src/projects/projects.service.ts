@@ -1,23 +1,14 @@
 import type { Db, Executor } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { ProjectRow } from '../db/schema.js';
-import type { ContextRef, ResolvedContext } from '../context.js';
+import type { ContextRef, Principal, ResolvedContext } from '../context.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
-import type { ChangelogService } from '../changelog/changelog.service.js';
-import { commaSeparated, compileSerializer, ENTRY_SCHEMAS, jsonPieces } from '../changelog/entry-json.js';
 import { AppError } from '../errors.js';
-import type { Principal } from '../keys/principal.js';
 import { projectsRepository, type ProjectSummaryRow } from './projects.repository.js';
 import type { Visibility } from './visibility.js';
-import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
-import { slugProblem } from './slug.js';
+import { slugProblem } from '../slug.js';
 import { parseTheme } from './theme.js';
 import { parsePublicView } from './public-view.js';
-
-/** A project without its entries, serialized: ends in `"changelog_entries":[]}`, where they go. */
-const serializeSummary = compileSerializer<ProjectSummaryRow & { changelog_entries: [] }>(ProjectSummary, ENTRY_SCHEMAS);
-const serializeMeta = compileSerializer<{ count: number; entries_limit: number }>(ProjectsMeta);
-const NO_ENTRIES = '[]}';
 
 export function visibilityOf(principal: Principal): Visibility {
   if (principal.kind === 'identity') return { kind: 'user', userId: principal.userId };
@@ -38,38 +29,11 @@ function validNameAndSlug(input: { name: string; slug: string }): string {
   return name;
 }
 
-/**
- * `changelog` gives the newest published entries of each project as their JSON (published content is read and
- * presented in one place);
- * `owners` resolves `user:EMAIL` / `org:SLUG` inside the caller's transaction.
- */
-export function createProjectsService(
-  db: Db,
-  readDb: Db,
-  changelog: Pick<ChangelogService, 'latestJsonPerProject'>,
-  owners: Pick<OrgsService, 'resolveOwner'>,
-) {
+/** `owners` resolves `user:EMAIL` / `org:SLUG` inside the caller's transaction. */
+export function createProjectsService(db: Db, readDb: Db, owners: Pick<OrgsService, 'resolveOwner'>) {
   return {
-    /**
-     * The project listing, serialized as the route answers it: the visible projects, with the JSON of
-     * their newest published entries from the changelog domain (which reads the projects again with
-     * them if an entry changed in between). The body comes in pieces, never copied whole: with 200
-     * entries a project, it can run to tens of megabytes.
-     */
-    async listVisibleJson(principal: Principal, entriesLimit: number): Promise<{ body: Buffer[]; projectIds: string[] }> {
-      const { listed: visible, entries } = await changelog.latestJsonPerProject(async () => {
-        const projects = await projectsRepository.listVisible(readDb, visibilityOf(principal));
-        return { projects, ids: projects.map((p) => p.id) };
-      }, entriesLimit);
-      const pieces: (string | Buffer)[] = ['{"projects":['];
-      visible.projects.forEach((project, i) => {
-        const summary = serializeSummary({ ...project, changelog_entries: [] });
-        pieces.push(`${i === 0 ? '' : ','}${summary.slice(0, -NO_ENTRIES.length)}[`, ...commaSeparated(entries.get(project.id)!), ']}');
-      });
-      const meta = serializeMeta({ count: visible.projects.length, entries_limit: entriesLimit });
-      pieces.push(`],"meta":${meta}}`);
-      return { body: jsonPieces(pieces), projectIds: visible.ids };
-    },
+    /** The projects `principal` may see, by slug (the project listing's; its entries are the changelog's to read). */
+    listVisible: (principal: Principal): Promise<ProjectSummaryRow[]> => projectsRepository.listVisible(readDb, visibilityOf(principal)),
 
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
       const name = validNameAndSlug(input);

@@ -4,7 +4,6 @@
  */
 import { AppError } from '../errors.js';
 import type { EntryType } from '../db/schema.js';
-import { ENTRY_TYPES } from '../entries/entry.schemas.js';
 
 /** Every view a project may ever default to (the column's CHECK, migrations/0022). */
 export const PUBLIC_VIEWS = ['releases', 'weekly', 'monthly', 'daily', 'commit', 'all'] as const;
@@ -18,8 +17,8 @@ export type PublicView = (typeof PUBLIC_VIEWS)[number];
 export const AVAILABLE_VIEWS = ['weekly', 'monthly', 'daily', 'commit', 'all'] as const satisfies readonly PublicView[];
 export type AvailableView = (typeof AVAILABLE_VIEWS)[number];
 
-/** With no default chosen: the first of these the project has published entries of. */
-const AUTOMATIC_ORDER: readonly AvailableView[] = ['weekly', 'monthly', 'daily', 'commit'];
+/** With no default chosen: the first of these the project has published entries of (every entry type). */
+const AUTOMATIC_ORDER = ['weekly', 'monthly', 'daily', 'commit'] as const satisfies readonly (AvailableView & EntryType)[];
 
 export const VIEW_LABELS: Record<AvailableView, string> = {
   weekly: 'Weekly',
@@ -44,7 +43,7 @@ export function entryTypeOf(view: AvailableView): EntryType | undefined {
  */
 export function defaultView(chosen: string | null, published: readonly EntryType[]): AvailableView {
   if (isAvailableView(chosen)) return chosen;
-  return AUTOMATIC_ORDER.find((v) => published.includes(v as EntryType)) ?? 'all';
+  return AUTOMATIC_ORDER.find((type) => published.includes(type)) ?? 'all';
 }
 
 /** How many published entries of each type a project has (kept by triggers, migrations/0024). */
@@ -65,7 +64,7 @@ export function publishedCountOf(counts: PublishedTypeCounts, type: EntryType): 
  * (the widget) lists it: its manager's choice, else the first type it has published entries of.
  */
 export function projectDefaultView(project: PublishedTypeCounts & { public_view: string | null }): AvailableView {
-  return defaultView(project.public_view, ENTRY_TYPES.filter((type) => publishedCountOf(project, type) > 0));
+  return defaultView(project.public_view, AUTOMATIC_ORDER.filter((type) => publishedCountOf(project, type) > 0));
 }
 
 /** A default view as a manager sets it: one of AVAILABLE_VIEWS, or '' / 'auto' / null for automatic. */

@@ -314,7 +314,7 @@ describe('REPOS_DIR', () => {
       const { link } = await newLink(source, 'trunk');
       // Made by the first ingest, with a missing parent.
       const fresh = join(scratch, 'outside', 'repos');
-      await createIngestService(ctx.services.database.db, { reposDir: fresh, installationToken: null }).ingestLink(link.id);
+      await createIngestService(ctx.services.database.db, { reposDir: fresh, installationTokens: null }).ingestLink(link.id);
       expect(existsSync(join(fresh, `${link.id}.git`, 'HEAD'))).toBe(true);
       expect(statSync(fresh).mode & 0o777).toBe(0o700);
       expect(statSync(join(scratch, 'outside')).mode & 0o077).toBe(0);
@@ -322,7 +322,7 @@ describe('REPOS_DIR', () => {
       const open = join(scratch, 'open');
       mkdirSync(open, { mode: 0o755 });
       chmodSync(open, 0o755);
-      await createIngestService(ctx.services.database.db, { reposDir: open, installationToken: null }).ingestLink(link.id);
+      await createIngestService(ctx.services.database.db, { reposDir: open, installationTokens: null }).ingestLink(link.id);
       expect(statSync(open).mode & 0o777).toBe(0o700);
     } finally {
       process.umask(previous);

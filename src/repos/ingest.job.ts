@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import { redactSourcesIn } from '../git/source-name.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 import type { IngestService } from './ingest.service.js';
 import type { ReposService } from './repos.service.js';
 

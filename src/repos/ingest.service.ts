@@ -8,6 +8,7 @@ import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
 import { redactGitOutput } from '../git/git.js';
 import { redactSourcesIn } from '../git/source-name.js';
+import type { InstallationTokens } from './installation-tokens.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
 import { ensurePrivateDir } from '../private-dir.js';
 import { checkRestrictedSource, STORED_LINK, type SourcePolicy } from './source-policy.js';
@@ -73,11 +74,8 @@ export interface IngestResult {
 
 export interface IngestDeps {
   reposDir: string;
-  /**
-   * A token for a GitHub link's installation (our id), or null when the installation is gone or not
-   * active; the GitHub App provides it (src/github/). Absent (null) where GitHub is not configured.
-   */
-  installationToken: ((installationId: string) => Promise<string | null>) | null;
+  /** Tokens for GitHub links; absent (null) where GitHub is not configured. */
+  installationTokens: InstallationTokens | null;
   /** Seconds a link's ingest lease lasts unless renewed (link-lock.ts); tests shorten it. */
   leaseSeconds?: number;
   /** What links made from the dashboard may reach, checked again before each of their fetches. */
@@ -102,8 +100,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       return (await checkRestrictedSource(link.source_url, deps.policy ?? { pathsAllowed: [] }, STORED_LINK)).git;
     }
     if (!link.installation_id) return null;
-    if (!deps.installationToken) throw new AppError('unavailable', 'GitHub is not configured on this server');
-    const token = await deps.installationToken(link.installation_id);
+    if (!deps.installationTokens) throw new AppError('unavailable', 'GitHub is not configured on this server');
+    const token = await deps.installationTokens.installationToken(link.installation_id);
     return token === null ? null : { url: link.source_url, token };
   }
 

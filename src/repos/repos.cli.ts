@@ -1,23 +1,13 @@
 import { historyPatch } from '../generation/settings.js';
 import { SingleBar } from 'cli-progress';
-import type { Command } from 'commander';
-import type { CliIo, Output } from '../cli/io.js';
-import type { Config } from '../config.js';
+import type { CliParts } from '../cli-kit/io.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import type { Services } from '../services.js';
 import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
-import type { IngestResult } from './ingest.service.js';
+import type { GenerationService } from '../generation/generation.service.js';
+import type { IngestResult, IngestService } from './ingest.service.js';
+import type { ReposService } from './repos.service.js';
 import { presentLink } from './repo-link.schemas.js';
 import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
-
-interface CliParts {
-  program: Command;
-  command: (parent: Command, name: string, description: string) => Command;
-  run: <A extends unknown[]>(fn: (...args: A) => Promise<Output>) => (...args: A) => Promise<void>;
-  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
-  getConfig: () => Config;
-  io: CliIo;
-}
 
 /** A link as the JSON output shows it: its source without the credentials a URL may carry. */
 const linkJson = (link: RepoLinkRow) => ({ ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) });
@@ -29,7 +19,7 @@ const describeLink = (link: RepoLinkRow) =>
   (link.status === 'active' && link.last_error ? `\n    warning: ${redactSourcesIn(link.last_error)}` : '');
 
 /** `changelog repos link|list` and `changelog sync`. */
-export function registerReposCommands({ program, command, run, withServices, io }: CliParts): void {
+export function registerReposCommands({ program, command, run, withServices, io }: CliParts<{ repos: ReposService; ingest: IngestService; generation: GenerationService }>): void {
   const repos = program.command('repos').description('link repositories to projects');
   command(repos, 'link', 'link a repository the server reaches directly (a local path or any git URL)')
     .requiredOption('--project <slug>', 'project slug')

@@ -3,9 +3,10 @@ import { resolve } from 'node:path';
 import type { Db, Executor } from '../db/database.js';
 import type { ProjectRow, RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { Visibility } from '../projects/visibility.js';
+import type { InstallationTokens } from './installation-tokens.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { branchNameProblem } from './names.js';
@@ -72,8 +73,8 @@ export function createReposService(deps: {
   projects: Pick<ProjectsService, 'findBySlug'>;
   /** What the dashboard may link (REPO_PATHS_ALLOWED, public addresses). */
   policy?: SourcePolicy;
-  /** A GitHub link's fetch token (to check a new branch); the GitHub App provides it. */
-  installationToken?: (installationId: string) => Promise<string | null>;
+  /** A GitHub link's fetch token (to check a new branch). */
+  installationTokens?: InstallationTokens;
 }) {
   const { db, jobs, projects } = deps;
 
@@ -89,7 +90,7 @@ export function createReposService(deps: {
   /** Where git reaches a stored link (re-checked when it was made from the dashboard; with a token for GitHub). */
   async function sourceOf(link: RepoLinkRow): Promise<GitSource> {
     if (link.kind === 'local') return link.restricted ? (await checkRestrictedSource(link.source_url, policy, STORED_LINK)).git : { url: link.source_url };
-    const token = link.installation_id && deps.installationToken ? await deps.installationToken(link.installation_id) : null;
+    const token = link.installation_id && deps.installationTokens ? await deps.installationTokens.installationToken(link.installation_id) : null;
     if (!token) throw new AppError('unprocessable', 'The GitHub installation of this link is not active');
     return { url: link.source_url, token };
   }

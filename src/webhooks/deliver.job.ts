@@ -1,4 +1,4 @@
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 /**

@@ -3,7 +3,7 @@ import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
 import type { Db } from '../db/database.js';
 import type { WebhookDeliveryStatus } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue } from '../queue/queue.js';
 import { sendWebhook } from './sender.js';
 import { newSigningSecret, openSecret, sealSecret, SIGNATURE_HEADER, signPayload } from './signature.js';
 import { AllowList, checkWebhookUrl, type Resolver } from './ssrf.js';

@@ -4,8 +4,7 @@ import type { ResponseCache } from '../../cache/response-cache.js';
 import type { Config } from '../../config.js';
 import { replyCachedText, type TextResponse } from '../../cache/cached-text.js';
 import { errorResponses, NotModified, SlugParam } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-import { FEED_FORMATS, FEED_SIZE, type FeedFormat } from './feeds.service.js';
+import { FEED_FORMATS, FEED_SIZE, type FeedFormat, type FeedsService } from './feeds.service.js';
 
 const FORMATS: Record<FeedFormat, { name: string; spec: string }> = {
   atom: { name: 'Atom 1.0', spec: 'RFC 4287' },
@@ -14,7 +13,7 @@ const FORMATS: Record<FeedFormat, { name: string; spec: string }> = {
 };
 
 /** Public feeds of a project's newest published entries: Atom, RSS and JSON Feed. */
-export const feedRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+export const feedRoutes: FastifyPluginAsyncTypebox<{ services: { feeds: FeedsService }; config: Config; cache: ResponseCache }> = async (
   app,
   { services, config, cache },
 ) => {

@@ -4,6 +4,7 @@ import { escapeHtml } from '../../html/html.js';
 import type { MarkdownRenderer } from '../../html/markdown-thread.js';
 import type { EntryRow } from '../../db/schema.js';
 import type { TextResponse } from '../../cache/cached-text.js';
+import { projectTag } from '../../cache/response-cache.js';
 import { entryTitle, entryUpdated, type PublicPageService } from '../page/public-page.service.js';
 import { releasePath } from '../page/views.js';
 import type { ReleasesService } from '../releases.service.js';
@@ -83,7 +84,7 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
       });
       const titles = notes.map((n) => clean(n.title));
       const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), titles);
-      return { body, tags: [`project:${project.id}`], lastModified: updated, transient: rendered.transient };
+      return { body, tags: [projectTag(project.id)], lastModified: updated, transient: rendered.transient };
     },
 
     async render(slug: string, format: FeedFormat): Promise<TextResponse> {
@@ -103,7 +104,7 @@ export function createFeedsService(publicPage: PublicPageService, publicUrl: str
       });
       entries.forEach((entry, i) => feed.addItem(item(entry, rendered.html[i]!.value, to)));
       const body = format === 'atom' ? feed.atom1() : format === 'rss' ? feed.rss2() : jsonFeed11(feed.json1(), entries.map((e) => clean(entryTitle(e))));
-      return { body, tags: [`project:${project.id}`], lastModified: updated, transient: rendered.transient };
+      return { body, tags: [projectTag(project.id)], lastModified: updated, transient: rendered.transient };
     },
   };
 }
@@ -147,3 +148,5 @@ function logoImage(stored: string | null): { image: string } | Record<string, ne
   const logo = checkedLogo(stored);
   return logo ? { image: logo.url } : {};
 }
+
+export type FeedsService = ReturnType<typeof createFeedsService>;

@@ -1,15 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
-import type { ResponseCache } from '../../cache/response-cache.js';
+import { projectTag, type ResponseCache } from '../../cache/response-cache.js';
 import type { Config } from '../../config.js';
 import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import { replyCachedText } from '../../cache/cached-text.js';
 import { AppError } from '../../errors.js';
 import { errorResponses, NotModified, SlugParam, Uuid } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import type { MarkdownRenderer } from '../../html/markdown-thread.js';
 import type { PublicProject } from '../changelog.repository.js';
 import { TagParam } from '../changelog.schemas.js';
+import type { ReleasesService } from '../releases.service.js';
+import type { PublicPageService } from './public-page.service.js';
 import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
 import { AVAILABLE_VIEWS } from '../../projects/public-view.js';
 import { checkedLogo } from '../../projects/theme.js';
@@ -51,7 +53,11 @@ function csp(project: PublicProject): string {
 }
 
 /** The public changelog page `/c/{slug}` and a permalink page per entry: server-rendered HTML, no script. */
-export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; config: Config; cache: ResponseCache }> = async (
+export const publicPageRoutes: FastifyPluginAsyncTypebox<{
+  services: { publicPage: PublicPageService; releases: ReleasesService; markdown: MarkdownRenderer };
+  config: Config;
+  cache: ResponseCache;
+}> = async (
   app,
   { services, config, cache },
 ) => {
@@ -68,7 +74,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{ services: Services; c
       reply.header('cache-control', cacheControl);
       await replyCachedText(request, reply, cache, key, HTML, async () => {
         const { project, body, lastModified, transient } = await produce();
-        return { body, tags: [`project:${project.id}`], lastModified, headers: { 'content-security-policy': csp(project) }, transient };
+        return { body, tags: [projectTag(project.id)], lastModified, headers: { 'content-security-policy': csp(project) }, transient };
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'not_found') throw error;

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import type { ObserveRequest } from '../../cache/fast-path.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import type { Services } from '../../services.js';
 import { registerDecimalNumberGuard } from '../decimal-numbers.js';
 import { registerCors } from './cors.js';
 import { registerHelmet } from './helmet.js';
-import { registerMetrics } from './metrics.js';
+import { registerMetrics, type MetricSources, type ObserveRequest } from './metrics.js';
 import { registerRateLimit } from './rate-limit.js';
 import { registerUnderPressure } from './under-pressure.js';
 
@@ -16,7 +14,7 @@ import { registerUnderPressure } from './under-pressure.js';
  */
 export async function registerHardening(
   app: FastifyInstance,
-  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown' | 'accounts'> },
+  deps: { config: Config; database: Database; services?: MetricSources },
 ): Promise<{ observeRequest: ObserveRequest | undefined }> {
   await registerUnderPressure(app, deps.config);
   await registerRateLimit(app, deps.config);

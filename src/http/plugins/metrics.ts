@@ -1,13 +1,25 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import type { ObserveRequest } from '../../cache/fast-path.js';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/database.js';
-import type { Services } from '../../services.js';
+import type { MarkdownRenderer } from '../../html/markdown-thread.js';
+import type { JobQueue } from '../../queue/queue.js';
 import { AppError } from '../../errors.js';
+import { bearerToken } from '../bearer.js';
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** Records one answered request in the metrics (method, route pattern, status, seconds); the fast path reports its hits here. */
+export type ObserveRequest = (method: string, route: string, status: number, seconds: number) => void;
+
+/** What the metrics read of the services besides the traffic, declared here so the plumbing names no domain. */
+export interface MetricSources {
+  jobs: Pick<JobQueue, 'counts' | 'failures'>;
+  repos: { ingestLag(): Promise<{ project: string; repo: string; branch: string; seconds: number }[]> };
+  markdown: Pick<MarkdownRenderer, 'stats'>;
+  accounts: { passwordHashingStats(): { running: number; waiting: number; refused: number } };
+}
 
 /**
  * GET /metrics in the Prometheus text format: request counts and latency per route and status, the
@@ -20,7 +32,7 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
  */
 export async function registerMetrics(
   app: FastifyInstance,
-  deps: { config: Config; database: Database; services?: Pick<Services, 'jobs' | 'repos' | 'markdown' | 'accounts'> | undefined },
+  deps: { config: Config; database: Database; services?: MetricSources | undefined },
 ): Promise<ObserveRequest | undefined> {
   const token = deps.config.hardening.metricsToken;
   if (token === null) return undefined;
@@ -137,7 +149,7 @@ export async function registerMetrics(
 
   const expected = digest(token);
   app.get('/metrics', { schema: { hide: true }, config: { internal: true } }, async (request, reply) => {
-    const presented = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '')?.[1];
+    const presented = bearerToken(request.headers.authorization);
     if (presented === undefined || !timingSafeEqual(digest(presented), expected)) {
       throw new AppError('unauthorized', 'GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>"');
     }

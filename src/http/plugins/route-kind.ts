@@ -1,4 +1,5 @@
 import type { FastifyRequest, RouteOptions } from 'fastify';
+import { bearerToken } from '../bearer.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -25,11 +26,9 @@ export function isAuthenticatedRoute(route: RouteLike | undefined): boolean {
 
 /** The API key a request presents (Bearer or X-API-KEY), whether or not it is valid. */
 export function presentedKey(request: FastifyRequest): string | undefined {
-  const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-  const authorization = first(request.headers.authorization);
-  const bearer = authorization === undefined ? undefined : /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-  const header = first(request.headers['x-api-key'])?.trim();
-  return bearer ?? (header || undefined);
+  const apiKeyHeader = request.headers['x-api-key'];
+  const header = (Array.isArray(apiKeyHeader) ? apiKeyHeader[0] : apiKeyHeader)?.trim();
+  return bearerToken(request.headers.authorization) ?? (header || undefined);
 }
 
 /** Operator routes (`config: { internal: true }`: /ready, /metrics) are for probes and scrapers, not browsers. */

@@ -1,3 +1,5 @@
+// What a slug may be, for projects and organizations alike, and for the HTTP parameters that name them.
+
 /** Lowercase letters and digits in groups joined by single hyphens, 2 to 64 characters. */
 export const SLUG_PATTERN = '^[a-z0-9]+(-[a-z0-9]+)*$';
 const SLUG_REGEX = new RegExp(SLUG_PATTERN);

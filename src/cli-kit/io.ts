@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import type { Services } from '../services.js';
 
 /** What every command module gets to talk to the terminal, and what a command returns. */
 export interface CliIo {
@@ -47,13 +46,15 @@ export const outputRunner =
 
 /**
  * What main() hands each domain's `register…Commands`: the program to add to, the helpers above,
- * the services (opened per command, with pending migrations applied) and the configuration.
+ * the services (opened per command, with pending migrations applied) and the configuration. `S` is
+ * what a module's commands use of the services, named by that module: main() hands all of them,
+ * and no command module depends on the composition root (services.ts).
  */
-export interface CliParts {
+export interface CliParts<S = unknown> {
   program: Command;
   command: typeof command;
   run: ReturnType<typeof outputRunner>;
-  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+  withServices: <T>(fn: (services: S) => Promise<T>) => Promise<T>;
   getConfig: () => Config;
   io: CliIo;
 }

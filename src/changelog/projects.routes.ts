@@ -4,7 +4,7 @@ import { etagOf } from '../cache/response-cache.js';
 import { sendJson } from '../cache/cached-reply.js';
 import { principalOf } from '../http/route-policy.js';
 import { errorResponses, NotModified } from '../http/schemas.js';
-import type { Services } from '../services.js';
+import type { ChangelogService } from './changelog.service.js';
 import { ProjectsResponse, ProjectSummary } from './projects.schemas.js';
 
 const ProjectsQuery = Type.Object({
@@ -30,7 +30,7 @@ const ProjectsHeaders = Type.Object({
   'x-gateway-secret': Type.Optional(Type.String({ description: 'Shared secret proving the request came from the trusted gateway.' })),
 });
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: { changelog: ChangelogService } }> = async (app, { services }) => {
   app.addSchema(ProjectSummary);
 
   app.get(
@@ -53,7 +53,7 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       // The caller was authenticated before anything else (http/route-policy.ts), on every request. The
       // answer is read fresh each time, never from the response cache: that cache (and its fast path)
       // answers anyone asking for the same URL. The ETag, hashed from this body, still allows a 304.
-      const { body } = await services.projects.listVisibleJson(principalOf(request), request.query.entries_limit ?? 50);
+      const { body } = await services.changelog.listVisibleProjectsJson(principalOf(request), request.query.entries_limit ?? 50);
       return sendJson(reply, body, etagOf(body));
     },
   );

@@ -1,13 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Kit } from '../dashboard/kit.js';
+import type { Kit } from './kit.js';
 import { html } from '../html/html.js';
-import { csrfField, formErrors, when } from '../dashboard/views/layout.js';
+import { csrfField, formErrors, when } from './views/layout.js';
 import type { ProjectRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
-import type { Workspace } from '../dashboard/access.js';
-import { WEBHOOK_EVENT_TYPES } from './webhooks.service.js';
+import type { Workspace } from './access.js';
+import { WEBHOOK_EVENT_TYPES } from '../webhooks/webhooks.service.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const EndpointParams = Type.Object({ slug: Type.String({ maxLength: 100 }), id: Type.String({ maxLength: 40 }) });
