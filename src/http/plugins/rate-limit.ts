@@ -61,9 +61,11 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
   let redis: Redis | undefined;
   if (limits.redisUrl) {
     // Fail fast instead of queueing while Redis is away: the limiter then lets requests through
-    // (skipOnError) rather than holding the API hostage to the cache.
+    // (skipOnError) rather than holding the API hostage to the cache. A Redis that stops answering
+    // on an open connection (blocked, or a network that drops packets) fails each call after a second.
     redis = new Redis(limits.redisUrl, {
       connectTimeout: 1_000,
+      commandTimeout: 1_000,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       lazyConnect: true,
