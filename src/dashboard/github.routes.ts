@@ -5,6 +5,7 @@ import type { ScmInstallationRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { ContextOwner } from '../github/github.repository.js';
 import { SETUP_ACTIONS } from '../github/github.service.js';
+import { contextTenant } from '../http/plugins/rate-limit.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
 import { html, type Html } from '../html/html.js';
@@ -141,6 +142,8 @@ ${workspaces.map(section)}`,
       const org = (await services.orgs.listForUser(user.id)).find((o) => o.id === owner.orgId);
       if (!org || org.role === 'member') throw new AppError('forbidden', 'Only admins and owners of the organization may connect GitHub for it');
     }
+    // GitHub is asked with the app's credentials (and the OAuth client's), whose rate limits every tenant shares.
+    await app.limitTenantAction(request, reply, 'github', contextTenant(owner));
     if (rawId === undefined && setupAction !== 'request') {
       // Back from "Verify GitHub account": no installation, only who the user is on GitHub.
       await services.github.verifyIdentity(owner, { state, code: code! });

@@ -178,9 +178,7 @@ describe('per-tenant limits on expensive dashboard actions', () => {
 
 describe("per-tenant limit on the API's repository links", () => {
   let scm: ScmTestContext;
-  afterAll(async () => scm?.close());
-
-  it("refuses a tenant's links past the limit across all of its keys (429 JSON, Retry-After), counted only once the key may see the project", async () => {
+  beforeAll(async () => {
     scm = await createScmTestContext({
       RATE_LIMIT_ENABLED: 'true',
       RATE_LIMIT_PUBLIC_MAX: '100000',
@@ -188,6 +186,10 @@ describe("per-tenant limit on the API's repository links", () => {
       RATE_LIMIT_TENANT_ACTIONS_MAX: '2',
       GITHUB_TRUSTED_ACCOUNTS: 'acme,other',
     });
+  }, 60_000);
+  afterAll(async () => scm?.close());
+
+  it("refuses a tenant's links past the limit across all of its keys (429 JSON, Retry-After), counted only once the key may see the project", async () => {
     const owner = await buildUser(scm.services);
     const other = await buildUser(scm.services);
     const project = await buildProject(scm.services, { type: 'user', email: owner.email });
@@ -222,5 +224,36 @@ describe("per-tenant limit on the API's repository links", () => {
     expect((await link(keys[3]!, project.id, installation)).statusCode).toBe(429);
     expect(scm.github.requests.filter((r) => r.path.startsWith('/repos/acme/missing')).length).toBe(asked);
     expect((await link(otherKey, otherProject.id, otherInstallation)).statusCode).toBe(422);
+  }, 60_000);
+
+  it("refuses GitHub checks past the limit for the context, through the API callback or the dashboard's return from GitHub", async () => {
+    const alice = new DashboardClient(scm.app, '10.9.0.1');
+    expect((await alice.setUp(scm.services, { email: 'alice@example.com' })).status).toBe(303);
+    const aliceKey = (await scm.services.keys.create({ name: 'k', context: { type: 'user', email: 'alice@example.com' } })).secret;
+    const bobKey = (await scm.services.keys.create({ name: 'k', context: { type: 'user', email: (await buildUser(scm.services)).email } })).secret;
+    scm.github.addInstallation({ id: 21, account: { login: 'acme', type: 'Organization' }, repos: [] });
+    scm.github.addInstallation({ id: 22, account: { login: 'other', type: 'Organization' }, repos: [] });
+    const callback = (key: string, id = 21) => scm.app.inject({ method: 'GET', url: `/v1/scm/callback?installation_id=${id}`, headers: { authorization: `Bearer ${key}` } });
+    const asked = () => scm.github.requests.filter((r) => r.path === '/app/installations/21').length;
+
+    const first = await callback(aliceKey);
+    expect(first.statusCode, first.body).toBe(200);
+    // "Verify GitHub account" and back: an OAuth exchange and its questions.
+    const settings = '/dashboard/settings/github';
+    const go = await alice.submit(settings, `${settings}/identity`, {});
+    const state = new URL(go.location!).searchParams.get('state')!;
+    expect((await alice.get(`${settings}/setup?${new URLSearchParams({ state, code: scm.github.authorize('alice-gh') }).toString()}`)).status).toBe(303);
+
+    const before = asked();
+    const refused = await callback(aliceKey);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.json().error).toMatch(/^Too many GitHub installation and account checks for this account: at most 2 every 10 minutes/);
+    const again = await alice.submit(settings, `${settings}/identity`, {});
+    const page = await alice.get(`${settings}/setup?${new URLSearchParams({ state: new URL(again.location!).searchParams.get('state')!, code: scm.github.authorize('alice-gh') }).toString()}`);
+    expect(page.status).toBe(429);
+    expect(page.body).toContain('Too many GitHub installation and account checks for this account');
+    expect(asked()).toBe(before);
+    expect((await callback(bobKey, 22)).statusCode).toBe(200);
   }, 60_000);
 });

@@ -388,7 +388,7 @@ describe('POST /v1/projects/{projectId}/repos', () => {
 
   it('documents every status of both operations in the OpenAPI document', async () => {
     const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    expect(Object.keys(doc.paths['/v1/scm/callback'].get.responses).sort()).toEqual(['200', '202', '400', '401', '403', '409', '500', '502', '503']);
+    expect(Object.keys(doc.paths['/v1/scm/callback'].get.responses).sort()).toEqual(['200', '202', '400', '401', '403', '409', '429', '500', '502', '503']);
     expect(Object.keys(doc.paths['/v1/projects/{projectId}/repos'].post.responses).sort()).toEqual(['200', '400', '401', '404', '413', '422', '429', '500', '502', '503']);
     expect(doc.paths['/webhooks/github']).toBeUndefined();
     const params = doc.paths['/v1/scm/callback'].get.parameters.map((p: { name: string }) => p.name).sort();

@@ -4,7 +4,8 @@ import { errorResponses, Uuid } from '../http/schemas.js';
 import { principalOf } from '../http/route-policy.js';
 import { OWNER_PATTERN, REPO_NAME_PATTERN } from '../repos/names.js';
 import { presentLink, RepoLink } from '../repos/repo-link.schemas.js';
-import { SETUP_ACTIONS, type GitHubService } from './github.service.js';
+import { contextTenant } from '../http/plugins/rate-limit.js';
+import { ownerOf, SETUP_ACTIONS, type GitHubService } from './github.service.js';
 
 const LinkBody = Type.Object(
   {
@@ -96,18 +97,21 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ services: { github: GitHu
           'Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); ' +
           '403 the key is limited to selected projects, or no proof (the same answer whether or not the installation ' +
           'exists), or GitHub refused the code; 409 the installation is recorded for another context; ' +
-          '502 GitHub unreachable or erroring; 503 the GitHub App (or, with `code`, its OAuth client) is not configured.',
+          '429 too many calls for the key\'s context (`RATE_LIMIT_TENANT_ACTIONS_MAX`, all its keys together; `Retry-After`); ' +
+          '502 GitHub unreachable, erroring or over `GITHUB_TIMEOUT_MS`; 503 the GitHub App (or, with `code`, its OAuth client) is not configured.',
         tags: ['scm'],
         security: [{ bearerAuth: [] }],
         querystring: CallbackQuery,
         response: {
           200: CallbackResponse,
           202: CallbackPending,
-          ...errorResponses(400, 401, 403, 409, 500, 502, 503),
+          ...errorResponses(400, 401, 403, 409, 429, 500, 502, 503),
         },
       },
     },
     async (request, reply) => {
+      // Each call asks GitHub with the app's credentials, whose rate limit every tenant shares.
+      await app.limitTenantAction(request, reply, 'github', contextTenant(ownerOf(principalOf(request))));
       const result = await services.github.callback(principalOf(request), {
         installationId: request.query.installation_id,
         setupAction: request.query.setup_action,

@@ -35,7 +35,8 @@ const unproven = (_installationId: number) =>
       'list the installation\'s account in GITHUB_TRUSTED_ACCOUNTS',
   );
 
-function ownerOf(principal: Principal): ContextOwner {
+/** The context a principal acts for. */
+export function ownerOf(principal: Principal): ContextOwner {
   if (principal.kind === 'identity') return { type: 'user', userId: principal.userId };
   return principal.context;
 }

@@ -1,11 +1,10 @@
 import { realpath, stat } from 'node:fs/promises';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { AppError } from '../errors.js';
 import { ConfinementError, inspectRepository } from '../git/confine.js';
 import type { GitSource } from '../git/mirror.js';
-import { blockedReason, type Resolver } from '../webhooks/ssrf.js';
+import { blockedReason, dnsResolver, type Resolver } from '../webhooks/ssrf.js';
 
 /**
  * What the dashboard may link (the CLI, run by the operator, may link anything): local paths under
@@ -43,7 +42,8 @@ const MAX_SOURCE_LENGTH = 2000;
 
 const refuse = (message: string) => new AppError('invalid_request', message, [{ in: 'body', parameter: 'source', message }]);
 
-const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+// DNS within a time budget, off libuv's thread pool (see dnsResolver).
+const publicResolver: Resolver = dnsResolver();
 
 /** Whether `source` is a URL (scheme://… or scp-like user@host:path) rather than a path. */
 export const looksLikeUrl = (source: string) => /^[a-z][a-z0-9+.-]*:/i.test(source) || /^[\w.-]+@[\w.-]+:/.test(source);
@@ -90,7 +90,7 @@ async function checkPath(raw: string, policy: SourcePolicy, grant: SourceGrant):
 }
 
 /** Checks an https URL and resolves its host to a public address, which the fetch is pinned to. */
-export async function checkGitUrl(raw: string, resolveHost: Resolver = systemResolver): Promise<CheckedSource> {
+export async function checkGitUrl(raw: string, resolveHost: Resolver = publicResolver): Promise<CheckedSource> {
   if (/^ssh:\/\//i.test(raw) || /^[\w.-]+@[\w.-]+:/.test(raw)) {
     throw refuse('SSH URLs cannot be linked from the dashboard (no key is configured for it); use an https:// URL, or ask the operator to run `changelog repos link`');
   }

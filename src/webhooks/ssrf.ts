@@ -1,4 +1,4 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
+import { lookup as dnsLookup, Resolver as DnsResolver } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { AppError } from '../errors.js';
@@ -96,7 +96,40 @@ export interface ResolvedTarget {
 
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
+/** The operating system's lookup (/etc/hosts, then DNS): only for names the operator listed. */
 const systemResolver: Resolver = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
+
+/** Longest a lookup of a name someone gave (a webhook or repository URL) may take, both address families, every try. */
+export const LOOKUP_BUDGET_MS = 5_000;
+
+/**
+ * Looks names up in DNS (the servers of /etc/resolv.conf, or `servers`) within LOOKUP_BUDGET_MS, IPv4
+ * addresses first. Names users give are resolved this way, never by the system's lookup: that one
+ * runs getaddrinfo on libuv's thread pool (4 threads, shared with file access and every scrypt), where a
+ * name whose DNS server never answers holds a thread for the resolver's timeouts, so a few requests
+ * naming such hosts at once would stall sign-ins, file access and every other lookup of the process.
+ * Here the queries are sockets on the event loop, cancelled at the budget.
+ */
+export function dnsResolver(servers?: readonly string[]): Resolver {
+  return async (hostname) => {
+    const resolver = new DnsResolver({ timeout: 2_000, tries: 2 });
+    if (servers) resolver.setServers(servers);
+    const budget = setTimeout(() => resolver.cancel(), LOOKUP_BUDGET_MS);
+    try {
+      const [v4, v6] = await Promise.allSettled([resolver.resolve4(hostname), resolver.resolve6(hostname)]);
+      const addresses = [
+        ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
+        ...(v6.status === 'fulfilled' ? v6.value.map((address) => ({ address, family: 6 })) : []),
+      ];
+      if (addresses.length === 0) throw v4.status === 'rejected' ? v4.reason : new Error(`${hostname} has no address`);
+      return addresses;
+    } finally {
+      clearTimeout(budget);
+    }
+  };
+}
+
+const untrustedResolver = dnsResolver();
 
 const refuse = (message: string) => new AppError('invalid_request', message, [{ in: 'body', parameter: 'url', message }]);
 /**
@@ -111,7 +144,7 @@ const unreachableName = (hostname: string) => refuse(`URL host ${hostname} does 
  * every delivery, whose connection then goes to an address checked here (no second lookup a
  * rebinding DNS server could answer differently).
  */
-export async function checkWebhookUrl(raw: string, allow: AllowList, resolve: Resolver = systemResolver): Promise<ResolvedTarget> {
+export async function checkWebhookUrl(raw: string, allow: AllowList, resolve?: Resolver): Promise<ResolvedTarget> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -129,7 +162,9 @@ export async function checkWebhookUrl(raw: string, allow: AllowList, resolve: Re
     addresses = [{ address: hostname, family: isIP(hostname) as 4 | 6 }];
   } else {
     try {
-      addresses = (await resolve(hostname)).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+      // A name the operator allow-listed may live in /etc/hosts; any other is public DNS's.
+      const lookup = resolve ?? (namedAllowed ? systemResolver : untrustedResolver);
+      addresses = (await lookup(hostname)).map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
     } catch {
       throw unreachableName(hostname);
     }

@@ -89,7 +89,7 @@ export interface WebhooksServiceOptions {
   db: Db;
   config: WebhooksConfig;
   jobs: JobQueue;
-  /** DNS resolution of endpoint hosts (the system resolver unless a test gives its own). */
+  /** DNS resolution of endpoint hosts (ssrf.ts: DNS within a budget, the system for allow-listed names; a test gives its own). */
   resolve?: Resolver;
 }
 

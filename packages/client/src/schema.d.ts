@@ -1431,7 +1431,7 @@ export interface paths {
         };
         /**
          * Record a GitHub App installation (the app's setup URL lands here)
-         * @description Records the installation for the API key's context once the caller proves it may: GitHub knows anyone's installation ids and the setup URL can be forged, so the id alone proves nothing. Proof is one of: `code` (the app requests user authorization during installation; the code is exchanged for a user token and `GET /user/installations` must list the installation); the context's GitHub account verified once in the dashboard (Settings → GitHub), when the installation is on that account or an organization it administers; or the installation's account listed in `GITHUB_TRUSTED_ACCOUNTS` (self-hosting). One record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same `installationId`. The account login and type come from GitHub, never from the query. `setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); 403 the key is limited to selected projects, or no proof (the same answer whether or not the installation exists), or GitHub refused the code; 409 the installation is recorded for another context; 502 GitHub unreachable or erroring; 503 the GitHub App (or, with `code`, its OAuth client) is not configured.
+         * @description Records the installation for the API key's context once the caller proves it may: GitHub knows anyone's installation ids and the setup URL can be forged, so the id alone proves nothing. Proof is one of: `code` (the app requests user authorization during installation; the code is exchanged for a user token and `GET /user/installations` must list the installation); the context's GitHub account verified once in the dashboard (Settings → GitHub), when the installation is on that account or an organization it administers; or the installation's account listed in `GITHUB_TRUSTED_ACCOUNTS` (self-hosting). One record per GitHub installation; calling again (e.g. `setup_action=update`) updates it and returns the same `installationId`. The account login and type come from GitHub, never from the query. `setup_action=request` (an organization owner has yet to approve) records nothing and answers 202. Errors: 400 bad parameters; 401 missing or invalid key (Bearer only; X-API-KEY is not accepted here); 403 the key is limited to selected projects, or no proof (the same answer whether or not the installation exists), or GitHub refused the code; 409 the installation is recorded for another context; 429 too many calls for the key's context (`RATE_LIMIT_TENANT_ACTIONS_MAX`, all its keys together; `Retry-After`); 502 GitHub unreachable, erroring or over `GITHUB_TIMEOUT_MS`; 503 the GitHub App (or, with `code`, its OAuth client) is not configured.
          */
         get: {
             parameters: {
@@ -1516,6 +1516,15 @@ export interface paths {
                 };
                 /** @description Every error body. 5xx bodies never carry details or internals. */
                 409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                429: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -153,6 +154,43 @@ describe('rate limits on Redis across processes', () => {
 });
 
 describe('rate limits when Redis is unreachable', () => {
+  it('let requests through within a second or two when Redis stops answering on an open connection', async () => {
+    // Answers the connection's handshake (CLIENT SETINFO, the INFO of the ready check), then nothing: a
+    // blocked Redis, or a network that drops packets on an open connection.
+    const stalled = createServer((socket) => {
+      let pending = '';
+      let ready = false;
+      socket.on('data', (chunk) => {
+        pending += chunk.toString();
+        // Each command is a RESP array of bulk strings: *N, then N × ($len, value).
+        for (;;) {
+          const lines = pending.split('\r\n');
+          const count = Number(lines[0]?.slice(1));
+          if (!lines[0]?.startsWith('*') || lines.length < 1 + 2 * count + 1) return;
+          const name = lines[2]!.toLowerCase();
+          pending = lines.slice(1 + 2 * count).join('\r\n');
+          if (ready) continue;
+          if (name === 'info') {
+            const info = '# Server\r\nredis_version:7.0.0\r\nloading:0\r\n';
+            socket.write(`$${info.length}\r\n${info}\r\n`);
+            ready = true;
+          } else socket.write('+OK\r\n');
+        }
+      });
+    });
+    await new Promise<void>((resolve) => stalled.listen(0, '127.0.0.1', resolve));
+    try {
+      const app = await appWith({ REDIS_URL: `redis://127.0.0.1:${(stalled.address() as AddressInfo).port}`, RATE_LIMIT_PUBLIC_MAX: '1' });
+      for (let i = 0; i < 2; i++) {
+        const started = performance.now();
+        expect((await get(app, `/v1/changelog/${slug}`, '10.7.0.1')).statusCode).toBe(200);
+        expect(performance.now() - started).toBeLessThan(5_000);
+      }
+    } finally {
+      stalled.close();
+    }
+  }, 30_000);
+
   it('let requests through instead of taking the API down with the cache', async () => {
     // Nothing listens on port 1: every store call fails at once.
     const app = await appWith({ REDIS_URL: 'redis://127.0.0.1:1', RATE_LIMIT_PUBLIC_MAX: '1', RATE_LIMIT_AUTH_FAILURES_MAX: '1' });

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
+import type { ResolvedContext } from '../../context.js';
 import { AppError } from '../../errors.js';
 import { isAuthenticatedRoute, presentedKey } from './route-kind.js';
 import { addressBucket } from '../client-address.js';
@@ -11,7 +12,7 @@ import { addressBucket } from '../client-address.js';
  * Expensive actions, limited per tenant (see `limitTenantAction`): each costs a generation, an
  * ingest (a clone or fetch), git processes and outbound requests, or fans out to outbound webhooks.
  */
-export type TenantAction = 'preview' | 'generate' | 'sync' | 'regenerate' | 'link' | 'bulk' | 'webhook-test';
+export type TenantAction = 'preview' | 'generate' | 'sync' | 'regenerate' | 'link' | 'bulk' | 'webhook-test' | 'github';
 
 /** Who pays for a project's work: the user or organization that owns it. */
 export interface Tenant {
@@ -39,7 +40,14 @@ const ACTION_NAMES: Record<TenantAction, string> = {
   link: 'repository links (linking, or changing the branch)',
   bulk: 'bulk review actions',
   'webhook-test': 'webhook test events',
+  github: 'GitHub installation and account checks',
 };
+
+/** The tenant of an action on a context itself (a user or an organization), not on one of its projects. */
+export const contextTenant = (context: ResolvedContext): Tenant =>
+  context.type === 'org'
+    ? { owner_type: 'org', owner_user_id: null, owner_org_id: context.orgId }
+    : { owner_type: 'user', owner_user_id: context.userId, owner_org_id: null };
 
 const duration = (ms: number) =>
   ms % 3_600_000 === 0 ? `${ms / 3_600_000} hour${ms === 3_600_000 ? '' : 's'}` : ms % 60_000 === 0 ? `${ms / 60_000} minute${ms === 60_000 ? '' : 's'}` : `${Math.ceil(ms / 1000)} seconds`;
@@ -61,9 +69,11 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
   let redis: Redis | undefined;
   if (limits.redisUrl) {
     // Fail fast instead of queueing while Redis is away: the limiter then lets requests through
-    // (skipOnError) rather than holding the API hostage to the cache.
+    // (skipOnError) rather than holding the API hostage to the cache. A Redis that stops answering
+    // on an open connection (blocked, or a network that drops packets) fails each call after a second.
     redis = new Redis(limits.redisUrl, {
       connectTimeout: 1_000,
+      commandTimeout: 1_000,
       maxRetriesPerRequest: 1,
       enableOfflineQueue: false,
       lazyConnect: true,
@@ -122,9 +132,10 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     if (state.isAllowed || !state.isExceeded) return;
     const seconds = Math.max(1, state.ttlInSeconds);
     reply.header('retry-after', seconds);
+    const who = tenant.owner_type === 'org' ? 'organization' : 'account';
     throw new AppError(
       'rate_limited',
-      `Too many ${ACTION_NAMES[action]} for the ${tenant.owner_type === 'org' ? 'organization' : 'account'} that owns this project: ` +
+      `Too many ${ACTION_NAMES[action]} for ${action === 'github' ? `this ${who}` : `the ${who} that owns this project`}: ` +
         `at most ${limits.tenantActionsMax} every ${duration(limits.tenantActionsWindowMs)} (RATE_LIMIT_TENANT_ACTIONS_MAX); retry in ${seconds} second${seconds === 1 ? '' : 's'}`,
     );
   });
