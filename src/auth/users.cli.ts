@@ -1,4 +1,3 @@
-import { setupUrl } from './accounts.service.js';
 import type { CliParts } from '../cli/io.js';
 import type { UserRow } from '../db/schema.js';
 
@@ -28,6 +27,7 @@ export function registerUsersCommands({ program, command, run, withServices, get
           const existing = await services.users.findByEmail(email);
           const user = existing ?? (await services.users.create({ email, name: opts.name ?? email.trim().split('@')[0] ?? '' }));
           const { token, expiresAt } = await services.accounts.userSetupLink(user.id);
+          const { setupUrl } = await import('./accounts.service.js');
           const link = setupUrl(getConfig().publicUrl, token);
           return {
             json: { user: presentUser(user), created: !existing, setup_link: link, expires_at: expiresAt },

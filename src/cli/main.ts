@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { migrate } from '../db/migrate.js';
 import { registerEntriesCommands } from '../entries/entries.cli.js';
 import { AppError } from '../errors.js';
 import { registerGenerationCommands } from '../generation/generation.cli.js';
@@ -14,8 +12,7 @@ import { registerOrgsCommands } from '../orgs/orgs.cli.js';
 import { registerProjectsCommands } from '../projects/projects.cli.js';
 import { registerWorkerCommand } from '../jobs/worker.cli.js';
 import { registerReposCommands } from '../repos/repos.cli.js';
-import { createServices, type Services } from '../services.js';
-import { startServer } from '../server.js';
+import type { Services } from '../services.js';
 import { registerUsersCommands } from '../auth/users.cli.js';
 import { command, outputRunner, type CliIo, type CliParts } from './io.js';
 
@@ -32,6 +29,10 @@ const defaultIo: CliIo = {
 /**
  * Runs the `changelog` command line and returns the exit code. Every command accepts `--json`
  * and then prints exactly one JSON object on stdout; errors go to stderr with a non-zero code.
+ *
+ * Start-up loads only commander and the commands' declarations: the database, the services and the
+ * server are imported when a command that needs them runs, so `--help` or `preview` does not pay
+ * for the whole application (about a second of module loading on a small machine).
  */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   let exitCode = 0;
@@ -40,8 +41,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   /** Opens the configured database (applying pending migrations), runs `fn`, and closes it. */
   const withServices = async <T>(fn: (services: Services) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> => {
-    const database = await openDatabase(getConfig().database);
+    const { openDatabase } = await import('../db/database.js');
+    // The embedded database starts in a thread of its own (seconds on a small machine): the
+    // services' modules load on this thread meanwhile.
+    const opening = openDatabase(getConfig().database);
+    const modules = Promise.all([import('../db/migrate.js'), import('../services.js')]);
+    modules.catch(() => {}); // awaited below, once the database is open
+    const database = await opening;
     try {
+      const [{ migrate }, { createServices }] = await modules;
       if (options.migrate !== false) await migrate(database);
       const services = createServices(database, getConfig());
       try {
@@ -68,6 +76,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   command(program, 'serve', 'start the HTTP server (applies pending migrations first)')
     .option('--no-migrate', 'do not apply pending migrations')
     .action(async (opts: { migrate: boolean }) => {
+      const { startServer } = await import('../server.js');
       await startServer(getConfig(), { migrate: opts.migrate });
       // The server keeps the process alive; close-with-grace ends it on SIGTERM/SIGINT.
       await new Promise(() => {});
@@ -77,6 +86,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     run(async () =>
       withServices(
         async (services) => {
+          const { migrate } = await import('../db/migrate.js');
           const result = await migrate(services.database);
           const text = result.applied.length
             ? `Applied ${result.applied.map((m) => `${m.version}_${m.name}`).join(', ')}; schema at version ${result.current}`

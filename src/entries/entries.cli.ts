@@ -3,8 +3,8 @@ import type { CliParts } from '../cli/io.js';
 import type { EntryRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { ReviewRow } from './entries.repository.js';
-import { REVIEW_PAGE_MAX, type ReviewCounts } from './entries.service.js';
-import { parseReviewFilter } from './review-filter.js';
+import type { ReviewCounts } from './entries.service.js';
+import { parseReviewFilter, REVIEW_PAGE_MAX } from './review-filter.js';
 
 const presentEntryState = (e: EntryRow) => ({ id: e.id, status: e.status, published_at: e.published_at, updated_at: e.updated_at });
 

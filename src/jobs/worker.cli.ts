@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIo } from '../cli/io.js';
-import { requireSafeGit } from '../git/version.js';
 import type { Services } from '../services.js';
-import { startWorker } from './worker.js';
 
 interface CliParts {
   program: Command;
@@ -20,6 +18,7 @@ interface CliParts {
  */
 export function registerWorkerCommand({ program, command, withServices, io }: CliParts): void {
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
+    const [{ requireSafeGit }, { startWorker }] = await Promise.all([import('../git/version.js'), import('./worker.js')]);
     // It fetches the repositories dashboard users linked: no git that lets one run commands.
     const git = await requireSafeGit();
     await withServices(async (services) => {

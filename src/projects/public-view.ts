@@ -4,7 +4,7 @@
  */
 import { AppError } from '../errors.js';
 import type { EntryType } from '../db/schema.js';
-import { ENTRY_TYPES } from '../entries/entry.schemas.js';
+import { ENTRY_TYPES } from '../entries/entry-kinds.js';
 
 /** Every view a project may ever default to (the column's CHECK, migrations/0022). */
 export const PUBLIC_VIEWS = ['releases', 'weekly', 'monthly', 'daily', 'commit', 'all'] as const;

@@ -1,5 +1,3 @@
-import { historyPatch } from '../generation/settings.js';
-import { SingleBar } from 'cli-progress';
 import type { Command } from 'commander';
 import type { CliIo, Output } from '../cli/io.js';
 import type { Config } from '../config.js';
@@ -7,7 +5,6 @@ import type { RepoLinkRow } from '../db/schema.js';
 import type { Services } from '../services.js';
 import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
 import type { IngestResult } from './ingest.service.js';
-import { presentLink } from './repo-link.schemas.js';
 import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
 
 interface CliParts {
@@ -20,7 +17,10 @@ interface CliParts {
 }
 
 /** A link as the JSON output shows it: its source without the credentials a URL may carry. */
-const linkJson = (link: RepoLinkRow) => ({ ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) });
+async function linkJson(link: RepoLinkRow) {
+  const { presentLink } = await import('./repo-link.schemas.js');
+  return { ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) };
+}
 
 const describeLink = (link: RepoLinkRow) =>
   `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${describeSource(link)}` +
@@ -41,12 +41,13 @@ export function registerReposCommands({ program, command, run, withServices, io 
       run(async (opts: { project: string; path: string; branch?: string; history?: string; historySince?: string }) =>
         withServices(async (services) => {
           // Stored before the link exists, so that a worker backfilling it at once already follows it.
+          const { historyPatch } = await import('../generation/settings.js');
           const history = historyPatch(opts);
           if (Object.keys(history).length) await services.generation.configure(opts.project, history);
           // A new link is queued for a running worker to backfill; `changelog sync` does it now.
           const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, ...(opts.branch !== undefined ? { branch: opts.branch } : {}) });
           return {
-            json: { ...linkJson(link), created },
+            json: { ...(await linkJson(link)), created },
             text: `${created ? 'Linked' : 'Already linked'} ${describeSource(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
               // The link's ingest is queued: telling the user to run it by hand misled them into a
               // second sync beside the server's.
@@ -63,7 +64,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const { links } = await services.repos.listLinks(opts.project);
           return {
-            json: { links: links.map(linkJson), count: links.length },
+            json: { links: await Promise.all(links.map(linkJson)), count: links.length },
             text: links.length ? links.map(describeLink).join('\n') : `No repositories linked to ${opts.project}`,
           };
         }),
@@ -94,7 +95,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const link = await services.repos.setBranch(id, branch);
           return {
-            json: linkJson(link),
+            json: await linkJson(link),
             text: `${describeSource(link)} now tracks ${link.tracked_branch}; a running worker re-ingests it (or run "changelog sync")`,
           };
         }),
@@ -112,9 +113,12 @@ export function registerReposCommands({ program, command, run, withServices, io 
           const results: IngestResult[] = [];
           // A link that fails is reported and the others still sync.
           const failed: { linkId: string; source: string; error: string }[] = [];
+          // Progress bars on a terminal only, and never with --json.
+          const terminal = opts.json ? undefined : io.progress;
+          const { SingleBar } = terminal ? await import('cli-progress') : { SingleBar: undefined };
           for (const link of links) {
-            const bar = io.progress && !opts.json
-              ? new SingleBar({ stream: io.progress, format: `${link.tracked_branch} [{bar}] {value}/{total} commits`, hideCursor: true })
+            const bar = terminal && SingleBar
+              ? new SingleBar({ stream: terminal, format: `${link.tracked_branch} [{bar}] {value}/{total} commits`, hideCursor: true })
               : null;
             let started = false;
             try {
@@ -140,7 +144,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
           // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
           let generated = null;
           if (links.length) {
-            const progress = generationProgressBar(opts.json ? undefined : io.progress);
+            const progress = await generationProgressBar(terminal);
             try {
               generated = await services.generation.generate(project.slug, {
                 ...(unreachable ? {} : { storedSince: startedAt }),
