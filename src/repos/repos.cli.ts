@@ -141,9 +141,12 @@ export function registerReposCommands({ program, command, run, withServices, io 
           const counts = await services.repos.commitCounts(project.id);
           const added = results.reduce((sum, r) => sum + r.added, 0);
           const unreachable = results.reduce((sum, r) => sum + r.unreachable, 0);
+          // Generation reads the whole history (seconds for thousands of commits): only when an ingest
+          // changed something it reads (commits, tags, CODEOWNERS), as the worker's polls do.
+          const changed = results.some((r) => r.changed);
           // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
           let generated = null;
-          if (links.length) {
+          if (changed) {
             const progress = await generationProgressBar(terminal);
             try {
               generated = await services.generation.generate(project.slug, {
@@ -158,7 +161,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
             json: { project: project.slug, links: results, failed, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
             text: links.length
               ? `${project.slug}: ${added} new commits (${counts.total} stored${unreachable ? `, ${unreachable} made unreachable by a force-push` : ''})\n` +
-                describeSummary(generated!)
+                (generated ? describeSummary(generated) : 'Nothing changed since the last sync: the entries stay as they are')
               : `No repositories linked to ${project.slug}`,
             // The other links synced (and their entries were generated), but a script must not take this for success.
             ...(failed.length
