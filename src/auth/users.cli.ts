@@ -1,4 +1,4 @@
-import type { CliParts } from '../cli/io.js';
+import { publicUrlOf, type CliParts } from '../cli/io.js';
 import type { UserRow } from '../db/schema.js';
 
 const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at });
@@ -28,7 +28,7 @@ export function registerUsersCommands({ program, command, run, withServices, get
           const user = existing ?? (await services.users.create({ email, name: opts.name ?? email.trim().split('@')[0] ?? '' }));
           const { token, expiresAt } = await services.accounts.userSetupLink(user.id);
           const { setupUrl } = await import('./accounts.service.js');
-          const link = setupUrl(getConfig().publicUrl, token);
+          const link = setupUrl(publicUrlOf(services.database, getConfig()), token);
           return {
             json: { user: presentUser(user), created: !existing, setup_link: link, expires_at: expiresAt },
             text: `${existing ? '' : `Created user ${user.email} (${user.id})\n`}Setup link for ${user.email} (works once, until ${expiresAt.toISOString()}):\n${link}`,

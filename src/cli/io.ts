@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
 import type { Services } from '../services.js';
 
 /** What every command module gets to talk to the terminal, and what a command returns. */
@@ -44,6 +45,13 @@ export const outputRunner =
     io.stderr(json ? `${JSON.stringify({ error: message, code, details })}\n` : `error: ${message}\n${details.map((d) => `  - ${d.message}\n`).join('')}`);
     setExitCode(1);
   };
+
+/**
+ * Where links printed for people point: the server this command reached the database through, when
+ * it says its address (the invite of a server started with PORT=8080 from a shell without it), else
+ * this process's settings (PUBLIC_URL, or PORT's).
+ */
+export const publicUrlOf = (database: Database, config: Config): string => database.via?.publicUrl ?? config.publicUrl;
 
 /**
  * What main() hands each domain's `register…Commands`: the program to add to, the helpers above,

@@ -1,4 +1,4 @@
-import type { CliParts } from '../cli/io.js';
+import { publicUrlOf, type CliParts } from '../cli/io.js';
 import { parseContextRef } from '../context.js';
 import type { ProjectRow } from '../db/schema.js';
 
@@ -26,7 +26,7 @@ export function registerProjectsCommands({ program, command, run, withServices, 
           const text =
             `Created project ${project.slug} (${project.id})\n` +
             `Next, link its repository: changelog repos link --project ${project.slug} --path DIR_OR_GIT_URL\n` +
-            `Public changelog: ${getConfig().publicUrl}/c/${project.slug}`;
+            `Public changelog: ${publicUrlOf(services.database, getConfig())}/c/${project.slug}`;
           return { json: presentProject(project), text };
         }),
       ),
