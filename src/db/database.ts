@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
