@@ -16,9 +16,9 @@ module.exports = {
     {
       name: 'composition-root-only-from-entry-points',
       severity: 'error',
-      comment: 'services.ts wires every domain; only entry points (app, server, CLI, worker) may import it.',
+      comment: 'services.ts (and core-services.ts, the part the CLI may build alone) wires every domain; only entry points (app, server, CLI, worker) may import it.',
       from: { path: '^src', pathNot: ['^src/(app|server|services)\\.ts$', '^src/cli/', '\\.test\\.ts$', '^src/jobs/worker\\.ts$'] },
-      to: { path: '^src/services\\.ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^src/(core-)?services\\.ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'only-src-git-runs-processes',

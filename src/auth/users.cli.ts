@@ -1,10 +1,13 @@
 import { publicUrlOf, type CliParts } from '../cli/io.js';
+import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
+import type { AccountsService } from './accounts.service.js';
+import type { UsersService } from './users.service.js';
 
 const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at });
 
 /** `changelog users create|invite`. */
-export function registerUsersCommands({ program, command, run, withServices, getConfig }: CliParts): void {
+export function registerUsersCommands({ program, command, run, withServices, getConfig }: CliParts<{ database: Database; users: UsersService; accounts: AccountsService }>): void {
   const users = program.command('users').description('manage users');
   command(users, 'create', 'create a user')
     .requiredOption('--email <email>', 'e-mail address')

@@ -55,13 +55,15 @@ export const publicUrlOf = (database: Database, config: Config): string => datab
 
 /**
  * What main() hands each domain's `register…Commands`: the program to add to, the helpers above,
- * the services (opened per command, with pending migrations applied) and the configuration.
+ * the services (opened per command, with pending migrations applied) and the configuration. `S` is
+ * what a module's commands use of the services: main() builds only the core services
+ * (core-services.ts) for a module that needs no more.
  */
-export interface CliParts {
+export interface CliParts<S = Services> {
   program: Command;
   command: typeof command;
   run: ReturnType<typeof outputRunner>;
-  withServices: <T>(fn: (services: Services) => Promise<T>) => Promise<T>;
+  withServices: <T>(fn: (services: S) => Promise<T>) => Promise<T>;
   getConfig: () => Config;
   io: CliIo;
 }

@@ -3,7 +3,8 @@ import type { CliParts } from '../cli/io.js';
 import type { EntryRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { ReviewRow } from './entries.repository.js';
-import type { ReviewCounts } from './entries.service.js';
+import type { EntriesService, ReviewCounts } from './entries.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
 import { parseReviewFilter, REVIEW_PAGE_MAX } from './review-filter.js';
 
 const presentEntryState = (e: EntryRow) => ({ id: e.id, status: e.status, published_at: e.published_at, updated_at: e.updated_at });
@@ -40,7 +41,7 @@ function listText(slug: string, rows: ReviewRow[], counts: ReviewCounts, next: s
 }
 
 /** `changelog entries list|import|publish|unpublish|archive|releases|publish-release|unpublish-release|archive-release`. */
-export function registerEntriesCommands({ program, command, run, withServices }: CliParts): void {
+export function registerEntriesCommands({ program, command, run, withServices }: CliParts<{ projects: ProjectsService; entries: EntriesService }>): void {
   const entries = program.command('entries').description('manage changelog entries');
   command(entries, 'list', "a project's entries newest first by their own date (period start or commit date), as the review queue shows them")
     .requiredOption('--project <slug>', 'project slug')

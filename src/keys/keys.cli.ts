@@ -2,7 +2,7 @@ import { Option } from 'commander';
 import type { CliParts } from '../cli/io.js';
 import { parseDate, parseInteger, splitList } from '../cli/options.js';
 import { parseContextRef } from '../context.js';
-import type { KeyView } from './keys.service.js';
+import type { KeysService, KeyView } from './keys.service.js';
 
 const keyStatus = (k: KeyView) =>
   k.revoked_at ? 'revoked' : k.expires_at && k.expires_at.getTime() <= Date.now() ? 'expired' : 'active';
@@ -24,7 +24,7 @@ const presentKey = (k: KeyView) => ({
 });
 
 /** `changelog keys create|list|rename|rotate|revoke|delete`. */
-export function registerKeysCommands({ program, command, run, withServices }: CliParts): void {
+export function registerKeysCommands({ program, command, run, withServices }: CliParts<{ keys: KeysService }>): void {
   const keys = program.command('keys').description('manage API keys');
   command(keys, 'create', 'create an API key; its secret is printed this once')
     .requiredOption('--name <name>', 'name shown in lists')

@@ -1,10 +1,11 @@
 import type { CliParts } from '../cli/io.js';
 import type { OrganizationRow } from '../db/schema.js';
+import type { OrgsService } from './orgs.service.js';
 
 const presentOrg = (o: OrganizationRow) => ({ id: o.id, slug: o.slug, name: o.name, created_at: o.created_at });
 
 /** `changelog orgs create`. */
-export function registerOrgsCommands({ program, command, run, withServices }: CliParts): void {
+export function registerOrgsCommands({ program, command, run, withServices }: CliParts<{ orgs: OrgsService }>): void {
   const orgs = program.command('orgs').description('manage organizations');
   command(orgs, 'create', 'create an organization owned by a user')
     .requiredOption('--slug <slug>', 'organization slug')

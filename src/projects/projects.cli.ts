@@ -1,6 +1,8 @@
 import { publicUrlOf, type CliParts } from '../cli/io.js';
 import { parseContextRef } from '../context.js';
+import type { Database } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
+import type { ProjectsService } from './projects.service.js';
 
 const presentProject = (p: ProjectRow) => ({
   id: p.id,
@@ -12,7 +14,7 @@ const presentProject = (p: ProjectRow) => ({
 });
 
 /** `changelog projects create|list` (`projects configure` is generation's). */
-export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts): void {
+export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts<{ database: Database; projects: ProjectsService }>): void {
   const projects = program.command('projects').description('manage projects');
   command(projects, 'create', 'create a project')
     .requiredOption('--name <name>', 'display name')
