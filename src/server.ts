@@ -44,7 +44,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     // The CLI and a separate worker reach the embedded database through this process from now on.
     if (database.shareOverSocket) {
       try {
-        const socket = await database.shareOverSocket();
+        const socket = await database.shareOverSocket({ publicUrl: config.publicUrl });
         app.log.info({ socket: socket.path }, 'embedded database shared with local processes');
       } catch (err) {
         // Serving matters more: the CLI then refuses while the server runs, as it did before sharing.

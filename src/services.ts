@@ -1,16 +1,9 @@
-import { createAccountsService } from './auth/accounts.service.js';
 import { loadConfig, type Config } from './config.js';
+import { createCoreServices } from './core-services.js';
 import type { Database } from './db/database.js';
-import { createChangelogService } from './changelog/changelog.service.js';
-import { EntryJson } from './changelog/entry-json.js';
 import { createFeedsService } from './changelog/feeds/feeds.service.js';
 import { createPublicPageService } from './changelog/page/public-page.service.js';
 import { createReleasesService } from './changelog/releases.service.js';
-import { createEntriesService } from './entries/entries.service.js';
-import { createKeysService } from './keys/keys.service.js';
-import { acceptInviteIn, createOrgsService, findUsableInvite } from './orgs/orgs.service.js';
-import { createProjectsService } from './projects/projects.service.js';
-import { createUsersService } from './auth/users.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
@@ -55,18 +48,13 @@ export function createServices(
       ...options.jobs?.fair,
     },
   });
-  // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
-  const entryJson = new EntryJson(config.entryJsonCacheBytes);
+  // Users, organizations, projects, keys, entries, accounts: what needs only the database and settings.
+  const core = createCoreServices(database, config);
+  const { projects } = core;
   const publicPage = createPublicPageService(database.readDb);
   const releases = createReleasesService(database.readDb);
   // Entry Markdown for pages, feeds and the dashboard: large sources render in worker threads.
   const markdown = options.markdown ?? createMarkdownRenderer({ timeLimitMs: config.markdownTimeLimitMs });
-  // Services other services call (a domain reaches another's tables only through its service).
-  const users = createUsersService(db);
-  const orgs = createOrgsService(db, { users });
-  const projects = createProjectsService(db, database.readDb, orgs);
-  const changelog = createChangelogService(database.readDb, entryJson, { projects });
-  const entries = createEntriesService(db, { projects });
   // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).
   const repoPolicy = { pathsAllowed: config.repoLinks.pathsAllowed, ...(options.resolve ? { resolve: options.resolve } : {}) };
   // The GitHub App hands out fetch tokens; it is made below, after repos (it drives links through
@@ -76,26 +64,11 @@ export function createServices(
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
   return {
-    database,
-    /** What the services were made with; the worker reads its own settings (the poll interval) here. */
-    config,
-    users,
-    orgs,
-    projects,
-    keys: createKeysService(db, { projects, owners: orgs }),
-    entries,
-    changelog,
+    ...core,
     publicPage,
     releases,
     markdown,
     feeds: createFeedsService(publicPage, config.publicUrl, releases, markdown),
-    accounts: createAccountsService(db, {
-      signupOpen: config.signupOpen,
-      sessionTtlHours: config.sessionTtlHours,
-      passwordScryptLogN: config.passwordScryptLogN,
-      passwordHashing: config.passwordHashing,
-      invitations: { findUsable: findUsableInvite, acceptIn: acceptInviteIn },
-    }),
     jobs,
     githubClient,
     repos,
@@ -106,7 +79,7 @@ export function createServices(
       policy: repoPolicy,
     }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
-    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries, projects }),
+    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

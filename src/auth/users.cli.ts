@@ -1,12 +1,13 @@
-import { setupUrl, type AccountsService } from './accounts.service.js';
-import type { CliParts } from '../cli-kit/io.js';
-import type { UsersService } from './users.service.js';
+import { publicUrlOf, type CliParts } from '../cli-kit/io.js';
+import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
+import type { AccountsService } from './accounts.service.js';
+import type { UsersService } from './users.service.js';
 
 const presentUser = (u: UserRow) => ({ id: u.id, email: u.email, name: u.name, created_at: u.created_at });
 
 /** `changelog users create|invite`. */
-export function registerUsersCommands({ program, command, run, withServices, getConfig }: CliParts<{ users: UsersService; accounts: AccountsService }>): void {
+export function registerUsersCommands({ program, command, run, withServices, getConfig }: CliParts<{ database: Database; users: UsersService; accounts: AccountsService }>): void {
   const users = program.command('users').description('manage users');
   command(users, 'create', 'create a user')
     .requiredOption('--email <email>', 'e-mail address')
@@ -29,7 +30,8 @@ export function registerUsersCommands({ program, command, run, withServices, get
           const existing = await services.users.findByEmail(email);
           const user = existing ?? (await services.users.create({ email, name: opts.name ?? email.trim().split('@')[0] ?? '' }));
           const { token, expiresAt } = await services.accounts.userSetupLink(user.id);
-          const link = setupUrl(getConfig().publicUrl, token);
+          const { setupUrl } = await import('./accounts.service.js');
+          const link = setupUrl(publicUrlOf(services.database, getConfig()), token);
           return {
             json: { user: presentUser(user), created: !existing, setup_link: link, expires_at: expiresAt },
             text: `${existing ? '' : `Created user ${user.email} (${user.id})\n`}Setup link for ${user.email} (works once, until ${expiresAt.toISOString()}):\n${link}`,

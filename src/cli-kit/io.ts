@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
 
 /** What every command module gets to talk to the terminal, and what a command returns. */
 export interface CliIo {
@@ -45,10 +46,18 @@ export const outputRunner =
   };
 
 /**
+ * Where links printed for people point: the server this command reached the database through, when
+ * it says its address (the invite of a server started with PORT=8080 from a shell without it), else
+ * this process's settings (PUBLIC_URL, or PORT's).
+ */
+export const publicUrlOf = (database: Database, config: Config): string => database.via?.publicUrl ?? config.publicUrl;
+
+/**
  * What main() hands each domain's `register…Commands`: the program to add to, the helpers above,
  * the services (opened per command, with pending migrations applied) and the configuration. `S` is
- * what a module's commands use of the services, named by that module: main() hands all of them,
- * and no command module depends on the composition root (services.ts).
+ * what a module's commands use of the services, named by that module: main() builds only the core
+ * services (core-services.ts) for a module that needs no more, and no command module depends on the
+ * composition root.
  */
 export interface CliParts<S = unknown> {
   program: Command;

@@ -2,8 +2,6 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
-import { openDatabase } from '../db/database.js';
-import { migrate } from '../db/migrate.js';
 import { registerEntriesCommands } from '../entries/entries.cli.js';
 import { AppError } from '../errors.js';
 import { registerGenerationCommands } from '../generation/generation.cli.js';
@@ -14,8 +12,9 @@ import { registerOrgsCommands } from '../orgs/orgs.cli.js';
 import { registerProjectsCommands } from '../projects/projects.cli.js';
 import { registerWorkerCommand } from '../jobs/worker.cli.js';
 import { registerReposCommands } from '../repos/repos.cli.js';
-import { createServices, type Services } from '../services.js';
-import { startServer } from '../server.js';
+import type { CoreServices } from '../core-services.js';
+import type { Database } from '../db/database.js';
+import type { Services } from '../services.js';
 import { registerUsersCommands } from '../auth/users.cli.js';
 import { command, outputRunner, type CliIo, type CliParts } from '../cli-kit/io.js';
 
@@ -32,27 +31,51 @@ const defaultIo: CliIo = {
 /**
  * Runs the `changelog` command line and returns the exit code. Every command accepts `--json`
  * and then prints exactly one JSON object on stdout; errors go to stderr with a non-zero code.
+ *
+ * Start-up loads only commander and the commands' declarations: the database, the services and the
+ * server are imported when a command that needs them runs, so `--help` or `preview` does not pay
+ * for the whole application (about a second of module loading on a small machine).
  */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   let exitCode = 0;
   let config: Config | undefined;
   const getConfig = () => (config ??= loadConfig(io.env));
 
-  /** Opens the configured database (applying pending migrations), runs `fn`, and closes it. */
-  const withServices = async <T>(fn: (services: Services) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> => {
-    const database = await openDatabase(getConfig().database);
+  /**
+   * Opens the configured database (applying pending migrations unless told not to), runs `fn` on it
+   * with what `loading` loads meanwhile, and closes it. The embedded database starts in a thread of its
+   * own (seconds on a small machine): the modules load on this thread in the meantime.
+   */
+  const withDatabase = async <M, T>(loading: Promise<M>, fn: (database: Database, loaded: M) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> => {
+    loading.catch(() => {}); // awaited below, once the database is open
+    const { openDatabase } = await import('../db/database.js');
+    const opening = openDatabase(getConfig().database);
+    const modules = Promise.all([import('../db/migrate.js'), loading]);
+    modules.catch(() => {});
+    const database = await opening;
     try {
+      const [{ migrate }, loaded] = await modules;
       if (options.migrate !== false) await migrate(database);
+      return await fn(database, loaded);
+    } finally {
+      await database.close();
+    }
+  };
+
+  /** Every service (the job queue, GitHub, the generation engine…), for the commands that need them. */
+  const withServices = <T>(fn: (services: Services) => Promise<T>): Promise<T> =>
+    withDatabase(import('../services.js'), async (database, { createServices }) => {
       const services = createServices(database, getConfig());
       try {
         return await fn(services);
       } finally {
         await services.jobs.stop();
       }
-    } finally {
-      await database.close();
-    }
-  };
+    });
+
+  /** Users, organizations, projects, keys, entries, accounts: what most commands need, a third quicker to load. */
+  const withCoreServices = <T>(fn: (services: CoreServices) => Promise<T>): Promise<T> =>
+    withDatabase(import('../core-services.js'), (database, { createCoreServices }) => fn(createCoreServices(database, getConfig())));
 
   const wantsJson = argv.includes('--json');
   const program = new Command('changelog')
@@ -68,6 +91,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   command(program, 'serve', 'start the HTTP server (applies pending migrations first)')
     .option('--no-migrate', 'do not apply pending migrations')
     .action(async (opts: { migrate: boolean }) => {
+      const { startServer } = await import('../server.js');
       await startServer(getConfig(), { migrate: opts.migrate });
       // The server keeps the process alive; close-with-grace ends it on SIGTERM/SIGINT.
       await new Promise(() => {});
@@ -75,9 +99,10 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   command(program, 'migrate', 'apply pending database migrations').action(
     run(async () =>
-      withServices(
-        async (services) => {
-          const result = await migrate(services.database);
+      withDatabase(
+        import('../db/migrate.js'),
+        async (database, { migrate }) => {
+          const result = await migrate(database);
           const text = result.applied.length
             ? `Applied ${result.applied.map((m) => `${m.version}_${m.name}`).join(', ')}; schema at version ${result.current}`
             : `Nothing to apply; schema at version ${result.current}`;
@@ -88,13 +113,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     ),
   );
 
-  // Each domain adds its own commands; the order is the order of `changelog --help`.
+  // Each domain adds its own commands; the order is the order of `changelog --help`. Those whose
+  // commands only read and write rows get the core services.
   const parts: CliParts<Services> = { program, command, run, withServices, getConfig, io };
-  registerUsersCommands(parts);
-  registerOrgsCommands(parts);
-  registerProjectsCommands(parts);
-  registerKeysCommands(parts);
-  registerEntriesCommands(parts);
+  const core: CliParts<CoreServices> = { ...parts, withServices: withCoreServices };
+  registerUsersCommands(core);
+  registerOrgsCommands(core);
+  registerProjectsCommands(core);
+  registerKeysCommands(core);
+  registerEntriesCommands(core);
   registerReposCommands(parts);
   registerWorkerCommand(parts);
   registerGenerationCommands(parts);

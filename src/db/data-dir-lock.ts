@@ -18,6 +18,8 @@ export class DataDirLockedError extends Error {
     detail?: string,
     /** What the holder is, when it shares the database and says so (older versions do not). */
     readonly holder: Holder | null = null,
+    /** The address of the server that holds it, when it says (see advertiseSocket). */
+    readonly publicUrl: string | null = null,
   ) {
     super(
       detail ??
@@ -33,22 +35,23 @@ export class DataDirLockedError extends Error {
 /**
  * PGlite has no inter-process locking, and two processes writing one data directory corrupt it.
  * An exclusive lock file guards the directory: its first line is the owner's pid; a process that
- * shares the database adds a `socket=PATH` line and a `role=server|worker` line (older versions
- * read only the pid). A lock left by
+ * shares the database adds a `socket=PATH` line, a `role=server|worker` line and, a server, a
+ * `url=PUBLIC_URL` line (older versions read only the pid). A lock left by
  * a process that no longer exists (kill -9, power loss) is taken over at once, socket and all, so a
  * crash never blocks the restart. A lock file holding our own pid that this process did not take is
  * stale too: in a container every restart is pid 1.
  */
 /** Locks this process holds, with the socket each advertises. */
-const heldHere = new Map<string, { socket: string | null; holder: Holder | null }>();
+const heldHere = new Map<string, { socket: string | null; holder: Holder | null; publicUrl: string | null }>();
 
 const lockPathOf = (dataDir: string) => join(dataDir, 'changelog.lock');
 
-function readHolder(lockPath: string): { pid: number; socket: string | null; holder: Holder | null } {
+function readHolder(lockPath: string): { pid: number; socket: string | null; holder: Holder | null; publicUrl: string | null } {
   const text = readFileSync(lockPath, 'utf8');
   const socket = /^socket=(.+)$/m.exec(text)?.[1] ?? null;
   const role = /^role=(.+)$/m.exec(text)?.[1];
-  return { pid: Number.parseInt(text, 10), socket, holder: role === 'server' || role === 'worker' ? role : null };
+  const publicUrl = /^url=(.+)$/m.exec(text)?.[1] ?? null;
+  return { pid: Number.parseInt(text, 10), socket, holder: role === 'server' || role === 'worker' ? role : null, publicUrl };
 }
 
 export function lockDataDir(dataDir: string): () => void {
@@ -63,13 +66,13 @@ export function lockDataDir(dataDir: string): () => void {
   }
   const lockPath = lockPathOf(dataDir);
   const here = heldHere.get(lockPath);
-  if (here) throw new DataDirLockedError(dataDir, process.pid, here.socket, undefined, here.holder);
+  if (here) throw new DataDirLockedError(dataDir, process.pid, here.socket, undefined, here.holder, here.publicUrl);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(lockPath, 'wx');
       writeSync(fd, String(process.pid));
       closeSync(fd);
-      heldHere.set(lockPath, { socket: null, holder: null });
+      heldHere.set(lockPath, { socket: null, holder: null, publicUrl: null });
       let released = false;
       return () => {
         if (released) return;
@@ -81,7 +84,7 @@ export function lockDataDir(dataDir: string): () => void {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(lockPath);
       if (Number.isInteger(holder.pid) && holder.pid !== process.pid && isAlive(holder.pid)) {
-        throw new DataDirLockedError(dataDir, holder.pid, holder.socket, undefined, holder.holder);
+        throw new DataDirLockedError(dataDir, holder.pid, holder.socket, undefined, holder.holder, holder.publicUrl);
       }
       rmSync(lockPath, { force: true });
       removeStaleSocket(dataDir, holder.socket);
@@ -91,17 +94,19 @@ export function lockDataDir(dataDir: string): () => void {
 }
 
 /**
- * Records in the lock this process holds where other processes reach its database (null: nowhere)
- * and what this process is, for their messages.
+ * Records in the lock this process holds where other processes reach its database (null: nowhere),
+ * what this process is, for their messages, and a server's public address (PUBLIC_URL, or its
+ * PORT's), for the links they print: `changelog users invite` in another shell, whose settings may
+ * not name the port the server listens on.
  */
-export function advertiseSocket(dataDir: string, socket: string | null, holder: Holder = 'server'): void {
+export function advertiseSocket(dataDir: string, socket: string | null, holder: Holder = 'server', publicUrl: string | null = null): void {
   const lockPath = lockPathOf(dataDir);
   if (!heldHere.has(lockPath)) throw new Error(`${dataDir} is not locked by this process`);
   // Written aside and renamed over the lock, so a reader sees the old or the new content, never half.
   const staging = `${lockPath}.${process.pid}`;
-  writeFileSync(staging, `${process.pid}\n${socket ? `socket=${socket}\nrole=${holder}\n` : ''}`);
+  writeFileSync(staging, `${process.pid}\n${socket ? `socket=${socket}\nrole=${holder}\n${publicUrl ? `url=${publicUrl}\n` : ''}` : ''}`);
   renameSync(staging, lockPath);
-  heldHere.set(lockPath, socket ? { socket, holder } : { socket: null, holder: null });
+  heldHere.set(lockPath, socket ? { socket, holder, publicUrl } : { socket: null, holder: null, publicUrl: null });
 }
 
 function isAlive(pid: number): boolean {

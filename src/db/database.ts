@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { dirname } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
@@ -54,7 +54,7 @@ export interface Database {
    * thread's Unix socket in DATA_DIR (see socket-server.ts) by recording the socket, and what this
    * process is (`holder`, default the server), in the directory's lock. `close()` stops it.
    */
-  shareOverSocket?(options?: { idleInTransactionMs?: number; holder?: Holder }): Promise<{ path: string }>;
+  shareOverSocket?(options?: { idleInTransactionMs?: number; holder?: Holder; publicUrl?: string }): Promise<{ path: string }>;
   close(): Promise<void>;
 }
 
@@ -66,6 +66,8 @@ export interface Via {
   socket: string;
   /** Null when its lock does not say (an older version, which was always the server). */
   holder: Holder | null;
+  /** The server's public address, when its lock says (links printed here point there). */
+  publicUrl?: string;
 }
 
 /** Arbitrary constant that names the migration lock among PostgreSQL advisory locks. */
@@ -297,9 +299,9 @@ async function openEmbedded(dataDir: string, unlock: () => void, options: OpenOp
         }
       };
     },
-    async shareOverSocket({ holder = 'server', idleInTransactionMs }: { idleInTransactionMs?: number; holder?: Holder } = {}) {
+    async shareOverSocket({ holder = 'server', idleInTransactionMs, publicUrl }: { idleInTransactionMs?: number; holder?: Holder; publicUrl?: string } = {}) {
       await request({ op: 'share', idleInTransactionMs });
-      advertiseSocket(dataDir, socket, holder);
+      advertiseSocket(dataDir, socket, holder, publicUrl ?? null);
       shared = true;
       return { path: socket };
     },
@@ -333,7 +335,7 @@ async function openThroughServer(locked: DataDirLockedError, options: OpenOption
   const socket = locked.socket!;
   const database = await openPool(
     { host: dirname(socket), port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 4 },
-    { readConnectionString: null, preparedStatements: false, listenUrl: null, via: { pid: locked.pid, socket, holder: locked.holder } },
+    { readConnectionString: null, preparedStatements: false, listenUrl: null, via: { pid: locked.pid, socket, holder: locked.holder, ...(locked.publicUrl ? { publicUrl: locked.publicUrl } : {}) } },
     options,
   );
   try {
@@ -348,6 +350,7 @@ async function openThroughServer(locked: DataDirLockedError, options: OpenOption
       `The embedded database in ${locked.dataDir} is held by ${holderName(locked.holder ?? 'server', locked.pid)}, ` +
         `but its socket ${socket} does not answer (${(error as Error).message}); is it starting or stopping?`,
       locked.holder,
+      locked.publicUrl,
     );
   }
   return database;

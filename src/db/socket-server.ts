@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketHandler, type PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
+import type { PGLiteSocketHandler, PGLiteSocketHandlerOptions } from '@electric-sql/pglite-socket';
 import type { SessionLock } from './session-lock.js';
 
 /**
@@ -85,6 +85,9 @@ export function removeStaleSocket(dataDir: string, socketPath: string | null): v
 }
 
 export async function startSocketServer(options: SocketServerOptions): Promise<SocketServer> {
+  // Loaded here, in the database's thread: the processes that connect (the CLI, the server's own
+  // thread) import this module for the socket's name and need none of the protocol.
+  const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
   const dir = socketDirectory(options.dataDir);
   const path = join(dir, SOCKET_NAME);
   const scheduler = new SessionScheduler(options);

@@ -4,8 +4,8 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import type { EntryRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { ReviewRow } from './entries.repository.js';
-import { REVIEW_PAGE_MAX, type EntriesService, type ReviewCounts } from './entries.service.js';
-import { parseReviewFilter } from './review-filter.js';
+import type { EntriesService, ReviewCounts } from './entries.service.js';
+import { parseReviewFilter, REVIEW_PAGE_MAX } from './review-filter.js';
 
 const presentEntryState = (e: EntryRow) => ({ id: e.id, status: e.status, published_at: e.published_at, updated_at: e.updated_at });
 

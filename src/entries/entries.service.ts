@@ -15,14 +15,12 @@ import {
   type ReleaseProposal,
 } from './generated.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
-import { decodeCursor, encodeCursor, type ReviewFilter } from './review-filter.js';
+import { decodeCursor, encodeCursor, REVIEW_PAGE_MAX, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
 import { releaseKey } from './release-key.js';
 
 /** Most entries one bulk action changes: a larger selection is refused, to be narrowed first. */
 export const BULK_LIMIT = 5000;
-/** Largest review page. */
-export const REVIEW_PAGE_MAX = 500;
 
 /** What a bulk action applies to: ticked ids, or every entry matching a filter (re-evaluated here). */
 export type Selection =

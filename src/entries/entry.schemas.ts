@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, Uuid } from '../http/schemas.js';
+import { ENTRY_STATUSES, ENTRY_TYPES } from './entry-kinds.js';
 
-export const ENTRY_TYPES = ['commit', 'daily', 'weekly', 'monthly'] as const;
-export const ENTRY_STATUSES = ['draft', 'published', 'archived'] as const;
+export { ENTRY_STATUSES, ENTRY_TYPES };
 
 export const HeadlineItem = Type.Object(
   { section_type_key: Type.String(), title: Type.String(), body: Nullable(Type.String()) },

@@ -1,7 +1,10 @@
 import type { EntryStatus, EntryType } from '../db/schema.js';
 import { AppError, type ErrorDetail } from '../errors.js';
 import { isUuid } from '../ids.js';
-import { ENTRY_STATUSES, ENTRY_TYPES } from './entry.schemas.js';
+import { ENTRY_STATUSES, ENTRY_TYPES } from './entry-kinds.js';
+
+/** Largest review page (here, not in the service, so that `changelog --help` can name it without loading the service). */
+export const REVIEW_PAGE_MAX = 500;
 
 /** Which entries the review queue shows; an absent field does not filter. */
 export interface ReviewFilter {

@@ -1,9 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import { SingleBar } from 'cli-progress';
 import type { CliParts } from '../cli-kit/io.js';
 import { AppError } from '../errors.js';
 import type { GenerateProgress, GenerateSummary, GenerationService, SettingsPatch } from './generation.service.js';
-import { historyPatch, parseTeamRules, SettingsError, teamRules } from './settings.js';
 import { SECTION_KEYS, type GenerationSettings } from './engine/types.js';
 import { AVAILABLE_VIEWS, parsePublicView } from '../projects/public-view.js';
 import type { ProjectsService } from '../projects/projects.service.js';
@@ -48,7 +46,8 @@ function parseSections(value: string): NonNullable<SettingsPatch['sections']> {
 }
 
 /** Team rules as typed, or the API's error naming every malformed one. */
-function teamsFrom(paths: readonly string[], authors: readonly string[]) {
+async function teamsFrom(paths: readonly string[], authors: readonly string[]) {
+  const { parseTeamRules, SettingsError } = await import('./settings.js');
   try {
     return parseTeamRules(paths, authors);
   } catch (error) {
@@ -103,8 +102,9 @@ const STAGES: Record<GenerateProgress['stage'], string> = { generate: 'classifyi
  * A progress bar for a generation run on `stream` (a terminal), one bar per stage; `stop()` clears
  * it. Without a terminal, or with --json, there is none.
  */
-export function generationProgressBar(stream: NodeJS.WriteStream | undefined): { onProgress?: (p: GenerateProgress) => void; stop: () => void } {
+export async function generationProgressBar(stream: NodeJS.WriteStream | undefined): Promise<{ onProgress?: (p: GenerateProgress) => void; stop: () => void }> {
   if (!stream) return { stop: () => {} };
+  const { SingleBar } = await import('cli-progress');
   const bar = new SingleBar({ stream, format: '{stage} [{bar}] {value}/{total}', hideCursor: true, clearOnComplete: true });
   let stage: GenerateProgress['stage'] | null = null;
   return {
@@ -134,7 +134,7 @@ export function registerGenerationCommands({ program, command, run, withServices
           if (Number.isNaN(since.getTime())) throw new AppError('invalid_request', `--since must be an ISO 8601 date (got "${opts.since}")`);
         }
         return withServices(async (services) => {
-          const progress = generationProgressBar(opts.json ? undefined : io.progress);
+          const progress = await generationProgressBar(opts.json ? undefined : io.progress);
           let summary: GenerateSummary;
           try {
             summary = await services.generation.generate(opts.project, {
@@ -204,13 +204,14 @@ export function registerGenerationCommands({ program, command, run, withServices
           }
           if (opts.pullRequestUrl !== undefined) patch.pullRequestUrl = opts.pullRequestUrl === 'none' ? null : opts.pullRequestUrl;
           if (opts.codeowners !== undefined) patch.codeowners = await codeownersOption(opts.codeowners);
+          const { historyPatch, teamRules } = await import('./settings.js');
           Object.assign(patch, historyPatch(opts));
           // Checked before anything is stored, so a bad view stores no other setting either.
           const publicView = opts.publicView !== undefined ? parsePublicView(opts.publicView) : undefined;
           return withServices(async (services) => {
             if (opts.clearTeams || opts.teamRule !== undefined || opts.teamAuthor !== undefined) {
               const current = opts.clearTeams ? { paths: [], authors: [] } : teamRules((await services.generation.settings(slug)).resolved.teams);
-              patch.teams = teamsFrom(opts.teamRule ?? current.paths, opts.teamAuthor ?? current.authors);
+              patch.teams = await teamsFrom(opts.teamRule ?? current.paths, opts.teamAuthor ?? current.authors);
             }
             const settings = await services.generation.configure(slug, patch);
             let view: string | null | undefined;

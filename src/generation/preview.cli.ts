@@ -1,7 +1,6 @@
 import { Option } from 'commander';
 import type { CliParts } from '../cli-kit/io.js';
 import { parseDate, parseInteger, splitList } from '../cli-kit/options.js';
-import { preview } from './preview.js';
 
 /** `changelog preview`: a local repository's changelog, without a database. */
 export function registerPreviewCommand({ program, command, run }: CliParts): void {
@@ -20,8 +19,10 @@ export function registerPreviewCommand({ program, command, run }: CliParts): voi
       run(async (opts: {
         path: string; type: string; format: string; timezone: string; rev: string; since?: string; limit?: string;
         excludeAuthors?: string; pathRule?: string[]; allSections?: boolean; json?: boolean;
-      }) =>
-        preview({
+      }) => {
+        // The reader and the engine alone: no database, no services.
+        const { preview } = await import('./preview.js');
+        return preview({
           path: opts.path,
           type: opts.type,
           format: opts.json ? 'json' : opts.format,
@@ -32,7 +33,7 @@ export function registerPreviewCommand({ program, command, run }: CliParts): voi
           excludeAuthors: splitList(opts.excludeAuthors),
           pathRules: opts.pathRule,
           allSections: opts.allSections,
-        }),
-      ),
+        });
+      }),
     );
 }

@@ -1,7 +1,5 @@
 import type { CliParts } from '../cli-kit/io.js';
-import { requireSafeGit } from '../git/version.js';
 import type { Services } from '../services.js';
-import { startWorker } from './worker.js';
 
 /**
  * `changelog worker`: the background jobs without the HTTP server. On the embedded database it goes
@@ -12,6 +10,7 @@ import { startWorker } from './worker.js';
  */
 export function registerWorkerCommand({ program, command, withServices, io }: CliParts<Services>): void {
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
+    const [{ requireSafeGit }, { startWorker }] = await Promise.all([import('../git/version.js'), import('./worker.js')]);
     // It fetches the repositories dashboard users linked: no git that lets one run commands.
     const git = await requireSafeGit();
     await withServices(async (services) => {

@@ -1,5 +1,4 @@
 import type { CliParts } from '../cli-kit/io.js';
-import { backupEmbedded, restoreEmbedded } from './backup.js';
 
 /** `changelog backup|restore` of the embedded database. */
 export function registerOpsCommands({ program, command, run, getConfig }: CliParts): void {
@@ -7,6 +6,7 @@ export function registerOpsCommands({ program, command, run, getConfig }: CliPar
     .requiredOption('--out <file>', 'archive to write (gzip\'d tar)')
     .action(
       run(async (opts: { out: string }) => {
+        const { backupEmbedded } = await import('./backup.js');
         const result = await backupEmbedded(getConfig(), opts.out);
         return { json: result, text: `Backed up ${result.dataDir} to ${result.file} (${result.bytes} bytes)` };
       }),
@@ -17,6 +17,7 @@ export function registerOpsCommands({ program, command, run, getConfig }: CliPar
     .option('--force', 'replace an existing database (it is kept aside, renamed)')
     .action(
       run(async (file: string, opts: { force?: boolean }) => {
+        const { restoreEmbedded } = await import('./backup.js');
         const result = await restoreEmbedded(getConfig(), file, { force: Boolean(opts.force) });
         const kept = result.previous ? `; the previous database is kept in ${result.previous}` : '';
         return { json: result, text: `Restored ${file} into ${result.dataDir} (schema version ${result.schemaVersion})${kept}` };

@@ -1,8 +1,9 @@
-import type { CliParts } from '../cli-kit/io.js';
+import { publicUrlOf, type CliParts } from '../cli-kit/io.js';
 import { ownerOption } from '../cli-kit/options.js';
-import type { ProjectsService } from './projects.service.js';
 import { parseContextRef } from '../context.js';
+import type { Database } from '../db/database.js';
 import type { ProjectRow } from '../db/schema.js';
+import type { ProjectsService } from './projects.service.js';
 
 const presentProject = (p: ProjectRow) => ({
   id: p.id,
@@ -14,7 +15,7 @@ const presentProject = (p: ProjectRow) => ({
 });
 
 /** `changelog projects create|list` (`projects configure` is generation's). */
-export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts<{ projects: ProjectsService }>): void {
+export function registerProjectsCommands({ program, command, run, withServices, getConfig }: CliParts<{ database: Database; projects: ProjectsService }>): void {
   const projects = program.command('projects').description('manage projects');
   const create = command(projects, 'create', 'create a project')
     .requiredOption('--name <name>', 'display name')
@@ -28,7 +29,7 @@ export function registerProjectsCommands({ program, command, run, withServices, 
           const text =
             `Created project ${project.slug} (${project.id})\n` +
             `Next, link its repository: changelog repos link --project ${project.slug} --path DIR_OR_GIT_URL\n` +
-            `Public changelog: ${getConfig().publicUrl}/c/${project.slug}`;
+            `Public changelog: ${publicUrlOf(services.database, getConfig())}/c/${project.slug}`;
           return { json: presentProject(project), text };
         }),
       ),

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliSession, type CliSession } from '../../test/helpers/cli-session.js';
+import { FakeTerminal } from '../../test/helpers/fake-terminal.js';
 import { DATASET_COMMITS, pushCommits, removeRepoCopy, revParse, smallRepo } from '../../test/helpers/git-fixtures.js';
 
 let session: CliSession;
@@ -60,6 +61,27 @@ describe('changelog repos and sync', () => {
     expect(body.links[0]).toMatchObject({ status: 'active', lastIngestedSha: revParse(origin, 'main'), sourceUrl: origin });
     const text = await cli('repos', 'list', '--project', 'cliff');
     expect(text.stdout).toContain(`at ${revParse(origin, 'main').slice(0, 12)}`);
+  });
+});
+
+describe('changelog sync that finds nothing new', () => {
+  it('answers without generating: generation (the whole history read again) runs only after an ingest changed something', async () => {
+    // The progress bar shows each stage a sync runs: fetching, then "classifying commits" when it generates.
+    pushCommits(origin, 1, { message: () => 'fix: one more' });
+    const pushed = new FakeTerminal();
+    const withNew = await session.run(['sync', '--project', 'cliff'], { progress: pushed.asStream() });
+    expect(withNew.code).toBe(0);
+    expect(withNew.stdout).toMatch(/^cliff: 1 new commits \(1574 stored\)\ncliff: \d+ entries created/);
+    expect(pushed.drawn).toContain('classifying commits');
+
+    const idle = new FakeTerminal();
+    const nothing = await session.run(['sync', '--project', 'cliff'], { progress: idle.asStream() });
+    expect(nothing).toMatchObject({ code: 0, stderr: '' });
+    expect(nothing.stdout).toBe('cliff: 0 new commits (1574 stored)\nNothing changed since the last sync: the entries stay as they are\n');
+    expect(idle.drawn).not.toContain('classifying commits');
+
+    const json = await cli('sync', '--project', 'cliff', '--json');
+    expect(json.json()).toMatchObject({ added: 0, commits: 1574, generated: null, links: [{ added: 0, changed: false }] });
   });
 });
 

@@ -1,16 +1,16 @@
-import { historyPatch } from '../generation/settings.js';
-import { SingleBar } from 'cli-progress';
 import type { CliParts } from '../cli-kit/io.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { describeSummary, generationProgressBar } from '../generation/generation.cli.js';
 import type { GenerationService } from '../generation/generation.service.js';
 import type { IngestResult, IngestService } from './ingest.service.js';
 import type { ReposService } from './repos.service.js';
-import { presentLink } from './repo-link.schemas.js';
 import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
 
 /** A link as the JSON output shows it: its source without the credentials a URL may carry. */
-const linkJson = (link: RepoLinkRow) => ({ ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) });
+async function linkJson(link: RepoLinkRow) {
+  const { presentLink } = await import('./repo-link.schemas.js');
+  return { ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) };
+}
 
 const describeLink = (link: RepoLinkRow) =>
   `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${describeSource(link)}` +
@@ -31,12 +31,13 @@ export function registerReposCommands({ program, command, run, withServices, io 
       run(async (opts: { project: string; path: string; branch?: string; history?: string; historySince?: string }) =>
         withServices(async (services) => {
           // Stored before the link exists, so that a worker backfilling it at once already follows it.
+          const { historyPatch } = await import('../generation/settings.js');
           const history = historyPatch(opts);
           if (Object.keys(history).length) await services.generation.configure(opts.project, history);
           // A new link is queued for a running worker to backfill; `changelog sync` does it now.
           const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, ...(opts.branch !== undefined ? { branch: opts.branch } : {}) });
           return {
-            json: { ...linkJson(link), created },
+            json: { ...(await linkJson(link)), created },
             text: `${created ? 'Linked' : 'Already linked'} ${describeSource(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
               // The link's ingest is queued: telling the user to run it by hand misled them into a
               // second sync beside the server's.
@@ -53,7 +54,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const { links } = await services.repos.listLinks(opts.project);
           return {
-            json: { links: links.map(linkJson), count: links.length },
+            json: { links: await Promise.all(links.map(linkJson)), count: links.length },
             text: links.length ? links.map(describeLink).join('\n') : `No repositories linked to ${opts.project}`,
           };
         }),
@@ -84,7 +85,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
         withServices(async (services) => {
           const link = await services.repos.setBranch(id, branch);
           return {
-            json: linkJson(link),
+            json: await linkJson(link),
             text: `${describeSource(link)} now tracks ${link.tracked_branch}; a running worker re-ingests it (or run "changelog sync")`,
           };
         }),
@@ -102,9 +103,12 @@ export function registerReposCommands({ program, command, run, withServices, io 
           const results: IngestResult[] = [];
           // A link that fails is reported and the others still sync.
           const failed: { linkId: string; source: string; error: string }[] = [];
+          // Progress bars on a terminal only, and never with --json.
+          const terminal = opts.json ? undefined : io.progress;
+          const { SingleBar } = terminal ? await import('cli-progress') : { SingleBar: undefined };
           for (const link of links) {
-            const bar = io.progress && !opts.json
-              ? new SingleBar({ stream: io.progress, format: `${link.tracked_branch} [{bar}] {value}/{total} commits`, hideCursor: true })
+            const bar = terminal && SingleBar
+              ? new SingleBar({ stream: terminal, format: `${link.tracked_branch} [{bar}] {value}/{total} commits`, hideCursor: true })
               : null;
             let started = false;
             try {
@@ -127,10 +131,13 @@ export function registerReposCommands({ program, command, run, withServices, io 
           const counts = await services.repos.commitCounts(project.id);
           const added = results.reduce((sum, r) => sum + r.added, 0);
           const unreachable = results.reduce((sum, r) => sum + r.unreachable, 0);
+          // Generation reads the whole history (seconds for thousands of commits): only when an ingest
+          // changed something it reads (commits, tags, CODEOWNERS), as the worker's polls do.
+          const changed = results.some((r) => r.changed);
           // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
           let generated = null;
-          if (links.length) {
-            const progress = generationProgressBar(opts.json ? undefined : io.progress);
+          if (changed) {
+            const progress = await generationProgressBar(terminal);
             try {
               generated = await services.generation.generate(project.slug, {
                 ...(unreachable ? {} : { storedSince: startedAt }),
@@ -144,7 +151,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
             json: { project: project.slug, links: results, failed, added, unreachable, commits: counts.total, reachable: counts.reachable, generated },
             text: links.length
               ? `${project.slug}: ${added} new commits (${counts.total} stored${unreachable ? `, ${unreachable} made unreachable by a force-push` : ''})\n` +
-                describeSummary(generated!)
+                (generated ? describeSummary(generated) : 'Nothing changed since the last sync: the entries stay as they are')
               : `No repositories linked to ${project.slug}`,
             // The other links synced (and their entries were generated), but a script must not take this for success.
             ...(failed.length
