@@ -1,11 +1,11 @@
 // `changelog projects configure`, `changelog sync` (ingest, then generate) and `changelog generate`, run as a user would.
 import { spawnSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliSession, type CliSession } from '../../test/helpers/cli-session.js';
 import { pushCommits } from '../../test/helpers/git-fixtures.js';
+import { FakeTerminal } from '../../test/helpers/fake-terminal.js';
 
 let session: CliSession;
 let env: Record<string, string>;
@@ -17,16 +17,6 @@ interface Summary { project: string; created: Counts; updated: Counts; unchanged
 
 const ESC = String.fromCharCode(27);
 
-/** A stream that says it is a terminal, as process.stderr does on one; it keeps what is drawn. */
-class FakeTerminal extends Writable {
-  readonly isTTY = true;
-  readonly columns = 120;
-  drawn = '';
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: () => void) {
-    this.drawn += String(chunk);
-    callback();
-  }
-}
 
 async function cli(...args: string[]) {
   return cliWith({}, ...args);
