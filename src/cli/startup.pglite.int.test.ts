@@ -22,7 +22,7 @@ describe('what a command on the database loads', () => {
     const beyond = [
       /\/src\/(app|server|services)\.ts$/,
       /\/src\/(github|webhooks|generation|repos)\/.*\.service\.ts$/,
-      /\/src\/((jobs|queue)\/queue|generation\/engine|html\/markdown)/,
+      /\/src\/((jobs|queue)\/queue|generation\/engine\/engine|html\/markdown)/,
       /\/node_modules\/(fastify|pg-boss|@octokit|markdown-it)\//,
     ];
     expect(modules.filter((url) => beyond.some((pattern) => pattern.test(url)))).toEqual([]);

@@ -35,7 +35,7 @@ describe('what a command loads', () => {
     const repo = smallRepo({ commits: 2 });
     try {
       const modules = loadedBy('preview', '--path', repo, '--type', 'commit');
-      expect(modules.some((url) => url.endsWith('/src/generation/engine.ts'))).toBe(true);
+      expect(modules.some((url) => url.endsWith('/src/generation/engine/engine.ts'))).toBe(true);
       expect(heavyIn(modules)).toEqual([]);
     } finally {
       removeRepoCopy(repo);
