@@ -52,6 +52,16 @@ export async function startServer(config: Config, options: StartOptions): Promis
       }
     }
     await app.listen({ host: config.host, port: config.port });
+    // Graceful from the moment it listens: a SIGTERM while the lines below still wait on the database
+    // (the setup link) must finish requests in flight, not kill the process with them.
+    const server = app;
+    closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
+      if (err) server.log.error({ err }, 'shutting down after an error');
+      else server.log.info({ signal }, 'shutting down');
+      // Stops accepting, lets in-flight requests finish, then closes the database.
+      await server.close();
+      await database.close();
+    });
     const where = config.database.kind === 'pglite' ? `embedded database in ${config.database.dataDir}` : 'PostgreSQL';
     app.log.info({ git }, `Changelog service on ${config.publicUrl} (${where})`);
     if (seeded) {
@@ -70,15 +80,7 @@ export async function startServer(config: Config, options: StartOptions): Promis
     throw error;
   }
 
-  const server = app;
-  closeWithGrace({ delay: config.shutdownTimeoutMs }, async ({ signal, err }) => {
-    if (err) server.log.error({ err }, 'shutting down after an error');
-    else server.log.info({ signal }, 'shutting down');
-    // Stops accepting, lets in-flight requests finish, then closes the database.
-    await server.close();
-    await database.close();
-  });
-  return server;
+  return app;
 }
 
 /**
