@@ -93,9 +93,20 @@ const RETRYABLE_START = new Set(['23505', '42710', '42P07', '42P06', '42723', '4
  * restart on both.
  */
 export function createJobQueue(database: Database, options: JobQueueOptions = {}): JobQueue {
+  // Set once stop() has stopped waiting for pg-boss's running jobs (its timeout): the database may
+  // close next, and a job that ends after that cannot record its end (it expires and is retried, as a
+  // fair job the stop fails). Its late write is dropped rather than left to reject inside pg-boss,
+  // where nothing could catch it.
+  let released = false;
   const newBoss = () => {
     const instance = new PgBoss({
-      db: { executeSql: (text: string, values: unknown[]) => database.executeSql(text, values) },
+      db: {
+        executeSql: (text: string, values: unknown[]) =>
+          database.executeSql(text, values).catch((error: unknown) => {
+            if (released) return { rows: [] };
+            throw error;
+          }),
+      },
       schedule: false,
       supervise: true,
     });
@@ -361,6 +372,7 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
       }
       // Waits for running jobs so that the database is not closed under them.
       await boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+      released = true;
     },
   };
 }
