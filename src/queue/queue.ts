@@ -96,14 +96,16 @@ export function createJobQueue(database: Database, options: JobQueueOptions = {}
   // Set once stop() has stopped waiting for pg-boss's running jobs (its timeout): the database may
   // close next, and a job that ends after that cannot record its end (it expires and is retried, as a
   // fair job the stop fails). Its late write is dropped rather than left to reject inside pg-boss,
-  // where nothing could catch it.
+  // where nothing could catch it. Dropped as "no result" (null), which pg-boss's completion and
+  // failure commands read as nothing affected; empty rows made them throw in turn.
   let released = false;
   const newBoss = () => {
     const instance = new PgBoss({
       db: {
         executeSql: (text: string, values: unknown[]) =>
           database.executeSql(text, values).catch((error: unknown) => {
-            if (released) return { rows: [] };
+            // pg-boss's typings promise rows; its code (mapCommandResponse) checks for a result first.
+            if (released) return null as unknown as { rows: Record<string, unknown>[] };
             throw error;
           }),
       },
