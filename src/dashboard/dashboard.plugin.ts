@@ -18,6 +18,7 @@ import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
+import { releasesPages } from './releases.routes.js';
 import { reviewPages } from './review.routes.js';
 import { webhookPages } from './webhooks.routes.js';
 
@@ -257,5 +258,6 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(githubRoutes, { kit });
   await app.register(generationPages, { kit });
   await app.register(reviewPages, { kit });
+  await app.register(releasesPages, { kit });
   await app.register(webhookPages, { kit });
 };
