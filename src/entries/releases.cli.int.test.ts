@@ -4,6 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCliSession, type CliSession } from '../../test/helpers/cli-session.js';
 
 let session: CliSession;
+/** Each command opens the embedded database (seconds on a busy 2-core machine); some tests run several. */
+const SLOW = 120_000;
 const cli = (...args: string[]) => session.run(args);
 
 interface Listed {
@@ -48,14 +50,14 @@ describe('changelog releases list', () => {
     const text = await cli('releases', 'list', '--project', 'cliff', '--limit', '3');
     expect(text.stdout).toMatch(/release notes matching in cliff \(by status: /);
     expect(text.stdout).toMatch(/More: add --after \S+ \(or --all for every page\)/);
-  });
+  }, SLOW);
 
   it('`entries releases` lists the same and no longer stops silently', async () => {
     const run = await cli('entries', 'releases', '--project', 'cliff', '--limit', '2');
     expect(run.code).toBe(0);
-    expect(run.stdout.split('\n').filter((l) => l.startsWith(tags[0]!) || /^\S+\s+(draft|published|archived)\s/.test(l)).length).toBe(2);
+    expect(run.stdout.split('\n').filter((l) => /^\S+\s+(draft|published|archived)\s/.test(l))).toHaveLength(2);
     expect(run.stdout).toMatch(/More: add --after/);
-  });
+  }, SLOW);
 
   it('filters by status, pre-release and since a tag or a date, and refuses a bad filter', async () => {
     const finals = await list('--all', '--prerelease', 'false');
@@ -71,7 +73,7 @@ describe('changelog releases list', () => {
     const unknown = await cli('releases', 'list', '--project', 'cliff', '--since', 'v99.0.0');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/No release v99\.0\.0/);
-  });
+  }, SLOW);
 });
 
 describe('changelog releases show, publish and unpublish', () => {
@@ -81,7 +83,7 @@ describe('changelog releases show, publish and unpublish', () => {
     expect(run.stdout.startsWith(`${tags[0]}  published  released `)).toBe(true);
     const json = (await cli('releases', 'show', '--project', 'cliff', tags[0]!, '--json')).json<{ tag: string; content: string }>();
     expect(json.tag).toBe(tags[0]);
-  });
+  }, SLOW);
 
   it('unpublishes every note in one call, then publishes named tags, and an unknown tag changes nothing', async () => {
     const off = await cli('releases', 'unpublish', '--project', 'cliff', '--all', '--json');
@@ -95,12 +97,12 @@ describe('changelog releases show, publish and unpublish', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/No release v99\.0\.0 in this project; nothing was changed/);
     expect((await list('--status', 'published')).releases.map((r) => r.tag)).toEqual([tags[0], tags[1]]);
-  });
+  }, SLOW);
 
   it("refuses neither tags nor --all, and both at once", async () => {
     expect((await cli('releases', 'publish', '--project', 'cliff')).stderr).toMatch(/Name the tags to publish, or add --all/);
     expect((await cli('releases', 'publish', '--project', 'cliff', '--all', tags[0]!)).stderr).toMatch(/not both/);
-  });
+  }, SLOW);
 
   it('`projects configure --publish release=auto` publishes the drafts the policy held back, not those a person unpublished', async () => {
     const before = await list('--status', 'draft', '--all');
@@ -113,5 +115,5 @@ describe('changelog releases show, publish and unpublish', () => {
 
     const all = await cli('releases', 'publish', '--project', 'cliff', '--all');
     expect(all.stdout).toMatch(new RegExp(`^Published ${(tags.length - 2).toLocaleString('en')} release notes of cliff; ${2 + policyDrafts} left as they were`));
-  });
+  }, SLOW);
 });
