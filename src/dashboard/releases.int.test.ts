@@ -166,3 +166,27 @@ describe('who may, and forged selections', () => {
     expect((await statuses(app.id))['v1.0.0']).toBe('draft');
   });
 });
+
+describe('the release policy set to auto in the generation settings', () => {
+  it('publishes the drafts the policy held back (the Unreleased note here), not the notes alice unpublished, and says so', async () => {
+    const before = await statuses(app.id);
+    expect(Object.values(before).every((v) => v === 'draft')).toBe(true);
+    const settings = `/dashboard/projects/${app.slug}/generation`;
+    await alice.get(settings);
+    const form = {
+      entry_types: ['commit', 'weekly'], publish_commit: 'manual', publish_daily: 'manual', publish_weekly: 'manual', publish_monthly: 'manual',
+      time_zone: 'UTC', exclude_authors: '', path_rules: '', releases: 'on', publish_release: 'auto',
+    };
+    const saved = await alice.post(settings, form);
+    expect(saved.status, saved.body).toBe(303);
+    expect(saved.location).toContain('notice=generation-saved-published');
+    expect((await alice.get(saved.location!)).body).toContain('are published (not those a person unpublished or edited)');
+    const after = await statuses(app.id);
+    expect(after.unreleased).toBe('published');
+    for (const tag of ['v1.0.0', 'v1.1.0', 'v1.1.0-beta.1', 'pkg@2.0.0']) expect(after[tag]).toBe('draft');
+    // Saved again unchanged: nothing more is published, and the notice says only that it was saved.
+    await alice.get(settings);
+    expect((await alice.post(settings, form)).location).toContain('notice=generation-saved');
+    expect((await alice.post(settings, form)).location).not.toContain('published');
+  });
+});
