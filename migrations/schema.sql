@@ -628,6 +628,8 @@ CREATE TABLE public.changelog_entries (
     pending_regeneration boolean DEFAULT false NOT NULL,
     row_version bigint DEFAULT nextval('public.changelog_entry_versions'::regclass) NOT NULL,
     occurred_at timestamp with time zone NOT NULL,
+    history_at timestamp with time zone,
+    unpublished_at timestamp with time zone,
     CONSTRAINT changelog_entries_check CHECK (((status = 'published'::text) = (published_at IS NOT NULL))),
     CONSTRAINT changelog_entries_check1 CHECK (((period_start IS NULL) OR (period_end IS NULL) OR (period_start < period_end))),
     CONSTRAINT changelog_entries_entry_type_check CHECK ((entry_type = ANY (ARRAY['commit'::text, 'daily'::text, 'weekly'::text, 'monthly'::text]))),
@@ -804,6 +806,8 @@ CREATE TABLE public.release_notes (
     sort_at timestamp with time zone GENERATED ALWAYS AS (COALESCE(released_at, 'infinity'::timestamp with time zone)) STORED,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    history_at timestamp with time zone,
+    unpublished_at timestamp with time zone,
     CONSTRAINT release_notes_check CHECK (((status = 'published'::text) = (published_at IS NOT NULL))),
     CONSTRAINT release_notes_check1 CHECK (((tag IS NULL) = (key = 'release:unreleased'::text))),
     CONSTRAINT release_notes_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'archived'::text])))

@@ -18,6 +18,7 @@ import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
+import { releasesPages } from './releases.routes.js';
 import { reviewPages } from './review.routes.js';
 import { webhookPages } from './webhooks.routes.js';
 
@@ -77,6 +78,10 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'github-verified': { kind: 'ok', text: 'GitHub account verified: installations it can access can now be connected.' },
   'github-requested': { kind: 'warn', text: 'GitHub asked an organization owner to approve the installation; it appears here once approved.' },
   'generation-saved': { kind: 'ok', text: 'Generation settings saved; they apply from the next generation.' },
+  'generation-saved-published': {
+    kind: 'ok',
+    text: 'Generation settings saved. The drafts a policy now set to auto held back are published (not those a person unpublished or edited).',
+  },
   generated: { kind: 'ok', text: 'Changelog generated.' },
   'entry-regenerated': { kind: 'ok', text: 'Entry regenerated from its commits; the edit was dropped.' },
 };
@@ -257,5 +262,6 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(githubRoutes, { kit });
   await app.register(generationPages, { kit });
   await app.register(reviewPages, { kit });
+  await app.register(releasesPages, { kit });
   await app.register(webhookPages, { kit });
 };

@@ -58,7 +58,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
 <h1>${project.name}</h1>
 <p class="subtitle"><code>${project.slug}</code> · public page <a href="/c/${project.slug}">/c/${project.slug}</a> · API <a href="/v1/changelog/${project.slug}">/v1/changelog/${project.slug}</a> · feed <a href="/v1/changelog/${project.slug}/feed.atom">Atom</a>${
   ws.canManage
-    ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
+    ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
 }</p>
 ${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, localPaths: access.linkGrant(kit.user(request), ws).localPaths, ...(repoError ? { error: repoError } : {}) })}

@@ -157,6 +157,10 @@ export interface ChangelogEntriesTable {
    * by a trigger (migrations 0023, 0025). Written through raw SQL only, hence `never` here.
    */
   occurred_at: ColumnType<Date, never, never>;
+  /** The date it carries as history (generated before the link), else null (migrations/0033). */
+  history_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When a person last sent it from published back to draft; cleared by a publish (migrations/0033). */
+  unpublished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** Release notes per project (migrations/0020): written by generation through the entries service. */
@@ -184,6 +188,9 @@ export interface ReleaseNotesTable {
   sort_at: ColumnType<Date, never, never>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** As on changelog_entries (migrations/0033). */
+  history_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  unpublished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type ContextType = 'user' | 'org';
@@ -427,7 +434,7 @@ export type CommitRow = Selectable<CommitsTable>;
 /** An entry as the contract shows it; the generation bookkeeping columns are read by src/generation/. */
 export type EntryRow = Omit<
   Selectable<ChangelogEntriesTable>,
-  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version' | 'occurred_at'
+  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version' | 'occurred_at' | 'history_at' | 'unpublished_at'
 >;
 export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;
