@@ -7,7 +7,7 @@ import { whereVisible, type Visibility } from '../projects/visibility.js';
 export type NewRepoLink = Pick<
   RepoLinkRow,
   'project_id' | 'kind' | 'installation_id' | 'repo_owner' | 'repo_name' | 'source_url' | 'source_key' | 'tracked_branch' | 'default_branch'
-> & { restricted?: boolean };
+> & { restricted?: boolean; release_branches?: string[] };
 
 /** Repository links of every kind (a GitHub repository through an installation, a local path, a git URL) and their ingest state. */
 export const linksRepository = {
@@ -142,6 +142,16 @@ export const linksRepository = {
       )
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** The link's release-branch patterns (validated by the service). */
+  async setReleaseBranches(db: Executor, id: string, patterns: string[]): Promise<RepoLinkRow | undefined> {
+    return db.updateTable('repo_links').set({ release_branches: patterns, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+
+  /** The release branches' tips an ingest read (the next one reads only what is new). */
+  async setReleaseHeads(db: Executor, id: string, heads: Record<string, string>): Promise<void> {
+    await db.updateTable('repo_links').set({ release_heads: JSON.stringify(heads) }).where('id', '=', id).execute();
   },
 
   async deleteLink(db: Executor, id: string): Promise<void> {
