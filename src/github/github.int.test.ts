@@ -310,6 +310,33 @@ describe('POST /v1/projects/{projectId}/repos', () => {
     expect(res.json().details.map((d: { parameter: string }) => d.parameter)).toContain(parameter);
   });
 
+  it('takes release-branch patterns, and linking again with others replaces them', async () => {
+    const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches: ['*.x', 'release/*'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: linkId, releaseBranches: ['*.x', 'release/*'] });
+    const again = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main' });
+    expect(again.json().releaseBranches).toEqual(['*.x', 'release/*']);
+    const cleared = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches: [] });
+    expect(cleared.json().releaseBranches).toEqual([]);
+  });
+
+  it.each([
+    ['a huge pattern', ['x'.repeat(100_000)]],
+    ['too many patterns', Array.from({ length: 1000 }, (_, i) => `${i}.x`)],
+    ['a run of *', ['*a*a*a*a*a*a*a*a*a*a*a*a*b']],
+    ['..', ['../../tags/*']],
+    ['a ref outside refs/heads', ['refs/tags/*']],
+    ['every branch', ['*']],
+    ['not a list', '*.x'],
+  ])('answers 400 naming releaseBranches for %s, and changes nothing', async (_, releaseBranches) => {
+    const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.some((d: { parameter?: string }) => d.parameter?.startsWith('releaseBranches'))).toBe(true);
+    expect(res.body.length).toBeLessThan(2000);
+    const stored = await ctx.services.database.db.selectFrom('repo_links').select('release_branches').where('id', '=', linkId).executeTakeFirstOrThrow();
+    expect(stored.release_branches).toEqual([]);
+  });
+
   it.each(['a..b', 'feature branch', 'x.lock', '-x', 'a~1'])('answers 400 for the invalid branch %j', async (trackedBranch) => {
     const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch });
     expect(res.statusCode).toBe(400);
