@@ -60,14 +60,18 @@ export const linksRepository = {
     return db.selectFrom('repo_links').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
   },
 
-  /** Links of one installation (our id) fed by a GitHub repository's branch; owner and name compare case-insensitively. */
+  /**
+   * Links of one installation (our id) fed by a GitHub repository's branch, and those of the repository
+   * with release-branch patterns (the service keeps the ones whose patterns match); owner and name
+   * compare case-insensitively.
+   */
   async findGithubLinks(db: Executor, installationId: string, owner: string, name: string, branch: string): Promise<RepoLinkRow[]> {
     return db
       .selectFrom('repo_links as l')
       .selectAll('l')
       .where('l.installation_id', '=', installationId)
       .where(sql<boolean>`lower(l.repo_owner) = lower(${owner}) AND lower(l.repo_name) = lower(${name})`)
-      .where('l.tracked_branch', '=', branch)
+      .where(sql<boolean>`(l.tracked_branch = ${branch} OR cardinality(l.release_branches) > 0)`)
       .execute();
   },
 

@@ -27,7 +27,7 @@ export const RepoLink = Type.Object(
     lastIngestedSha: Nullable(Type.String({ description: 'Tip of the tracked branch at the last completed ingest.' })),
     lastIngestedAt: Nullable(DateTime),
     lastError: Nullable(
-      Type.String({ description: "With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags than it reads)." }),
+      Type.String({ description: "With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags, or more matching release branches, than it reads)." }),
     ),
     createdAt: DateTime,
     updatedAt: DateTime,

@@ -15,7 +15,7 @@ import { GitError } from '../git/git.js';
 import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
 import { remoteBranches, type GitSource, type RemoteBranches } from '../git/mirror.js';
 import { isUuid } from '../ids.js';
-import { checkReleasePatterns } from '../git/release-branches.js';
+import { checkReleasePatterns, matchesReleasePattern } from '../git/release-branches.js';
 
 /**
  * A link's release-branch patterns checked (release-branches.ts); every problem at once as a 400
@@ -368,7 +368,9 @@ export function createReposService(deps: {
     /** Queues the ingest of the live links of an installation (our id) that track this repository's branch; how many. */
     async queuePush(installationId: string, repoOwner: string, repoName: string, branch: string): Promise<number> {
       const links = await linksRepository.findGithubLinks(db, installationId, repoOwner, repoName, branch);
-      const live = links.filter((link) => link.status !== 'suspended');
+      // A push to a release branch (`5.x` under `*.x`) brings its tags' notes up to date too.
+      const fed = (link: RepoLinkRow) => link.tracked_branch === branch || link.release_branches.some((p) => matchesReleasePattern(branch, p));
+      const live = links.filter((link) => link.status !== 'suspended' && fed(link));
       for (const link of live) await enqueueIngest(link.id);
       return live.length;
     },
