@@ -321,13 +321,12 @@ describe('POST /v1/projects/{projectId}/repos', () => {
   });
 
   it.each([
-    ['a huge pattern', ['x'.repeat(100_000)]],
+    ['a long pattern', ['x'.repeat(1_000)]],
     ['too many patterns', Array.from({ length: 1000 }, (_, i) => `${i}.x`)],
     ['a run of *', ['*a*a*a*a*a*a*a*a*a*a*a*a*b']],
     ['..', ['../../tags/*']],
     ['a ref outside refs/heads', ['refs/tags/*']],
     ['every branch', ['*']],
-    ['not a list', '*.x'],
   ])('answers 400 naming releaseBranches for %s, and changes nothing', async (_, releaseBranches) => {
     const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches });
     expect(res.statusCode).toBe(400);
@@ -335,6 +334,11 @@ describe('POST /v1/projects/{projectId}/repos', () => {
     expect(res.body.length).toBeLessThan(2000);
     const stored = await ctx.services.database.db.selectFrom('repo_links').select('release_branches').where('id', '=', linkId).executeTakeFirstOrThrow();
     expect(stored.release_branches).toEqual([]);
+  });
+
+  it('refuses a body of huge patterns before reading it whole', async () => {
+    const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', releaseBranches: ['x'.repeat(1_000_000)] });
+    expect(res.statusCode).toBe(413);
   });
 
   it.each(['a..b', 'feature branch', 'x.lock', '-x', 'a~1'])('answers 400 for the invalid branch %j', async (trackedBranch) => {
