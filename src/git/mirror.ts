@@ -417,21 +417,6 @@ export async function revList(dir: string, include: readonly string[], exclude: 
   return shas;
 }
 
-/** Whether the mirror holds each of these commits (a tip from an earlier ingest may be gone after a force-push and gc). */
-export async function presentCommits(dir: string, shas: readonly string[]): Promise<Set<string>> {
-  const present = new Set<string>();
-  for (const sha of shas) {
-    if (!/^[0-9a-f]{40,64}$/.test(sha)) continue;
-    try {
-      await runGit(['cat-file', '-e', `${sha}^{commit}`], { gitDir: dir });
-      present.add(sha);
-    } catch {
-      // Gone: the ingest reads past it.
-    }
-  }
-  return present;
-}
-
 /** Every commit reachable from `tip`, streamed. */
 export async function reachableShas(dir: string, tip: string): Promise<Set<string>> {
   const shas = new Set<string>();

@@ -6,7 +6,7 @@ import type { CommitRecord } from '../git/commit-record.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
-import { redactGitOutput } from '../git/git.js';
+import { GitError, redactGitOutput } from '../git/git.js';
 import { redactSourcesIn } from '../git/source-name.js';
 import type { InstallationTokens } from './installation-tokens.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
@@ -18,7 +18,6 @@ import {
   isAncestor,
   MAX_TAGS,
   mirrorRefs,
-  presentCommits,
   reachableShas,
   readCodeownersAt,
   releaseBranches,
@@ -312,18 +311,27 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     if (!heads.length && !hadReleaseOnly) return { added: 0, changed: 0 };
     let added = 0;
     if (heads.length) {
-      // What the last ingest's heads reach is stored already; a head gone from the mirror is read past.
-      const previous = await presentCommits(dir, Object.values(link.release_heads ?? {}).slice(0, MAX_RELEASE_BRANCHES));
-      let batch: CommitRecord[] = [];
-      for await (const commit of readCommits(dir, [...heads, '--not', tip, ...previous], tags)) {
-        batch.push(commit);
-        if (batch.length >= BATCH_SIZE) {
-          added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
-          batch = [];
-          if (signal?.aborted) throw new IngestInterrupted(added);
+      const store = async (exclude: readonly string[]) => {
+        let batch: CommitRecord[] = [];
+        for await (const commit of readCommits(dir, [...heads, '--not', tip, ...exclude], tags)) {
+          batch.push(commit);
+          if (batch.length >= BATCH_SIZE) {
+            added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
+            batch = [];
+            if (signal?.aborted) throw new IngestInterrupted(added);
+          }
         }
+        added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
+      };
+      // What the last ingest's heads reach is stored already: only what is new is read.
+      const previous = Object.values(link.release_heads ?? {}).filter((sha) => /^[0-9a-f]{40,64}$/.test(sha)).slice(0, MAX_RELEASE_BRANCHES);
+      try {
+        await store(previous);
+      } catch (error) {
+        // A head gone from the mirror (a force-push, then gc): read everything again (stored commits are skipped).
+        if (!(error instanceof GitError) || !previous.length) throw error;
+        await store([]);
       }
-      added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
     }
     const reached = await revList(dir, heads, [tip]);
     const changed = await commitsRepository.syncReleaseOnly(db, link.id, [...reached]);

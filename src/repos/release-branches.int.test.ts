@@ -98,7 +98,7 @@ describe('a link with release branches', () => {
     await ctx.services.ingest.ingestLink(link.id);
     const merged = new Map((await commitRows(link.id)).map((r) => [r.sha, r]));
     expect(merged.get(repo.sha.f!)).toMatchObject({ reachable: true, on_tracked_branch: true });
-  });
+  }, 120_000);
 
   it('forgets the release-only commits when the patterns are removed: their notes are archived', async () => {
     const repo = fastifyLike();
@@ -107,6 +107,23 @@ describe('a link with release branches', () => {
     await ctx.services.ingest.ingestLink(link.id);
     await ctx.services.generation.generate(project.slug);
     expect((await notes(project.id)).get('release:v5.12.1')!.status).not.toBe('archived');
+
+    // A head of the last ingest that the mirror no longer has (a force-push, then gc): the branch is read whole again.
+    await db().updateTable('repo_links').set({ release_heads: JSON.stringify({ '5.x': 'f'.repeat(40) }) }).where('id', '=', link.id).execute();
+    repo.git('checkout', '--quiet', '5.x');
+    const h = repo.commit('01-08', 'fix: one more for 5.x');
+    repo.git('checkout', '--quiet', 'main');
+    expect(await ctx.services.ingest.ingestLink(link.id)).toMatchObject({ status: 'active', added: 1 });
+    // 5.x force-pushed back to v5.12.0: what it dropped is no longer reachable, and v5.12.1's note goes.
+    repo.git('branch', '--force', '5.x', repo.sha.d!);
+    await ctx.services.ingest.ingestLink(link.id);
+    const forced = new Map((await commitRows(link.id)).map((r) => [r.sha, r]));
+    expect(forced.get(h)).toMatchObject({ reachable: false });
+    expect(forced.get(repo.sha.d!)).toMatchObject({ reachable: true, on_tracked_branch: false });
+    await ctx.services.generation.generate(project.slug);
+    expect((await notes(project.id)).get('release:v5.12.0')!.status).not.toBe('archived');
+    repo.git('branch', '--force', '5.x', h);
+    await ctx.services.ingest.ingestLink(link.id);
 
     const updated = await ctx.services.repos.setReleaseBranches(link.id, []);
     expect(updated.release_branches).toEqual([]);
@@ -117,7 +134,7 @@ describe('a link with release branches', () => {
     const after = await notes(project.id);
     expect(after.get('release:v5.12.1')!.status).toBe('archived');
     expect(after.get('release:v6.0.0-alpha.0')!.status).not.toBe('archived');
-  });
+  }, 120_000);
 
   it(`reads at most ${MAX_RELEASE_BRANCHES} matching branches, the newest lines, and says so (a repository pushed full of N.x)`, async () => {
     const repo = fastifyLike();
@@ -133,7 +150,7 @@ describe('a link with release branches', () => {
     // Highest names first: 25.x … 6.x; 5.x (the real line) and the lowest are left out.
     expect(heads).toContain(`${MAX_RELEASE_BRANCHES + 5}.x`);
     expect(heads).not.toContain('1.x');
-  });
+  }, 120_000);
 
   it("refuses an attacker's patterns with a 400 naming each, and stores nothing", async () => {
     const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
