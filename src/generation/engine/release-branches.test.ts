@@ -109,3 +109,27 @@ describe('release branches', () => {
     expect(entries.find((e) => e.key === `commit:${sha.e}`)!.version_label).toBeNull();
   });
 });
+
+describe('a backport on a release branch', () => {
+  it("counts as shipped: main's Unreleased leaves out the fix that v1.0.1 on 1.x already shipped", async () => {
+    const work = tempDir('release-backport');
+    scratch.push(work);
+    const r = datedRepository(work);
+    r.commit('01-01', 'feat: first');
+    r.git('tag', 'v1.0.0');
+    r.git('branch', '1.x');
+    const fix = r.commit('01-02', 'fix: crash on empty input (#12)');
+    const other = r.commit('01-03', 'feat: something new (#13)');
+    r.git('checkout', '--quiet', '1.x');
+    r.on('01-04');
+    r.git('cherry-pick', fix);
+    r.git('tag', 'v1.0.1');
+    const picked = r.git('rev-parse', 'HEAD');
+    r.git('checkout', '--quiet', 'main');
+    const main = (await readRepository(work, { rev: 'main' })).commits;
+    const branch = (await readRepository(work, { rev: '1.x' })).commits.filter((c) => !main.some((m) => m.sha === c.sha));
+    const notes = notesOf([...main, ...branch], new Set(branch.map((c) => c.sha)));
+    expect(notes.get('release:v1.0.1')).toMatchObject({ previous_tag: 'v1.0.0', commit_shas: [picked] });
+    expect(notes.get(UNRELEASED_KEY)!.commit_shas).toEqual([other]);
+  });
+});
