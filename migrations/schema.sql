@@ -664,6 +664,7 @@ CREATE TABLE public.commits (
     pr_number integer,
     tags text[] DEFAULT '{}'::text[] NOT NULL,
     reachable boolean DEFAULT true NOT NULL,
+    on_tracked_branch boolean DEFAULT true NOT NULL,
     CONSTRAINT commits_sha_check CHECK ((sha ~ '^[0-9a-f]{40}([0-9a-f]{24})?$'::text))
 );
 
@@ -846,6 +847,8 @@ CREATE TABLE public.repo_links (
     restricted boolean DEFAULT false NOT NULL,
     ingest_lease uuid,
     ingest_lease_until timestamp with time zone,
+    release_branches text[] DEFAULT '{}'::text[] NOT NULL,
+    release_heads jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT repo_links_check CHECK (((kind = 'github'::text) = ((installation_id IS NOT NULL) AND (repo_owner IS NOT NULL) AND (repo_name IS NOT NULL)))),
     CONSTRAINT repo_links_kind_check CHECK ((kind = ANY (ARRAY['github'::text, 'local'::text]))),
     CONSTRAINT repo_links_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'ingesting'::text, 'active'::text, 'error'::text, 'suspended'::text]))),
@@ -1409,6 +1412,12 @@ CREATE INDEX changelog_entries_review_status_idx ON public.changelog_entries USI
 --
 
 CREATE INDEX commits_project_committed_idx ON public.commits USING btree (project_id, committed_at DESC) WHERE reachable;
+
+--
+-- Name: commits_release_only_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX commits_release_only_idx ON public.commits USING btree (repo_link_id) WHERE (NOT on_tracked_branch);
 
 --
 -- Name: organization_invites_org_idx; Type: INDEX; Schema: public; Owner: -

@@ -115,6 +115,8 @@ export interface CommitsTable {
   pr_number: number | null;
   tags: ColumnType<string[], string[] | undefined, string[]>;
   reachable: ColumnType<boolean, boolean | undefined, boolean>;
+  /** False for a commit only the link's release branches reach (migrations/0034): no entry reads it. */
+  on_tracked_branch: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type EntryType = 'commit' | 'daily' | 'weekly' | 'monthly';
@@ -318,6 +320,10 @@ export interface RepoLinksTable {
   /** The running ingest's lease (repos/link-lock.ts): its token, and when it lapses unless renewed. */
   ingest_lease: ColumnType<string | null, string | null | undefined, string | null>;
   ingest_lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Branch patterns (`*.x`, `release/*`) whose tags make release notes too (migrations/0034). */
+  release_branches: ColumnType<string[], string[] | undefined, string[]>;
+  /** Release branch → its tip at the last completed ingest (the next one reads only what is new). */
+  release_heads: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

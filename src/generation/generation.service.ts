@@ -140,6 +140,13 @@ function touchOf({ rows, stored }: RunInput, options: GenerateRunOptions): Touch
   return { shas: [...shas], ...(options.since ? { arrivedSince: options.since.getTime() } : {}), labels };
 }
 
+/** The commits only release branches reach, as the engine takes them (nothing when there are none). */
+function releaseOnlyOf(rows: readonly StoredCommit[]): { releaseOnly?: string[] } {
+  const shas: string[] = [];
+  for (const r of rows) if (!r.onTrackedBranch) shas.push(r.record.sha);
+  return shas.length ? { releaseOnly: shas } : {};
+}
+
 /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
 function recordOf(entry: EntryToStore | ReleaseToStore): string {
   if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
@@ -313,6 +320,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
           ...(touch ? { touch } : {}),
           stored: fingerprints,
           ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
+          ...releaseOnlyOf(rows),
         },
         {
           onEntries: (batch) => store.entries(propose.entries(batch)),
@@ -362,8 +370,8 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       const next = applyPatch(input, patch);
       const proposed = withRepoCodeowners(resolve(next), codeowners);
       const current = withRepoCodeowners(resolve(input), codeowners);
-      const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
-      const comparison = await engine.run({ kind: 'compare', commits, current, proposed });
+      const rows = await generationRepository.reachableCommits(db, project.id);
+      const comparison = await engine.run({ kind: 'compare', commits: rows.map((r) => r.record), current, proposed, ...releaseOnlyOf(rows) });
       // The settings as a form shows them: the repository's CODEOWNERS is not the project's own.
       return { ...comparison, settings: resolve(next) };
     },

@@ -1306,6 +1306,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Branch patterns whose tags make release notes too (`*.x`, `release/*`): letters, digits, `.`, `_`, `-`, `+`, `/` and at most one `*`; linking the same repository and branch again with other patterns replaces them. Default: none. */
+                        releaseBranches?: string[];
                         /** @description Letters, digits, `.`, `_`, `-`; ≤ 100; not `.` or `..`. */
                         repoName: string;
                         /** @description GitHub account: letters, digits, single hyphens, ≤ 39. */
@@ -1758,6 +1760,8 @@ export interface components {
             lastIngestedSha: string | null;
             /** Format: uuid */
             projectId: string;
+            /** @description Branch patterns (`*.x`, `release/*`) whose tags make release notes beside the tracked branch; entries and rollups stay on the tracked branch. */
+            releaseBranches: string[];
             repoName: string | null;
             repoOwner: string | null;
             /** Format: uuid */
