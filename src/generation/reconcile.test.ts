@@ -30,7 +30,7 @@ describe('reconcile: what the engine produced against what is stored', () => {
     const { proposals, unchanged } = reconcile([], [produced('commit:a')]);
     expect(proposals).toEqual([{ kind: 'insert', produced: produced('commit:a') }]);
     expect(unchanged).toBe(0);
-    expect(decided(proposals[0]!)).toEqual({ action: 'insert', status: 'draft', publishedAt: null, history: false });
+    expect(decided(proposals[0]!)).toEqual({ action: 'insert', status: 'draft', publishedAt: null, history: false, historyAt: null });
   });
 
   it('proposes nothing for an unchanged entry, edited or not, in any status', () => {
