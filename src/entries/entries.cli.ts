@@ -20,6 +20,7 @@ const presentReviewRow = (e: ReviewRow) => ({
   updated_at: e.updated_at.toISOString(),
   edited: e.edited_at !== null,
   pending_regeneration: e.pending_regeneration,
+  pending_revision: e.revision,
 });
 
 const counted = (counts: Record<string, number>) =>
@@ -35,17 +36,17 @@ function listText(slug: string, rows: ReviewRow[], counts: ReviewCounts, next: s
     (e) =>
       `${e.occurred_at.toISOString().slice(0, 10)}  ${e.entry_type.padEnd(7)}  ${e.status.padEnd(9)}  ${e.id}  ${e.title ?? '(untitled)'}${
         e.pending_regeneration ? '  [newer commits]' : ''
-      }`,
+      }${e.revision ? '  [new content waiting: publish or discard-revision]' : ''}`,
   );
   return [head, ...lines, ...(next ? [`More: add --after ${next}`] : [])].join('\n');
 }
 
-/** `changelog entries list|import|publish|unpublish|archive|releases|publish-release|unpublish-release|archive-release`. */
+/** `changelog entries list|import|publish|unpublish|archive|releases|publish-release|unpublish-release|archive-release|discard-revision|discard-release-revision`. */
 export function registerEntriesCommands({ program, command, run, withServices }: CliParts<{ projects: ProjectsService; entries: EntriesService }>): void {
   const entries = program.command('entries').description('manage changelog entries');
   command(entries, 'list', "a project's entries newest first by their own date (period start or commit date), as the review queue shows them")
     .requiredOption('--project <slug>', 'project slug')
-    .option('--status <status>', 'draft, published, archived or all', 'all')
+    .option('--status <status>', 'draft (with published entries whose new content waits for review), published, archived or all', 'all')
     .option('--type <type>', 'commit, daily, weekly or monthly')
     .option('--section <key>', 'only entries with a section of this key (feature, fix, …)')
     .option('--since <date>', 'entries dated on or after this date (YYYY-MM-DD) or instant')
@@ -107,6 +108,19 @@ export function registerEntriesCommands({ program, command, run, withServices }:
         ),
       );
   }
+  command(entries, 'discard-revision', "keep what is public: discard the new content waiting for review on a published entry")
+    .requiredOption('--project <slug>', 'project slug')
+    .argument('<id>', 'entry id')
+    .action(
+      run(async (id: string, opts: { project: string }) =>
+        withServices(async (services) => {
+          const project = await services.projects.findBySlug(opts.project);
+          if (!project) throw notFound(`Project ${opts.project}`);
+          await services.entries.discardRevision(project.id, id);
+          return { json: { id, discarded: true }, text: `Discarded the pending revision of entry ${id}; readers keep the published text` };
+        }),
+      ),
+    );
   // Release notes, by project and tag (`unreleased`: the Unreleased note): reviewed and published
   // here when the project's release policy is manual.
   command(entries, 'releases', "list a project's release notes in every status, newest first")
@@ -116,9 +130,13 @@ export function registerEntriesCommands({ program, command, run, withServices }:
         withServices(async (services) => {
           const notes = await services.entries.listReleases(opts.project);
           return {
-            json: { releases: notes.map((n) => ({ tag: n.tag, status: n.status, released_at: n.released_at, previous_tag: n.previous_tag, title: n.title })) },
+            json: {
+              releases: notes.map((n) => ({ tag: n.tag, status: n.status, released_at: n.released_at, previous_tag: n.previous_tag, title: n.title, pending_revision: n.pending_revision })),
+            },
             text: notes.length
-              ? notes.map((n) => `${(n.tag ?? 'unreleased').padEnd(24)} ${n.status.padEnd(9)} ${n.released_at?.toISOString().slice(0, 10) ?? '-'}`).join('\n')
+              ? notes
+                  .map((n) => `${(n.tag ?? 'unreleased').padEnd(24)} ${n.status.padEnd(9)} ${n.released_at?.toISOString().slice(0, 10) ?? '-'}${n.pending_revision ? '  [new content waiting]' : ''}`)
+                  .join('\n')
               : `${opts.project} has no release notes`,
           };
         }),
@@ -141,4 +159,15 @@ export function registerEntriesCommands({ program, command, run, withServices }:
         ),
       );
   }
+  command(entries, 'discard-release-revision', "keep what is public: discard the new content waiting for review on a published release note")
+    .requiredOption('--project <slug>', 'project slug')
+    .argument('<tag>', 'release tag, or "unreleased"')
+    .action(
+      run(async (tag: string, opts: { project: string }) =>
+        withServices(async (services) => {
+          await services.entries.discardReleaseRevision(opts.project, tag);
+          return { json: { tag, discarded: true }, text: `Discarded the pending revision of release ${tag}; readers keep the published note` };
+        }),
+      ),
+    );
 }
