@@ -485,6 +485,25 @@ export const entriesRepository = {
     return done;
   },
 
+  /** The project's published entries of these types with a revision waiting. */
+  async waitingRevisionIds(db: Executor, projectId: string, types: readonly EntryType[]): Promise<string[]> {
+    const rows = await db
+      .selectFrom('changelog_entry_revisions as r')
+      .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
+      .select('e.id')
+      .where('r.project_id', '=', projectId)
+      .where('r.discarded_at', 'is', null)
+      .where('e.entry_type', 'in', [...types])
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** The project's release notes with a revision waiting. */
+  async waitingReleaseRevisionIds(db: Executor, projectId: string): Promise<string[]> {
+    const rows = await db.selectFrom('release_note_revisions').select('release_id').where('project_id', '=', projectId).where('discarded_at', 'is', null).execute();
+    return rows.map((r) => r.release_id);
+  },
+
   /** Marks the waiting revision of the project's entry discarded; false when none waits. */
   async discardEntryRevision(db: Executor, projectId: string, id: string): Promise<boolean> {
     const rows = await db

@@ -246,6 +246,13 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         await entriesRepository.markPending(tx, flag);
         await entriesRepository.reviseEntries(tx, projectId, revise);
         await entriesRepository.dropEntryRevisions(tx, dropRevisions);
+        // Revisions that waited under `manual` for a type now `auto` are published with the run, as
+        // the policy says, not left waiting until their content changes again.
+        const autoTypes = ENTRY_TYPES.filter((t) => policy.publish[t] === 'auto');
+        if (autoTypes.length) await entriesRepository.applyEntryRevisions(tx, projectId, await entriesRepository.waitingRevisionIds(tx, projectId, autoTypes));
+        if (policy.publish.release === 'auto') {
+          await entriesRepository.applyReleaseRevisions(tx, projectId, await entriesRepository.waitingReleaseRevisionIds(tx, projectId));
+        }
         outcome.archived = archive.length;
         return outcome;
       },
