@@ -478,10 +478,15 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const move = BULK_MOVES[action];
       return db.transaction().execute(async (tx) => {
         const ids = await select(projectId, selection, { tx });
-        const moved = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, move.from);
+        // "All matching" the queue's default filter also matches published entries whose new content
+        // waits: publishing publishes that content, but archiving or unpublishing drafts must not
+        // take those entries off the public page.
+        const waitingOnly = 'filter' in selection && selection.filter.status === 'draft';
+        const from = waitingOnly ? move.from.filter((s) => s !== 'published') : move.from;
+        const moved = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, from);
         // After the moves (see transition): a published entry's waiting revision is what a publish
         // publishes; one that left `published` takes it in once no longer public.
-        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, ids);
+        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, waitingOnly && action !== 'publish' ? moved : ids);
         const changed = new Set([...moved, ...revised]).size;
         return { selected: ids.length, changed, unchanged: ids.length - changed };
       });

@@ -220,6 +220,24 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect(await ctx.services.entries.revisions(p.id, [weekly.id])).toHaveLength(1);
   });
 
+  it('archives the drafts the queue lists, not the published entries whose new content waits beside them', async () => {
+    const p = await newProject('bulk-archive');
+    await p.ingest('feat: stays public', '2024-01-08T10:00:00Z');
+    await p.generate();
+    const weekly = await entryRow(p.id, 'weekly');
+    await ctx.services.entries.publish(weekly.id);
+    await p.ingest('feat: draft to archive', '2024-01-09T10:00:00Z');
+    await p.generate();
+    const before = await publicSurfaces(p.slug, weekly.id);
+    const waiting = (await ctx.services.entries.review(p.id, { status: 'draft' })).entries;
+    expect(waiting.map((e) => e.entry_type).sort()).toEqual(['commit', 'commit', 'weekly']);
+
+    const result = await ctx.services.entries.bulkStatus(p.id, 'archive', { filter: { status: 'draft' }, expected: waiting.length });
+    expect(result).toEqual({ selected: 3, changed: 2, unchanged: 1 });
+    expect(await publicSurfaces(p.slug, weekly.id)).toEqual(before);
+    expect(await ctx.services.entries.revisions(p.id, [weekly.id])).toHaveLength(1);
+  });
+
   it('keeps a published release note until its revision is published, and lists it as waiting', async () => {
     const p = await newProject('release-rev');
     await p.ingest('feat: release one', '2024-01-08T10:00:00Z', ['v1.0.0']);
