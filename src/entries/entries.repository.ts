@@ -311,10 +311,13 @@ export const entriesRepository = {
     }));
   },
 
-  /** Edited entries whose generated content changed: their text stays, the dashboard offers a regenerate. */
+  /**
+   * Edited entries whose generated content changed: their text stays, the dashboard offers a
+   * regenerate. updated_at stays too: readers see it, and a flag for the editor changes nothing of theirs.
+   */
   async markPending(db: Executor, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await db.updateTable('changelog_entries').set({ pending_regeneration: true, updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+    await db.updateTable('changelog_entries').set({ pending_regeneration: true }).where('id', 'in', ids).execute();
   },
 
   /** Forgets people's edits of the project's entries among `ids`, so that the next run writes generated text again. */

@@ -379,7 +379,7 @@ async function checkSurfaces(slug: string, model: Model): Promise<void> {
     for (const t of tokensOf(text)) expect(allowed.has(t), `${where} shows ${t}, which no publish made public`).toBe(true);
   };
 
-  for (const [id, snapshot] of model.entries) expect(await apiEntry(slug, id), `entry ${id}`).toBe(snapshot);
+  for (const [id, snapshot] of model.entries) expect(JSON.parse(await apiEntry(slug, id)), `entry ${id}`).toEqual(JSON.parse(snapshot));
   for (const view of ['', '?view=weekly', '?view=commit', '?view=all']) {
     const listing = await json<{ entries: Array<{ id: string }> }>(`/v1/changelog/${slug}${view ? `${view}&` : '?'}limit=100`);
     for (const e of listing.entries) expect(JSON.stringify(e), `listing ${view} ${e.id}`).toBe(model.entries.get(e.id));
