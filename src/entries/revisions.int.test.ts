@@ -20,7 +20,12 @@ const db = () => ctx.services.database.db;
 const get = (url: string, headers: Record<string, string> = {}) => ctx.app.inject({ method: 'GET', url, headers });
 /** The entry's content as the API serves it once the response cache caught up with a change that has `text`. */
 const contentWith = async (slug: string, id: string, text: string) =>
-  (await eventually(() => json<{ entry: { content: string } }>(`/v1/changelog/${slug}/entries/${id}`), (b) => b.entry.content.includes(text))).entry.content;
+  (
+    await eventually(
+      () => json<{ entry: { content: string } }>(`/v1/changelog/${slug}/entries/${id}`),
+      (b) => b.entry.content.includes(text),
+    )
+  ).entry.content;
 const json = async <T = Record<string, unknown>>(url: string, headers: Record<string, string> = {}): Promise<T> => {
   const res = await get(url, headers);
   expect(res.statusCode, url).toBe(200);
@@ -55,7 +60,13 @@ async function newProject(slug: string) {
 }
 
 const entryRow = (projectId: string, type: string) =>
-  db().selectFrom('changelog_entries').selectAll().where('project_id', '=', projectId).where('entry_type', '=', type as 'weekly').orderBy('occurred_at', 'desc').executeTakeFirstOrThrow();
+  db()
+    .selectFrom('changelog_entries')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('entry_type', '=', type as 'weekly')
+    .orderBy('occurred_at', 'desc')
+    .executeTakeFirstOrThrow();
 
 /**
  * Every public surface of a project that shows entries, as text (status code first), and the
@@ -119,7 +130,10 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect(queue.body).toMatch(/<span class="diff-added">\+ [^<]*Second thing in review/);
     const review = await ctx.services.entries.review(p.id, { status: 'draft' });
     expect(review.entries.map((e) => [e.entry_type, e.status, e.revision])).toEqual(
-      expect.arrayContaining([['weekly', 'published', true], ['commit', 'draft', false]]),
+      expect.arrayContaining([
+        ['weekly', 'published', true],
+        ['commit', 'draft', false],
+      ]),
     );
     const page = await alice.get(`/dashboard/entries/${weekly.id}`);
     expect(page.body).toContain('New content waiting for review');
@@ -255,7 +269,10 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect((await ctx.services.entries.releaseRevision(p.slug, 'unreleased'))?.content).toContain('Unreleased two');
 
     await ctx.services.entries.publishRelease(p.slug, 'unreleased');
-    const published = await eventually(() => get(`/v1/changelog/${p.slug}/releases/unreleased`), (r) => r.body.includes('Unreleased two'));
+    const published = await eventually(
+      () => get(`/v1/changelog/${p.slug}/releases/unreleased`),
+      (r) => r.body.includes('Unreleased two'),
+    );
     expect(published.body).toContain('Unreleased two');
     await expect(ctx.services.entries.discardReleaseRevision(p.slug, 'unreleased')).rejects.toMatchObject({ status: 404 });
   });
@@ -280,8 +297,21 @@ type Step =
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('ingest' as const), tag: fc.constantFrom(false, false, false, true) }) },
   { weight: 4, arbitrary: fc.constant({ kind: 'generate' as const }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('policy' as const), target: fc.constantFrom('commit' as const, 'weekly' as const, 'release' as const), policy: fc.constantFrom('auto' as const, 'manual' as const) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('edit' as const, 'publish' as const, 'publish' as const, 'unpublish' as const, 'archive' as const), pick: fc.nat(50) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('policy' as const),
+      target: fc.constantFrom('commit' as const, 'weekly' as const, 'release' as const),
+      policy: fc.constantFrom('auto' as const, 'manual' as const),
+    }),
+  },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constantFrom('edit' as const, 'publish' as const, 'publish' as const, 'unpublish' as const, 'archive' as const),
+      pick: fc.nat(50),
+    }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('publish-release' as const, 'unpublish-release' as const), pick: fc.nat(50) }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'publish-all' as const }) },
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('publish-queue' as const), pick: fc.constantFrom(0, 0, 1, 2, 3) }) },
@@ -313,11 +343,22 @@ async function apiRelease(slug: string, tag: string | null): Promise<string> {
  */
 async function freshEntry(slug: string, id: string): Promise<string> {
   const row = await db().selectFrom('changelog_entries').select('updated_at').where('id', '=', id).executeTakeFirstOrThrow();
-  return eventually(() => apiEntry(slug, id), (s) => (JSON.parse(s) as { updated_at: string }).updated_at === row.updated_at.toISOString());
+  return eventually(
+    () => apiEntry(slug, id),
+    (s) => (JSON.parse(s) as { updated_at: string }).updated_at === row.updated_at.toISOString(),
+  );
 }
 async function freshRelease(slug: string, tag: string | null): Promise<string> {
-  const row = await db().selectFrom('release_notes').select('updated_at').where('tag', tag === null ? 'is' : '=', tag).where('project_id', '=', (await ctx.services.projects.findBySlug(slug))!.id).executeTakeFirstOrThrow();
-  return eventually(() => apiRelease(slug, tag), (s) => (JSON.parse(s) as { updated_at: string }).updated_at === row.updated_at.toISOString());
+  const row = await db()
+    .selectFrom('release_notes')
+    .select('updated_at')
+    .where('tag', tag === null ? 'is' : '=', tag)
+    .where('project_id', '=', (await ctx.services.projects.findBySlug(slug))!.id)
+    .executeTakeFirstOrThrow();
+  return eventually(
+    () => apiRelease(slug, tag),
+    (s) => (JSON.parse(s) as { updated_at: string }).updated_at === row.updated_at.toISOString(),
+  );
 }
 
 /** Runs a check of every surface until it holds or about a second has passed (the cache catching up on PostgreSQL), then once more for its failure. */
@@ -459,7 +500,8 @@ async function runSteps(slug: string, steps: Step[]): Promise<void> {
       case 'archive': {
         // The queue opens on what waits for review: drafts and published entries with new content.
         // (pending revisions first: the ones this test is about).
-        const queue = async () => (await ctx.services.entries.review(p.id, { status: 'draft' }, { limit: 100 })).entries.sort((a, b) => Number(b.revision) - Number(a.revision));
+        const queue = async () =>
+          (await ctx.services.entries.review(p.id, { status: 'draft' }, { limit: 100 })).entries.sort((a, b) => Number(b.revision) - Number(a.revision));
         const all = step.kind === 'publish-queue' ? await queue() : await entries();
         const target = all[step.pick % Math.max(1, all.length)];
         if (!target) break;
@@ -516,17 +558,19 @@ describe('property: every public surface shows only published revisions', () => 
       fc.asyncProperty(
         // Every sequence starts by making something to publish, and ends with the bypass itself: what
         // waits is published, a commit lands in a published week, generation runs, the queue is published.
-        fc.array(stepArb, { minLength: 8, maxLength: 14 }).map((steps): Step[] => [
-          { kind: 'ingest', tag: false },
-          { kind: 'generate' },
-          ...steps,
-          { kind: 'policy', target: 'weekly', policy: 'manual' },
-          { kind: 'generate' },
-          { kind: 'publish-all' },
-          { kind: 'ingest', tag: false, soon: true },
-          { kind: 'generate' },
-          { kind: 'publish-all' },
-        ]),
+        fc
+          .array(stepArb, { minLength: 8, maxLength: 14 })
+          .map((steps): Step[] => [
+            { kind: 'ingest', tag: false },
+            { kind: 'generate' },
+            ...steps,
+            { kind: 'policy', target: 'weekly', policy: 'manual' },
+            { kind: 'generate' },
+            { kind: 'publish-all' },
+            { kind: 'ingest', tag: false, soon: true },
+            { kind: 'generate' },
+            { kind: 'publish-all' },
+          ]),
         async (steps) => runSteps(`prop-${++run}`, steps),
       ),
       { seed, numRuns: 2, endOnFailure: true },
