@@ -640,6 +640,19 @@ ALTER TABLE ONLY public.changelog_entries ALTER COLUMN generated_json SET COMPRE
 ALTER TABLE ONLY public.changelog_entries ALTER COLUMN commit_shas SET COMPRESSION lz4;
 
 --
+-- Name: changelog_entry_revisions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.changelog_entry_revisions (
+    entry_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    record jsonb NOT NULL,
+    fingerprint text NOT NULL,
+    proposed_at timestamp with time zone DEFAULT now() NOT NULL,
+    discarded_at timestamp with time zone
+);
+
+--
 -- Name: commits; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -779,6 +792,19 @@ CREATE TABLE public.published_release_marks (
     seq integer NOT NULL,
     sort_at timestamp with time zone NOT NULL,
     release_id uuid NOT NULL
+);
+
+--
+-- Name: release_note_revisions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_note_revisions (
+    release_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    record jsonb NOT NULL,
+    fingerprint text NOT NULL,
+    proposed_at timestamp with time zone DEFAULT now() NOT NULL,
+    discarded_at timestamp with time zone
 );
 
 --
@@ -1116,6 +1142,13 @@ ALTER TABLE ONLY public.changelog_entries
     ADD CONSTRAINT changelog_entries_pkey PRIMARY KEY (id);
 
 --
+-- Name: changelog_entry_revisions changelog_entry_revisions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.changelog_entry_revisions
+    ADD CONSTRAINT changelog_entry_revisions_pkey PRIMARY KEY (entry_id);
+
+--
 -- Name: commits commits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1205,6 +1238,13 @@ ALTER TABLE ONLY public.published_entry_marks
 
 ALTER TABLE ONLY public.published_release_marks
     ADD CONSTRAINT published_release_marks_pkey PRIMARY KEY (project_id, seq);
+
+--
+-- Name: release_note_revisions release_note_revisions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_revisions
+    ADD CONSTRAINT release_note_revisions_pkey PRIMARY KEY (release_id);
 
 --
 -- Name: release_notes release_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1408,6 +1448,12 @@ CREATE INDEX changelog_entries_review_idx ON public.changelog_entries USING btre
 CREATE INDEX changelog_entries_review_status_idx ON public.changelog_entries USING btree (project_id, status, occurred_at DESC, id DESC);
 
 --
+-- Name: changelog_entry_revisions_waiting_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX changelog_entry_revisions_waiting_idx ON public.changelog_entry_revisions USING btree (project_id) WHERE (discarded_at IS NULL);
+
+--
 -- Name: commits_project_committed_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1454,6 +1500,12 @@ CREATE INDEX published_entry_marks_key_idx ON public.published_entry_marks USING
 --
 
 CREATE INDEX published_release_marks_key_idx ON public.published_release_marks USING btree (project_id, sort_at, release_id);
+
+--
+-- Name: release_note_revisions_waiting_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX release_note_revisions_waiting_idx ON public.release_note_revisions USING btree (project_id) WHERE (discarded_at IS NULL);
 
 --
 -- Name: release_notes_published_idx; Type: INDEX; Schema: public; Owner: -
@@ -1807,6 +1859,20 @@ ALTER TABLE ONLY public.changelog_entries
     ADD CONSTRAINT changelog_entries_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
 
 --
+-- Name: changelog_entry_revisions changelog_entry_revisions_entry_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.changelog_entry_revisions
+    ADD CONSTRAINT changelog_entry_revisions_entry_id_fkey FOREIGN KEY (entry_id) REFERENCES public.changelog_entries(id) ON DELETE CASCADE;
+
+--
+-- Name: changelog_entry_revisions changelog_entry_revisions_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.changelog_entry_revisions
+    ADD CONSTRAINT changelog_entry_revisions_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
+
+--
 -- Name: commits commits_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1868,6 +1934,20 @@ ALTER TABLE ONLY public.projects
 
 ALTER TABLE ONLY public.projects
     ADD CONSTRAINT projects_owner_user_id_fkey FOREIGN KEY (owner_user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+--
+-- Name: release_note_revisions release_note_revisions_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_revisions
+    ADD CONSTRAINT release_note_revisions_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
+
+--
+-- Name: release_note_revisions release_note_revisions_release_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_revisions
+    ADD CONSTRAINT release_note_revisions_release_id_fkey FOREIGN KEY (release_id) REFERENCES public.release_notes(id) ON DELETE CASCADE;
 
 --
 -- Name: release_notes release_notes_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -70,6 +70,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'entry-published': { kind: 'ok', text: 'Entry published.' },
   'entry-draft': { kind: 'ok', text: 'Entry unpublished: it is a draft again.' },
   'entry-archived': { kind: 'ok', text: 'Entry archived.' },
+  'revision-discarded': { kind: 'ok', text: 'New content discarded: readers keep seeing the published text.' },
   'role-changed': { kind: 'ok', text: 'Role changed.' },
   'member-removed': { kind: 'ok', text: 'Member removed.' },
   'left-org': { kind: 'ok', text: 'You have left the organization.' },

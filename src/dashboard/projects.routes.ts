@@ -8,6 +8,7 @@ import type { Kit } from './kit.js';
 import { html } from '../html/html.js';
 import { csrfField, field, formErrors, when } from './views/layout.js';
 import { reposPanel, type ReposPanel } from './views/repos.js';
+import { revisionDiff } from './views/review.js';
 import { AVAILABLE_VIEWS, VIEW_LABELS } from '../projects/public-view.js';
 
 const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });
@@ -300,12 +301,13 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
   /** The entry and its project, if the user may review it (its project's managers). */
   async function reviewable(request: FastifyRequest, id: string) {
     const { entry, project, ws } = await access.entry(kit.user(request), id, true);
-    return { entry, ws, projectSlug: project.slug };
+    return { entry, ws, projectSlug: project.slug, projectId: project.id };
   }
 
   const entryPage = async (request: FastifyRequest, reply: FastifyReply, id: string, draft?: { title: string; content: string }, error?: AppError) => {
-    const { entry, ws, projectSlug } = await reviewable(request, id);
+    const { entry, ws, projectSlug, projectId } = await reviewable(request, id);
     const csrf = kit.csrf(request);
+    const [revision] = await services.entries.revisions(projectId, [entry.id]);
     const title = draft?.title ?? entry.title ?? '';
     const content = draft?.content ?? entry.content ?? '';
     const [preview] = (await services.markdown.render([content])).html;
@@ -317,6 +319,16 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
 <h1>${entry.title ?? '(untitled)'} <span class="badge ${entry.status}">${entry.status}</span></h1>
 <p class="subtitle">${entry.entry_type} entry · created ${when(entry.created_at)}${entry.published_at ? html` · published ${when(entry.published_at)}` : ''}</p>
 <div class="actions page-actions">${statusButtons(entry, csrf, false)}</div>
+${
+  revision
+    ? html`<section class="panel" aria-labelledby="revision-h"><h2 id="revision-h">New content waiting for review</h2>
+  <p class="muted">Generated ${when(revision.proposed_at)} from newer commits. Readers still see the published text below until you publish this revision.</p>
+  ${revisionDiff(revision)}
+  <div class="actions"><form class="inline" method="post" action="/dashboard/entries/${entry.id}/status">${csrfField({ csrf })}<input type="hidden" name="status" value="published"><input type="hidden" name="back" value="entry"><button type="submit">Publish this revision</button></form>
+  <form class="inline" method="post" action="/dashboard/entries/${entry.id}/revision/discard">${csrfField({ csrf })}<button class="secondary" type="submit">Discard it, keep what is public</button></form></div>
+</section>`
+    : ''
+}
 <div class="grid">
 <section class="panel" aria-labelledby="edit-h"><h2 id="edit-h">Edit</h2>
   ${formErrors(error?.message, error?.details, ['title'])}
@@ -379,13 +391,21 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
       },
     },
     async (request, reply) => {
-      const { entry, projectSlug } = await reviewable(request, request.params.id);
+      const { entry, projectSlug, projectId } = await reviewable(request, request.params.id);
       const status = request.body.status;
-      if (status === 'published') await services.entries.publish(entry.id);
+      // Publishing a published entry publishes its pending revision, if one waits.
+      if (status === 'published') await services.entries.publishInProject(projectId, entry.id);
       else if (status === 'draft') await services.entries.unpublish(entry.id);
       else await services.entries.archive(entry.id);
       const back = request.body.back === 'entry' ? `/dashboard/entries/${entry.id}` : `/dashboard/projects/${projectSlug}`;
       return reply.redirect(`${back}?notice=entry-${status}`, 303);
     },
   );
+
+  app.post('/dashboard/entries/:id/revision/discard', { schema: { hide: true, params: EntryParams, body: Form } }, async (request, reply) => {
+    // Access first: another tenant's entry (or a made-up id) is not found, whatever it holds.
+    const { entry, projectId } = await reviewable(request, request.params.id);
+    await services.entries.discardRevision(projectId, entry.id);
+    return reply.redirect(`/dashboard/entries/${entry.id}?notice=revision-discarded`, 303);
+  });
 };

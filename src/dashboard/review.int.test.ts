@@ -90,7 +90,7 @@ describe('review queue listing', () => {
     expect(titlesOn((await alice.get(review(`?type=weekly&since=${since}&until=${until}`))).body)).toEqual(['W3', 'W2', 'W1']);
 
     const counts = await ctx.services.entries.reviewCounts(app.id, { type: 'weekly' });
-    expect(counts).toEqual({ total: 7, byStatus: { draft: 6, published: 1, archived: 0 }, byType: { commit: 0, daily: 0, weekly: 7, monthly: 2 } });
+    expect(counts).toEqual({ total: 7, byStatus: { draft: 6, published: 1, archived: 0 }, byType: { commit: 0, daily: 0, weekly: 7, monthly: 2 }, revisions: 0 });
     const page = (await alice.get(review('?type=weekly'))).body;
     expect(page).toMatch(/>draft <span class="count">6<\/span>/);
     expect(page).toMatch(/>monthly <span class="count">2<\/span>/);

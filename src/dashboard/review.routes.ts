@@ -97,6 +97,8 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
       listing = await services.entries.review(project.id, filter, { limit: input.limit });
     }
     const counts = await services.entries.reviewCounts(project.id, filter);
+    const waiting = listing.entries.filter((e) => e.revision).map((e) => e.id);
+    const revisions = new Map((await services.entries.revisions(project.id, waiting)).map((r) => [r.id, r]));
     return kit.render(
       request,
       reply,
@@ -104,7 +106,7 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
 <h1>Review queue</h1>
 <p class="subtitle"><a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a></p>
-${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, counts, next: listing.next, after, limit: input.limit, error })}`,
+${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, revisions, counts, next: listing.next, after, limit: input.limit, error })}`,
       { status: error ? error.status : 200, ...(input.notice ? { notice: input.notice } : {}) },
     );
   }

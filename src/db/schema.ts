@@ -9,6 +9,8 @@ export interface DB {
   commits: CommitsTable;
   changelog_entries: ChangelogEntriesTable;
   release_notes: ReleaseNotesTable;
+  changelog_entry_revisions: EntryRevisionsTable;
+  release_note_revisions: ReleaseRevisionsTable;
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
   schema_migrations: SchemaMigrationsTable;
@@ -428,6 +430,26 @@ export interface PublishedReleaseMarksTable {
   seq: ColumnType<number, never, never>;
   sort_at: ColumnType<Date, never, never>;
   release_id: ColumnType<string, never, never>;
+}
+
+/**
+ * A pending revision (migrations/0032): content generation proposed for a published entry under the
+ * `manual` policy, waiting for an editor to publish or discard it; the entry's row stays what readers see.
+ */
+interface RevisionColumns {
+  project_id: string;
+  /** The generated columns as one JSON object, as generation would write them in place. */
+  record: ColumnType<Record<string, unknown>, string, string>;
+  fingerprint: string;
+  proposed_at: UpdatedAt;
+  /** An editor kept the public revision; the row stays as the answer to this fingerprint. */
+  discarded_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+}
+export interface EntryRevisionsTable extends RevisionColumns {
+  entry_id: string;
+}
+export interface ReleaseRevisionsTable extends RevisionColumns {
+  release_id: string;
 }
 
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;

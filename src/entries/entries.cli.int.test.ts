@@ -50,7 +50,7 @@ describe('changelog entries list', () => {
   it('filters by status, type, section and dates, and pages with --after, as JSON', async () => {
     const drafts = (await cli('entries', 'list', '--project', 'cliff', '--status', 'draft', '--type', 'weekly', '--section', 'fix', '--json')).json<Listed>();
     expect(drafts.entries.map((e) => e.title)).toEqual(['Week 3', 'Week 1']);
-    expect(drafts.counts).toEqual({ total: 2, byStatus: { draft: 2, published: 0, archived: 0 }, byType: { commit: 0, daily: 0, weekly: 2, monthly: 0 } });
+    expect(drafts.counts).toEqual({ total: 2, byStatus: { draft: 2, published: 0, archived: 0 }, byType: { commit: 0, daily: 0, weekly: 2, monthly: 0 }, revisions: 0 });
     expect(drafts.entries[0]).toMatchObject({ entry_type: 'weekly', status: 'draft', date: '2024-01-15T00:00:00.000Z' });
 
     const dated = (await cli('entries', 'list', '--project', 'cliff', '--since', '2024-01-08', '--until', '2024-01-08', '--json')).json<Listed>();

@@ -20,6 +20,7 @@ const presentReviewRow = (e: ReviewRow) => ({
   updated_at: e.updated_at.toISOString(),
   edited: e.edited_at !== null,
   pending_regeneration: e.pending_regeneration,
+  pending_revision: e.revision,
 });
 
 const counted = (counts: Record<string, number>) =>
@@ -35,17 +36,17 @@ function listText(slug: string, rows: ReviewRow[], counts: ReviewCounts, next: s
     (e) =>
       `${e.occurred_at.toISOString().slice(0, 10)}  ${e.entry_type.padEnd(7)}  ${e.status.padEnd(9)}  ${e.id}  ${e.title ?? '(untitled)'}${
         e.pending_regeneration ? '  [newer commits]' : ''
-      }`,
+      }${e.revision ? '  [new content waiting: publish or discard-revision]' : ''}`,
   );
   return [head, ...lines, ...(next ? [`More: add --after ${next}`] : [])].join('\n');
 }
 
-/** `changelog entries list|import|publish|unpublish|archive|publish-release|unpublish-release|archive-release` (`entries releases`: releases.cli.ts). */
+/** `changelog entries list|import|publish|unpublish|archive|publish-release|unpublish-release|archive-release|discard-revision|discard-release-revision` (`entries releases`: releases.cli.ts). */
 export function registerEntriesCommands({ program, command, run, withServices }: CliParts<{ projects: ProjectsService; entries: EntriesService }>): void {
   const entries = program.command('entries').description('manage changelog entries');
   command(entries, 'list', "a project's entries newest first by their own date (period start or commit date), as the review queue shows them")
     .requiredOption('--project <slug>', 'project slug')
-    .option('--status <status>', 'draft, published, archived or all', 'all')
+    .option('--status <status>', 'draft (with published entries whose new content waits for review), published, archived or all', 'all')
     .option('--type <type>', 'commit, daily, weekly or monthly')
     .option('--section <key>', 'only entries with a section of this key (feature, fix, …)')
     .option('--since <date>', 'entries dated on or after this date (YYYY-MM-DD) or instant')
@@ -107,6 +108,19 @@ export function registerEntriesCommands({ program, command, run, withServices }:
         ),
       );
   }
+  command(entries, 'discard-revision', "keep what is public: discard the new content waiting for review on a published entry")
+    .requiredOption('--project <slug>', 'project slug')
+    .argument('<id>', 'entry id')
+    .action(
+      run(async (id: string, opts: { project: string }) =>
+        withServices(async (services) => {
+          const project = await services.projects.findBySlug(opts.project);
+          if (!project) throw notFound(`Project ${opts.project}`);
+          await services.entries.discardRevision(project.id, id);
+          return { json: { id, discarded: true }, text: `Discarded the pending revision of entry ${id}; readers keep the published text` };
+        }),
+      ),
+    );
   // Release notes, one by one by project and tag (`unreleased`: the Unreleased note). Listing them
   // (`entries releases`) and bulk changes are `changelog releases` (releases.cli.ts).
   for (const [name, method] of [
@@ -126,4 +140,15 @@ export function registerEntriesCommands({ program, command, run, withServices }:
         ),
       );
   }
+  command(entries, 'discard-release-revision', "keep what is public: discard the new content waiting for review on a published release note")
+    .requiredOption('--project <slug>', 'project slug')
+    .argument('<tag>', 'release tag, or "unreleased"')
+    .action(
+      run(async (tag: string, opts: { project: string }) =>
+        withServices(async (services) => {
+          await services.entries.discardReleaseRevision(opts.project, tag);
+          return { json: { tag, discarded: true }, text: `Discarded the pending revision of release ${tag}; readers keep the published note` };
+        }),
+      ),
+    );
 }

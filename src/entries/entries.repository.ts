@@ -71,6 +71,16 @@ export interface RegenerableEntry {
   commit_shas: string[];
 }
 
+/** A pending revision's text beside the public revision's (the row's). */
+export interface RevisionText {
+  id: string;
+  proposed_at: Date;
+  public_title: string | null;
+  public_content: string | null;
+  title: string | null;
+  content: string | null;
+}
+
 /** A row of the review queue: what the list shows and what decides which bulk actions apply. */
 export interface ReviewRow {
   id: string;
@@ -86,7 +96,12 @@ export interface ReviewRow {
   edited_at: Date | null;
   pending_regeneration: boolean;
   generated: boolean;
+  /** Published, with new content waiting for review as a pending revision. */
+  revision: boolean;
 }
+
+/** The entry (of a query on changelog_entries) has a pending revision waiting for review. */
+const hasWaitingRevision = sql<boolean>`EXISTS (SELECT 1 FROM changelog_entry_revisions r WHERE r.entry_id = changelog_entries.id AND r.discarded_at IS NULL)`;
 
 type EntriesQuery<O> = SelectQueryBuilder<DB, 'changelog_entries', O>;
 
@@ -97,7 +112,9 @@ type EntriesQuery<O> = SelectQueryBuilder<DB, 'changelog_entries', O>;
  */
 function filtered<O>(query: EntriesQuery<O>, projectId: string, f: ReviewFilter, facets = false): EntriesQuery<O> {
   let q = query.where('project_id', '=', projectId);
-  if (!facets && f.status) q = q.where('status', '=', f.status);
+  // What waits for review: drafts, and published entries whose new content waits as a pending revision.
+  if (!facets && f.status === 'draft') q = q.where(sql<boolean>`(status = 'draft' OR (status = 'published' AND ${hasWaitingRevision}))`);
+  else if (!facets && f.status) q = q.where('status', '=', f.status);
   if (!facets && f.type) q = q.where('entry_type', '=', f.type);
   if (f.since) q = q.where('occurred_at', '>=', f.since);
   if (f.until) q = q.where('occurred_at', '<', f.until);
@@ -281,6 +298,8 @@ export const entriesRepository = {
             published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN COALESCE(r.restore_at, now()) END
           FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text, restore_at timestamptz)
           WHERE e.id = r.id`.execute(db);
+        // Rewritten in place (a draft, or published under `auto`): no revision waits any more.
+        await sql`DELETE FROM changelog_entry_revisions WHERE entry_id IN (SELECT r.id FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid))`.execute(db);
         onBatch?.(n);
       },
     );
@@ -298,31 +317,64 @@ export const entriesRepository = {
       .set({ status: 'archived', published_at: null, fingerprint: null, updated_at: sql<Date>`now()` })
       .where('id', 'in', ids)
       .execute();
+    await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', ids).execute();
   },
 
-  /** A project's generated entries, as a generation run reconciles them with what it produces. */
+  /**
+   * A project's generated entries, as a generation run reconciles them with what it produces: where a
+   * revision is kept (pending or discarded), its fingerprint and labels are what generation last
+   * proposed, so that a second run proposes nothing; `live_fingerprint` is the row's own.
+   */
   async storedGenerated(db: Executor, projectId: string): Promise<StoredGeneratedEntry[]> {
     const rows = await db
-      .selectFrom('changelog_entries')
+      .selectFrom('changelog_entries as e')
+      .leftJoin('changelog_entry_revisions as r', 'r.entry_id', 'e.id')
       .select([
-        'id', 'generation_key as key', 'entry_type', 'status', 'fingerprint', 'edited_at', 'pending_regeneration', 'version_label',
-        'commit_shas', 'component_tags', 'period_start', 'period_end',
+        'e.id', 'e.generation_key as key', 'e.entry_type', 'e.status', 'e.fingerprint as live_fingerprint', 'e.edited_at', 'e.pending_regeneration',
+        'e.version_label', 'e.commit_shas', 'e.component_tags', 'e.period_start', 'e.period_end',
+        'r.record as revision_record', 'r.fingerprint as revision_fingerprint', 'r.discarded_at',
       ])
-      .where('project_id', '=', projectId)
-      .where('generation_key', 'is not', null)
+      .where('e.project_id', '=', projectId)
+      .where('e.generation_key', 'is not', null)
       .execute();
-    return rows as StoredGeneratedEntry[];
+    return rows.map(({ revision_record: record, revision_fingerprint, discarded_at, ...row }) => {
+      if (!record || !revision_fingerprint) return { ...row, fingerprint: row.live_fingerprint, revision: null } as StoredGeneratedEntry;
+      const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
+      return {
+        ...row,
+        fingerprint: revision_fingerprint,
+        revision: discarded_at ? 'discarded' : 'pending',
+        version_label: (record.version_label as string | null) ?? null,
+        commit_shas: (record.commit_shas as string[] | null) ?? [],
+        component_tags: (record.component_tags as string[] | null) ?? [],
+        period_start: date(record.period_start),
+        period_end: date(record.period_end),
+      } as StoredGeneratedEntry;
+    });
   },
 
-  /** A project's release notes, as a generation run reconciles them by key. */
+  /** A project's release notes, as a generation run reconciles them by key (revisions as for entries). */
   async storedReleases(db: Executor, projectId: string): Promise<StoredGeneratedRelease[]> {
-    return db.selectFrom('release_notes').select(['id', 'key', 'status', 'fingerprint']).where('project_id', '=', projectId).execute();
+    const rows = await db
+      .selectFrom('release_notes as n')
+      .leftJoin('release_note_revisions as r', 'r.release_id', 'n.id')
+      .select(['n.id', 'n.key', 'n.status', 'n.fingerprint as live_fingerprint', 'r.fingerprint as revision_fingerprint', 'r.discarded_at'])
+      .where('n.project_id', '=', projectId)
+      .execute();
+    return rows.map(({ revision_fingerprint, discarded_at, ...row }) => ({
+      ...row,
+      fingerprint: revision_fingerprint ?? row.live_fingerprint,
+      revision: revision_fingerprint ? (discarded_at ? 'discarded' : 'pending') : null,
+    }));
   },
 
-  /** Edited entries whose generated content changed: their text stays, the dashboard offers a regenerate. */
+  /**
+   * Edited entries whose generated content changed: their text stays, the dashboard offers a
+   * regenerate. updated_at stays too: readers see it, and a flag for the editor changes nothing of theirs.
+   */
   async markPending(db: Executor, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await db.updateTable('changelog_entries').set({ pending_regeneration: true, updated_at: sql<Date>`now()` }).where('id', 'in', ids).execute();
+    await db.updateTable('changelog_entries').set({ pending_regeneration: true }).where('id', 'in', ids).execute();
   },
 
   /** Forgets people's edits of the project's entries among `ids`, so that the next run writes generated text again. */
@@ -330,7 +382,10 @@ export const entriesRepository = {
     if (!ids.length) return;
     await db
       .updateTable('changelog_entries')
-      .set({ edited_at: null, pending_regeneration: false, fingerprint: null })
+      // Only an edited entry's fingerprint goes (its text is not what the fingerprint says): an
+      // untouched one already holds the generated content, and a published one would otherwise get a
+      // pending revision identical to what readers see.
+      .set({ edited_at: null, pending_regeneration: false, fingerprint: sql<string | null>`CASE WHEN edited_at IS NULL THEN fingerprint END` })
       .where('project_id', '=', projectId)
       .where('id', 'in', [...ids])
       .execute();
@@ -402,6 +457,7 @@ export const entriesRepository = {
           published_at = CASE WHEN r.restore IS NULL THEN n.published_at WHEN r.restore = 'published' THEN now() END
         FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, id uuid, restore text)
         WHERE n.id = r.id`.execute(db);
+      await sql`DELETE FROM release_note_revisions WHERE release_id IN (SELECT r.id FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid))`.execute(db);
     });
   },
 
@@ -413,6 +469,7 @@ export const entriesRepository = {
       .set({ status: 'archived', published_at: null, fingerprint: null, updated_at: sql<Date>`now()` })
       .where('id', 'in', ids)
       .execute();
+    await db.deleteFrom('release_note_revisions').where('release_id', 'in', ids).execute();
   },
 
   /** A project's release notes in every status, newest release first (Unreleased on top). */
@@ -438,6 +495,182 @@ export const entriesRepository = {
       .executeTakeFirst();
   },
 
+  /**
+   * Stores generated content as the pending revisions of published entries (their rows, what readers
+   * see, are not written): a waiting or discarded revision is replaced, and waits again.
+   */
+  async reviseEntries(db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
+    await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
+      await sql`
+        INSERT INTO changelog_entry_revisions (entry_id, project_id, record, fingerprint)
+        SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
+        ON CONFLICT (entry_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
+    });
+  },
+
+  /** Drops the entry's waiting revision (a person's edit replaces it); true when one waited. */
+  async dropWaitingRevision(db: Executor, id: string): Promise<boolean> {
+    const rows = await db.deleteFrom('changelog_entry_revisions').where('entry_id', '=', id).where('discarded_at', 'is', null).returning('entry_id').execute();
+    return rows.length > 0;
+  },
+
+  async findReleaseById(db: Executor, id: string): Promise<ReleaseNoteRow | undefined> {
+    return db.selectFrom('release_notes').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  async findRelease(db: Executor, projectId: string, key: string): Promise<ReleaseNoteRow | undefined> {
+    return db.selectFrom('release_notes').selectAll().where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
+  },
+
+  async dropEntryRevisions(db: Executor, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', [...ids]).execute();
+  },
+
+  /**
+   * Writes the waiting revisions of the project's entries among `ids` into their rows and drops
+   * them; returns the ids written. The one way a revision reaches an entry's row: callers move a
+   * status first (publishing: the revision is published by this write, which fires the publish
+   * path's triggers; leaving `published`: the row is no longer public when it is written).
+   */
+  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const applied = await sql<{ id: string }>`
+      UPDATE changelog_entries e SET
+        ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = x.${c}`).join(', '))},
+        edited_at = NULL,
+        pending_regeneration = false,
+        updated_at = now()
+      FROM changelog_entry_revisions r CROSS JOIN LATERAL jsonb_to_record(r.record) AS x(${sql.raw(RECORD_TYPES)})
+      WHERE r.entry_id = e.id AND r.discarded_at IS NULL AND e.project_id = ${projectId}::uuid
+        AND r.project_id = ${projectId}::uuid AND e.id = ANY(${[...ids]}::uuid[])
+      RETURNING e.id`.execute(db);
+    const done = applied.rows.map((r) => r.id);
+    if (done.length) await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', done).execute();
+    return done;
+  },
+
+  /** The project's published entries of these types with a revision waiting. */
+  async waitingRevisionIds(db: Executor, projectId: string, types: readonly EntryType[]): Promise<string[]> {
+    const rows = await db
+      .selectFrom('changelog_entry_revisions as r')
+      .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
+      .select('e.id')
+      .where('r.project_id', '=', projectId)
+      .where('r.discarded_at', 'is', null)
+      .where('e.entry_type', 'in', [...types])
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** The project's release notes with a revision waiting. */
+  async waitingReleaseRevisionIds(db: Executor, projectId: string): Promise<string[]> {
+    const rows = await db.selectFrom('release_note_revisions').select('release_id').where('project_id', '=', projectId).where('discarded_at', 'is', null).execute();
+    return rows.map((r) => r.release_id);
+  },
+
+  /** Marks the waiting revision of the project's entry discarded; false when none waits. */
+  async discardEntryRevision(db: Executor, projectId: string, id: string): Promise<boolean> {
+    const rows = await db
+      .updateTable('changelog_entry_revisions')
+      .set({ discarded_at: sql<Date>`now()` })
+      .where('entry_id', '=', id)
+      .where('project_id', '=', projectId)
+      .where('discarded_at', 'is', null)
+      .returning('entry_id')
+      .execute();
+    return rows.length > 0;
+  },
+
+  /** The waiting revisions of the project's entries among `ids`: the row's title and content beside the revision's. */
+  async entryRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<RevisionText[]> {
+    if (!ids.length) return [];
+    return db
+      .selectFrom('changelog_entry_revisions as r')
+      .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
+      .select([
+        'r.entry_id as id', 'r.proposed_at', 'e.title as public_title', 'e.content as public_content',
+        sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
+      ])
+      .where('r.project_id', '=', projectId)
+      .where('e.project_id', '=', projectId)
+      .where('r.discarded_at', 'is', null)
+      .where('r.entry_id', 'in', [...ids])
+      .execute();
+  },
+
+  /** As reviseEntries, for published release notes. */
+  async reviseReleases(db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
+    await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
+      await sql`
+        INSERT INTO release_note_revisions (release_id, project_id, record, fingerprint)
+        SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
+        ON CONFLICT (release_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
+    });
+  },
+
+  async dropReleaseRevisions(db: Executor, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await db.deleteFrom('release_note_revisions').where('release_id', 'in', [...ids]).execute();
+  },
+
+  /** As applyEntryRevisions, for the project's release notes among `ids`. */
+  async applyReleaseRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const applied = await sql<{ id: string }>`
+      UPDATE release_notes n SET
+        ${sql.raw(RELEASE_COLUMNS.map((c) => `${c} = x.${c}`).join(', '))},
+        updated_at = now()
+      FROM release_note_revisions r CROSS JOIN LATERAL jsonb_to_record(r.record) AS x(${sql.raw(RELEASE_TYPES)})
+      WHERE r.release_id = n.id AND r.discarded_at IS NULL AND n.project_id = ${projectId}::uuid
+        AND r.project_id = ${projectId}::uuid AND n.id = ANY(${[...ids]}::uuid[])
+      RETURNING n.id`.execute(db);
+    const done = applied.rows.map((r) => r.id);
+    if (done.length) await db.deleteFrom('release_note_revisions').where('release_id', 'in', done).execute();
+    return done;
+  },
+
+  /** Marks the waiting revision of the project's release note discarded; false when none waits. */
+  async discardReleaseRevision(db: Executor, projectId: string, id: string): Promise<boolean> {
+    const rows = await db
+      .updateTable('release_note_revisions')
+      .set({ discarded_at: sql<Date>`now()` })
+      .where('release_id', '=', id)
+      .where('project_id', '=', projectId)
+      .where('discarded_at', 'is', null)
+      .returning('release_id')
+      .execute();
+    return rows.length > 0;
+  },
+
+  /** The project's release notes among `ids` that have a waiting revision. */
+  async releasesWithRevision(db: Executor, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await db
+      .selectFrom('release_note_revisions')
+      .select('release_id')
+      .where('project_id', '=', projectId)
+      .where('discarded_at', 'is', null)
+      .where('release_id', 'in', [...ids])
+      .execute();
+    return new Set(rows.map((r) => r.release_id));
+  },
+
+  /** The waiting revision of one of the project's release notes: the note's title and content beside it. */
+  async releaseRevision(db: Executor, projectId: string, id: string): Promise<RevisionText | undefined> {
+    return db
+      .selectFrom('release_note_revisions as r')
+      .innerJoin('release_notes as n', 'n.id', 'r.release_id')
+      .select([
+        'r.release_id as id', 'r.proposed_at', 'n.title as public_title', 'n.content as public_content',
+        sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
+      ])
+      .where('r.project_id', '=', projectId)
+      .where('n.project_id', '=', projectId)
+      .where('r.discarded_at', 'is', null)
+      .where('r.release_id', '=', id)
+      .executeTakeFirst();
+  },
 
   /** One page of the review queue, newest first by the entry's own date, then id (a stable keyset). */
   async reviewPage(db: Executor, projectId: string, filter: ReviewFilter, page: { after?: ReviewCursor; limit: number }): Promise<ReviewRow[]> {
@@ -445,15 +678,20 @@ export const entriesRepository = {
       'id', 'entry_type', 'status', 'title', 'version_label', 'occurred_at', 'published_at', 'updated_at', 'edited_at', 'pending_regeneration',
       sql<string>`(extract(epoch from occurred_at) * 1000000)::bigint::text`.as('occurred_us'),
       sql<boolean>`generation_key IS NOT NULL`.as('generated'),
+      hasWaitingRevision.as('revision'),
     ]);
     if (page.after) q = q.where(olderThan(page.after));
     return q.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
   },
 
   /** Entries matching the filter but for status and type, counted per (status, type). */
-  async reviewFacets(db: Executor, projectId: string, filter: ReviewFilter): Promise<Array<{ status: EntryStatus; entry_type: EntryType; n: number }>> {
+  async reviewFacets(
+    db: Executor,
+    projectId: string,
+    filter: ReviewFilter,
+  ): Promise<Array<{ status: EntryStatus; entry_type: EntryType; n: number; revisions: number }>> {
     return filtered(db.selectFrom('changelog_entries'), projectId, filter, true)
-      .select(['status', 'entry_type', sql<number>`count(*)::int`.as('n')])
+      .select(['status', 'entry_type', sql<number>`count(*)::int`.as('n'), sql<number>`(count(*) FILTER (WHERE ${hasWaitingRevision}))::int`.as('revisions')])
       .groupBy(['status', 'entry_type'])
       .execute();
   },
@@ -523,10 +761,6 @@ export const entriesRepository = {
   },
 
   /** A project's note by key (any status). */
-  async findRelease(db: Executor, projectId: string, key: string): Promise<ReleaseNoteRow | undefined> {
-    return db.selectFrom('release_notes').selectAll().where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
-  },
-
   /** Ids of the notes matching the filter, newest first, at most `limit`, locked (a bulk change follows). */
   async matchingReleaseIds(db: Executor, projectId: string, filter: ReleaseFilter & { sinceAt?: Date | null }, limit: number): Promise<string[]> {
     const rows = await releasesFiltered(db.selectFrom('release_notes'), projectId, filter)

@@ -74,6 +74,8 @@ export interface ReviewCounts {
   total: number;
   byStatus: Record<EntryStatus, number>;
   byType: Record<string, number>;
+  /** Published entries with a pending revision (matching the filter but for status): they wait with the drafts. */
+  revisions: number;
 }
 
 /**
@@ -132,11 +134,13 @@ export interface GeneratedOutcome {
   updated: Partial<Record<EntryType, number>>;
   /** Edited entries whose generated content changed or went: kept as edited, flagged for a regenerate. */
   pending: number;
+  /** Published entries whose new content waits for review as a pending revision (`manual` policy). */
+  revised: number;
   archived: number;
   /** New entries of history (changes from before the link), as the history policy placed them. */
   history: { published: number; drafts: number; skipped: number };
   /** Release notes, when the run proposed any. */
-  releases: { created: number; updated: number; archived: number } | null;
+  releases: { created: number; updated: number; archived: number; revised: number } | null;
 }
 
 /**
@@ -162,7 +166,7 @@ export interface GeneratedStore {
 export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsService, 'findBySlug'> }) {
   /** See GeneratedStore. Writes queue on the transaction's connection in order. */
   function storeGenerated(projectId: string, policy: PublishingPolicy, { tx = db, onBatch }: WriteOptions = {}): GeneratedStore {
-    const outcome: GeneratedOutcome = { created: {}, updated: {}, pending: 0, archived: 0, history: { published: 0, drafts: 0, skipped: 0 }, releases: null };
+    const outcome: GeneratedOutcome = { created: {}, updated: {}, pending: 0, revised: 0, archived: 0, history: { published: 0, drafts: 0, skipped: 0 }, releases: null };
     const count = (per: GeneratedOutcome['created'], type: EntryType) => void (per[type] = (per[type] ?? 0) + 1);
     let inserts: InsertRow[] = [];
     let updates: UpdateRow[] = [];
@@ -171,6 +175,8 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     let queued = 0;
     const archive: string[] = [];
     const flag: string[] = [];
+    const revise: Array<{ id: string; record: string; fingerprint: string }> = [];
+    const dropRevisions: string[] = [];
     const writes: Array<Promise<void>> = [];
     const track = (write: Promise<void>) => {
       // Surfaced where the writes are awaited; meanwhile not an unhandled rejection.
@@ -202,6 +208,12 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
             if (decision.flag && proposal.kind !== 'insert') flag.push(proposal.stored.id);
             outcome.pending++;
           } else if (decision.action === 'archive' && proposal.kind === 'archive') archive.push(proposal.stored.id);
+          else if (decision.action === 'revise' && proposal.kind === 'update') {
+            const { record, commitId, fingerprint } = proposal.produced;
+            // The record as updateGenerated would write it in place, so that a publish writes just that.
+            revise.push({ id: proposal.stored.id, record: record.slice(0, -1) + `,"commit_id":${JSON.stringify(commitId)}}`, fingerprint });
+            outcome.revised++;
+          } else if (decision.action === 'drop-revision' && proposal.kind === 'update') dropRevisions.push(proposal.stored.id);
           else if (decision.action === 'insert' && proposal.kind === 'insert') {
             const { record, commitId, entryType } = proposal.produced;
             if (decision.history) outcome.history[decision.status === 'published' ? 'published' : 'drafts']++;
@@ -222,12 +234,15 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       releases(proposals) {
         const inserts: Array<{ record: string; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null }> = [];
         const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
+        const revisions: Array<{ id: string; record: string; fingerprint: string }> = [];
+        const dropped: string[] = [];
         const archive: string[] = [];
         for (const proposal of proposals) {
           const decision = decideRelease(proposal, policy);
           if (proposal.kind === 'insert' && decision.action === 'insert') {
             inserts.push({ record: proposal.produced.record, status: decision.status, publishedAt: decision.publishedAt, historyAt: decision.historyAt });
-          }
+          } else if (proposal.kind === 'update' && decision.action === 'revise') revisions.push({ id: proposal.stored.id, ...proposal.produced });
+          else if (proposal.kind === 'update' && decision.action === 'drop-revision') dropped.push(proposal.stored.id);
           else if (proposal.kind === 'update' && decision.action === 'update') {
             updates.push({ id: proposal.stored.id, record: proposal.produced.record, ...(decision.restore ? { restore: decision.restore } : {}) });
           } else if (proposal.kind === 'archive') archive.push(proposal.stored.id);
@@ -237,7 +252,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
             await entriesRepository.insertGeneratedReleases(tx, projectId, inserts);
             await entriesRepository.updateGeneratedReleases(tx, updates);
             await entriesRepository.archiveGeneratedReleases(tx, archive);
-            outcome.releases = { created: inserts.length, updated: updates.length, archived: archive.length };
+            await entriesRepository.reviseReleases(tx, projectId, revisions);
+            await entriesRepository.dropReleaseRevisions(tx, dropped);
+            outcome.releases = { created: inserts.length, updated: updates.length, archived: archive.length, revised: revisions.length };
           })(),
         );
       },
@@ -256,6 +273,15 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         // section shown again), it is told apart from one a person archived (see decideEntry).
         await entriesRepository.archiveGenerated(tx, archive);
         await entriesRepository.markPending(tx, flag);
+        await entriesRepository.reviseEntries(tx, projectId, revise);
+        await entriesRepository.dropEntryRevisions(tx, dropRevisions);
+        // Revisions that waited under `manual` for a type now `auto` are published with the run, as
+        // the policy says, not left waiting until their content changes again.
+        const autoTypes = ENTRY_TYPES.filter((t) => policy.publish[t] === 'auto');
+        if (autoTypes.length) await entriesRepository.applyEntryRevisions(tx, projectId, await entriesRepository.waitingRevisionIds(tx, projectId, autoTypes));
+        if (policy.publish.release === 'auto') {
+          await entriesRepository.applyReleaseRevisions(tx, projectId, await entriesRepository.waitingReleaseRevisionIds(tx, projectId));
+        }
         outcome.archived = archive.length;
         return outcome;
       },
@@ -266,21 +292,32 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     };
   }
 
-  async function transition(id: string, status: EntryStatus): Promise<EntryRow> {
+  /**
+   * Moves an entry to `status`, in one transaction with its pending revision: publishing applies it
+   * (the revision is what is published), leaving `published` writes it into the row once the row is
+   * no longer public. The one place a revision reaches an entry's row.
+   */
+  async function transition(id: string, status: EntryStatus, owner?: string): Promise<EntryRow> {
     const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
-    if (!existing) throw notFound('Entry');
-    const updated = await entriesRepository.setStatus(db, id, status);
-    if (!updated) throw notFound('Entry');
-    return updated;
+    if (!existing || (owner !== undefined && existing.project_id !== owner)) throw notFound('Entry');
+    return db.transaction().execute(async (tx) => {
+      const updated = await entriesRepository.setStatus(tx, id, status);
+      if (!updated) throw notFound('Entry');
+      const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id]);
+      return applied.length ? ((await entriesRepository.findById(tx, id)) ?? updated) : updated;
+    });
   }
 
-  /** A release note by project and tag (`unreleased`: the Unreleased note), moved to `status`. */
+  /** A release note by project and tag (`unreleased`: the Unreleased note), moved to `status` (its revision as for entries). */
   async function releaseTransition(projectSlug: string, tag: string, status: EntryStatus): Promise<ReleaseNoteRow> {
     const project = await deps.projects.findBySlug(projectSlug);
     if (!project) throw notFound(`Project ${projectSlug}`);
-    const updated = await entriesRepository.setReleaseStatus(db, project.id, releaseKey(tag), status);
-    if (!updated) throw notFound(`Release ${tag}`);
-    return updated;
+    return db.transaction().execute(async (tx) => {
+      const updated = await entriesRepository.setReleaseStatus(tx, project.id, releaseKey(tag), status);
+      if (!updated) throw notFound(`Release ${tag}`);
+      const applied = await entriesRepository.applyReleaseRevisions(tx, project.id, [updated.id]);
+      return applied.length ? ((await entriesRepository.findReleaseById(tx, updated.id)) ?? updated) : updated;
+    });
   }
 
   /**
@@ -444,14 +481,38 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       if (title.length > 1000) details.push({ parameter: 'title', message: 'must be at most 1000 characters' });
       if (input.content.length > 1_000_000) details.push({ parameter: 'content', message: 'must be at most 1,000,000 characters' });
       if (details.length) throw new AppError('invalid_request', 'Invalid entry', details);
-      const updated = await entriesRepository.updateText(db, id, { title: title || null, content: input.content.trim() ? input.content : null });
-      if (!updated) throw notFound('Entry');
-      return updated;
+      if (!isUuid(id)) throw notFound('Entry');
+      return db.transaction().execute(async (tx) => {
+        const updated = await entriesRepository.updateText(tx, id, { title: title || null, content: input.content.trim() ? input.content : null });
+        if (!updated) throw notFound('Entry');
+        // The person's text replaces a revision waiting for review; that newer generated content is
+        // still there to take, as for any edit whose commits changed: flagged for a regenerate.
+        if (await entriesRepository.dropWaitingRevision(tx, id)) await entriesRepository.markPending(tx, [id]);
+        return updated;
+      });
     },
 
     publish: (id: string) => transition(id, 'published'),
     unpublish: (id: string) => transition(id, 'draft'),
     archive: (id: string) => transition(id, 'archived'),
+
+    /**
+     * Publishes an entry of the project (ids of other projects are not found): a draft, or the pending
+     * revision of a published one. The dashboard's path, where the project was checked for the person.
+     */
+    publishInProject: (projectId: string, id: string) => transition(id, 'published', projectId),
+
+    /**
+     * Keeps what is public: the entry's pending revision is discarded (remembered by its fingerprint,
+     * so the same content is not proposed again; new content is). Not an entry of the project, or no
+     * revision waiting: not found.
+     */
+    async discardRevision(projectId: string, id: string): Promise<void> {
+      if (!isUuid(id) || !(await entriesRepository.discardEntryRevision(db, projectId, id))) throw notFound('Pending revision');
+    },
+
+    /** The waiting revisions of the project's entries among `ids`, beside what is public. */
+    revisions: (projectId: string, ids: readonly string[]) => entriesRepository.entryRevisions(db, projectId, ids.filter((id) => isUuid(id))),
 
     /**
      * A page of the review queue, newest first by each entry's own date; `next` continues after
@@ -472,14 +533,20 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const byStatus = Object.fromEntries(ENTRY_STATUSES.map((s) => [s, 0])) as Record<EntryStatus, number>;
       const byType: Record<string, number> = Object.fromEntries(ENTRY_TYPES.map((t) => [t, 0]));
       let total = 0;
+      let revisions = 0;
       for (const r of rows) {
         const typeOk = !filter.type || r.entry_type === filter.type;
         const statusOk = !filter.status || r.status === filter.status;
+        // The draft filter is what waits for review: published entries with a pending revision too.
+        const waiting = filter.status === 'draft' && r.status === 'published' ? r.revisions : 0;
         if (typeOk) byStatus[r.status] += r.n;
+        if (typeOk) revisions += r.revisions;
         if (statusOk) byType[r.entry_type] = (byType[r.entry_type] ?? 0) + r.n;
+        else if (waiting) byType[r.entry_type] = (byType[r.entry_type] ?? 0) + waiting;
         if (typeOk && statusOk) total += r.n;
+        else if (typeOk) total += waiting;
       }
-      return { total, byStatus, byType };
+      return { total, byStatus, byType, revisions };
     },
 
     select,
@@ -492,8 +559,17 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const move = BULK_MOVES[action];
       return db.transaction().execute(async (tx) => {
         const ids = await select(projectId, selection, { tx });
-        const changed = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, move.from);
-        return { selected: ids.length, changed: changed.length, unchanged: ids.length - changed.length };
+        // "All matching" the queue's default filter also matches published entries whose new content
+        // waits: publishing publishes that content, but archiving or unpublishing drafts must not
+        // take those entries off the public page.
+        const waitingOnly = 'filter' in selection && selection.filter.status === 'draft';
+        const from = waitingOnly ? move.from.filter((s) => s !== 'published') : move.from;
+        const moved = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, from);
+        // After the moves (see transition): a published entry's waiting revision is what a publish
+        // publishes; one that left `published` takes it in once no longer public.
+        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, waitingOnly && action !== 'publish' ? moved : ids);
+        const changed = new Set([...moved, ...revised]).size;
+        return { selected: ids.length, changed, unchanged: ids.length - changed };
       });
     },
 
@@ -542,10 +618,12 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     dropEdits: async (projectId: string, ids: readonly string[], { tx = db }: WriteOptions = {}) => entriesRepository.dropEdits(tx, projectId, ids),
 
     /** A project's release notes in every status, newest first (for review). */
-    async listReleases(projectSlug: string, limit = 200): Promise<ReleaseNoteRow[]> {
+    async listReleases(projectSlug: string, limit = 200): Promise<Array<ReleaseNoteRow & { pending_revision: boolean }>> {
       const project = await deps.projects.findBySlug(projectSlug);
       if (!project) throw notFound(`Project ${projectSlug}`);
-      return entriesRepository.listReleases(db, project.id, limit);
+      const notes = await entriesRepository.listReleases(db, project.id, limit);
+      const waiting = await entriesRepository.releasesWithRevision(db, project.id, notes.map((n) => n.id));
+      return notes.map((n) => ({ ...n, pending_revision: waiting.has(n.id) }));
     },
 
     /**
@@ -587,9 +665,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     },
 
     /**
-     * Publishes or unpublishes the selected release notes of a project in one transaction (one
-     * statement); any id or tag that is not the project's refuses the whole selection. Notes
-     * already there are counted as unchanged.
+     * Publishes or unpublishes the selected release notes of a project in one transaction; any id or
+     * tag that is not the project's refuses the whole selection. Notes already there (and without a
+     * waiting revision to publish) are counted as unchanged.
      */
     async bulkReleaseStatus(projectId: string, action: ReleaseAction, selection: ReleaseSelection): Promise<{ selected: number; changed: number; unchanged: number }> {
       const move = BULK_MOVES[action];
@@ -597,7 +675,11 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         const { ids, explicit } = await selectReleases(projectId, selection, tx);
         const from = action === 'publish' && !explicit ? (['draft'] as const) : move.from;
         const changed = await entriesRepository.setReleaseStatusMany(tx, projectId, ids, move.to, from);
-        return { selected: ids.length, changed: changed.length, unchanged: ids.length - changed.length };
+        // Their waiting revisions as for one note (releaseTransition): publishing publishes them, already
+        // published notes among the selection too; leaving `published` writes them into rows no longer public.
+        const revised = await entriesRepository.applyReleaseRevisions(tx, projectId, action === 'publish' ? ids : changed);
+        const moved = new Set([...changed, ...(action === 'publish' ? revised : [])]);
+        return { selected: ids.length, changed: moved.size, unchanged: ids.length - moved.size };
       });
     },
 
@@ -615,6 +697,24 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       ),
 
     publishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'published'),
+
+    /** Keeps the public revision of a release note: its pending revision is discarded (as discardRevision). */
+    async discardReleaseRevision(projectSlug: string, tag: string): Promise<void> {
+      const project = await deps.projects.findBySlug(projectSlug);
+      if (!project) throw notFound(`Project ${projectSlug}`);
+      const note = await entriesRepository.findRelease(db, project.id, releaseKey(tag));
+      if (!note || !(await entriesRepository.discardReleaseRevision(db, project.id, note.id))) throw notFound(`Pending revision of release ${tag}`);
+    },
+
+    /** A release note's waiting revision beside what is public, if one waits. */
+    async releaseRevision(projectSlug: string, tag: string) {
+      const project = await deps.projects.findBySlug(projectSlug);
+      if (!project) throw notFound(`Project ${projectSlug}`);
+      const note = await entriesRepository.findRelease(db, project.id, releaseKey(tag));
+      if (!note) throw notFound(`Release ${tag}`);
+      return (await entriesRepository.releaseRevision(db, project.id, note.id)) ?? null;
+    },
+
     unpublishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'draft'),
     archiveRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'archived'),
   };

@@ -13,8 +13,15 @@ export interface StoredGeneratedEntry {
   key: string;
   entry_type: EntryType;
   status: EntryStatus;
-  /** Null once generation archived it (see `decideEntry`: it comes back under the type's policy). */
+  /**
+   * The fingerprint of what generation last proposed: a pending (or discarded) revision's, else the
+   * row's own. Null once generation archived it (see `decideEntry`: it comes back under the type's policy).
+   */
   fingerprint: string | null;
+  /** The fingerprint of the row's own content: what readers see when it is published. */
+  live_fingerprint: string | null;
+  /** A pending revision waits for review (`pending`), or an editor discarded the last one (`discarded`). */
+  revision: 'pending' | 'discarded' | null;
   /** When a person edited its text: generation keeps that text from then on. */
   edited_at: Date | null;
   pending_regeneration: boolean;
@@ -31,7 +38,10 @@ export interface StoredGeneratedRelease {
   id: string;
   key: string;
   status: EntryStatus;
+  /** As for entries: a revision's fingerprint, else the row's own. */
   fingerprint: string | null;
+  live_fingerprint: string | null;
+  revision: 'pending' | 'discarded' | null;
 }
 
 /** Generated content of an entry, as generation hands it over. */
@@ -39,6 +49,7 @@ export interface GeneratedContent {
   entryType: EntryType;
   /** The generated columns as one JSON object (src/generation/engine-wire.ts). */
   record: string;
+  fingerprint: string;
   /** The row of a commit entry's commit. */
   commitId: string | null;
   /**
@@ -55,7 +66,7 @@ export interface GeneratedContent {
 export type Proposal<S, P> = { kind: 'insert'; produced: P } | { kind: 'update'; stored: S; produced: P } | { kind: 'archive'; stored: S };
 export type EntryProposal = Proposal<StoredGeneratedEntry, GeneratedContent>;
 /** `historyAt`: when the release's tag reached the branch, if before its link (as GeneratedContent's). */
-export type ReleaseProposal = Proposal<StoredGeneratedRelease, { record: string; historyAt: number | null }>;
+export type ReleaseProposal = Proposal<StoredGeneratedRelease, { record: string; fingerprint: string; historyAt: number | null }>;
 
 /** A publishing policy per type: `auto` publishes as generated, `manual` keeps a draft for review. */
 type PublishPolicy = 'manual' | 'auto';
@@ -93,13 +104,21 @@ export type EntryDecision =
   | { action: 'skip' }
   /** Its generated content rewritten; `restore`: back from generation's archive with this status. */
   | { action: 'update'; restore?: { status: EntryStatus; publishedAt: Date | null } }
+  /**
+   * A published entry under the `manual` policy: the row (what readers see) stays, the content is
+   * stored as its pending revision for an editor to publish or discard.
+   */
+  | { action: 'revise' }
+  /** Generation came back to what is published: a revision waiting (or discarded) is dropped. */
+  | { action: 'drop-revision' }
   /** A person's text stays; flagged for a regenerate (`flag`: not flagged yet). */
   | { action: 'keep-edit'; flag: boolean }
   | { action: 'archive' };
 
 /**
  * The rules for an entry: new content is placed by policy; changed content rewrites an untouched
- * entry, but never a person's edit (that is flagged `pending_regeneration` instead); an entry
+ * draft, becomes a published entry's pending revision or is published at once (`revisePublished`),
+ * but never replaces a person's edit (that is flagged `pending_regeneration` instead); an entry
  * generation archived (it dropped the fingerprint) comes back under its type's policy; one no
  * longer produced is archived, unless a person edited it (flagged instead).
  */
@@ -115,21 +134,38 @@ export function decideEntry(proposal: EntryProposal, policy: PublishingPolicy): 
     const placed = place(proposal.produced.entryType, proposal.produced.historyAt, policy);
     if (placed.store) return { action: 'update', restore: { status: placed.status, publishedAt: placed.publishedAt } };
   }
-  return { action: 'update' };
+  return stored.status === 'published' ? revisePublished(stored, proposal.produced.fingerprint, policy.publish[stored.entry_type]) : { action: 'update' };
 }
 
-/** What becomes of one proposal for a release note: nobody edits a note's text, so there is no pending state. */
+/**
+ * Public content changes only by a publish: new content for a published item is published at once
+ * under its type's `auto` policy (rewritten in place, as a publish would), and waits as a pending
+ * revision under `manual`, the row keeping what readers see. Drafts are rewritten in place.
+ */
+function revisePublished(
+  stored: { live_fingerprint: string | null; revision: 'pending' | 'discarded' | null },
+  fingerprint: string,
+  policy: PublishPolicy | undefined,
+): { action: 'update' } | { action: 'revise' } | { action: 'drop-revision' } {
+  if (fingerprint === stored.live_fingerprint) return stored.revision ? { action: 'drop-revision' } : { action: 'update' };
+  return policy === 'auto' ? { action: 'update' } : { action: 'revise' };
+}
+
+/** What becomes of one proposal for a release note (`revise`, `drop-revision`: as for entries). */
 export type ReleaseDecision =
   | { action: 'insert'; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null }
   | { action: 'skip' }
   | { action: 'update'; restore?: EntryStatus }
+  | { action: 'revise' }
+  | { action: 'drop-revision' }
   | { action: 'archive' };
 
 /**
  * The rules for a release note: new ones placed like entries (`place`): a release whose tag reached
  * the branch before the link is history, under the history policy; the others (the Unreleased note
- * too) under the `release` policy. Changed ones rewritten with their status kept, unless generation had archived them (back under
- * the policy), and those no longer produced archived.
+ * too) under the `release` policy. Changed drafts are rewritten in place, changed published ones as
+ * `revisePublished` says, those generation had archived come back under the policy, and those no
+ * longer produced are archived.
  */
 export function decideRelease(proposal: ReleaseProposal, policy: PublishingPolicy): ReleaseDecision {
   const status: EntryStatus = policy.publish.release === 'auto' ? 'published' : 'draft';
@@ -139,5 +175,6 @@ export function decideRelease(proposal: ReleaseProposal, policy: PublishingPolic
   }
   if (proposal.kind === 'archive') return { action: 'archive' };
   const back = proposal.stored.status === 'archived' && proposal.stored.fingerprint === null;
-  return back ? { action: 'update', restore: status } : { action: 'update' };
+  if (back) return { action: 'update', restore: status };
+  return proposal.stored.status === 'published' ? revisePublished(proposal.stored, proposal.produced.fingerprint, policy.publish.release) : { action: 'update' };
 }

@@ -20,10 +20,12 @@ export function describeSummary(s: GenerateSummary): string {
     `${s.project}: ${total(s.created)} entries created (${per(s.created)}), ${total(s.updated)} updated (${per(s.updated)}), ` +
     `${s.unchanged} unchanged` +
     (s.pending ? `, ${s.pending} edited by a person and awaiting regeneration` : '') +
+    (s.revised ? `, ${s.revised} published with new content waiting for review` : '') +
     (s.archived ? `, ${s.archived} archived` : '') +
     (s.releases
       ? `; release notes: ${s.releases.created} created, ${s.releases.updated} updated, ${s.releases.unchanged} unchanged` +
-        (s.releases.archived ? `, ${s.releases.archived} archived` : '')
+        (s.releases.archived ? `, ${s.releases.archived} archived` : '') +
+        (s.releases.revised ? `, ${s.releases.revised} published with new content waiting for review` : '')
       : '') +
     (s.history && s.history.published + s.history.drafts + s.history.skipped
       ? `; history: ${s.history.published} published by date, ${s.history.drafts} drafts, ${s.history.skipped} skipped`

@@ -297,6 +297,9 @@ describe('teams from CODEOWNERS', () => {
       const [owned] = pushCommits(repo, 1, { message: () => 'feat: an owned change' });
       const project = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
       const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: repo, branch: 'main' });
+      // New work, drafts under the default policy: rewritten in place as settings change (published
+      // entries would keep their text and get pending revisions: src/entries/revisions.int.test.ts).
+      await linkPredatesHistory(ctx.services, link.id);
       await ctx.services.ingest.ingestLink(link.id);
       const stored = await db().selectFrom('repo_links').select('codeowners').where('id', '=', link.id).executeTakeFirstOrThrow();
       expect(stored.codeowners).toContain('@acme/release-team');

@@ -51,6 +51,8 @@ export interface GenerateSummary {
   unchanged: number;
   /** Edited entries whose commits changed: kept as edited, flagged for a regenerate. */
   pending: number;
+  /** Published entries whose new content waits for review as a pending revision (`manual` policy). */
+  revised: number;
   /** Entries whose period or commit no longer has anything visible to show. */
   archived: number;
   /** Release notes written (releases.ts); null when the run did not produce them (the `releases` setting is off). */
@@ -67,6 +69,8 @@ export interface ReleaseSummary {
   unchanged: number;
   /** Notes no longer produced (a tag deleted; Unreleased emptied by a new tag). */
   archived: number;
+  /** Published notes whose new content waits for review as a pending revision. */
+  revised: number;
 }
 
 /** Settings changes the CLI and the dashboard make: any SettingsInput field, replaced when given. */
@@ -164,6 +168,7 @@ function proposer({ rows, stored, storedReleases, history }: RunInput) {
   const contentOf = (entry: EntryToStore): GeneratedContent => ({
     entryType: entry.entry_type,
     record: recordOf(entry),
+    fingerprint: entry.fingerprint,
     commitId: entry.commit_sha ? (commitIds.get(entry.commit_sha) ?? null) : null,
     historyAt: historyDate(entry, history),
   });
@@ -185,7 +190,9 @@ function proposer({ rows, stored, storedReleases, history }: RunInput) {
     releases(notes: readonly ReleaseToStore[]): ReleaseProposal[] {
       const { proposals, unchanged } = reconcile(storedReleases, notes);
       releasesUnchanged = unchanged;
-      return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced), historyAt: releaseHistoryAt(p.produced) } }));
+      return proposals.map((p) =>
+        p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced), fingerprint: p.produced.fingerprint, historyAt: releaseHistoryAt(p.produced) } },
+      );
     },
     /** Once the engine is done: the stored entries in scope it no longer produced. */
     vanished: (inScope: (e: StoredGeneratedEntry) => boolean): EntryProposal[] => reconciler.vanished(inScope),
@@ -218,8 +225,11 @@ function summaryOf(
     updated: { ...zero(), ...outcome.updated },
     unchanged: unchanged.entries,
     pending: outcome.pending,
+    revised: outcome.revised,
     archived: outcome.archived,
-    releases: releases ? { created: releases.created, updated: releases.updated, unchanged: unchanged.releases, archived: releases.archived } : null,
+    releases: releases
+      ? { created: releases.created, updated: releases.updated, unchanged: unchanged.releases, archived: releases.archived, revised: releases.revised }
+      : null,
     history: outcome.history,
     warnings: result.warnings,
   };

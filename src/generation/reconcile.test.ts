@@ -8,6 +8,8 @@ const stored = (key: string, fields: Partial<StoredGeneratedEntry> = {}): Stored
   entry_type: 'commit',
   status: 'draft',
   fingerprint: `fp-${key}`,
+  live_fingerprint: `fp-${key}`,
+  revision: null,
   edited_at: null,
   pending_regeneration: false,
   version_label: null,
@@ -20,7 +22,7 @@ const stored = (key: string, fields: Partial<StoredGeneratedEntry> = {}): Stored
 const produced = (key: string, fingerprint = `fp-${key}`) => ({ key, fingerprint });
 
 const POLICY: PublishingPolicy = { publish: { commit: 'manual', weekly: 'auto' }, history: 'publish', historySince: null };
-const content = (entryType: GeneratedContent['entryType'] = 'commit'): GeneratedContent => ({ entryType, record: '{}', commitId: null, historyAt: null });
+const content = (entryType: GeneratedContent['entryType'] = 'commit'): GeneratedContent => ({ entryType, record: '{}', fingerprint: 'fp-new', commitId: null, historyAt: null });
 /** A proposal as the entries service gets it (with content), and what it decides. */
 const decided = (proposal: Proposal<StoredGeneratedEntry, unknown>) =>
   decideEntry(proposal.kind === 'archive' ? proposal : { ...proposal, produced: content() }, POLICY);

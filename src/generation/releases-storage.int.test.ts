@@ -39,7 +39,7 @@ describe('release notes in storage', () => {
     const h = releaseHistory();
     const project = await projectWith(h.commits);
     const summary = await ctx.services.generation.generate(project.slug);
-    expect(summary.releases).toEqual({ created: 5, updated: 0, unchanged: 0, archived: 0 });
+    expect(summary.releases).toEqual({ created: 5, updated: 0, unchanged: 0, archived: 0, revised: 0 });
     const rows = await notes(project.id);
     // Newest first, Unreleased (no release date) on top.
     expect(rows.map((r) => r.key)).toEqual([UNRELEASED_KEY, 'release:v1.1.0', 'release:v1.1.0-beta.1', 'release:pkg@2.0.0', 'release:v1.0.0']);
@@ -64,7 +64,7 @@ describe('release notes in storage', () => {
     const first = await notes(project.id);
     expect(first.every((r) => r.status === 'published' && r.published_at !== null)).toBe(true);
     const again = await ctx.services.generation.generate(project.slug);
-    expect(again.releases).toEqual({ created: 0, updated: 0, unchanged: 5, archived: 0 });
+    expect(again.releases).toEqual({ created: 0, updated: 0, unchanged: 5, archived: 0, revised: 0 });
     expect((await notes(project.id)).map((r) => r.updated_at.getTime())).toEqual(first.map((r) => r.updated_at.getTime()));
   });
 

@@ -1,4 +1,5 @@
-import type { ReviewRow } from '../../entries/entries.repository.js';
+import type { ReviewRow, RevisionText } from '../../entries/entries.repository.js';
+import { lineDiff } from '../../entries/line-diff.js';
 import { BULK_LIMIT, type ReviewCounts } from '../../entries/entries.service.js';
 import { ENTRY_STATUSES, ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import type { AppError } from '../../errors.js';
@@ -21,6 +22,8 @@ export interface ReviewView {
   csrf: string;
   raw: RawFilter;
   entries: ReviewRow[];
+  /** The pending revisions of the entries shown, by entry id. */
+  revisions: ReadonlyMap<string, RevisionText>;
   counts: ReviewCounts;
   /** Cursor of the next (older) page, if any; `after` is this page's own. */
   next: string | null;
@@ -54,6 +57,20 @@ function facet(v: ReviewView, name: 'status' | 'type', values: readonly string[]
 
 const hidden = (name: string, value: string) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
 
+/** A pending revision against what is public: title and content, line by line. */
+export function revisionDiff(r: RevisionText): Html {
+  const lines = [
+    ...lineDiff(`# ${r.public_title ?? ''}`, `# ${r.title ?? ''}`),
+    { op: 'same' as const, text: '' },
+    ...lineDiff(r.public_content ?? '', r.content ?? ''),
+  ];
+  const mark = { same: ' ', removed: '-', added: '+' } as const;
+  return html`<pre class="diff" aria-label="Pending revision against what is public">${lines.map(
+    (l) => html`<span class="diff-${l.op}">${mark[l.op]} ${l.text}</span>
+`,
+  )}</pre>`;
+}
+
 export function reviewPage(v: ReviewView): Html {
   const { counts } = v;
   const statusTotal = Object.values(counts.byStatus).reduce((a, b) => a + b, 0);
@@ -77,7 +94,9 @@ ${formErrors(v.error?.message, v.error?.details)}
 ${hidden('status', v.raw.status)}${hidden('type', v.raw.type)}${hidden('section', v.raw.section)}${hidden('since', v.raw.since)}${hidden('until', v.raw.until)}${hidden('pending', v.raw.pending)}${hidden('after', v.after)}
 <input type="hidden" name="expected" value="${String(counts.total)}">
 <div class="toolbar">
-<p class="muted" id="queue-count">${count(counts.total)} matching · newest first by each entry's own date</p>
+<p class="muted" id="queue-count">${count(counts.total)} matching · newest first by each entry's own date${
+    v.raw.status === 'draft' && counts.revisions ? html` · drafts and ${count(counts.revisions)} published ${counts.revisions === 1 ? 'entry' : 'entries'} with new content waiting for review` : ''
+  }</p>
 <div class="actions">
 <button type="submit" name="action" value="publish">Publish</button>
 <button class="secondary" type="submit" name="action" value="archive">Archive</button>
@@ -96,6 +115,8 @@ ${v.entries.map(
   (e) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ?? 'entry'}"></td>
 <td><a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
     e.pending_regeneration ? html` <span class="badge pending">newer commits</span>` : ''
+  }${e.revision ? html` <span class="badge pending">new content waiting</span>` : ''}${
+    v.revisions.has(e.id) ? html`<details class="revision"><summary>Changes against what is public</summary>${revisionDiff(v.revisions.get(e.id)!)}</details>` : ''
   }</td><td>${e.entry_type}</td><td>${when(e.occurred_at)}</td><td><span class="badge ${e.status}">${e.status}</span>${e.edited_at ? html` <span class="muted">edited</span>` : ''}</td><td class="hide-sm">${when(e.updated_at)}</td></tr>`,
 )}
 </tbody></table></div>`
