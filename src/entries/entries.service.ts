@@ -686,15 +686,16 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     /**
      * Publishes what the publishing policy held back once it became `auto` for these types (the
      * settings' change, in its transaction): generated drafts of new work that no person edited or
-     * unpublished (entries.repository.ts publishPolicyDrafts).
+     * unpublished (entries.repository.ts publishPolicyDrafts), and the revisions waiting on published ones.
      */
-    publishPolicyDrafts: (projectId: string, types: readonly string[], { tx = db }: WriteOptions = {}) =>
-      entriesRepository.publishPolicyDrafts(
-        tx,
-        projectId,
-        types.filter((t): t is EntryType => (ENTRY_TYPES as readonly string[]).includes(t)),
-        types.includes('release'),
-      ),
+    async publishPolicyDrafts(projectId: string, types: readonly string[], { tx = db }: WriteOptions = {}) {
+      const entryTypes = types.filter((t): t is EntryType => (ENTRY_TYPES as readonly string[]).includes(t));
+      const published = await entriesRepository.publishPolicyDrafts(tx, projectId, entryTypes, types.includes('release'));
+      // The new content it held back on published entries and notes too (as the next generation run would).
+      if (entryTypes.length) await entriesRepository.applyEntryRevisions(tx, projectId, await entriesRepository.waitingRevisionIds(tx, projectId, entryTypes));
+      if (types.includes('release')) await entriesRepository.applyReleaseRevisions(tx, projectId, await entriesRepository.waitingReleaseRevisionIds(tx, projectId));
+      return published;
+    },
 
     publishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'published'),
 

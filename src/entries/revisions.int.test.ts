@@ -492,6 +492,9 @@ async function runSteps(slug: string, steps: Step[]): Promise<void> {
       case 'policy':
         model.policy[step.target] = step.policy;
         await ctx.services.generation.configure(slug, { publish: { ...model.policy } });
+        // A policy that turns auto publishes the drafts it held back, in the settings' transaction:
+        // readers see them now, as after a generation under auto.
+        await followGeneration(slug, p.id, model);
         break;
       case 'publish-queue':
       case 'edit':
