@@ -18,3 +18,26 @@ export function renderMarkdown(source: string): Html {
 export function markdownAsText(source: string): Html {
   return trusted(`<pre class="markdown-text">${escapeHtml(source)}</pre>\n`);
 }
+
+/**
+ * One line of inline Markdown (a title, an item) as HTML: code spans, emphasis and links, with the
+ * same rules as renderMarkdown (raw HTML escaped, script links refused). Block syntax stays text.
+ */
+export function renderInlineMarkdown(source: string): Html {
+  return trusted(md.renderInline(source));
+}
+
+/** A line shown as it is, escaped, when rendering it would cost too much. */
+export function inlineAsText(source: string): Html {
+  return trusted(escapeHtml(source));
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/**
+ * The text of rendered inline HTML (renderInlineMarkdown, inlineAsText): the tags dropped, the
+ * entities those write decoded. For places that take plain text (a document's <title>, JSON Feed titles).
+ */
+export function inlineHtmlText(rendered: Html): string {
+  return rendered.value.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
+}
