@@ -212,7 +212,8 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson, deps: {
     if (view !== 'default') return { view };
     const project = await changelogRepository.findProject(readDb, slug);
     if (!project) throw notFound('Changelog');
-    return { view: projectDefaultEntryView(project), defaultView: projectDefaultView(project) };
+    const hasReleases = await changelogRepository.hasTaggedRelease(readDb, project);
+    return { view: projectDefaultEntryView(project), defaultView: projectDefaultView(project, hasReleases) };
   }
 
   type EntryRequest = { slug: string; id: string };

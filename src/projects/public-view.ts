@@ -71,16 +71,16 @@ export function publishedCountOf(counts: PublishedTypeCounts, type: EntryType): 
 
 export interface DefaultViewInputs extends PublishedTypeCounts {
   public_view: string | null;
-  published_release_count: number;
 }
 
 /**
  * A project's default view, as the public page opens on it and its feeds default to: its manager's
- * choice, else releases when it has published release notes, else the first type it has published entries of.
+ * choice, else releases when it has published the note of a tagged release (`hasReleases`), else
+ * the first type it has published entries of.
  */
-export function projectDefaultView(project: DefaultViewInputs): AvailableView {
+export function projectDefaultView(project: DefaultViewInputs, hasReleases: boolean): AvailableView {
   const published = AUTOMATIC_ENTRY_ORDER.filter((type) => publishedCountOf(project, type) > 0);
-  return defaultView(project.public_view, project.published_release_count > 0 ? ['releases', ...published] : published);
+  return defaultView(project.public_view, hasReleases ? ['releases', ...published] : published);
 }
 
 /**

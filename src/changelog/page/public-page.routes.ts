@@ -12,7 +12,7 @@ import type { PublicProject } from '../changelog.repository.js';
 import { TagParam } from '../changelog.schemas.js';
 import type { ReleasesService } from '../releases.service.js';
 import { entryTitle, type PublicPageService } from './public-page.service.js';
-import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
+import { bodyOf, changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
 import { AVAILABLE_VIEWS } from '../../projects/public-view.js';
 import { checkedLogo } from '../../projects/theme.js';
 
@@ -117,7 +117,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       const key = `page:${slug}:${filters.view ?? ''}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`;
       return send(request, reply, key, async () => {
         const view = await services.publicPage.changelog(slug, filters, filters.page);
-        const shown = view.view === 'releases' ? view.releases.map((r) => ({ content: r.content, title: r.title })) : view.entries.map((e) => ({ content: e.content, title: entryTitle(e) }));
+        const shown = view.view === 'releases' ? view.releases.map((r) => ({ content: r.content, title: r.title })) : view.entries.map((e) => ({ content: bodyOf(e), title: entryTitle(e) }));
         const [contents, titles] = await Promise.all([
           services.markdown.render(shown.map((s) => s.content)),
           services.markdown.render(shown.map((s) => s.title), { inline: true }),
@@ -146,7 +146,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       return send(request, reply, `entry-page:${slug}:${id}`, async () => {
         const { project, entry } = await services.publicPage.entry(slug, id);
         const [content, title] = await Promise.all([
-          services.markdown.render([entry.content]),
+          services.markdown.render([bodyOf(entry)]),
           services.markdown.render([entryTitle(entry)], { inline: true }),
         ]);
         const body = entryPage(config.publicUrl, project, entry, content.html[0]!, title.html[0]!);

@@ -18,7 +18,7 @@ export interface ChangelogView {
   hasMore: boolean;
   components: string[];
   types: EntryRow['entry_type'][];
-  /** Whether the project has published release notes (the page links them). */
+  /** Whether the project has published the note of a tagged release (the page offers the releases view). */
   hasReleases?: boolean;
   /** The view shown: the reader's choice, else the project's default. */
   view: AvailableView;
@@ -48,11 +48,11 @@ export function createPublicPageService(readDb: Db) {
     /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
     async changelog(slug: string, filter: PageFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
+      const hasReleases = await changelogRepository.hasTaggedRelease(readDb, project);
       // Without a choice, the project's default: the same rule as the feeds' and the widget's.
-      const view: AvailableView = filter.view ?? filter.type ?? projectDefaultView(project);
+      const view: AvailableView = filter.view ?? filter.type ?? projectDefaultView(project, hasReleases);
       // The types offered are those the default view is chosen from: every type with a published entry.
       const types = ENTRY_TYPES.filter((type) => publishedCountOf(project, type) > 0).sort();
-      const hasReleases = project.published_release_count > 0;
       const window = { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
       if (view === 'releases') {
         // Release notes carry no component filter: the menu is not offered in this view.
@@ -77,7 +77,7 @@ export function createPublicPageService(readDb: Db) {
       asked: AvailableView | 'default' = 'all',
     ): Promise<{ project: PublicProject; view: AvailableView; entries: EntryRow[]; releases: PublishedRelease[] }> {
       const project = await requireProject(slug);
-      const view = asked === 'default' ? projectDefaultView(project) : asked;
+      const view = asked === 'default' ? projectDefaultView(project, await changelogRepository.hasTaggedRelease(readDb, project)) : asked;
       if (view === 'releases') return { project, view, entries: [], releases: await changelogRepository.latestReleased(readDb, project.id, limit) };
       const entries = await changelogRepository.listPublished(readDb, project.id, { type: entryTypeOf(view) }, { limit, offset: 0 });
       return { project, view, entries, releases: [] };

@@ -4,7 +4,7 @@ import { renderInlineMarkdown, renderMarkdown } from '../../html/markdown.js';
 import type { PublishedRelease } from '../changelog.repository.js';
 import { contrastRatio, textColorOn } from '../../projects/theme.js';
 import type { ChangelogView } from './public-page.service.js';
-import { changelogPage, DEFAULT_ACCENT, entryPage, PALETTE } from './views.js';
+import { bodyOf, changelogPage, DEFAULT_ACCENT, entryPage, PALETTE } from './views.js';
 
 const project = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -44,6 +44,7 @@ const view: ChangelogView = { project, entries: [entry], releases: [], hasMore: 
 const NO_FILTER = { type: undefined, component: undefined, page: 1 };
 /** The page's inputs rendered as the routes render them (in the calling thread here: the sources are small). */
 const rendered = (items: { content: string | null; title: string }[]) => ({
+  // What the route renders: the body, less a sole item (bodyOf).
   contents: items.map((i) => renderMarkdown(i.content ?? '')),
   titles: items.map((i) => renderInlineMarkdown(i.title)),
 });
@@ -86,16 +87,18 @@ describe('public page views', () => {
       ...entry,
       entry_type: 'commit',
       title,
-      content: '### Bug fixes\n\n- **api:** Fix `parser` on empty input\n',
+      content: '### Bug fixes\n\n- **api:** Fix `parser` on empty input\n\n_By Ada_\n',
       generated_json: { title, headline_items: [], sections: [{ section_type_key: 'fix', label: 'Bug fixes', items: [{ text: title, component: 'api' }] }], component_tags: ['api'], team_attribution: null },
     } as EntryRow;
-    const page = changelogPage('https://x.example', { ...view, entries: [sole] }, NO_FILTER, rendered([{ content: sole.content, title }]));
+    const page = changelogPage('https://x.example', { ...view, entries: [sole] }, NO_FILTER, rendered([{ content: bodyOf(sole), title }]));
     expect(page.match(/on empty input/g)).toHaveLength(1);
     expect(page).toContain('Fix <code>parser</code> on empty input</a></h2>');
     expect(page).toContain('<span class="section">Bug fixes · api</span>');
+    // The team's attribution stays.
+    expect(page).toContain('<em>By Ada</em>');
     // Edited content (more than the one item) is shown as it is.
     const edited = { ...sole, content: `${sole.content}\nA longer story, written by a person.\n` };
-    const full = changelogPage('https://x.example', { ...view, entries: [edited] }, NO_FILTER, rendered([{ content: edited.content, title }]));
+    const full = changelogPage('https://x.example', { ...view, entries: [edited] }, NO_FILTER, rendered([{ content: bodyOf(edited), title }]));
     expect(full).toContain('A longer story');
     expect(full.match(/on empty input/g)).toHaveLength(2);
   });

@@ -160,10 +160,13 @@ export function entryDate(entry: Pick<EntryRow, 'entry_type' | 'period_start' | 
 
 /**
  * The section (and component) of an entry whose one item is its title, when its content says no
- * more than that: the item is then not repeated as the entry's body. Content a person edited, more
- * than one item, an explanation or a link (a pull request) keeps the body as it is.
+ * more than that (but for the team's attribution, `rest`): the item is then not repeated as the
+ * entry's body, which is `rest` alone. Content a person edited, more than one item, an explanation
+ * or a link (a pull request) keeps the body as it is.
  */
-export function soleItemOf(entry: Pick<EntryRow, 'title' | 'content' | 'generated_json'>): { label: string; component: string | null } | null {
+export function soleItemOf(
+  entry: Pick<EntryRow, 'title' | 'content' | 'generated_json'>,
+): { label: string; component: string | null; rest: string } | null {
   const json = entry.generated_json;
   const title = entry.title?.trim();
   if (!json || !title || json.sections.length !== 1) return null;
@@ -171,8 +174,16 @@ export function soleItemOf(entry: Pick<EntryRow, 'title' | 'content' | 'generate
   const item = section.items.length === 1 ? section.items[0]! : null;
   if (!item || item.text.trim() !== title) return null;
   const lines = (entry.content ?? '').split('\n').filter((line) => line.trim());
-  if (lines.length !== 2 || !lines[0]!.startsWith('### ') || !lines[1]!.startsWith('- ') || lines[1]!.includes('](')) return null;
-  return { label: section.label, component: item.component };
+  if (lines.length < 2 || lines.length > 3 || !lines[0]!.startsWith('### ') || !lines[1]!.startsWith('- ') || lines[1]!.includes('](')) return null;
+  const rest = lines[2] ?? '';
+  if (rest && !/^_By [^\n]+_$/.test(rest)) return null;
+  return { label: section.label, component: item.component, rest };
+}
+
+/** The Markdown an entry's body shows: its content, or only what follows its sole item (soleItemOf). */
+export function bodyOf(entry: Pick<EntryRow, 'title' | 'content' | 'generated_json'>): string | null {
+  const sole = soleItemOf(entry);
+  return sole ? sole.rest : entry.content;
 }
 
 function entryMeta(slug: string, entry: EntryRow): Html {
@@ -216,12 +227,12 @@ export interface Rendered {
   titles: readonly Html[];
 }
 
+/** `content`: the entry's body (bodyOf) as HTML. */
 function entryItem(slug: string, entry: EntryRow, content: Html, title: Html): Html {
-  const sole = soleItemOf(entry);
   return html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
 <h2 id="h-${entry.id}"><a href="/c/${slug}/entries/${entry.id}">${title}</a></h2>
 ${entryMeta(slug, entry)}
-${sole ? '' : html`<div class="content">${entryContent(content, 2)}</div>`}
+${content.value ? html`<div class="content">${entryContent(content, 2)}</div>` : ''}
 </article></li>`;
 }
 
@@ -295,14 +306,13 @@ ${
   return layout(project, title, `${publicUrl}${query(slug, state)}`, body, releasesView ? releaseFeedLinks(slug, project.name) : html``, state.view);
 }
 
-/** `content`: the entry's content as HTML; `title`: its title as HTML (inline Markdown). */
+/** `content`: the entry's body (bodyOf) as HTML; `title`: its title as HTML (inline Markdown). */
 export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow, content: Html, title: Html): string {
-  const sole = soleItemOf(entry);
   const body = html`<p><a href="/c/${project.slug}">← All changes to ${project.name}</a></p>
 <article id="entry-${entry.id}" aria-labelledby="entry-title">
 <h1 id="entry-title">${title}</h1>
 ${entryMeta(project.slug, entry)}
-${sole ? '' : html`<div class="content">${entryContent(content, 1)}</div>`}
+${content.value ? html`<div class="content">${entryContent(content, 1)}</div>` : ''}
 </article>`;
   return layout(project, `${inlineHtmlText(title)} · ${project.name} changelog`, `${publicUrl}/c/${project.slug}/entries/${entry.id}`, body);
 }
