@@ -121,9 +121,13 @@ describe('RSS 2.0', () => {
     expect(items[0]!.guid).toEqual({ '#text': `urn:uuid:${ids[2]}`, '@isPermaLink': 'false' });
     expect(items[0]!.pubDate).toBe('Tue, 03 Mar 2026 00:00:00 GMT');
     expect(items[0]!['content:encoded']).toContain('<h2>Features</h2>');
-    const hostile = items.find((i) => i.guid['#text'] === `urn:uuid:${hostileId}`)!;
-    expect(hostile['content:encoded']).not.toMatch(/<img|<script|href="javascript:/i);
     expect(res.body).not.toContain('Secret draft');
+    const all = (xml.parse((await get('/v1/changelog/acme-app/feed.rss?view=all')).body).rss.channel.item as Parsed[]);
+    expect(all).toHaveLength(4);
+    const hostile = all.find((i) => i.guid['#text'] === `urn:uuid:${hostileId}`)!;
+    expect(hostile['content:encoded']).not.toMatch(/<img|<script|href="javascript:/i);
+    // RSS titles are text: the attacker's markup escaped, never an element.
+    expect(hostile.title).toBe('&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp; &quot;quotes&quot;');
   });
 });
 
