@@ -19,12 +19,17 @@ export function markdownAsText(source: string): Html {
   return trusted(`<pre class="markdown-text">${escapeHtml(source)}</pre>\n`);
 }
 
+// Titles and items are commit text as written: code spans and emphasis render, but a link or an
+// image stays text, as in content (the generator escapes them there): a commit's author never
+// links readers elsewhere nor loads a picture from their server.
+const mdInline = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink']);
+
 /**
- * One line of inline Markdown (a title, an item) as HTML: code spans, emphasis and links, with the
- * same rules as renderMarkdown (raw HTML escaped, script links refused). Block syntax stays text.
+ * One line of inline Markdown (a title, an item) as HTML: code spans and emphasis; raw HTML escaped,
+ * links and images left as text. Block syntax stays text.
  */
 export function renderInlineMarkdown(source: string): Html {
-  return trusted(md.renderInline(source));
+  return trusted(mdInline.renderInline(source));
 }
 
 /** A line shown as it is, escaped, when rendering it would cost too much. */
