@@ -4,6 +4,7 @@ import { ENTRY_STATUSES, ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import type { AppError } from '../../errors.js';
 import { SECTION_KEYS } from '../../generation/engine/types.js';
 import { html, type Html } from '../../html/html.js';
+import { inlineHtmlText } from '../../html/markdown.js';
 import { csrfField, formErrors, when } from './layout.js';
 
 /** The filter as typed (empty: any), carried through links, hidden fields and the filter form. */
@@ -21,6 +22,8 @@ export interface ReviewView {
   csrf: string;
   raw: RawFilter;
   entries: ReviewRow[];
+  /** Each entry's title as HTML (its inline Markdown), in the order of `entries`. */
+  titles: readonly Html[];
   counts: ReviewCounts;
   /** Cursor of the next (older) page, if any; `after` is this page's own. */
   next: string | null;
@@ -93,8 +96,8 @@ ${counts.total
 ${v.entries.length
     ? html`<div class="table-wrap"><table class="queue"><thead><tr><th scope="col"><input type="checkbox" data-select-page aria-label="Select every entry on this page"></th><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Date</th><th scope="col">Status</th><th scope="col" class="hide-sm">Updated</th></tr></thead><tbody>
 ${v.entries.map(
-  (e) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ?? 'entry'}"></td>
-<td><a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
+  (e, i) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ? inlineHtmlText(v.titles[i]!) : 'entry'}"></td>
+<td><a href="/dashboard/entries/${e.id}">${v.titles[i]!}</a>${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
     e.pending_regeneration ? html` <span class="badge pending">newer commits</span>` : ''
   }</td><td>${e.entry_type}</td><td>${when(e.occurred_at)}</td><td><span class="badge ${e.status}">${e.status}</span>${e.edited_at ? html` <span class="muted">edited</span>` : ''}</td><td class="hide-sm">${when(e.updated_at)}</td></tr>`,
 )}
