@@ -4,7 +4,7 @@ import type { EntryRow, EntryType } from '../../db/schema.js';
 import { checkedLogo, textColorOn } from '../../projects/theme.js';
 import type { PublicProject, PublishedRelease } from '../changelog.repository.js';
 import { AVAILABLE_VIEWS, VIEW_LABELS, type AvailableView } from '../../projects/public-view.js';
-import { entryTitle, type ChangelogView } from './public-page.service.js';
+import type { ChangelogView } from './public-page.service.js';
 
 const DEFAULT_ACCENT = '#1f2937';
 const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
