@@ -491,7 +491,9 @@ button:disabled{opacity:.6;cursor:progress}
     _release(release) {
       const isNew = Boolean(this._lastSeen && release.published_at && release.published_at > this._lastSeen);
       const date = release.released_at ? { iso: release.released_at, date: new Date(release.released_at) } : null;
-      return this._article(release, release.title || release.tag || 'Unreleased', release.version, date, isNew);
+      const title = release.title || release.tag || 'Unreleased';
+      // "v1.1.0" needs no "1.1.0" chip beside it.
+      return this._article(release, title, release.version && !title.includes(release.version) ? release.version : null, date, isNew);
     }
 
     /** The structured form when there is one, else the Markdown content; the title and items as inline Markdown. */
