@@ -20,7 +20,7 @@ const FeedQuery = Type.Object({
       description:
         'Which view of the changelog the feed carries, as on the public page: `releases` (published release notes of tagged ' +
         'releases), one entry type (`weekly`, `monthly`, `daily`, `commit`) or `all` (every type interleaved). Default: the ' +
-        "view the public page opens on (the project's choice, else releases when it has published any, else the first of " +
+        "view the public page opens on (the project's choice, else releases once it has published the note of a tagged release, else the first of " +
         'weekly, monthly, daily and commit it has published).',
     }),
   ),

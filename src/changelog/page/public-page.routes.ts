@@ -25,7 +25,7 @@ const PageQuery = Type.Object({
     Type.Union([Type.Literal(''), ...AVAILABLE_VIEWS.map((v) => Type.Literal(v))], {
       description:
         "What to show: published release notes (releases), one kind of entry (weekly, monthly, daily, commit: every change) or all entries. " +
-        "Default: the project's choice, else releases when it has published any, else the first of weekly, monthly, daily and commit it has published.",
+        "Default: the project's choice, else releases once it has published the note of a tagged release, else the first of weekly, monthly, daily and commit it has published.",
     }),
   ),
   type: Type.Optional(Type.Union([Type.Literal(''), ...ENTRY_TYPES.map((t) => Type.Literal(t))], { description: 'Only entries of this type.' })),
@@ -93,7 +93,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
         description:
           'Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, ' +
           'one view at a time (`view`: the project\'s default unless the reader picks releases, weekly, monthly, daily, every change ' +
-          'or all; the default is releases when the project has published release notes and its managers chose nothing else), ' +
+          'or all; the default is releases when the project has published the note of a tagged release and its managers chose nothing else), ' +
           'filterable by component (entry views), each with a permalink and its date (a rollup\'s period start, a release\'s date). ' +
           'Titles render their inline Markdown. Themed with the project\'s colour and logo. ' +
           'Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.',
