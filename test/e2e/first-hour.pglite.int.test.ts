@@ -353,13 +353,14 @@ describe.runIf(runE2e)('the first hour: changelog serve on the embedded database
     expect((await titlesOnPublicPage()).slice(2)).toHaveLength(HISTORY_TITLES.length);
     expect(cspViolations).toEqual([]);
 
-    // Feeds: every published entry, the new ones first.
+    // Feeds: the view of everything carries every published entry, the new ones first (the feed without
+    // a view carries the page's default view, as the widget does).
     for (const [format, type] of [
       ['atom', 'application/atom+xml'],
       ['rss', 'application/rss+xml'],
       ['json', 'application/feed+json'],
     ] as const) {
-      const response = await fetch(`${base}/v1/changelog/${SLUG}/feed.${format}`);
+      const response = await fetch(`${base}/v1/changelog/${SLUG}/feed.${format}?view=all`);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toContain(type);
       const body = await response.text();
