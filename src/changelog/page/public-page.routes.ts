@@ -178,8 +178,12 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       return send(request, reply, `releases-page:${slug}:${page}`, async () => {
         const listed = await services.releases.page(slug, { limit: 20, offset: (page - 1) * 20 });
         const view = { project: listed.project, releases: listed.releases, hasMore: listed.meta.has_more, page };
-        const { html, transient } = await services.markdown.render(listed.releases.map((r) => r.content));
-        return { project: listed.project, body: releasesPage(config.publicUrl, view, html), lastModified: listed.project.published_changed_at, transient };
+        const [contents, titles] = await Promise.all([
+          services.markdown.render(listed.releases.map((r) => r.content)),
+          services.markdown.render(listed.releases.map((r) => r.title), { inline: true }),
+        ]);
+        const body = releasesPage(config.publicUrl, view, { contents: contents.html, titles: titles.html });
+        return { project: listed.project, body, lastModified: listed.project.published_changed_at, transient: contents.transient || titles.transient };
       });
     },
   );
@@ -200,8 +204,9 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       const { slug, tag } = request.params;
       return send(request, reply, `release-page:${slug}:${tag}`, async () => {
         const { project, release } = await services.releases.release(slug, tag);
-        const { html, transient } = await services.markdown.render([release.content]);
-        return { project, body: releasePage(config.publicUrl, project, release, html[0]!), lastModified: project.published_changed_at, transient };
+        const [content, title] = await Promise.all([services.markdown.render([release.content]), services.markdown.render([release.title], { inline: true })]);
+        const body = releasePage(config.publicUrl, project, release, content.html[0]!, title.html[0]!);
+        return { project, body, lastModified: project.published_changed_at, transient: content.transient || title.transient };
       });
     },
   );

@@ -333,8 +333,8 @@ export interface ReleasesView {
   page: number;
 }
 
-/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page; `contents` in their order. */
-export function releasesPage(publicUrl: string, view: ReleasesView, contents: readonly Html[]): string {
+/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page; contents and titles in their order. */
+export function releasesPage(publicUrl: string, view: ReleasesView, { contents, titles }: Rendered): string {
   const { project, releases, page } = view;
   const slug = project.slug;
   const at = (n: number) => `/c/${slug}/releases${n > 1 ? `?page=${n}` : ''}`;
@@ -346,7 +346,7 @@ ${
     ? html`<ol class="entries">
 ${releases.map(
   (release, i) => html`<li><article id="release-${release.id}" aria-labelledby="h-${release.id}">
-<h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${release.title}</a></h2>
+<h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${titles[i]!}</a></h2>
 ${releaseMeta(release)}
 <div class="content">${entryContent(contents[i]!, 2)}</div>
 </article></li>`,
@@ -364,17 +364,17 @@ ${
   return layout(project, `${project.name} release notes${page > 1 ? ` · page ${page}` : ''}`, `${publicUrl}${at(page)}`, body, releaseFeedLinks(slug, project.name));
 }
 
-/** The permalink page of one release note; `content`: its content as HTML. */
-export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease, content: Html): string {
+/** The permalink page of one release note; `content`: its content as HTML, `title` its title (inline Markdown). */
+export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease, content: Html, title: Html): string {
   const body = html`<p><a href="/c/${project.slug}/releases">← All releases of ${project.name}</a></p>
 <article id="release-${release.id}" aria-labelledby="release-title">
-<h1 id="release-title">${release.title}</h1>
+<h1 id="release-title">${title}</h1>
 ${releaseMeta(release)}
 <div class="content">${entryContent(content, 1)}</div>
 </article>`;
   return layout(
     project,
-    `${release.title} · ${project.name} release notes`,
+    `${inlineHtmlText(title)} · ${project.name} release notes`,
     `${publicUrl}${releasePath(project.slug, release)}`,
     body,
     releaseFeedLinks(project.slug, project.name),
