@@ -628,6 +628,8 @@ CREATE TABLE public.changelog_entries (
     pending_regeneration boolean DEFAULT false NOT NULL,
     row_version bigint DEFAULT nextval('public.changelog_entry_versions'::regclass) NOT NULL,
     occurred_at timestamp with time zone NOT NULL,
+    history_at timestamp with time zone,
+    unpublished_at timestamp with time zone,
     CONSTRAINT changelog_entries_check CHECK (((status = 'published'::text) = (published_at IS NOT NULL))),
     CONSTRAINT changelog_entries_check1 CHECK (((period_start IS NULL) OR (period_end IS NULL) OR (period_start < period_end))),
     CONSTRAINT changelog_entries_entry_type_check CHECK ((entry_type = ANY (ARRAY['commit'::text, 'daily'::text, 'weekly'::text, 'monthly'::text]))),
@@ -662,6 +664,7 @@ CREATE TABLE public.commits (
     pr_number integer,
     tags text[] DEFAULT '{}'::text[] NOT NULL,
     reachable boolean DEFAULT true NOT NULL,
+    on_tracked_branch boolean DEFAULT true NOT NULL,
     CONSTRAINT commits_sha_check CHECK ((sha ~ '^[0-9a-f]{40}([0-9a-f]{24})?$'::text))
 );
 
@@ -804,6 +807,8 @@ CREATE TABLE public.release_notes (
     sort_at timestamp with time zone GENERATED ALWAYS AS (COALESCE(released_at, 'infinity'::timestamp with time zone)) STORED,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    history_at timestamp with time zone,
+    unpublished_at timestamp with time zone,
     CONSTRAINT release_notes_check CHECK (((status = 'published'::text) = (published_at IS NOT NULL))),
     CONSTRAINT release_notes_check1 CHECK (((tag IS NULL) = (key = 'release:unreleased'::text))),
     CONSTRAINT release_notes_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'archived'::text])))
@@ -842,6 +847,8 @@ CREATE TABLE public.repo_links (
     restricted boolean DEFAULT false NOT NULL,
     ingest_lease uuid,
     ingest_lease_until timestamp with time zone,
+    release_branches text[] DEFAULT '{}'::text[] NOT NULL,
+    release_heads jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT repo_links_check CHECK (((kind = 'github'::text) = ((installation_id IS NOT NULL) AND (repo_owner IS NOT NULL) AND (repo_name IS NOT NULL)))),
     CONSTRAINT repo_links_kind_check CHECK ((kind = ANY (ARRAY['github'::text, 'local'::text]))),
     CONSTRAINT repo_links_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'ingesting'::text, 'active'::text, 'error'::text, 'suspended'::text]))),
@@ -1405,6 +1412,12 @@ CREATE INDEX changelog_entries_review_status_idx ON public.changelog_entries USI
 --
 
 CREATE INDEX commits_project_committed_idx ON public.commits USING btree (project_id, committed_at DESC) WHERE reachable;
+
+--
+-- Name: commits_release_only_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX commits_release_only_idx ON public.commits USING btree (repo_link_id) WHERE (NOT on_tracked_branch);
 
 --
 -- Name: organization_invites_org_idx; Type: INDEX; Schema: public; Owner: -

@@ -81,3 +81,18 @@ if (queue) {
     }
   });
 }
+
+// The releases screen: the header's box ticks every row of the page; all matching a filter asks first.
+const bulkList = document.querySelector('form[data-bulk-list]');
+if (bulkList) {
+  bulkList.querySelector('[data-select-page]')?.addEventListener('change', (event) => {
+    for (const b of bulkList.querySelectorAll('input[name="ids"]')) b.checked = event.target.checked;
+  });
+  bulkList.addEventListener('submit', (event) => {
+    const scope = bulkList.querySelector('input[name="scope"]');
+    const action = event.submitter?.value;
+    if (scope?.checked && action && !window.confirm(`${action[0].toUpperCase()}${action.slice(1)} all ${bulkList.dataset.matching} release notes matching this filter?`)) {
+      event.preventDefault();
+    }
+  });
+}

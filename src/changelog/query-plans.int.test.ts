@@ -6,6 +6,7 @@ import { PREPARED } from '../db/database.js';
 import { createServices, type Services } from '../services.js';
 import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { describePlan, rowsExamined, type PlanNode } from '../../test/helpers/query-plans.js';
 
 /**
  * What every public read costs, whatever values an anonymous caller picks: each statement a request
@@ -90,41 +91,6 @@ afterAll(async () => {
   await app?.close();
   await database?.close();
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-const SCANS = new Set(['Seq Scan', 'Index Scan', 'Index Only Scan', 'Bitmap Index Scan', 'Bitmap Heap Scan', 'Tid Scan']);
-/** Every node of a plan tree, flattened. */
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-/**
- * Rows the plan's scans of tables and indexes looked at, returned or filtered out, in every loop. A
- * bitmap heap scan visits the rows its bitmap index scans counted: only rows a lossy bitmap brought
- * in besides (removed on recheck) count again.
- */
-const rowsExamined = (plan: PlanNode) =>
-  nodes(plan)
-    .filter((n) => SCANS.has(n['Node Type']))
-    .reduce((sum, n) => {
-      const looked =
-        n['Node Type'] === 'Bitmap Heap Scan'
-          ? (n['Rows Removed by Index Recheck'] ?? 0)
-          : n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0) + (n['Rows Removed by Index Recheck'] ?? 0);
-      return sum + looked * n['Actual Loops'];
-    }, 0);
-const describePlan = (plan: PlanNode): string =>
-  nodes(plan)
-    .filter((n) => SCANS.has(n['Node Type']))
-    .map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}: ${n['Actual Rows']}×${n['Actual Loops']} (+${n['Rows Removed by Filter'] ?? 0} filtered)`)
-    .join('; ');
 
 interface Examined {
   sql: string;

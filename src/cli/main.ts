@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { registerEntriesCommands } from '../entries/entries.cli.js';
+import { registerReleasesCommands } from '../entries/releases.cli.js';
 import { AppError } from '../errors.js';
 import { registerGenerationCommands } from '../generation/generation.cli.js';
 import { registerPreviewCommand } from '../generation/preview.cli.js';
@@ -122,6 +123,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   registerProjectsCommands(core);
   registerKeysCommands(core);
   registerEntriesCommands(core);
+  registerReleasesCommands(core);
   registerReposCommands(parts);
   registerWorkerCommand(parts);
   registerGenerationCommands(parts);

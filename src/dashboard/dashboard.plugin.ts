@@ -18,6 +18,7 @@ import { keysRoutes } from './keys.routes.js';
 import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
+import { releasesPages } from './releases.routes.js';
 import { reviewPages } from './review.routes.js';
 import { webhookPages } from './webhooks.routes.js';
 
@@ -58,6 +59,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'repo-linked': { kind: 'ok', text: 'Repository linked: its first sync is queued.' },
   'repo-sync-queued': { kind: 'ok', text: 'Sync queued.' },
   'repo-branch-changed': { kind: 'ok', text: 'Tracked branch changed: the repository is synced again.' },
+  'repo-release-branches-changed': { kind: 'ok', text: 'Release branches saved: the repository is synced again when they changed.' },
   'repo-unlinked': { kind: 'ok', text: 'Repository unlinked. Its commits and entries stay.' },
   'repo-purged': { kind: 'ok', text: 'Repository unlinked and its commits deleted; entries made only from them are archived at the next generation.' },
   'project-deleted': { kind: 'ok', text: 'Project deleted, with its entries.' },
@@ -77,6 +79,10 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'github-verified': { kind: 'ok', text: 'GitHub account verified: installations it can access can now be connected.' },
   'github-requested': { kind: 'warn', text: 'GitHub asked an organization owner to approve the installation; it appears here once approved.' },
   'generation-saved': { kind: 'ok', text: 'Generation settings saved; they apply from the next generation.' },
+  'generation-saved-published': {
+    kind: 'ok',
+    text: 'Generation settings saved. The drafts a policy now set to auto held back are published (not those a person unpublished or edited).',
+  },
   generated: { kind: 'ok', text: 'Changelog generated.' },
   'entry-regenerated': { kind: 'ok', text: 'Entry regenerated from its commits; the edit was dropped.' },
 };
@@ -257,5 +263,6 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(githubRoutes, { kit });
   await app.register(generationPages, { kit });
   await app.register(reviewPages, { kit });
+  await app.register(releasesPages, { kit });
   await app.register(webhookPages, { kit });
 };

@@ -217,13 +217,14 @@ ${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
 
   app.post('/dashboard/projects/:slug/generation', { schema: { hide: true, params: SlugParams, body: SettingsForm } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+    let published = 0;
     try {
-      await services.generation.configure(project.slug, patchFromForm(request.body as FormBody));
+      await services.generation.configure(project.slug, patchFromForm(request.body as FormBody), { onPublished: (p) => (published = p.entries + p.releases) });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'invalid_request') throw error;
       return page(request, reply, project, ws, error);
     }
-    return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=generation-saved`, 303);
+    return reply.redirect(`/dashboard/projects/${project.slug}/generation?notice=${published ? 'generation-saved-published' : 'generation-saved'}`, 303);
   });
 
   // The form as submitted, generated from the stored commits and compared with the saved settings; nothing is saved.

@@ -29,6 +29,10 @@ const ProjectQuery = Type.Object({
 
 const STATUS_ACTIONS = { published: 'Publish', draft: 'Unpublish', archived: 'Archive' } as const;
 
+
+/** A form's comma-separated release-branch patterns (the service checks each). */
+const patternList = (value: string) => value.split(',').map((p) => p.trim()).filter(Boolean);
+
 export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
@@ -70,7 +74,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
 <h1>${project.name}</h1>
 <p class="subtitle"><code>${project.slug}</code> · public page <a href="/c/${project.slug}">/c/${project.slug}</a> · API <a href="/v1/changelog/${project.slug}">/v1/changelog/${project.slug}</a> · feed <a href="/v1/changelog/${project.slug}/feed.atom">Atom</a>${
   ws.canManage
-    ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
+    ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
 }</p>
 ${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, localPaths: access.linkGrant(kit.user(request), ws).localPaths, ...(repoError ? { error: repoError } : {}) })}
@@ -133,7 +137,7 @@ ${
     reply: FastifyReply,
     slug: string,
     action: (project: ProjectRow, ws: Workspace) => Promise<string>,
-    context: { linkId?: string; values?: { source?: string; branch?: string } } = {},
+    context: { linkId?: string; values?: { source?: string; branch?: string; releaseBranches?: string } } = {},
   ) {
     const { project, ws } = await access.project(kit.user(request), slug, true);
     try {
@@ -151,12 +155,16 @@ ${
       schema: {
         hide: true,
         params: SlugParams,
-        body: Type.Composite([Form, Type.Object({ source: Type.String({ maxLength: 4000 }), branch: Type.Optional(Type.String({ maxLength: 1000 })) })]),
+        body: Type.Composite([
+          Form,
+          Type.Object({ source: Type.String({ maxLength: 4000 }), branch: Type.Optional(Type.String({ maxLength: 1000 })), releaseBranches: Type.Optional(Type.String({ maxLength: 2000 })) }),
+        ]),
       },
     },
     async (request, reply) => {
       const source = request.body.source;
       const branch = request.body.branch?.trim() ?? '';
+      const releaseBranches = request.body.releaseBranches?.trim() ?? '';
       return repoAction(
         request,
         reply,
@@ -164,10 +172,14 @@ ${
         async (project, ws) => {
           // Counted before the checks: refused sources cost a DNS lookup or a git ls-remote too.
           await app.limitTenantAction(request, reply, 'link', project);
-          await services.repos.linkFromDashboard(project.id, { source, ...(branch ? { branch } : {}) }, access.linkGrant(kit.user(request), ws));
+          await services.repos.linkFromDashboard(
+            project.id,
+            { source, ...(branch ? { branch } : {}), ...(releaseBranches ? { releaseBranches: patternList(releaseBranches) } : {}) },
+            access.linkGrant(kit.user(request), ws),
+          );
           return 'repo-linked';
         },
-        { values: { source, branch } },
+        { values: { source, branch, releaseBranches } },
       );
     },
   );
@@ -193,6 +205,18 @@ ${
         await app.limitTenantAction(request, reply, 'link', project);
         await services.repos.setBranch(link.id, request.body.branch.trim());
         return 'repo-branch-changed';
+      }, { linkId: request.params.id }),
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/repos/:id/release-branches',
+    { schema: { hide: true, params: LinkParams, body: Type.Composite([Form, Type.Object({ releaseBranches: Type.String({ maxLength: 2000 }) })]) } },
+    async (request, reply) =>
+      repoAction(request, reply, request.params.slug, async (project) => {
+        const link = await services.repos.linkOfProject(project.id, request.params.id);
+        await app.limitTenantAction(request, reply, 'link', project);
+        await services.repos.setReleaseBranches(link.id, patternList(request.body.releaseBranches));
+        return 'repo-release-branches-changed';
       }, { linkId: request.params.id }),
   );
 

@@ -153,6 +153,16 @@ describe('linking from the dashboard', () => {
     expect(changed.location).toBe('/dashboard/projects/acme-app?notice=repo-branch-changed');
     expect((await linksOf('acme-app'))[0]).toMatchObject({ tracked_branch: 'develop', sync_state: 'queued' });
 
+    // Release branches: an attacker's pattern is refused on the page, naming it; good ones are shown and re-sync.
+    const refused = await people.alice.submit('/dashboard/projects/acme-app', `${base}/release-branches`, { releaseBranches: '*.x, ../../tags/*' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toContain('release-branch pattern');
+    expect((await linksOf('acme-app'))[0]!.release_branches).toEqual([]);
+    const released = await people.alice.submit('/dashboard/projects/acme-app', `${base}/release-branches`, { releaseBranches: '*.x, release/*' });
+    expect(released.location).toBe('/dashboard/projects/acme-app?notice=repo-release-branches-changed');
+    expect((await linksOf('acme-app'))[0]).toMatchObject({ release_branches: ['*.x', 'release/*'] });
+    expect((await people.alice.get('/dashboard/projects/acme-app')).body).toContain('release branches *.x, release/*');
+
     const synced = await people.alice.submit('/dashboard/projects/acme-app', `${base}/sync`);
     expect(synced.location).toBe('/dashboard/projects/acme-app?notice=repo-sync-queued');
 
@@ -179,6 +189,7 @@ describe('who may see and manage links', () => {
     [`/dashboard/projects/${slug}/repos`, { source: join(allowed, 'app.git'), branch: '' }],
     [`/dashboard/projects/${slug}/repos/${id}/sync`, {}],
     [`/dashboard/projects/${slug}/repos/${id}/branch`, { branch: 'develop' }],
+    [`/dashboard/projects/${slug}/repos/${id}/release-branches`, { releaseBranches: '*.x' }],
     [`/dashboard/projects/${slug}/repos/${id}/unlink`, { purge: 'on' }],
   ] as const;
 

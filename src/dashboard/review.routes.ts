@@ -107,7 +107,7 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
       `Review queue · ${project.name}`,
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
 <h1>Review queue</h1>
-<p class="subtitle"><a href="/dashboard/projects/${project.slug}/generation">Generation settings</a></p>
+<p class="subtitle"><a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a></p>
 ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, titles, counts, next: listing.next, after, limit: input.limit, error })}`,
       { status: error ? error.status : 200, ...(input.notice ? { notice: input.notice } : {}) },
     );

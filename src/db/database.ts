@@ -108,17 +108,37 @@ export const PREPARED = '/* prepared */';
  * by itself when a generic one would be worse). Only marked statements: their text is fixed, so
  * the per-connection cache stays small, whereas a generated IN-list would make a new one each time.
  */
-function prepareMarkedStatements(client: pg.PoolClient): void {
+function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string, string> {
   const names = new Map<string, string>();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     if (typeof text === 'string' && Array.isArray(values) && text.includes(PREPARED)) {
       let name = names.get(text);
-      if (name === undefined) names.set(text, (name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}`));
+      if (name === undefined) names.set(text, (name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}${suffix}`));
       return query({ name, text, values }, ...rest);
     }
     return query(text, values, ...rest);
   };
+  return names;
+}
+
+/**
+ * The embedded database is one session that every client of its socket shares, so a statement name
+ * one client prepared exists for all. The holder's own pool still prepares its marked statements
+ * (planning the public reads' statements on every request cost more than the reads themselves):
+ * each client under names of its own, kept while the server runs (its clients do not idle out),
+ * and deallocated when the pool drops a client.
+ */
+function prepareEmbedded(pool: pg.Pool): void {
+  let clients = 0;
+  const prepared = new WeakMap<pg.PoolClient, Map<string, string>>();
+  pool.on('connect', (client) => prepared.set(client, prepareMarkedStatements(client, `_${++clients}`)));
+  pool.on('remove', (client) => {
+    const names = prepared.get(client as pg.PoolClient);
+    if (!names?.size || (pool as pg.Pool & { ending?: boolean }).ending) return;
+    // Best effort: a failure leaves a few plans in the session until the server stops.
+    for (const name of names.values()) pool.query(`DEALLOCATE ${name}`).catch(() => {});
+  });
 }
 
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
@@ -382,6 +402,8 @@ function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: 
     application_name: embedded?.applicationName ?? 'changelog-service',
     // Notices a server that vanished without closing (a cut network) on idle connections too.
     keepAlive: true,
+    // The embedded pool's connections stay: each holds prepared statements of its own (prepareEmbedded).
+    ...(embedded ? { idleTimeoutMillis: 0 } : {}),
   });
   // An idle client that loses its server (restart, failover) must not crash the process.
   pool.on('error', () => {});
@@ -389,7 +411,8 @@ function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: 
   // out would emit an unhandled 'error' and end the process. Its query fails on its own, and the
   // pool discards the broken client when it comes back.
   pool.on('connect', (client) => client.on('error', () => {}));
-  if (poolOptions.preparedStatements) pool.on('connect', prepareMarkedStatements);
+  if (poolOptions.preparedStatements) pool.on('connect', (client) => prepareMarkedStatements(client));
+  else if (embedded) prepareEmbedded(pool);
   if (embedded) pool.on('connect', (client) => client.on('notification', (message) => embedded.onNotification(message.channel, message.payload ?? '')));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
   let readDb = db;
@@ -402,7 +425,7 @@ function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: 
     });
     readPool.on('error', () => {});
     readPool.on('connect', (client) => client.on('error', () => {}));
-    if (poolOptions.preparedStatements) readPool.on('connect', prepareMarkedStatements);
+    if (poolOptions.preparedStatements) readPool.on('connect', (client) => prepareMarkedStatements(client));
     readDb = new Kysely<DB>({ dialect: new PostgresDialect({ pool: readPool }), ...(log ? { log } : {}) });
   }
   const listenUrl = poolOptions.listenUrl;

@@ -115,6 +115,8 @@ export interface CommitsTable {
   pr_number: number | null;
   tags: ColumnType<string[], string[] | undefined, string[]>;
   reachable: ColumnType<boolean, boolean | undefined, boolean>;
+  /** False for a commit only the link's release branches reach (migrations/0034): no entry reads it. */
+  on_tracked_branch: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export type EntryType = 'commit' | 'daily' | 'weekly' | 'monthly';
@@ -157,6 +159,10 @@ export interface ChangelogEntriesTable {
    * by a trigger (migrations 0023, 0025). Written through raw SQL only, hence `never` here.
    */
   occurred_at: ColumnType<Date, never, never>;
+  /** The date it carries as history (generated before the link), else null (migrations/0033). */
+  history_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** When a person last sent it from published back to draft; cleared by a publish (migrations/0033). */
+  unpublished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 /** Release notes per project (migrations/0020): written by generation through the entries service. */
@@ -184,6 +190,9 @@ export interface ReleaseNotesTable {
   sort_at: ColumnType<Date, never, never>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
+  /** As on changelog_entries (migrations/0033). */
+  history_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  unpublished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export type ContextType = 'user' | 'org';
@@ -311,6 +320,10 @@ export interface RepoLinksTable {
   /** The running ingest's lease (repos/link-lock.ts): its token, and when it lapses unless renewed. */
   ingest_lease: ColumnType<string | null, string | null | undefined, string | null>;
   ingest_lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** Branch patterns (`*.x`, `release/*`) whose tags make release notes too (migrations/0034). */
+  release_branches: ColumnType<string[], string[] | undefined, string[]>;
+  /** Release branch → its tip at the last completed ingest (the next one reads only what is new). */
+  release_heads: ColumnType<Record<string, string>, string | undefined, string>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -427,7 +440,7 @@ export type CommitRow = Selectable<CommitsTable>;
 /** An entry as the contract shows it; the generation bookkeeping columns are read by src/generation/. */
 export type EntryRow = Omit<
   Selectable<ChangelogEntriesTable>,
-  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version' | 'occurred_at'
+  'generation_key' | 'fingerprint' | 'edited_at' | 'pending_regeneration' | 'row_version' | 'occurred_at' | 'history_at' | 'unpublished_at'
 >;
 export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;

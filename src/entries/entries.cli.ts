@@ -40,7 +40,7 @@ function listText(slug: string, rows: ReviewRow[], counts: ReviewCounts, next: s
   return [head, ...lines, ...(next ? [`More: add --after ${next}`] : [])].join('\n');
 }
 
-/** `changelog entries list|import|publish|unpublish|archive|releases|publish-release|unpublish-release|archive-release`. */
+/** `changelog entries list|import|publish|unpublish|archive|publish-release|unpublish-release|archive-release` (`entries releases`: releases.cli.ts). */
 export function registerEntriesCommands({ program, command, run, withServices }: CliParts<{ projects: ProjectsService; entries: EntriesService }>): void {
   const entries = program.command('entries').description('manage changelog entries');
   command(entries, 'list', "a project's entries newest first by their own date (period start or commit date), as the review queue shows them")
@@ -107,23 +107,8 @@ export function registerEntriesCommands({ program, command, run, withServices }:
         ),
       );
   }
-  // Release notes, by project and tag (`unreleased`: the Unreleased note): reviewed and published
-  // here when the project's release policy is manual.
-  command(entries, 'releases', "list a project's release notes in every status, newest first")
-    .requiredOption('--project <slug>', 'project slug')
-    .action(
-      run(async (opts: { project: string }) =>
-        withServices(async (services) => {
-          const notes = await services.entries.listReleases(opts.project);
-          return {
-            json: { releases: notes.map((n) => ({ tag: n.tag, status: n.status, released_at: n.released_at, previous_tag: n.previous_tag, title: n.title })) },
-            text: notes.length
-              ? notes.map((n) => `${(n.tag ?? 'unreleased').padEnd(24)} ${n.status.padEnd(9)} ${n.released_at?.toISOString().slice(0, 10) ?? '-'}`).join('\n')
-              : `${opts.project} has no release notes`,
-          };
-        }),
-      ),
-    );
+  // Release notes, one by one by project and tag (`unreleased`: the Unreleased note). Listing them
+  // (`entries releases`) and bulk changes are `changelog releases` (releases.cli.ts).
   for (const [name, method] of [
     ['publish-release', 'publishRelease'],
     ['unpublish-release', 'unpublishRelease'],

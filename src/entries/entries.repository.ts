@@ -3,6 +3,7 @@ import type { Executor } from '../db/database.js';
 import type { DB, EntryRow, EntryStatus, EntryType, NewEntry, ReleaseNoteRow } from '../db/schema.js';
 import { ENTRY_COLUMNS } from './entry.schemas.js';
 import type { StoredGeneratedEntry, StoredGeneratedRelease } from './generated.js';
+import type { ReleaseCursor, ReleaseFilter } from './release-filter.js';
 import type { ReviewCursor, ReviewFilter } from './review-filter.js';
 
 /** Rows per write statement of generated entries. */
@@ -117,6 +118,61 @@ const publishedAtFor = (status: EntryStatus) =>
   // Publishing stamps the time once; leaving `published` clears it, so a re-publish is new again.
   status === 'published' ? sql<Date>`coalesce(published_at, now())` : sql<null>`NULL`;
 
+/**
+ * How a person's status change stamps `unpublished_at` (migrations/0033): sending a published row
+ * back to draft marks it as the editor's, so a policy that becomes `auto` leaves it alone; a publish
+ * clears the mark.
+ */
+const unpublishedAtFor = (status: EntryStatus) =>
+  status === 'published'
+    ? sql<null>`NULL`
+    : status === 'draft'
+      ? sql<Date | null>`CASE WHEN status = 'published' THEN now() ELSE unpublished_at END`
+      : sql<Date | null>`unpublished_at`;
+
+/** A release note as the dashboard and the command line list it. */
+export interface ReleaseListRow {
+  id: string;
+  key: string;
+  tag: string | null;
+  package: string | null;
+  version: string | null;
+  prerelease: boolean;
+  previous_tag: string | null;
+  released_at: Date | null;
+  title: string;
+  status: EntryStatus;
+  published_at: Date | null;
+  updated_at: Date;
+  history_at: Date | null;
+  /** Items of its sections, and the commits it lists. */
+  items: number;
+  commits: number;
+  /** sort_at in microseconds since the epoch as text, or 'inf' (the Unreleased note): the page cursor. */
+  sort_us: string;
+}
+
+type ReleasesQuery<O> = SelectQueryBuilder<DB, 'release_notes', O>;
+
+/** A release filter as conditions on a project's notes (`facets`: leave status to a GROUP BY). */
+function releasesFiltered<O>(query: ReleasesQuery<O>, projectId: string, f: ReleaseFilter & { sinceAt?: Date | null }, facets = false): ReleasesQuery<O> {
+  let q = query.where('project_id', '=', projectId);
+  if (!facets && f.status) q = q.where('status', '=', f.status);
+  if (f.package === null) q = q.where('package', 'is', null);
+  else if (f.package !== undefined) q = q.where('package', '=', f.package);
+  if (f.prerelease !== undefined) q = q.where('prerelease', '=', f.prerelease);
+  if (f.since) q = q.where('sort_at', '>=', f.since);
+  // After a tag: strictly newer than its release (the Unreleased note, never released, is newest).
+  if (f.sinceAt) q = q.where('sort_at', '>', f.sinceAt);
+  if (f.tagged) q = q.where('tag', 'is not', null);
+  return q;
+}
+
+const releaseOlderThan = (c: ReleaseCursor) =>
+  c.atMicros === null
+    ? sql<boolean>`(sort_at, id) < ('infinity'::timestamptz, ${c.id}::uuid)`
+    : sql<boolean>`(sort_at, id) < (timestamptz 'epoch' + ${c.atMicros.toString()}::bigint * interval '1 microsecond', ${c.id}::uuid)`;
+
 export const entriesRepository = {
   async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
     return db.selectFrom('changelog_entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
@@ -140,6 +196,7 @@ export const entriesRepository = {
       .set({
         status,
         published_at: publishedAtFor(status),
+        unpublished_at: unpublishedAtFor(status),
         updated_at: sql<Date>`now()`,
       })
       .where('id', '=', id)
@@ -180,23 +237,23 @@ export const entriesRepository = {
   async insertGenerated(
     db: Executor,
     projectId: string,
-    rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus; publishedAt?: Date | null }>,
+    rows: ReadonlyArray<{ record: string; commitId: string | null; status: EntryStatus; publishedAt?: Date | null; historyAt?: Date | null }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
-    const toRecord = ({ record, commitId, status, publishedAt }: (typeof rows)[number]) =>
-      withFields(record, { commit_id: commitId, status, published_at: publishedAt ? publishedAt.toISOString() : null });
+    const toRecord = ({ record, commitId, status, publishedAt, historyAt }: (typeof rows)[number]) =>
+      withFields(record, { commit_id: commitId, status, published_at: publishedAt ? publishedAt.toISOString() : null, history_at: historyAt ? historyAt.toISOString() : null });
     await pipelined(rows, toRecord, async (json, n) => {
       // A backdated published_at (history) moves no Last-Modified backwards: the project's
       // published_changed_at only ever moves forward (migrations/0017), whatever the entries' dates.
       // occurred_at by migration 0023's rule, here rather than by its per-row trigger (migrations/0025).
       await sql`
         INSERT INTO changelog_entries (
-          project_id, generation_key, status, published_at, occurred_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
+          project_id, generation_key, status, published_at, history_at, occurred_at, ${sql.raw(RECORD_COLUMNS.join(', '))}
         )
-        SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN COALESCE(r.published_at, now()) END,
+        SELECT ${projectId}::uuid, r.generation_key, r.status, CASE WHEN r.status = 'published' THEN COALESCE(r.published_at, now()) END, r.history_at,
                COALESCE(r.period_start, (SELECT c.committed_at FROM commits c WHERE c.id = r.commit_id), now()),
                ${sql.raw(RECORD_COLUMNS.map((c) => `r.${c}`).join(', '))}
-        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text, published_at timestamptz)`.execute(db);
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, status text, published_at timestamptz, history_at timestamptz)`.execute(db);
       onBatch?.(n);
     });
   },
@@ -307,7 +364,7 @@ export const entriesRepository = {
     if (!ids.length) return 0;
     const rows = await db
       .updateTable('changelog_entries')
-      .set({ status: 'published', published_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .set({ status: 'published', published_at: sql<Date>`now()`, unpublished_at: null, updated_at: sql<Date>`now()` })
       .where('project_id', '=', projectId)
       .where('status', '=', 'draft')
       .where('id', 'in', ids)
@@ -315,14 +372,23 @@ export const entriesRepository = {
       .execute();
     return rows.length;
   },
-  /** Inserts generated release notes, each `draft` or `published` (stamped now) as the release policy says. */
-  async insertGeneratedReleases(db: Executor, projectId: string, rows: ReadonlyArray<{ record: string; status: EntryStatus }>): Promise<void> {
-    await pipelined(rows, ({ record, status }) => withFields(record, { status }), async (json) => {
+  /**
+   * Inserts generated release notes, each `draft` or `published` as placed (generated.ts): new work
+   * published is stamped now, history with the date its tag reached the branch.
+   */
+  async insertGeneratedReleases(
+    db: Executor,
+    projectId: string,
+    rows: ReadonlyArray<{ record: string; status: EntryStatus; publishedAt?: Date | null; historyAt?: Date | null }>,
+  ): Promise<void> {
+    const toRecord = ({ record, status, publishedAt, historyAt }: (typeof rows)[number]) =>
+      withFields(record, { status, published_at: publishedAt ? publishedAt.toISOString() : null, history_at: historyAt ? historyAt.toISOString() : null });
+    await pipelined(rows, toRecord, async (json) => {
       await sql`
-        INSERT INTO release_notes (project_id, key, status, published_at, ${sql.raw(RELEASE_COLUMNS.join(', '))})
-        SELECT ${projectId}::uuid, r.key, r.status, CASE WHEN r.status = 'published' THEN now() END,
+        INSERT INTO release_notes (project_id, key, status, published_at, history_at, ${sql.raw(RELEASE_COLUMNS.join(', '))})
+        SELECT ${projectId}::uuid, r.key, r.status, CASE WHEN r.status = 'published' THEN COALESCE(r.published_at, now()) END, r.history_at,
                ${sql.raw(RELEASE_COLUMNS.map((c) => `r.${c}`).join(', '))}
-        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, status text)`.execute(db);
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, status text, published_at timestamptz, history_at timestamptz)`.execute(db);
     });
   },
 
@@ -366,11 +432,7 @@ export const entriesRepository = {
   async setReleaseStatus(db: Executor, projectId: string, key: string, status: EntryStatus): Promise<ReleaseNoteRow | undefined> {
     return db
       .updateTable('release_notes')
-      .set({
-        status,
-        published_at: status === 'published' ? sql<Date>`coalesce(published_at, now())` : null,
-        updated_at: sql<Date>`now()`,
-      })
+      .set({ status, published_at: publishedAtFor(status), unpublished_at: unpublishedAtFor(status), updated_at: sql<Date>`now()` })
       .where('project_id', '=', projectId)
       .where('key', '=', key)
       .returningAll()
@@ -421,12 +483,126 @@ export const entriesRepository = {
     if (!ids.length || !from.length) return [];
     const rows = await db
       .updateTable('changelog_entries')
-      .set({ status, published_at: publishedAtFor(status), updated_at: sql<Date>`now()` })
+      .set({ status, published_at: publishedAtFor(status), unpublished_at: unpublishedAtFor(status), updated_at: sql<Date>`now()` })
       .where('project_id', '=', projectId)
       .where('status', 'in', [...from])
       .where('id', 'in', [...ids])
       .returning('id')
       .execute();
     return rows.map((r) => r.id);
+  },
+
+  /** One page of a project's release notes, newest release first (Unreleased on top), then id: a stable keyset. */
+  async releasePage(
+    db: Executor,
+    projectId: string,
+    filter: ReleaseFilter & { sinceAt?: Date | null },
+    page: { after?: ReleaseCursor; limit: number },
+  ): Promise<ReleaseListRow[]> {
+    let q = releasesFiltered(db.selectFrom('release_notes'), projectId, filter).select([
+      'id', 'key', 'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'status', 'published_at', 'updated_at', 'history_at',
+      sql<number>`(SELECT coalesce(sum(jsonb_array_length(s -> 'items')), 0) FROM jsonb_array_elements(generated_json -> 'sections') s)::int`.as('items'),
+      sql<number>`cardinality(commit_shas)`.as('commits'),
+      sql<string>`CASE WHEN sort_at = 'infinity' THEN 'inf' ELSE (extract(epoch from sort_at) * 1000000)::bigint::text END`.as('sort_us'),
+    ]);
+    if (page.after) q = q.where(releaseOlderThan(page.after));
+    return q.orderBy('sort_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
+  },
+
+  /** A project's release notes matching the filter but for status, counted per status. */
+  async releaseFacets(db: Executor, projectId: string, filter: ReleaseFilter & { sinceAt?: Date | null }): Promise<Array<{ status: EntryStatus; n: number }>> {
+    return releasesFiltered(db.selectFrom('release_notes'), projectId, filter, true)
+      .select(['status', sql<number>`count(*)::int`.as('n')])
+      .groupBy('status')
+      .execute();
+  },
+
+  /** The package series of a project's release notes (null: the root package's), for the filter. */
+  async releasePackages(db: Executor, projectId: string): Promise<Array<string | null>> {
+    const rows = await db.selectFrom('release_notes').select('package').distinct().where('project_id', '=', projectId).orderBy('package').execute();
+    return rows.map((r) => r.package);
+  },
+
+  /** A project's note by key (any status). */
+  async findRelease(db: Executor, projectId: string, key: string): Promise<ReleaseNoteRow | undefined> {
+    return db.selectFrom('release_notes').selectAll().where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
+  },
+
+  /** Ids of the notes matching the filter, newest first, at most `limit`, locked (a bulk change follows). */
+  async matchingReleaseIds(db: Executor, projectId: string, filter: ReleaseFilter & { sinceAt?: Date | null }, limit: number): Promise<string[]> {
+    const rows = await releasesFiltered(db.selectFrom('release_notes'), projectId, filter)
+      .select('id')
+      .orderBy('sort_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .forUpdate()
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /** Of `ids`, the project's notes (locked until the transaction ends: a bulk change follows). */
+  async ownedReleaseIds(db: Executor, projectId: string, ids: readonly string[]): Promise<Set<string>> {
+    if (!ids.length) return new Set();
+    const rows = await db.selectFrom('release_notes').select('id').where('project_id', '=', projectId).where('id', 'in', [...ids]).forUpdate().execute();
+    return new Set(rows.map((r) => r.id));
+  },
+
+  /** The project's notes of these keys, by key (locked: a bulk change follows). */
+  async releaseIdsByKey(db: Executor, projectId: string, keys: readonly string[]): Promise<Map<string, string>> {
+    if (!keys.length) return new Map();
+    const rows = await db.selectFrom('release_notes').select(['id', 'key']).where('project_id', '=', projectId).where('key', 'in', [...keys]).forUpdate().execute();
+    return new Map(rows.map((r) => [r.key, r.id]));
+  },
+
+  /** Moves the project's notes among `ids` whose status is one of `from` to `status`, in one statement; the ids changed. */
+  async setReleaseStatusMany(db: Executor, projectId: string, ids: readonly string[], status: EntryStatus, from: readonly EntryStatus[]): Promise<string[]> {
+    if (!ids.length || !from.length) return [];
+    const rows = await db
+      .updateTable('release_notes')
+      .set({ status, published_at: publishedAtFor(status), unpublished_at: unpublishedAtFor(status), updated_at: sql<Date>`now()` })
+      .where('project_id', '=', projectId)
+      .where('status', 'in', [...from])
+      .where('id', 'in', [...ids])
+      .returning('id')
+      .execute();
+    return rows.map((r) => r.id);
+  },
+
+  /**
+   * Publishes what a publishing policy held back, once that policy is `auto`: the project's drafts
+   * of these types that generation made as new work, that no person edited or unpublished
+   * (migrations/0033). History drafts follow the history policy and stay.
+   */
+  async publishPolicyDrafts(db: Executor, projectId: string, types: readonly EntryType[], releases: boolean): Promise<{ entries: number; releases: number }> {
+    let entries = 0;
+    if (types.length) {
+      const rows = await db
+        .updateTable('changelog_entries')
+        .set({ status: 'published', published_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+        .where('project_id', '=', projectId)
+        .where('status', '=', 'draft')
+        .where('entry_type', 'in', [...types])
+        .where('generation_key', 'is not', null)
+        .where('history_at', 'is', null)
+        .where('unpublished_at', 'is', null)
+        .where('edited_at', 'is', null)
+        .returning('id')
+        .execute();
+      entries = rows.length;
+    }
+    let notes = 0;
+    if (releases) {
+      const rows = await db
+        .updateTable('release_notes')
+        .set({ status: 'published', published_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+        .where('project_id', '=', projectId)
+        .where('status', '=', 'draft')
+        .where('history_at', 'is', null)
+        .where('unpublished_at', 'is', null)
+        .returning('id')
+        .execute();
+      notes = rows.length;
+    }
+    return { entries, releases: notes };
   },
 };

@@ -6,7 +6,7 @@ import { AppError, notFound, type ErrorDetail } from '../errors.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
 import type { ProjectsService } from '../projects/projects.service.js';
-import { entriesRepository, type RegenerableEntry, type ReviewRow } from './entries.repository.js';
+import { entriesRepository, type RegenerableEntry, type ReleaseListRow, type ReviewRow } from './entries.repository.js';
 import {
   decideEntry,
   decideRelease,
@@ -18,6 +18,7 @@ import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, Sect
 import { decodeCursor, encodeCursor, REVIEW_PAGE_MAX, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
 import { releaseKey } from './release-key.js';
+import { decodeReleaseCursor, encodeReleaseCursor, RELEASE_PAGE_MAX, type ReleaseFilter } from './release-filter.js';
 
 /** Most entries one bulk action changes: a larger selection is refused, to be narrowed first. */
 export const BULK_LIMIT = 5000;
@@ -39,6 +40,33 @@ const BULK_MOVES = {
 } as const satisfies Record<string, { to: EntryStatus; from: readonly EntryStatus[] }>;
 export type BulkStatusAction = keyof typeof BULK_MOVES;
 export const BULK_STATUS_ACTIONS = Object.keys(BULK_MOVES) as BulkStatusAction[];
+
+/**
+ * What a bulk action on release notes applies to: ticked ids (the dashboard), tags (the command
+ * line; `unreleased`: the Unreleased note), or every note matching a filter (re-evaluated here).
+ */
+export type ReleaseSelection =
+  | { ids: readonly string[] }
+  | { tags: readonly string[] }
+  | {
+      filter: ReleaseFilter;
+      /** How many the person saw matching when they confirmed; more matching now is refused. */
+      expected?: number;
+    };
+
+/**
+ * Bulk status changes of release notes. A filter publishes drafts only: a note generation archived
+ * (an Unreleased note emptied by a tag, a tag deleted) is no longer part of the history; a note
+ * ticked or named by its tag is published from archived too, as a single publish does.
+ */
+export const RELEASE_ACTIONS = ['publish', 'unpublish'] as const;
+export type ReleaseAction = (typeof RELEASE_ACTIONS)[number];
+
+/** Release notes matching a filter, per status (for the status filter). */
+export interface ReleaseCounts {
+  total: number;
+  byStatus: Record<EntryStatus, number>;
+}
 
 /** Entries matching a filter, per status (for the type filter) and per type (for the status filter). */
 export interface ReviewCounts {
@@ -95,7 +123,7 @@ interface WriteOptions {
 const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
 
-type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null };
+type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null };
 type UpdateRow = { id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null };
 
 /** What a generation run's proposals came to, per entry type where it says so. */
@@ -177,7 +205,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
           else if (decision.action === 'insert' && proposal.kind === 'insert') {
             const { record, commitId, entryType } = proposal.produced;
             if (decision.history) outcome.history[decision.status === 'published' ? 'published' : 'drafts']++;
-            inserts.push({ record, commitId, status: decision.status, publishedAt: decision.publishedAt });
+            inserts.push({ record, commitId, status: decision.status, publishedAt: decision.publishedAt, historyAt: decision.historyAt });
             insertChars += record.length;
             count(outcome.created, entryType);
           } else if (decision.action === 'update' && proposal.kind === 'update') {
@@ -192,12 +220,14 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       },
 
       releases(proposals) {
-        const inserts: Array<{ record: string; status: EntryStatus }> = [];
+        const inserts: Array<{ record: string; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null }> = [];
         const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
         const archive: string[] = [];
         for (const proposal of proposals) {
           const decision = decideRelease(proposal, policy);
-          if (proposal.kind === 'insert' && decision.action === 'insert') inserts.push({ record: proposal.produced.record, status: decision.status });
+          if (proposal.kind === 'insert' && decision.action === 'insert') {
+            inserts.push({ record: proposal.produced.record, status: decision.status, publishedAt: decision.publishedAt, historyAt: decision.historyAt });
+          }
           else if (proposal.kind === 'update' && decision.action === 'update') {
             updates.push({ id: proposal.stored.id, record: proposal.produced.record, ...(decision.restore ? { restore: decision.restore } : {}) });
           } else if (proposal.kind === 'archive') archive.push(proposal.stored.id);
@@ -284,6 +314,58 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     }
     if (!ids.length) throw new AppError('invalid_request', 'No entries match this filter');
     return ids;
+  }
+
+  /** The filter with its `sinceTag` resolved to that release's date; an unknown tag is not found. */
+  async function releaseFilterOf(projectId: string, filter: ReleaseFilter, tx: Executor = db): Promise<ReleaseFilter & { sinceAt?: Date | null }> {
+    if (filter.sinceTag === undefined) return filter;
+    const since = await entriesRepository.findRelease(tx, projectId, releaseKey(filter.sinceTag));
+    if (!since || !since.released_at) {
+      throw new AppError('not_found', `No release ${filter.sinceTag} in this project`, [{ parameter: 'since', message: 'must be a date or a release tag of this project' }]);
+    }
+    return { ...filter, sinceAt: since.released_at };
+  }
+
+  /** The project's release notes a selection names, checked and locked in `tx`, as `select` does for entries. */
+  async function selectReleases(projectId: string, selection: ReleaseSelection, tx: Executor): Promise<{ ids: string[]; explicit: boolean }> {
+    if ('ids' in selection) {
+      const ids = [...new Set(selection.ids.map((id) => id.toLowerCase()))];
+      if (!ids.length) throw new AppError('invalid_request', 'No release notes selected');
+      if (ids.length > BULK_LIMIT) throw new AppError('invalid_request', `At most ${BULK_LIMIT} release notes at once`);
+      const owned = await entriesRepository.ownedReleaseIds(tx, projectId, ids.filter((id) => isUuid(id)));
+      const foreign = ids.filter((id) => !owned.has(id));
+      if (foreign.length) {
+        throw new AppError(
+          'not_found',
+          `${foreign.length === 1 ? 'One selected release note is' : `${foreign.length} selected release notes are`} not in this project; nothing was changed`,
+          foreign.slice(0, 20).map((id) => ({ parameter: 'ids', message: `${id.slice(0, 40)} is not a release note of this project` })),
+        );
+      }
+      return { ids, explicit: true };
+    }
+    if ('tags' in selection) {
+      const tags = [...new Set(selection.tags)];
+      if (!tags.length) throw new AppError('invalid_request', 'Name release tags, or select with a filter (--all)');
+      if (tags.length > BULK_LIMIT) throw new AppError('invalid_request', `At most ${BULK_LIMIT} release notes at once`);
+      const byKey = await entriesRepository.releaseIdsByKey(tx, projectId, tags.map(releaseKey));
+      const missing = tags.filter((t) => !byKey.has(releaseKey(t)));
+      if (missing.length) {
+        throw new AppError(
+          'not_found',
+          `${missing.length === 1 ? `No release ${missing[0]!.slice(0, 100)}` : `${missing.length} of the tags are no releases`} in this project; nothing was changed`,
+          missing.slice(0, 20).map((t) => ({ parameter: 'tags', message: `${t.slice(0, 100)} is not a release of this project` })),
+        );
+      }
+      return { ids: [...byKey.values()], explicit: true };
+    }
+    const filter = await releaseFilterOf(projectId, selection.filter, tx);
+    const ids = await entriesRepository.matchingReleaseIds(tx, projectId, filter, BULK_LIMIT + 1);
+    if (ids.length > BULK_LIMIT) throw new AppError('invalid_request', `More than ${BULK_LIMIT} release notes match this filter; narrow it (by package or date) and try again`);
+    if (selection.expected !== undefined && ids.length > selection.expected) {
+      throw new AppError('conflict', `${ids.length} release notes match now, more than the ${selection.expected} you confirmed; nothing was changed. Review the list and confirm again`);
+    }
+    if (!ids.length) throw new AppError('invalid_request', 'No release notes match this filter');
+    return { ids, explicit: false };
   }
 
   return {
@@ -465,6 +547,72 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       if (!project) throw notFound(`Project ${projectSlug}`);
       return entriesRepository.listReleases(db, project.id, limit);
     },
+
+    /**
+     * A page of a project's release notes in every status (or as filtered), newest release first
+     * with the Unreleased note on top; `next` continues after its last note (null on the last page).
+     */
+    async releases(projectId: string, filter: ReleaseFilter, page: { after?: string; limit?: number } = {}): Promise<{ releases: ReleaseListRow[]; next: string | null }> {
+      const limit = Math.min(Math.max(1, Math.trunc(page.limit ?? 50)), RELEASE_PAGE_MAX);
+      const after = page.after ? decodeReleaseCursor(page.after) : undefined;
+      const resolved = await releaseFilterOf(projectId, filter);
+      // One more than shown says whether a next page exists without counting.
+      const rows = await entriesRepository.releasePage(db, projectId, resolved, { limit: limit + 1, ...(after ? { after } : {}) });
+      const releases = rows.slice(0, limit);
+      const last = releases[releases.length - 1];
+      const next = rows.length > limit && last ? encodeReleaseCursor({ atMicros: last.sort_us === 'inf' ? null : BigInt(last.sort_us), id: last.id }) : null;
+      return { releases, next };
+    },
+
+    /** How many of a project's release notes match the filter, per status (the status filter aside). */
+    async releaseCounts(projectId: string, filter: ReleaseFilter): Promise<ReleaseCounts> {
+      const rows = await entriesRepository.releaseFacets(db, projectId, await releaseFilterOf(projectId, filter));
+      const byStatus = Object.fromEntries(ENTRY_STATUSES.map((s) => [s, 0])) as Record<EntryStatus, number>;
+      let total = 0;
+      for (const r of rows) {
+        byStatus[r.status] += r.n;
+        if (!filter.status || r.status === filter.status) total += r.n;
+      }
+      return { total, byStatus };
+    },
+
+    /** The package series of a project's release notes (null: the root package's). */
+    releasePackages: (projectId: string) => entriesRepository.releasePackages(db, projectId),
+
+    /** A project's release note by tag (`unreleased`: the Unreleased note), in any status. */
+    async release(projectId: string, tag: string): Promise<ReleaseNoteRow> {
+      const note = await entriesRepository.findRelease(db, projectId, releaseKey(tag));
+      if (!note) throw notFound(`Release ${tag}`);
+      return note;
+    },
+
+    /**
+     * Publishes or unpublishes the selected release notes of a project in one transaction (one
+     * statement); any id or tag that is not the project's refuses the whole selection. Notes
+     * already there are counted as unchanged.
+     */
+    async bulkReleaseStatus(projectId: string, action: ReleaseAction, selection: ReleaseSelection): Promise<{ selected: number; changed: number; unchanged: number }> {
+      const move = BULK_MOVES[action];
+      return db.transaction().execute(async (tx) => {
+        const { ids, explicit } = await selectReleases(projectId, selection, tx);
+        const from = action === 'publish' && !explicit ? (['draft'] as const) : move.from;
+        const changed = await entriesRepository.setReleaseStatusMany(tx, projectId, ids, move.to, from);
+        return { selected: ids.length, changed: changed.length, unchanged: ids.length - changed.length };
+      });
+    },
+
+    /**
+     * Publishes what the publishing policy held back once it became `auto` for these types (the
+     * settings' change, in its transaction): generated drafts of new work that no person edited or
+     * unpublished (entries.repository.ts publishPolicyDrafts).
+     */
+    publishPolicyDrafts: (projectId: string, types: readonly string[], { tx = db }: WriteOptions = {}) =>
+      entriesRepository.publishPolicyDrafts(
+        tx,
+        projectId,
+        types.filter((t): t is EntryType => (ENTRY_TYPES as readonly string[]).includes(t)),
+        types.includes('release'),
+      ),
 
     publishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'published'),
     unpublishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'draft'),

@@ -54,7 +54,8 @@ export interface GeneratedContent {
  */
 export type Proposal<S, P> = { kind: 'insert'; produced: P } | { kind: 'update'; stored: S; produced: P } | { kind: 'archive'; stored: S };
 export type EntryProposal = Proposal<StoredGeneratedEntry, GeneratedContent>;
-export type ReleaseProposal = Proposal<StoredGeneratedRelease, { record: string }>;
+/** `historyAt`: when the release's tag reached the branch, if before its link (as GeneratedContent's). */
+export type ReleaseProposal = Proposal<StoredGeneratedRelease, { record: string; historyAt: number | null }>;
 
 /** A publishing policy per type: `auto` publishes as generated, `manual` keeps a draft for review. */
 type PublishPolicy = 'manual' | 'auto';
@@ -69,25 +70,25 @@ export interface PublishingPolicy {
 }
 
 /** Where new content goes: stored with this status (and date), or not at all. */
-export type Placement = { store: true; history: boolean; status: EntryStatus; publishedAt: Date | null } | { store: false };
+export type Placement = { store: true; history: boolean; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null } | { store: false };
 
 /**
  * Where new content goes: new work follows its type's publishing policy (published now, or a
  * draft); history follows the project's history policy, dated when its change reached the branch.
  */
 export function place(entryType: EntryType | 'release', historyAt: number | null, policy: PublishingPolicy): Placement {
-  if (historyAt === null) return { store: true, history: false, status: policy.publish[entryType] === 'auto' ? 'published' : 'draft', publishedAt: null };
+  if (historyAt === null) return { store: true, history: false, status: policy.publish[entryType] === 'auto' ? 'published' : 'draft', publishedAt: null, historyAt: null };
   if (policy.history === 'skip') return { store: false };
   if (policy.historySince !== null && historyAt < Date.parse(policy.historySince)) return { store: false };
   return policy.history === 'publish'
-    ? { store: true, history: true, status: 'published', publishedAt: new Date(historyAt) }
-    : { store: true, history: true, status: 'draft', publishedAt: null };
+    ? { store: true, history: true, status: 'published', publishedAt: new Date(historyAt), historyAt: new Date(historyAt) }
+    : { store: true, history: true, status: 'draft', publishedAt: null, historyAt: new Date(historyAt) };
 }
 
 /** What becomes of one proposal for an entry. */
 export type EntryDecision =
   /** Stored anew with this status; `history`: it is history (counted apart). */
-  | { action: 'insert'; status: EntryStatus; publishedAt: Date | null; history: boolean }
+  | { action: 'insert'; status: EntryStatus; publishedAt: Date | null; history: boolean; historyAt: Date | null }
   /** New history the policy does not store. */
   | { action: 'skip' }
   /** Its generated content rewritten; `restore`: back from generation's archive with this status. */
@@ -105,7 +106,7 @@ export type EntryDecision =
 export function decideEntry(proposal: EntryProposal, policy: PublishingPolicy): EntryDecision {
   if (proposal.kind === 'insert') {
     const placed = place(proposal.produced.entryType, proposal.produced.historyAt, policy);
-    return placed.store ? { action: 'insert', status: placed.status, publishedAt: placed.publishedAt, history: placed.history } : { action: 'skip' };
+    return placed.store ? { action: 'insert', status: placed.status, publishedAt: placed.publishedAt, history: placed.history, historyAt: placed.historyAt } : { action: 'skip' };
   }
   const { stored } = proposal;
   if (stored.edited_at) return { action: 'keep-edit', flag: !stored.pending_regeneration };
@@ -118,16 +119,24 @@ export function decideEntry(proposal: EntryProposal, policy: PublishingPolicy): 
 }
 
 /** What becomes of one proposal for a release note: nobody edits a note's text, so there is no pending state. */
-export type ReleaseDecision = { action: 'insert'; status: EntryStatus } | { action: 'update'; restore?: EntryStatus } | { action: 'archive' };
+export type ReleaseDecision =
+  | { action: 'insert'; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null }
+  | { action: 'skip' }
+  | { action: 'update'; restore?: EntryStatus }
+  | { action: 'archive' };
 
 /**
- * The rules for a release note: new ones (the Unreleased note too) under the `release` policy,
- * changed ones rewritten with their status kept, unless generation had archived them (back under
+ * The rules for a release note: new ones placed like entries (`place`): a release whose tag reached
+ * the branch before the link is history, under the history policy; the others (the Unreleased note
+ * too) under the `release` policy. Changed ones rewritten with their status kept, unless generation had archived them (back under
  * the policy), and those no longer produced archived.
  */
-export function decideRelease(proposal: ReleaseProposal, policy: Pick<PublishingPolicy, 'publish'>): ReleaseDecision {
+export function decideRelease(proposal: ReleaseProposal, policy: PublishingPolicy): ReleaseDecision {
   const status: EntryStatus = policy.publish.release === 'auto' ? 'published' : 'draft';
-  if (proposal.kind === 'insert') return { action: 'insert', status };
+  if (proposal.kind === 'insert') {
+    const placed = place('release', proposal.produced.historyAt, policy);
+    return placed.store ? { action: 'insert', status: placed.status, publishedAt: placed.publishedAt, historyAt: placed.historyAt } : { action: 'skip' };
+  }
   if (proposal.kind === 'archive') return { action: 'archive' };
   const back = proposal.stored.status === 'archived' && proposal.stored.fingerprint === null;
   return back ? { action: 'update', restore: status } : { action: 'update' };

@@ -9,7 +9,7 @@ import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { endRun, startModuleWorker } from '../worker-threads.js';
 import { computeArrivals } from './engine/arrival.js';
 import { compareGenerations, type SettingsComparison } from './engine/compare.js';
-import { generate, type GenerateOptions, type PreparedCommit } from './engine/engine.js';
+import { generate, prepareCommits, type GenerateOptions, type PreparedCommit } from './engine/engine.js';
 import {
   entryToStore,
   packCommits,
@@ -46,8 +46,13 @@ export type EngineRequest =
        * fingerprints (key → fingerprint) so that unchanged ones come back without their JSON.
        */
       releases?: { stored: ReadonlyMap<string, string> };
+      /**
+       * The SHAs of commits only release branches reach (repository links' `releaseBranches`): their
+       * tags make release notes; they make no entry and no rollup (those are the tracked branch's).
+       */
+      releaseOnly?: readonly string[];
     }
-  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings };
+  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] };
 
 /**
  * A request as it crosses to the thread: the commits packed (engine-wire.ts); `stream`: which of
@@ -101,12 +106,17 @@ export function runEngineRequest(
   request: EngineRequest & { commits: readonly CommitRecord[] },
   { onEntries, onReleases }: RunOptions = {},
 ): EngineResult | SettingsComparison {
-  // One reading of the graph for the periods (arrival) and the releases' dates (versions).
-  const arrival = computeArrivals(request.commits, { trunk: request.kind === 'generate' ? request.options.trunk : undefined });
-  const versions = buildVersionIndex(request.commits, { arrival });
+  // One reading of the graph for the periods (arrival) and the releases' dates (versions), from
+  // every commit: release branches' tags label and make releases too.
+  const releaseOnly = new Set(request.releaseOnly ?? []);
+  const arrival = computeArrivals(request.commits, { trunk: request.kind === 'generate' ? request.options.trunk : undefined, releaseOnly });
+  const versions = buildVersionIndex(request.commits, { arrival, releaseOnly });
+  // Entries and rollups are the tracked branch's alone.
+  const commits: readonly CommitRecord[] = request.commits;
+  const tracked = releaseOnly.size ? commits.filter((c) => !releaseOnly.has(c.sha)) : commits;
   if (request.kind === 'generate') {
     const { stored, touch, options } = request;
-    const touched = touch ? touchedCommits(request.commits, touch, arrival, versions) : null;
+    const touched = touch ? touchedCommits(tracked, touch, arrival, versions) : null;
     let entries: EntryToStore[] = [];
     let chars = 0;
     const onEntry = (e: GeneratedEntry) => {
@@ -124,13 +134,16 @@ export function runEngineRequest(
     let releases: ReleaseToStore[] | undefined;
     const onPrepared = (prepared: readonly PreparedCommit[]) => {
       if (!wanted) return;
-      releases = generateReleases(request.commits, request.settings, { prepared, versions }).map((n) => releaseToStore(n, wanted.stored.get(n.key)));
+      // Release branches' own commits, classified against the tracked branch's history (its path rules).
+      const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), request.settings, [], arrival, undefined, tracked) : [];
+      const all = branchOnly.length ? [...prepared, ...branchOnly] : prepared;
+      releases = generateReleases(request.commits, request.settings, { prepared: all, versions }).map((n) => releaseToStore(n, wanted.stored.get(n.key)));
       if (onReleases) {
         onReleases(releases);
         releases = undefined;
       }
     };
-    const result = generate(request.commits, request.settings, {
+    const result = generate(tracked, request.settings, {
       ...options,
       ...(touched ? { touched: [...touched] } : {}),
       versions,
@@ -143,12 +156,12 @@ export function runEngineRequest(
       entries = [];
     }
     const reach = touched
-      ? { touched: { commits: touched.size, keys: touchedKeys(request.commits, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival) } }
+      ? { touched: { commits: touched.size, keys: touchedKeys(tracked, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival) } }
       : {};
     return { entries, ...(releases ? { releases } : {}), warnings: result.warnings, ...reach };
   }
-  const current = generate(request.commits, request.current, { versions, arrival });
-  const proposed = generate(request.commits, request.proposed, { versions, arrival });
+  const current = generate(tracked, request.current, { versions, arrival });
+  const proposed = generate(tracked, request.proposed, { versions, arrival });
   return compareGenerations(current, proposed, request.proposed);
 }
 

@@ -161,6 +161,9 @@ export function entryToStore(entry: GeneratedEntry, storedFingerprint: string | 
 export interface ReleaseToStore {
   key: string;
   fingerprint: string;
+  /** The release tag (null: Unreleased) and when it reached the branch (epoch ms): whether the note is history (history.ts). */
+  tag: string | null;
+  releasedAt: number | null;
   /** The note's columns as a JSON object (`jsonb_to_recordset`'s record); null when storage holds this fingerprint. */
   record: string | null;
 }
@@ -169,6 +172,8 @@ export function releaseToStore(note: ReleaseNote, storedFingerprint: string | un
   return {
     key: note.key,
     fingerprint: note.fingerprint,
+    tag: note.tag,
+    releasedAt: note.released_at === null ? null : Date.parse(note.released_at),
     record:
       storedFingerprint === note.fingerprint
         ? null

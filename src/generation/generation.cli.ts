@@ -213,7 +213,8 @@ export function registerGenerationCommands({ program, command, run, withServices
               const current = opts.clearTeams ? { paths: [], authors: [] } : teamRules((await services.generation.settings(slug)).resolved.teams);
               patch.teams = await teamsFrom(opts.teamRule ?? current.paths, opts.teamAuthor ?? current.authors);
             }
-            const settings = await services.generation.configure(slug, patch);
+            let published: { entries: number; releases: number; types: string[] } | undefined;
+            const settings = await services.generation.configure(slug, patch, { onPublished: (p) => (published = p) });
             let view: string | null | undefined;
             if (publicView !== undefined) {
               const project = await services.projects.findBySlug(slug);
@@ -221,7 +222,7 @@ export function registerGenerationCommands({ program, command, run, withServices
               view = (await services.projects.setPublicView(project.id, publicView)).public_view;
             }
             return {
-              json: { project: slug, settings: presentSettings(settings), ...(view !== undefined ? { publicView: view ?? 'auto' } : {}) },
+              json: { project: slug, settings: presentSettings(settings), ...(view !== undefined ? { publicView: view ?? 'auto' } : {}), ...(published ? { published } : {}) },
               text:
                 `${slug}: generates ${settings.entryTypes.join(', ')}${settings.releases ? ' and release notes' : ''} in ${settings.timeZone}; ` +
                 `publishes ${Object.entries(settings.publish).map(([t, p]) => `${t} ${p}`).join(', ')}; ` +
@@ -231,7 +232,9 @@ export function registerGenerationCommands({ program, command, run, withServices
                   : 'no team rules') +
                 `; CODEOWNERS: ${{ repository: "the repository's, if any", none: 'not used', project: 'the project\'s own file' }[codeownersSource(settings)]}` +
                 `; history: ${settings.history}${settings.historySince ? ` from ${settings.historySince.slice(0, 10)}` : ''}` +
-                (view !== undefined ? `; public page shows ${view ?? 'auto'} by default` : ''),
+                (view !== undefined ? `; public page shows ${view ?? 'auto'} by default` : '') +
+                // What the policy held back, published now that it is auto (not what a person unpublished or edited).
+                (published ? `\nPublished the existing drafts of ${published.types.join(', ')}: ${published.entries} entries, ${published.releases} release notes` : ''),
             };
           });
         },

@@ -28,6 +28,8 @@ export interface StoredCommit {
   storedAt: number;
   /** The link it came through (null once that link is removed). */
   linkId: string | null;
+  /** False when only the link's release branches reach it: release notes read it, entries do not. */
+  onTrackedBranch: boolean;
   /** Changes and co-authors as the stored JSON text: only the generation thread reads them. */
   record: EngineCommit & { changes: string; coAuthors: string };
 }
@@ -76,7 +78,7 @@ export const generationRepository = {
   },
 
   /**
-   * The commits on the tracked branches, oldest first, as the engine takes them, with their row id
+   * The commits on the tracked branches (and, flagged, those only release branches reach), oldest first, as the engine takes them, with their row id
    * and when they were stored. Only the columns generation needs, instants as epoch milliseconds
    * (a number parses much faster than a timestamp): this read is a good part of a full run.
    * Co-authors and PR numbers are the ones ingest parsed and stored; generation parses neither.
@@ -86,7 +88,7 @@ export const generationRepository = {
       .selectFrom('commits')
       .select([
         'id', 'repo_link_id', 'sha', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'pr_number', 'changes', 'co_authors',
+        'committer_tz_offset', 'message', 'pr_number', 'changes', 'co_authors', 'on_tracked_branch',
         // Space-separated rather than as arrays: the driver's array parser cost more than a split,
         // and neither a SHA nor a tag name (git check-ref-format) holds a space.
         sql<string>`array_to_string(parent_shas, ' ')`.as('parents'),
@@ -104,6 +106,7 @@ export const generationRepository = {
       id: r.id,
       storedAt: r.stored_ms,
       linkId: r.repo_link_id,
+      onTrackedBranch: r.on_tracked_branch,
       record: {
         sha: r.sha,
         parents: r.parents ? r.parents.split(' ') : [],

@@ -140,6 +140,13 @@ function touchOf({ rows, stored }: RunInput, options: GenerateRunOptions): Touch
   return { shas: [...shas], ...(options.since ? { arrivedSince: options.since.getTime() } : {}), labels };
 }
 
+/** The commits only release branches reach, as the engine takes them (nothing when there are none). */
+function releaseOnlyOf(rows: readonly StoredCommit[]): { releaseOnly?: string[] } {
+  const shas: string[] = [];
+  for (const r of rows) if (!r.onTrackedBranch) shas.push(r.record.sha);
+  return shas.length ? { releaseOnly: shas } : {};
+}
+
 /** The JSON to write for an entry: the engine leaves it out only where the stored fingerprint matches. */
 function recordOf(entry: EntryToStore | ReleaseToStore): string {
   if (entry.record === null) throw new Error(`generation returned no record for ${entry.key}, whose fingerprint changed`);
@@ -163,6 +170,14 @@ function proposer({ rows, stored, storedReleases, history }: RunInput) {
   const withContent = (p: Proposal<StoredGeneratedEntry, EntryToStore>): EntryProposal =>
     p.kind === 'insert' ? { kind: 'insert', produced: contentOf(p.produced) } : p.kind === 'update' ? { ...p, produced: contentOf(p.produced) } : p;
   let releasesUnchanged = 0;
+  // A release is history when its tagged commit reached the branch before that commit's link was
+  // made: the rule of a commit entry (history.ts), on the tagged commit.
+  const taggedSha = new Map<string, string>();
+  for (const r of rows) for (const tag of r.record.tags) taggedSha.set(tag, r.record.sha);
+  const releaseHistoryAt = (note: ReleaseToStore): number | null => {
+    const sha = note.tag === null ? undefined : taggedSha.get(note.tag);
+    return sha === undefined ? null : historyDate({ commit_sha: sha, arrived_at: note.releasedAt, commit_shas: null, period_end: null }, history);
+  };
   return {
     /** A batch of the engine's entries. */
     entries: (batch: readonly EntryToStore[]): EntryProposal[] => reconciler.produced(batch).map(withContent),
@@ -170,7 +185,7 @@ function proposer({ rows, stored, storedReleases, history }: RunInput) {
     releases(notes: readonly ReleaseToStore[]): ReleaseProposal[] {
       const { proposals, unchanged } = reconcile(storedReleases, notes);
       releasesUnchanged = unchanged;
-      return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced) } }));
+      return proposals.map((p) => (p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced), historyAt: releaseHistoryAt(p.produced) } }));
     },
     /** Once the engine is done: the stored entries in scope it no longer produced. */
     vanished: (inScope: (e: StoredGeneratedEntry) => boolean): EntryProposal[] => reconciler.vanished(inScope),
@@ -220,7 +235,7 @@ function summaryOf(
 export interface GenerationDeps {
   engine?: Engine;
   /** Every status, edit flag and revision of an entry is the entries service's. */
-  entries: Pick<EntriesService, 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable'>;
+  entries: Pick<EntriesService, 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable' | 'publishPolicyDrafts'>;
   /** The settings are kept on the project row. */
   projects: Pick<ProjectsService, 'findBySlug' | 'findById' | 'generationSettings' | 'saveGenerationSettings'>;
 }
@@ -305,6 +320,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
           ...(touch ? { touch } : {}),
           stored: fingerprints,
           ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
+          ...releaseOnlyOf(rows),
         },
         {
           onEntries: (batch) => store.entries(propose.entries(batch)),
@@ -354,18 +370,34 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       const next = applyPatch(input, patch);
       const proposed = withRepoCodeowners(resolve(next), codeowners);
       const current = withRepoCodeowners(resolve(input), codeowners);
-      const commits = (await generationRepository.reachableCommits(db, project.id)).map((r) => r.record);
-      const comparison = await engine.run({ kind: 'compare', commits, current, proposed });
+      const rows = await generationRepository.reachableCommits(db, project.id);
+      const comparison = await engine.run({ kind: 'compare', commits: rows.map((r) => r.record), current, proposed, ...releaseOnlyOf(rows) });
       // The settings as a form shows them: the repository's CODEOWNERS is not the project's own.
       return { ...comparison, settings: resolve(next) };
     },
 
-    /** Replaces the given fields of a project's settings; all problems are reported at once and nothing is stored. */
-    async configure(slug: string, patch: SettingsPatch): Promise<GenerationSettings> {
+    /**
+     * Replaces the given fields of a project's settings; all problems are reported at once and nothing
+     * is stored. A type whose publishing policy becomes `auto` has what the policy held back published
+     * in the same transaction (the entries service decides which: generation's drafts of new work
+     * that no person edited or unpublished); `onPublished` hears how many.
+     */
+    async configure(
+      slug: string,
+      patch: SettingsPatch,
+      options: { onPublished?: (published: { entries: number; releases: number; types: string[] }) => void } = {},
+    ): Promise<GenerationSettings> {
       const project = await projectBySlug(slug);
+      const before = resolve(project.generation_settings as SettingsInput);
       const next = applyPatch(project.generation_settings as SettingsInput, patch);
       const resolved = resolve(next);
-      await projects.saveGenerationSettings(project.id, next as Record<string, unknown>);
+      const nowAuto = Object.entries(resolved.publish).flatMap(([type, policy]) => (policy === 'auto' && before.publish[type as keyof typeof before.publish] !== 'auto' ? [type] : []));
+      await db.transaction().execute(async (tx) => {
+        await projects.saveGenerationSettings(project.id, next as Record<string, unknown>, tx);
+        if (!nowAuto.length) return;
+        const published = await entries.publishPolicyDrafts(project.id, nowAuto, { tx });
+        options.onPublished?.({ ...published, types: nowAuto });
+      });
       return resolved;
     },
 

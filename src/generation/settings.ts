@@ -141,7 +141,7 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     sections,
     timeZone,
     excludeAuthors: [...(input.excludeAuthors ?? [])],
-    excludeBots: input.excludeBots ?? false,
+    excludeBots: input.excludeBots ?? true,
     pathRules,
     teams,
     codeowners: input.codeowners ?? null,

@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfinementError, inspectRepository, type Confinement, type ConfinedRepository } from './confine.js';
 import { GitError, runGit, streamGitTokens, type GitOptions } from './git.js';
+import { byNewestLine, matchesReleasePattern, MAX_RELEASE_BRANCHES } from './release-branches.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
 export interface GitSource {
@@ -92,6 +93,45 @@ export async function remoteBranches(source: GitSource, options: { branch?: stri
     : list(['ls-remote', '--symref', '--', normaliseSourceUrl(source.url), 'HEAD', 'refs/heads/*']);
 }
 
+/** The remote's branches matching a link's release-branch patterns (release-branches.ts). */
+export interface ReleaseBranches {
+  /** At most MAX_RELEASE_BRANCHES of them, the newest lines first; never the tracked branch. */
+  branches: string[];
+  /** How many matched (more than `branches` holds when the patterns matched too many). */
+  matched: number;
+}
+
+/**
+ * Asks the remote which of its branches match `patterns` (`git ls-remote`, streamed, like
+ * `remoteBranches`): only matching names are kept, and only the newest MAX_RELEASE_BRANCHES of them,
+ * so a repository with a million branches named `N.x` costs the listing's time, not its memory.
+ */
+export async function releaseBranches(source: GitSource, patterns: readonly string[], tracked: string): Promise<ReleaseBranches> {
+  let kept: string[] = [];
+  let matched = 0;
+  const keep = (name: string) => {
+    if (name === tracked || !patterns.some((p) => matchesReleasePattern(name, p))) return;
+    matched++;
+    kept.push(name);
+    if (kept.length >= 4 * MAX_RELEASE_BRANCHES) kept = kept.sort(byNewestLine).slice(0, MAX_RELEASE_BRANCHES);
+  };
+  const list = async (args: string[]) => {
+    const lines = streamGitTokens(args, { ...sourceOptions(source), timeoutMs: LS_REMOTE_TIMEOUT_MS, separator: 0x0a, maxTokenBytes: 4096 });
+    for await (const batch of lines) {
+      for (const line of batch) {
+        const head = /^[0-9a-f]{40,64}\trefs\/heads\/(.+)$/.exec(line);
+        if (head) keep(head[1]!);
+      }
+    }
+  };
+  if (source.confine) await confined(source.url, source.confine, (repo) => list(['ls-remote', STRICT_UPLOAD_PACK, '--heads', '--', repo.gitDir]));
+  else await list(['ls-remote', '--heads', '--', normaliseSourceUrl(source.url)]);
+  return { branches: kept.sort(byNewestLine).slice(0, MAX_RELEASE_BRANCHES), matched };
+}
+
+/** Fetch refspecs of the tracked branch and the release branches: each force-updated (a force-push replaces our copy). */
+const branchRefspecs = (branch: string, release: readonly string[]) => [branch, ...release].map((b) => `+refs/heads/${b}:refs/heads/${b}`);
+
 async function listBranches(args: string[], source: GitSource, options: { branch?: string }): Promise<RemoteBranches> {
   let defaultBranch: string | null = null;
   const branches = new Set<string>();
@@ -172,7 +212,7 @@ async function confined<T>(path: string, confinement: Confinement, read: (repo: 
  * them; through the transport when the source has alternates, which a local clone would borrow),
  * then plain fetches. Mirrors made before (shared, or blobless) are made again this way.
  */
-async function syncConfined(dir: string, source: GitSource & { confine: Confinement }, branch: string): Promise<void> {
+async function syncConfined(dir: string, source: GitSource & { confine: Confinement }, branch: string, release: readonly string[]): Promise<void> {
   const options = sourceOptions(source);
   if (existsSync(join(dir, 'HEAD')) && (isSharedMirror(dir) || isPartialMirror(dir))) await rm(dir, { recursive: true, force: true });
   if (!existsSync(join(dir, 'HEAD'))) {
@@ -190,7 +230,8 @@ async function syncConfined(dir: string, source: GitSource & { confine: Confinem
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
-    return;
+    // The clone brought the tracked branch alone: release branches come with a fetch.
+    if (!release.length) return;
   }
   await confined(
     source.url,
@@ -198,7 +239,7 @@ async function syncConfined(dir: string, source: GitSource & { confine: Confinem
     async (repo) => {
       await runGit(['remote', 'set-url', 'origin', repo.gitDir], { gitDir: dir });
       await runGit(
-        ['fetch', STRICT_UPLOAD_PACK, '--quiet', '--prune', '--no-tags', 'origin', `+refs/heads/${branch}:refs/heads/${branch}`, '+refs/tags/*:refs/tags/*'],
+        ['fetch', STRICT_UPLOAD_PACK, '--quiet', '--prune', '--no-tags', 'origin', ...branchRefspecs(branch, release), '+refs/tags/*:refs/tags/*'],
         { ...options, gitDir: dir },
       );
     },
@@ -222,19 +263,19 @@ async function syncConfined(dir: string, source: GitSource & { confine: Confinem
  *   after any force-push. (Detaching a mirror for good would be `git repack -a -d` and removing the
  *   alternates file: a full copy, which is what sharing avoids.)
  */
-export async function syncMirror(dir: string, source: GitSource, branch: string): Promise<void> {
-  if (source.confine) return syncConfined(dir, { ...source, confine: source.confine }, branch);
+export async function syncMirror(dir: string, source: GitSource, branch: string, release: readonly string[] = []): Promise<void> {
+  if (source.confine) return syncConfined(dir, { ...source, confine: source.confine }, branch, release);
   try {
-    await syncOnce(dir, source, branch);
+    await syncOnce(dir, source, branch, release);
   } catch (error) {
     if (!isSharedMirror(dir)) throw error;
     // The source may have pruned objects our refs name: start again from the source as it is.
     await rm(dir, { recursive: true, force: true });
-    await syncOnce(dir, source, branch);
+    await syncOnce(dir, source, branch, release);
   }
 }
 
-async function syncOnce(dir: string, source: GitSource, branch: string): Promise<void> {
+async function syncOnce(dir: string, source: GitSource, branch: string, release: readonly string[]): Promise<void> {
   const options = sourceOptions(source);
   const exists = existsSync(join(dir, 'HEAD'));
   // Mirrors made before sharing existed stay blobless partial clones (fetched as before).
@@ -254,7 +295,8 @@ async function syncOnce(dir: string, source: GitSource, branch: string): Promise
     } finally {
       await rm(tmp, { recursive: true, force: true });
     }
-    return;
+    // The clone brought the tracked branch alone: release branches come with a fetch.
+    if (!release.length) return;
   }
   // The URL is kept current (an installation token is never part of it) and the tracked branch
   // is force-updated, so a force-push replaces our copy of the branch.
@@ -263,7 +305,7 @@ async function syncOnce(dir: string, source: GitSource, branch: string): Promise
   // objects are already reachable through the alternates.
   const filter = shared ? [] : ['--filter=blob:none'];
   await runGit(
-    ['fetch', '--quiet', '--prune', '--no-tags', ...filter, 'origin', `+refs/heads/${branch}:refs/heads/${branch}`, '+refs/tags/*:refs/tags/*'],
+    ['fetch', '--quiet', '--prune', '--no-tags', ...filter, 'origin', ...branchRefspecs(branch, release), '+refs/tags/*:refs/tags/*'],
     { ...options, gitDir: dir },
   );
 }
@@ -350,6 +392,29 @@ export async function isAncestor(dir: string, ancestor: string, descendant: stri
 
 export async function countCommits(dir: string, range: string[]): Promise<number> {
   return Number((await runGit(['rev-list', '--count', ...range, '--'], { gitDir: dir })).trim());
+}
+
+/** The tips of `branches` in the mirror (a branch the mirror lacks is left out). */
+export async function branchTips(dir: string, branches: readonly string[]): Promise<Map<string, string>> {
+  const tips = new Map<string, string>();
+  if (!branches.length) return tips;
+  const wanted = new Set(branches.map((b) => `refs/heads/${b}`));
+  // for-each-ref matches a pattern as a prefix up to a `/`: only the exact names are kept.
+  const out = await runGit(['for-each-ref', `--format=${REF_FORMAT}`, ...wanted], { gitDir: dir });
+  for (const line of out.split('\n')) {
+    const ref = parseRefLine(line);
+    if (ref && ref.type === 'commit' && wanted.has(ref.name)) tips.set(ref.name.slice('refs/heads/'.length), ref.object);
+  }
+  return tips;
+}
+
+/** The commits reachable from `include` and from none of `exclude` (`git rev-list include --not exclude`). */
+export async function revList(dir: string, include: readonly string[], exclude: readonly string[]): Promise<Set<string>> {
+  const shas = new Set<string>();
+  if (!include.length) return shas;
+  const out = await runGit(['rev-list', ...include, '--not', ...exclude, '--'], { gitDir: dir });
+  for (const line of out.split('\n')) if (line) shas.add(line);
+  return shas;
 }
 
 /** Every commit reachable from `tip`, streamed. */

@@ -310,6 +310,37 @@ describe('POST /v1/projects/{projectId}/repos', () => {
     expect(res.json().details.map((d: { parameter: string }) => d.parameter)).toContain(parameter);
   });
 
+  it('takes release-branch patterns, and linking again with others replaces them', async () => {
+    const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches: ['*.x', 'release/*'] });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ id: linkId, releaseBranches: ['*.x', 'release/*'] });
+    const again = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main' });
+    expect(again.json().releaseBranches).toEqual(['*.x', 'release/*']);
+    const cleared = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches: [] });
+    expect(cleared.json().releaseBranches).toEqual([]);
+  });
+
+  it.each([
+    ['a long pattern', ['x'.repeat(1_000)]],
+    ['too many patterns', Array.from({ length: 1000 }, (_, i) => `${i}.x`)],
+    ['a run of *', ['*a*a*a*a*a*a*a*a*a*a*a*a*b']],
+    ['..', ['../../tags/*']],
+    ['a ref outside refs/heads', ['refs/tags/*']],
+    ['every branch', ['*']],
+  ])('answers 400 naming releaseBranches for %s, and changes nothing', async (_, releaseBranches) => {
+    const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch: 'main', releaseBranches });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.some((d: { parameter?: string }) => d.parameter?.startsWith('releaseBranches'))).toBe(true);
+    expect(res.body.length).toBeLessThan(2000);
+    const stored = await ctx.services.database.db.selectFrom('repo_links').select('release_branches').where('id', '=', linkId).executeTakeFirstOrThrow();
+    expect(stored.release_branches).toEqual([]);
+  });
+
+  it('refuses a body of huge patterns before reading it whole', async () => {
+    const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', releaseBranches: ['x'.repeat(1_000_000)] });
+    expect(res.statusCode).toBe(413);
+  });
+
   it.each(['a..b', 'feature branch', 'x.lock', '-x', 'a~1'])('answers 400 for the invalid branch %j', async (trackedBranch) => {
     const res = await link(project.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff', trackedBranch });
     expect(res.statusCode).toBe(400);

@@ -21,6 +21,14 @@ const LinkBody = Type.Object(
       maxLength: 255,
       description: 'A valid git branch name (the rules of `git check-ref-format --branch`).',
     }),
+    releaseBranches: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        maxItems: 10,
+        description:
+          'Branch patterns whose tags make release notes too (`*.x`, `release/*`): letters, digits, `.`, `_`, `-`, `+`, `/` and at most one `*`; ' +
+          'linking the same repository and branch again with other patterns replaces them. Default: none.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -171,6 +179,7 @@ export const githubRoutes: FastifyPluginAsyncTypebox<{ services: { github: GitHu
           repoOwner: request.body.repoOwner,
           repoName: request.body.repoName,
           trackedBranch: request.body.trackedBranch,
+          releaseBranches: request.body.releaseBranches,
         },
         // The project's owner pays, across all of its keys: a key per request would not get around it.
         (project) => app.limitTenantAction(request, reply, 'link', project),

@@ -6,7 +6,7 @@ import { AppError } from '../errors.js';
 import type { Principal } from '../context.js';
 import { visibilityOf } from '../projects/projects.service.js';
 import { branchNameProblem } from '../repos/names.js';
-import { githubSourceKey, type ReposService } from '../repos/repos.service.js';
+import { checkReleaseBranches, githubSourceKey, type ReposService } from '../repos/repos.service.js';
 import { missingGitHubConfig, missingOAuthConfig, type GitHubClient, type GitHubInstallation } from './github.client.js';
 import { githubRepository, type ContextOwner } from './github.repository.js';
 import { createDeliveryHandling } from './deliveries.js';
@@ -264,7 +264,7 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
     async linkGitHubRepo(
       principal: Principal,
       projectId: string,
-      input: { scmInstallationId: string; repoOwner: string; repoName: string; trackedBranch: string },
+      input: { scmInstallationId: string; repoOwner: string; repoName: string; trackedBranch: string; releaseBranches?: string[] | undefined },
       admit: (project: ProjectRow) => Promise<void> = async () => {},
     ): Promise<{ link: RepoLinkRow; created: boolean }> {
       const github = requireGitHub();
@@ -272,6 +272,7 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
       if (problem) {
         throw new AppError('invalid_request', `Invalid trackedBranch: ${problem}`, [{ in: 'body', parameter: 'trackedBranch', message: problem }]);
       }
+      const releaseBranches = checkReleaseBranches(input.releaseBranches);
       const project = await repos.visibleProject(projectId, visibilityOf(principal));
       await admit(project);
       const installation = await githubRepository.findInstallation(db, input.scmInstallationId);
@@ -283,7 +284,7 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
       }
       const sourceKey = githubSourceKey(input.repoOwner, input.repoName);
       const existing = await repos.findLink(project.id, sourceKey, input.trackedBranch);
-      if (existing) return { link: existing, created: false };
+      if (existing) return { link: await repos.applyReleaseBranches(existing, releaseBranches), created: false };
 
       const repo = await github.getRepository(Number(installation.scm_installation_id), input.repoOwner, input.repoName);
       if (!repo) {
@@ -310,6 +311,7 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
         sourceKey,
         trackedBranch: input.trackedBranch,
         defaultBranch: repo.defaultBranch,
+        releaseBranches,
       });
     },
 

@@ -147,6 +147,19 @@ describe('POST /webhooks/github', () => {
     expect((await deliver('ping', { zen: 'Keep it logically awesome.' })).json().outcome).toBe('ignored: ping');
   });
 
+  it("queues a link's ingest for a push to one of its release branches, and to no other branch", async () => {
+    await ctx.services.repos.setReleaseBranches(linkId, ['*.x']);
+    try {
+      // Other bodies than the test above sent (the same signed body again would be a replay).
+      expect((await deliver('push', pushPayload('1'.repeat(40), 101, 'refs/heads/5.x'))).json().outcome).toBe('queued ingest of 1 link(s)');
+      expect((await deliver('push', pushPayload('1'.repeat(40), 101, 'refs/heads/feature'))).json().outcome).toBe('ignored: no link tracks this branch');
+    } finally {
+      await ctx.services.repos.setReleaseBranches(linkId, []);
+      // The queued ingests end before the next test counts commits (the origin has no 5.x: nothing is added).
+      await waitFor(async () => ((await linkRow()).sync_state === 'idle' && (await linkRow()).status === 'active' ? true : undefined), 20_000, 'the ingests');
+    }
+  });
+
   it('accepts the form-encoded payload GitHub sends when configured so', async () => {
     const body = `payload=${encodeURIComponent(JSON.stringify({ zen: 'hi' }))}`;
     const res = await deliver('ping', null, { body, contentType: 'application/x-www-form-urlencoded' });

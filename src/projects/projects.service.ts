@@ -101,8 +101,8 @@ export function createProjectsService(db: Db, readDb: Db, owners: Pick<OrgsServi
     },
 
     /** Stores generation settings that generation validated, as given. */
-    async saveGenerationSettings(id: string, input: Record<string, unknown>): Promise<void> {
-      await projectsRepository.update(db, id, { generation_settings: JSON.stringify(input) });
+    async saveGenerationSettings(id: string, input: Record<string, unknown>, tx: Executor = db): Promise<void> {
+      await projectsRepository.update(tx, id, { generation_settings: JSON.stringify(input) });
     },
 
     async delete(id: string): Promise<void> {

@@ -11,7 +11,7 @@ export const commitsRepository = {
    * stored for the link or the project are left alone, so a redelivery or a rerun after a crash
    * stores nothing twice. Returns how many were new.
    */
-  async insertBatch(db: Executor, projectId: string, linkId: string, commits: CommitRecord[]): Promise<number> {
+  async insertBatch(db: Executor, projectId: string, linkId: string, commits: CommitRecord[], onTrackedBranch = true): Promise<number> {
     if (commits.length === 0) return 0;
     const rows = commits.map((c) => ({
       sha: c.sha, parents: c.parents,
@@ -22,9 +22,9 @@ export const commitsRepository = {
     const result = await sql<{ sha: string }>`
       INSERT INTO commits (project_id, repo_link_id, sha, parent_shas, author_name, author_email, authored_at,
         author_tz_offset, committer_name, committer_email, committed_at, committer_tz_offset, message, changes,
-        co_authors, pr_number, tags)
+        co_authors, pr_number, tags, on_tracked_branch)
       SELECT ${projectId}::uuid, ${linkId}::uuid, t.sha, t.parents, t.an, t.ae, t.ad, t.atz, t.cn, t.ce, t.cd, t.ctz,
-        t.message, t.changes, t.co, t.pr, t.tags
+        t.message, t.changes, t.co, t.pr, t.tags, ${onTrackedBranch}::boolean
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(sha text, parents text[], an text, ae text,
         ad timestamptz, atz smallint, cn text, ce text, cd timestamptz, ctz smallint, message text, changes text,
         co text, pr integer, tags text[])
@@ -33,14 +33,49 @@ export const commitsRepository = {
     return result.rows.length;
   },
 
+  /** The link's commits of the tracked branch (not those only release branches reach) that are, or are not, reachable. */
   async reachableShas(db: Executor, linkId: string, reachable: boolean): Promise<string[]> {
     const rows = await db
       .selectFrom('commits')
       .select('sha')
       .where('repo_link_id', '=', linkId)
       .where('reachable', '=', reachable)
+      .where('on_tracked_branch', '=', true)
       .execute();
     return rows.map((r) => r.sha);
+  },
+
+  /** The link's commits stored as reachable only from release branches (a few: the partial index). */
+  async releaseOnlyShas(db: Executor, linkId: string): Promise<string[]> {
+    const rows = await db.selectFrom('commits').select('sha').where('repo_link_id', '=', linkId).where('on_tracked_branch', '=', false).execute();
+    return rows.map((r) => r.sha);
+  },
+
+  /** Commits the tracked branch now reaches (a release branch merged into it): its own again; how many. */
+  async setOnTrackedBranch(db: Executor, linkId: string, shas: readonly string[]): Promise<number> {
+    if (!shas.length) return 0;
+    const result = await sql`
+      UPDATE commits SET on_tracked_branch = true, reachable = true
+      WHERE repo_link_id = ${linkId} AND NOT on_tracked_branch AND sha = ANY(${[...shas]}::text[])`.execute(db);
+    return Number(result.numAffectedRows ?? 0n);
+  },
+
+  /**
+   * Makes the link's release-only commits exactly `shas` (what its release branches reach and the
+   * tracked branch does not): those are release-only and reachable, the other release-only ones no
+   * longer reachable (a release branch deleted, force-pushed, or no longer matched). How many changed.
+   */
+  async syncReleaseOnly(db: Executor, linkId: string, shas: readonly string[]): Promise<number> {
+    const list = [...shas];
+    const marked = list.length
+      ? await sql`
+          UPDATE commits SET on_tracked_branch = false, reachable = true
+          WHERE repo_link_id = ${linkId} AND sha = ANY(${list}::text[]) AND (on_tracked_branch OR NOT reachable)`.execute(db)
+      : { numAffectedRows: 0n };
+    const dropped = await sql`
+      UPDATE commits SET reachable = false
+      WHERE repo_link_id = ${linkId} AND NOT on_tracked_branch AND reachable AND NOT (sha = ANY(${list}::text[]))`.execute(db);
+    return Number(marked.numAffectedRows ?? 0n) + Number(dropped.numAffectedRows ?? 0n);
   },
 
   async setReachable(db: Executor, linkId: string, shas: string[], reachable: boolean): Promise<void> {

@@ -6,19 +6,37 @@ import type { CommitRecord } from '../git/commit-record.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
-import { redactGitOutput } from '../git/git.js';
+import { GitError, redactGitOutput } from '../git/git.js';
 import { redactSourcesIn } from '../git/source-name.js';
 import type { InstallationTokens } from './installation-tokens.js';
 import { createLinkLock, LinkLockAborted } from './link-lock.js';
 import { ensurePrivateDir } from '../private-dir.js';
 import { checkRestrictedSource, STORED_LINK, type SourcePolicy } from './source-policy.js';
-import { countCommits, isAncestor, MAX_TAGS, mirrorRefs, reachableShas, readCodeownersAt, syncMirror, type GitSource } from '../git/mirror.js';
+import {
+  branchTips,
+  countCommits,
+  isAncestor,
+  MAX_TAGS,
+  mirrorRefs,
+  reachableShas,
+  readCodeownersAt,
+  releaseBranches,
+  revList,
+  syncMirror,
+  type GitSource,
+  type ReleaseBranches,
+} from '../git/mirror.js';
+import { MAX_RELEASE_BRANCHES } from '../git/release-branches.js';
 
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
 
 /** The link's status after an ingest that read only the newest MAX_TAGS tags. */
 export const TAGS_CUT_WARNING = `The repository has more than ${MAX_TAGS.toLocaleString('en')} tags: only the newest ${MAX_TAGS.toLocaleString('en')} were read, so older ones make no release notes`;
+
+/** The link's status after an ingest whose release-branch patterns matched more branches than it reads. */
+export const releaseBranchesCutWarning = (matched: number) =>
+  `The release-branch patterns match ${matched.toLocaleString('en')} branches: only the newest ${MAX_RELEASE_BRANCHES} (by name) were read`;
 
 /** An ingest stopped between two batches because the process is shutting down. */
 export class IngestInterrupted extends Error {
@@ -167,7 +185,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const dir = mirrorDir(link);
       // A mirror's config keeps its URL, with any token in it: REPOS_DIR is the service user's alone.
       await ensurePrivateDir(deps.reposDir);
-      await syncMirror(dir, source, link.tracked_branch);
+      // Release branches (`*.x`, `release/*`): which of the remote's branches match, then fetched with the tracked one.
+      const release: ReleaseBranches = link.release_branches.length ? await releaseBranches(source, link.release_branches, link.tracked_branch) : { branches: [], matched: 0 };
+      await syncMirror(dir, source, link.tracked_branch, release.branches);
       const { tip, tags, tagsCut } = await mirrorRefs(dir, link.tracked_branch);
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
@@ -179,6 +199,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       let total = 0;
       let done = 0;
       let added = 0;
+      // Commits stored as only a release branch's that the tracked branch now reaches (a release branch merged into it).
+      const releaseOnly = new Set(await commitsRepository.releaseOnlyShas(db, link.id));
+      const nowTracked: string[] = [];
       // git log starts while git counts the commits (the count is for progress only).
       const log = readCommits(dir, range, tags)[Symbol.asyncIterator]();
       const first = log.next();
@@ -201,6 +224,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         onProgress({ done, total });
         for (let next = await first; !next.done; next = await log.next()) {
           batch.push(next.value);
+          if (releaseOnly.size && releaseOnly.has(next.value.sha)) nowTracked.push(next.value.sha);
           done++;
           if (batch.length >= BATCH_SIZE) {
             await flush(batch);
@@ -227,6 +251,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         // Not a fast-forward: the branch was rewritten. Commits no longer on it are marked, and
         // commits back on it (a force-push undone) are live again.
         const live = await reachableShas(dir, tip);
+        for (const sha of releaseOnly) if (live.has(sha)) nowTracked.push(sha);
         const gone = (await commitsRepository.reachableShas(db, link.id, true)).filter((sha) => !live.has(sha));
         const back = (await commitsRepository.reachableShas(db, link.id, false)).filter((sha) => live.has(sha));
         await commitsRepository.setReachable(db, link.id, gone, false);
@@ -234,13 +259,19 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         unreachable = gone.length;
         returned = back.length;
       }
+      const moved = await commitsRepository.setOnTrackedBranch(db, link.id, nowTracked);
+      const fromReleases = await ingestReleaseBranches(link, dir, tip, release, tags, releaseOnly.size > 0, options.signal);
+      added += fromReleases.added;
+      done += fromReleases.added;
       const retagged = await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await codeownersRead;
-      const changed = added > 0 || unreachable > 0 || returned > 0 || retagged > 0 || (codeowners !== undefined && codeowners !== link.codeowners);
+      const changed =
+        added > 0 || unreachable > 0 || returned > 0 || retagged > 0 || moved > 0 || fromReleases.changed > 0 || (codeowners !== undefined && codeowners !== link.codeowners);
+      // On an active link, what the ingest left out (shown as a warning, not an error).
+      const warnings = [...(tagsCut ? [TAGS_CUT_WARNING] : []), ...(release.matched > release.branches.length ? [releaseBranchesCutWarning(release.matched)] : [])];
       await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
-        // On an active link, what the ingest left out (shown as a warning, not an error).
-        lastError: tagsCut ? TAGS_CUT_WARNING : null,
+        lastError: warnings.length ? warnings.join('. ') : null,
         ...(codeowners !== undefined ? { codeowners } : {}),
       });
       const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip, changed };
@@ -257,6 +288,55 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       await recordFailure(link, error);
       throw error;
     }
+  }
+
+  /**
+   * Stores what the link's release branches reach and the tracked branch does not, as release-only
+   * commits (their tags make release notes; no entry reads them), reading only what is new since the
+   * heads of the last ingest, and makes the stored release-only set match: commits no release branch
+   * reaches any more are marked unreachable. `hadReleaseOnly`: the link has such commits stored (its
+   * patterns may have been removed since).
+   */
+  async function ingestReleaseBranches(
+    link: RepoLinkRow,
+    dir: string,
+    tip: string,
+    release: ReleaseBranches,
+    tags: Map<string, string[]>,
+    hadReleaseOnly: boolean,
+    signal: AbortSignal | undefined,
+  ): Promise<{ added: number; changed: number }> {
+    const tips = await branchTips(dir, release.branches);
+    const heads = [...new Set(tips.values())];
+    if (!heads.length && !hadReleaseOnly) return { added: 0, changed: 0 };
+    let added = 0;
+    if (heads.length) {
+      const store = async (exclude: readonly string[]) => {
+        let batch: CommitRecord[] = [];
+        for await (const commit of readCommits(dir, [...heads, '--not', tip, ...exclude], tags)) {
+          batch.push(commit);
+          if (batch.length >= BATCH_SIZE) {
+            added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
+            batch = [];
+            if (signal?.aborted) throw new IngestInterrupted(added);
+          }
+        }
+        added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
+      };
+      // What the last ingest's heads reach is stored already: only what is new is read.
+      const previous = Object.values(link.release_heads ?? {}).filter((sha) => /^[0-9a-f]{40,64}$/.test(sha)).slice(0, MAX_RELEASE_BRANCHES);
+      try {
+        await store(previous);
+      } catch (error) {
+        // A head gone from the mirror (a force-push, then gc): read everything again (stored commits are skipped).
+        if (!(error instanceof GitError) || !previous.length) throw error;
+        await store([]);
+      }
+    }
+    const reached = await revList(dir, heads, [tip]);
+    const changed = await commitsRepository.syncReleaseOnly(db, link.id, [...reached]);
+    await linksRepository.setReleaseHeads(db, link.id, Object.fromEntries(tips));
+    return { added, changed: changed + added };
   }
 
   /** The link's last error, for the project page: never a credential (URLs with user information are redacted). */

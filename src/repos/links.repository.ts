@@ -7,7 +7,7 @@ import { whereVisible, type Visibility } from '../projects/visibility.js';
 export type NewRepoLink = Pick<
   RepoLinkRow,
   'project_id' | 'kind' | 'installation_id' | 'repo_owner' | 'repo_name' | 'source_url' | 'source_key' | 'tracked_branch' | 'default_branch'
-> & { restricted?: boolean };
+> & { restricted?: boolean; release_branches?: string[] };
 
 /** Repository links of every kind (a GitHub repository through an installation, a local path, a git URL) and their ingest state. */
 export const linksRepository = {
@@ -60,14 +60,18 @@ export const linksRepository = {
     return db.selectFrom('repo_links').selectAll().where('project_id', '=', projectId).orderBy('created_at').execute();
   },
 
-  /** Links of one installation (our id) fed by a GitHub repository's branch; owner and name compare case-insensitively. */
+  /**
+   * Links of one installation (our id) fed by a GitHub repository's branch, and those of the repository
+   * with release-branch patterns (the service keeps the ones whose patterns match); owner and name
+   * compare case-insensitively.
+   */
   async findGithubLinks(db: Executor, installationId: string, owner: string, name: string, branch: string): Promise<RepoLinkRow[]> {
     return db
       .selectFrom('repo_links as l')
       .selectAll('l')
       .where('l.installation_id', '=', installationId)
       .where(sql<boolean>`lower(l.repo_owner) = lower(${owner}) AND lower(l.repo_name) = lower(${name})`)
-      .where('l.tracked_branch', '=', branch)
+      .where(sql<boolean>`(l.tracked_branch = ${branch} OR cardinality(l.release_branches) > 0)`)
       .execute();
   },
 
@@ -142,6 +146,16 @@ export const linksRepository = {
       )
       .returningAll()
       .executeTakeFirst();
+  },
+
+  /** The link's release-branch patterns (validated by the service). */
+  async setReleaseBranches(db: Executor, id: string, patterns: string[]): Promise<RepoLinkRow | undefined> {
+    return db.updateTable('repo_links').set({ release_branches: patterns, updated_at: new Date() }).where('id', '=', id).returningAll().executeTakeFirst();
+  },
+
+  /** The release branches' tips an ingest read (the next one reads only what is new). */
+  async setReleaseHeads(db: Executor, id: string, heads: Record<string, string>): Promise<void> {
+    await db.updateTable('repo_links').set({ release_heads: JSON.stringify(heads) }).where('id', '=', id).execute();
   },
 
   async deleteLink(db: Executor, id: string): Promise<void> {

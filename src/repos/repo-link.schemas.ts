@@ -12,6 +12,9 @@ export const RepoLink = Type.Object(
     repoOwner: Nullable(Type.String()),
     repoName: Nullable(Type.String()),
     trackedBranch: Type.String(),
+    releaseBranches: Type.Array(Type.String(), {
+      description: 'Branch patterns (`*.x`, `release/*`) whose tags make release notes beside the tracked branch; entries and rollups stay on the tracked branch.',
+    }),
     defaultBranch: Nullable(Type.String({ description: "The repository's default branch on GitHub." })),
     status: Type.Union(
       ['pending', 'ingesting', 'active', 'error', 'suspended'].map((s) => Type.Literal(s)),
@@ -24,7 +27,7 @@ export const RepoLink = Type.Object(
     lastIngestedSha: Nullable(Type.String({ description: 'Tip of the tracked branch at the last completed ingest.' })),
     lastIngestedAt: Nullable(DateTime),
     lastError: Nullable(
-      Type.String({ description: "With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags than it reads)." }),
+      Type.String({ description: "With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags, or more matching release branches, than it reads)." }),
     ),
     createdAt: DateTime,
     updatedAt: DateTime,
@@ -40,6 +43,7 @@ export const presentLink = (link: RepoLinkRow) => ({
   repoOwner: link.repo_owner,
   repoName: link.repo_name,
   trackedBranch: link.tracked_branch,
+  releaseBranches: link.release_branches,
   defaultBranch: link.default_branch,
   status: link.status,
   lastIngestedSha: link.last_ingested_sha,

@@ -12,8 +12,12 @@ async function linkJson(link: RepoLinkRow) {
   return { ...presentLink(link), sourceUrl: redactSourceUrl(link.source_url) };
 }
 
+/** `--release-branches "*.x, release/*"`: the patterns, comma-separated (`""` for none). */
+const patternList = (value: string) => value.split(',').map((p) => p.trim()).filter(Boolean);
+
 const describeLink = (link: RepoLinkRow) =>
   `${link.id}  ${link.status.padEnd(9)}  ${link.tracked_branch}  ${describeSource(link)}` +
+  (link.release_branches.length ? `  release branches: ${link.release_branches.join(', ')}` : '') +
   `  ${link.last_ingested_sha ? `at ${link.last_ingested_sha.slice(0, 12)}` : 'not ingested yet'}` +
   (link.status === 'error' && link.last_error ? `\n    last error: ${redactSourcesIn(link.last_error)}` : '') +
   (link.status === 'active' && link.last_error ? `\n    warning: ${redactSourcesIn(link.last_error)}` : '');
@@ -27,15 +31,21 @@ export function registerReposCommands({ program, command, run, withServices, io 
     .option('--branch <branch>', "branch to track (default: the repository's default branch, its HEAD)")
     .option('--history <policy>', "the project's changes from before the link: publish (default; dated when each reached the branch), draft or skip")
     .option('--history-since <date>', 'skip history before this date, e.g. 2024-01-01')
+    .option('--release-branches <patterns>', 'branches whose tags make release notes too, comma-separated (e.g. "*.x,release/*"; one * each)')
     .action(
-      run(async (opts: { project: string; path: string; branch?: string; history?: string; historySince?: string }) =>
+      run(async (opts: { project: string; path: string; branch?: string; history?: string; historySince?: string; releaseBranches?: string }) =>
         withServices(async (services) => {
           // Stored before the link exists, so that a worker backfilling it at once already follows it.
           const { historyPatch } = await import('../generation/settings.js');
           const history = historyPatch(opts);
           if (Object.keys(history).length) await services.generation.configure(opts.project, history);
           // A new link is queued for a running worker to backfill; `changelog sync` does it now.
-          const { link, created } = await services.repos.linkLocalRepo({ projectSlug: opts.project, source: opts.path, ...(opts.branch !== undefined ? { branch: opts.branch } : {}) });
+          const { link, created } = await services.repos.linkLocalRepo({
+            projectSlug: opts.project,
+            source: opts.path,
+            ...(opts.branch !== undefined ? { branch: opts.branch } : {}),
+            ...(opts.releaseBranches !== undefined ? { releaseBranches: patternList(opts.releaseBranches) } : {}),
+          });
           return {
             json: { ...(await linkJson(link)), created },
             text: `${created ? 'Linked' : 'Already linked'} ${describeSource(link)} (${link.tracked_branch}) to ${opts.project}: ${link.id}\n` +
@@ -87,6 +97,23 @@ export function registerReposCommands({ program, command, run, withServices, io 
           return {
             json: await linkJson(link),
             text: `${describeSource(link)} now tracks ${link.tracked_branch}; a running worker re-ingests it (or run "changelog sync")`,
+          };
+        }),
+      ),
+    );
+
+  command(repos, 'release-branches', 'set the branches whose tags make release notes beside the tracked branch (re-ingests it)')
+    .argument('<id>', 'link id (see `changelog repos list`)')
+    .argument('<patterns>', 'comma-separated patterns, one * each (e.g. "*.x,release/*"); "" for none')
+    .action(
+      run(async (id: string, patterns: string) =>
+        withServices(async (services) => {
+          const link = await services.repos.setReleaseBranches(id, patternList(patterns));
+          return {
+            json: await linkJson(link),
+            text: link.release_branches.length
+              ? `${describeSource(link)} reads release branches ${link.release_branches.join(', ')} too; a running worker re-ingests it (or run "changelog sync")`
+              : `${describeSource(link)} reads no release branches`,
           };
         }),
       ),

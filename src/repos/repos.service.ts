@@ -15,6 +15,26 @@ import { GitError } from '../git/git.js';
 import { describeSource, redactSourcesIn, redactSourceUrl } from '../git/source-name.js';
 import { remoteBranches, type GitSource, type RemoteBranches } from '../git/mirror.js';
 import { isUuid } from '../ids.js';
+import { checkReleasePatterns, matchesReleasePattern } from '../git/release-branches.js';
+
+/**
+ * A link's release-branch patterns checked (release-branches.ts); every problem at once as a 400
+ * naming `releaseBranches`. Undefined stays undefined (not given: leave the link's as they are).
+ */
+export function checkReleaseBranches(patterns: readonly unknown[] | undefined): string[] | undefined {
+  if (patterns === undefined) return undefined;
+  const checked = checkReleasePatterns(patterns);
+  if (checked.problems.length) {
+    throw new AppError(
+      'invalid_request',
+      `Invalid releaseBranches: ${checked.problems[0]}${checked.problems.length > 1 ? ` (and ${checked.problems.length - 1} more)` : ''}`,
+      checked.problems.map((message) => ({ parameter: 'releaseBranches', message })),
+    );
+  }
+  return checked.patterns;
+}
+
+const samePatterns = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p, i) => p === b[i]);
 
 /** Branches named in an error, at most. */
 const BRANCHES_LISTED = 20;
@@ -42,7 +62,12 @@ async function readRemote(source: GitSource, shown: string, branch?: string): Pr
     return await remoteBranches(source, branch !== undefined ? { branch } : {});
   } catch (error) {
     if (!(error instanceof GitError)) throw error;
-    const reason = error.timedOut ? error.message : (error.stderr.split('\n').find((line) => line.startsWith('fatal:'))?.replace(/^fatal:\s*/, '') ?? error.message);
+    const reason = error.timedOut
+      ? error.message
+      : (error.stderr
+          .split('\n')
+          .find((line) => line.startsWith('fatal:'))
+          ?.replace(/^fatal:\s*/, '') ?? error.message);
     throw new AppError('unprocessable', `Cannot read the repository at ${shown}: ${redactSourcesIn(reason).slice(0, 300)}`);
   }
 }
@@ -57,6 +82,8 @@ export interface NewGitHubLink {
   sourceKey: string;
   trackedBranch: string;
   defaultBranch: string;
+  /** Release-branch patterns, checked with `checkReleaseBranches`; undefined: none for a new link, unchanged for an existing one. */
+  releaseBranches?: string[] | undefined;
 }
 
 /** `github:owner/name`, lower-cased: one link per repository and branch whatever the spelling. */
@@ -95,32 +122,54 @@ export function createReposService(deps: {
     return { url: link.source_url, token };
   }
 
+  /** Sets a link's release-branch patterns (already checked) and queues its ingest when they changed. */
+  async function applyReleaseBranches(link: RepoLinkRow, patterns: string[] | undefined): Promise<RepoLinkRow> {
+    if (patterns === undefined || samePatterns(link.release_branches, patterns)) return link;
+    const updated = await linksRepository.setReleaseBranches(db, link.id, patterns);
+    if (!updated) throw new AppError('not_found', 'Repository link not found');
+    await enqueueIngest(updated.id);
+    return (await linksRepository.findLink(db, updated.id)) ?? updated;
+  }
+
+  /** A new link, or the same one (same repository and branch) with the patterns given applied. */
+  async function insertLink(link: Parameters<typeof linksRepository.insertLink>[1], releaseBranches: string[] | undefined) {
+    const result = await linksRepository.insertLink(db, { ...link, ...(releaseBranches ? { release_branches: releaseBranches } : {}) });
+    if (result.created) {
+      await enqueueIngest(result.link.id);
+      return result;
+    }
+    return { link: await applyReleaseBranches(result.link, releaseBranches), created: false };
+  }
+
   /** Links the checked source on `branch` (the remote's default branch when none is given), once git confirms the branch exists. */
-  async function insertChecked(projectId: string, checked: CheckedSource, branch: string | undefined, restricted: boolean) {
+  async function insertChecked(projectId: string, checked: CheckedSource, branch: string | undefined, restricted: boolean, releaseBranches?: string[]) {
     if (branch !== undefined) checkBranchName(branch);
     const shown = redactSourceUrl(checked.stored);
     const remote = await readRemote(checked.git, shown, branch);
     const tracked = branch ?? remote.defaultBranch;
     if (tracked === null) {
-      throw new AppError('unprocessable', `${shown} has no default branch${remote.branches.length ? `; name one of its branches: ${listBranches(remote)}` : ' (it has no branches yet)'}`, [
-        { parameter: 'branch', message: 'required: the repository has no default branch' },
-      ]);
+      throw new AppError(
+        'unprocessable',
+        `${shown} has no default branch${remote.branches.length ? `; name one of its branches: ${listBranches(remote)}` : ' (it has no branches yet)'}`,
+        [{ parameter: 'branch', message: 'required: the repository has no default branch' }],
+      );
     }
     requireBranch(remote, tracked, shown);
-    const result = await linksRepository.insertLink(db, {
-      project_id: projectId,
-      kind: 'local',
-      installation_id: null,
-      repo_owner: null,
-      repo_name: null,
-      source_url: checked.stored,
-      source_key: `local:${checked.stored}`,
-      tracked_branch: tracked,
-      default_branch: remote.defaultBranch,
-      restricted,
-    });
-    if (result.created) await enqueueIngest(result.link.id);
-    return result;
+    return insertLink(
+      {
+        project_id: projectId,
+        kind: 'local',
+        installation_id: null,
+        repo_owner: null,
+        repo_name: null,
+        source_url: checked.stored,
+        source_key: `local:${checked.stored}`,
+        tracked_branch: tracked,
+        default_branch: remote.defaultBranch,
+        restricted,
+      },
+      releaseBranches,
+    );
   }
 
   return {
@@ -139,38 +188,57 @@ export function createReposService(deps: {
 
     /** Links a GitHub repository and queues its backfill; the same repository and branch again returns the same link. */
     async linkGitHubRepo(input: NewGitHubLink): Promise<{ link: RepoLinkRow; created: boolean }> {
-      const result = await linksRepository.insertLink(db, {
-        project_id: input.projectId,
-        kind: 'github',
-        installation_id: input.installationId,
-        repo_owner: input.repoOwner,
-        repo_name: input.repoName,
-        source_url: input.cloneUrl,
-        source_key: input.sourceKey,
-        tracked_branch: input.trackedBranch,
-        default_branch: input.defaultBranch,
-      });
-      if (result.created) await enqueueIngest(result.link.id);
-      return result;
+      return insertLink(
+        {
+          project_id: input.projectId,
+          kind: 'github',
+          installation_id: input.installationId,
+          repo_owner: input.repoOwner,
+          repo_name: input.repoName,
+          source_url: input.cloneUrl,
+          source_key: input.sourceKey,
+          tracked_branch: input.trackedBranch,
+          default_branch: input.defaultBranch,
+        },
+        input.releaseBranches,
+      );
     },
+
+    /** An existing link with these release-branch patterns (checked here); queues its ingest when they changed. */
+    async setReleaseBranches(linkId: string, patterns: readonly unknown[]): Promise<RepoLinkRow> {
+      const checked = checkReleaseBranches(patterns)!;
+      const link = await linksRepository.findLink(db, linkId);
+      if (!link) throw new AppError('not_found', `No repository link ${linkId}`);
+      return applyReleaseBranches(link, checked);
+    },
+
+    applyReleaseBranches,
 
     /**
      * Links a repository the server reaches directly (a local path or any git URL): the CLI, run by
      * the operator, may link anything the server can read.
      */
-    async linkLocalRepo(input: { projectSlug: string; source: string; branch?: string }): Promise<{ link: RepoLinkRow; created: boolean }> {
+    async linkLocalRepo(input: {
+      projectSlug: string;
+      source: string;
+      branch?: string;
+      releaseBranches?: readonly unknown[];
+    }): Promise<{ link: RepoLinkRow; created: boolean }> {
+      const releaseBranches = checkReleaseBranches(input.releaseBranches);
       const project = await projects.findBySlug(input.projectSlug);
       if (!project) throw new AppError('not_found', `No project with slug ${input.projectSlug}`);
       let source = input.source.trim();
       if (!looksLikeUrl(source)) {
         source = resolve(source);
         if (!existsSync(source) || !statSync(source).isDirectory()) {
-          throw new AppError('invalid_request', `No directory at ${source}`, [{ parameter: 'path', message: 'must be a git repository directory or a git URL' }]);
+          throw new AppError('invalid_request', `No directory at ${source}`, [
+            { parameter: 'path', message: 'must be a git repository directory or a git URL' },
+          ]);
         }
       } else if (source.startsWith('-')) {
         throw new AppError('invalid_request', 'The URL must not start with "-"', [{ parameter: 'path', message: 'must not start with "-"' }]);
       }
-      return insertChecked(project.id, { stored: source, git: { url: source } }, input.branch, false);
+      return insertChecked(project.id, { stored: source, git: { url: source } }, input.branch, false, releaseBranches);
     },
 
     /**
@@ -178,10 +246,15 @@ export function createReposService(deps: {
      * when `grant` allows paths, or an https URL to public addresses (source-policy.ts); every later
      * fetch checks again.
      */
-    async linkFromDashboard(projectId: string, input: { source: string; branch?: string }, grant: SourceGrant): Promise<{ link: RepoLinkRow; created: boolean }> {
+    async linkFromDashboard(
+      projectId: string,
+      input: { source: string; branch?: string; releaseBranches?: readonly unknown[] },
+      grant: SourceGrant,
+    ): Promise<{ link: RepoLinkRow; created: boolean }> {
       if (input.branch !== undefined) checkBranchName(input.branch);
+      const releaseBranches = checkReleaseBranches(input.releaseBranches);
       const checked = await checkRestrictedSource(input.source, policy, grant);
-      return insertChecked(projectId, checked, input.branch, true);
+      return insertChecked(projectId, checked, input.branch, true, releaseBranches);
     },
 
     /** A link of this project, or 404 (a link of another project does not exist here). */
@@ -276,7 +349,12 @@ export function createReposService(deps: {
       // the credential in their URL share a series, which reports the one further behind.
       const series = new Map<string, { project: string; repo: string; branch: string; seconds: number }>();
       for (const row of await linksRepository.ingestTimes(db)) {
-        const lag = { project: row.project, repo: describeSource(row), branch: row.tracked_branch, seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000) };
+        const lag = {
+          project: row.project,
+          repo: describeSource(row),
+          branch: row.tracked_branch,
+          seconds: Math.max(0, (now.getTime() - (row.last_ingested_at ?? row.created_at).getTime()) / 1000),
+        };
         const key = JSON.stringify([lag.project, lag.repo, lag.branch]);
         if ((series.get(key)?.seconds ?? -1) < lag.seconds) series.set(key, lag);
       }
@@ -290,7 +368,9 @@ export function createReposService(deps: {
     /** Queues the ingest of the live links of an installation (our id) that track this repository's branch; how many. */
     async queuePush(installationId: string, repoOwner: string, repoName: string, branch: string): Promise<number> {
       const links = await linksRepository.findGithubLinks(db, installationId, repoOwner, repoName, branch);
-      const live = links.filter((link) => link.status !== 'suspended');
+      // A push to a release branch (`5.x` under `*.x`) brings its tags' notes up to date too.
+      const fed = (link: RepoLinkRow) => link.tracked_branch === branch || link.release_branches.some((p) => matchesReleasePattern(branch, p));
+      const live = links.filter((link) => link.status !== 'suspended' && fed(link));
       for (const link of live) await enqueueIngest(link.id);
       return live.length;
     },

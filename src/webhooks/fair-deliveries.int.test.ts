@@ -13,6 +13,7 @@ import { testConfig } from '../../test/helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser, insertEntries } from '../../test/helpers/factories.js';
 import { waitFor } from '../../test/helpers/scm.js';
+import { describePlan, planNodes, rowsExamined, type PlanNode } from '../../test/helpers/query-plans.js';
 import { startWorker } from '../jobs/worker.js';
 import { createServices, type Services } from '../services.js';
 import { admissionQuery } from './webhooks.repository.js';
@@ -130,29 +131,8 @@ describe('outbound webhooks of one tenant against those of another', () => {
     expect(await count(sql`true`)).toBeGreaterThan(35_000);
     // Per endpoint with deliveries waiting: one probe to find it, and its next few; then what is in flight.
     const examined = rowsExamined(plan, (n) => (n['Relation Name'] ?? n['Index Name'] ?? '').startsWith('webhook_event_deliveries'));
-    expect(examined, planText(plan)).toBeLessThanOrEqual(waitingEndpoints * (2 + QUEUED_PER_ENDPOINT) + inFlight + 2);
-    expect(nodes(plan).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'webhook_event_deliveries')).toEqual([]);
+    expect(examined, describePlan(plan)).toBeLessThanOrEqual(waitingEndpoints * (2 + QUEUED_PER_ENDPOINT) + inFlight + 2);
+    expect(planNodes(plan).filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'webhook_event_deliveries')).toEqual([]);
   }, 60_000);
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-const SCANS = new Set(['Seq Scan', 'Index Scan', 'Index Only Scan', 'Bitmap Index Scan', 'Bitmap Heap Scan']);
-const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-/** Rows the plan's scans looked at, returned or filtered out, in every loop (as in src/changelog/query-plans.int.test.ts). */
-const rowsExamined = (plan: PlanNode, which: (node: PlanNode) => boolean) =>
-  nodes(plan)
-    .filter((n) => SCANS.has(n['Node Type']) && n['Node Type'] !== 'Bitmap Heap Scan' && which(n))
-    .reduce((sum, n) => sum + (n['Actual Rows'] + (n['Rows Removed by Filter'] ?? 0)) * n['Actual Loops'], 0);
-const planText = (plan: PlanNode) =>
-  nodes(plan)
-    .filter((n) => SCANS.has(n['Node Type']))
-    .map((n) => `${n['Node Type']} ${n['Index Name'] ?? n['Relation Name'] ?? ''}: ${n['Actual Rows']}×${n['Actual Loops']} (+${n['Rows Removed by Filter'] ?? 0} filtered)`)
-    .join('; ');

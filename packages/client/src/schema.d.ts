@@ -1320,6 +1320,8 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
+                        /** @description Branch patterns whose tags make release notes too (`*.x`, `release/*`): letters, digits, `.`, `_`, `-`, `+`, `/` and at most one `*`; linking the same repository and branch again with other patterns replaces them. Default: none. */
+                        releaseBranches?: string[];
                         /** @description Letters, digits, `.`, `_`, `-`; ≤ 100; not `.` or `..`. */
                         repoName: string;
                         /** @description GitHub account: letters, digits, single hyphens, ≤ 39. */
@@ -1764,7 +1766,7 @@ export interface components {
             id: string;
             /** @description github, or local (linked from the CLI). */
             kind: "github" | "local";
-            /** @description With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags than it reads). */
+            /** @description With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags, or more matching release branches, than it reads). */
             lastError: string | null;
             /** Format: date-time */
             lastIngestedAt: string | null;
@@ -1772,6 +1774,8 @@ export interface components {
             lastIngestedSha: string | null;
             /** Format: uuid */
             projectId: string;
+            /** @description Branch patterns (`*.x`, `release/*`) whose tags make release notes beside the tracked branch; entries and rollups stay on the tracked branch. */
+            releaseBranches: string[];
             repoName: string | null;
             repoOwner: string | null;
             /** Format: uuid */

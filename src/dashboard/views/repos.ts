@@ -17,7 +17,7 @@ export interface ReposPanel {
   /** Whether this user may link them here (the installation owner; owners of organizations in REPO_PATHS_ORGS). */
   localPaths: boolean;
   /** A failed link, set-branch or unlink: its error, shown by the form (or link) it came from. */
-  error?: { error: AppError; linkId?: string; values?: { source?: string; branch?: string } };
+  error?: { error: AppError; linkId?: string; values?: { source?: string; branch?: string; releaseBranches?: string } };
 }
 
 function syncCell(link: RepoLinkRow, commits: number): Html {
@@ -33,11 +33,11 @@ function syncCell(link: RepoLinkRow, commits: number): Html {
 /** The project page's "Repositories" panel: links, their sync progress and last error, and (for managers) the forms. */
 export function reposPanel(p: ReposPanel): Html {
   const busy = p.links.some((l) => l.sync_state !== 'idle');
-  const errorFor = (linkId?: string) => (p.error && p.error.linkId === linkId ? formErrors(p.error.error.message, p.error.error.details, ['source', 'branch']) : '');
+  const errorFor = (linkId?: string) => (p.error && p.error.linkId === linkId ? formErrors(p.error.error.message, p.error.error.details, ['source', 'branch', 'releaseBranches']) : '');
   const rows = p.links.map(
     (link) => html`<tr id="repo-${link.id}">
   <td><code>${describeSource(link)}</code>${link.status === 'error' && link.last_error ? html`<p class="field-error">Last error: ${redactSourcesIn(link.last_error)}</p>` : ''}${link.status === 'active' && link.last_error ? html`<p class="muted">Warning: ${redactSourcesIn(link.last_error)}</p>` : ''}</td>
-  <td><code>${link.tracked_branch}</code>${link.default_branch && link.default_branch !== link.tracked_branch ? html`<br><span class="muted">default ${link.default_branch}</span>` : ''}</td>
+  <td><code>${link.tracked_branch}</code>${link.default_branch && link.default_branch !== link.tracked_branch ? html`<br><span class="muted">default ${link.default_branch}</span>` : ''}${link.release_branches.length ? html`<br><span class="muted">release branches ${link.release_branches.join(', ')}</span>` : ''}</td>
   <td><span class="badge ${link.status}">${link.status}</span></td>
   <td>${syncCell(link, p.commits.get(link.id) ?? 0)}</td>
   ${
@@ -45,6 +45,7 @@ export function reposPanel(p: ReposPanel): Html {
       ? html`<td>${errorFor(link.id)}<div class="actions">
     <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/sync">${csrfField(p)}<button class="small" type="submit">Sync now</button></form>
     <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/branch">${csrfField(p)}<label class="visually-hidden" for="branch-${link.id}">Branch</label><input id="branch-${link.id}" name="branch" value="${link.tracked_branch}" maxlength="255" required size="12"><button class="small secondary" type="submit">Change branch</button></form>
+    <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/release-branches">${csrfField(p)}<label class="visually-hidden" for="release-${link.id}">Release branches</label><input id="release-${link.id}" name="releaseBranches" value="${link.release_branches.join(', ')}" maxlength="1100" size="14" placeholder="*.x, release/*"><button class="small secondary" type="submit">Set release branches</button></form>
     <form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/unlink" data-confirm="Remove this repository link?">${csrfField(p)}<label class="inline-check"><input type="checkbox" name="purge" value="on"> also delete its commits</label><button class="small danger" type="submit">Unlink</button></form>
   </div></td>`
       : ''
@@ -86,6 +87,14 @@ ${errorFor(undefined)}
     attrs: html` maxlength="2000"`,
   })}
   ${field({ name: 'branch', label: 'Branch', value: values?.branch ?? '', errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined, hint: "Empty: the repository's default branch.", attrs: html` maxlength="255"` })}
+  ${field({
+    name: 'releaseBranches',
+    label: 'Release branches',
+    value: values?.releaseBranches ?? '',
+    errors: p.error && p.error.linkId === undefined ? p.error.error.details : undefined,
+    hint: 'Optional, comma-separated: branches whose tags make release notes too, such as *.x or release/* (one * each). Entries and rollups stay on the tracked branch.',
+    attrs: html` maxlength="1100"`,
+  })}
   <div><button type="submit">Link repository</button></div>
 </form>`
     : ''

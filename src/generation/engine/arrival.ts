@@ -40,6 +40,12 @@ export interface ArrivalOptions {
    * pull or a fast-forward: its second parent is the tracked branch.
    */
   trunk?: readonly string[] | undefined;
+  /**
+   * Commits only release branches reach (a maintained `5.x` beside the tracked branch). The tracked
+   * branch's commits arrive as if those were not there (adding a release branch moves no entry), and
+   * each of these along its own branch's first-parent chain.
+   */
+  releaseOnly?: ReadonlySet<string> | undefined;
 }
 
 type GraphCommit = Pick<CommitRecord, 'sha' | 'parents' | 'committer' | 'message'>;
@@ -58,7 +64,16 @@ function mergedBranch(message: string): string | null {
 }
 
 export function computeArrivals(commits: readonly GraphCommit[], options: ArrivalOptions = {}): ArrivalIndex {
-  const trunk = new Set((options.trunk?.length ? options.trunk : DEFAULT_TRUNK).map((b) => b.toLowerCase()));
+  const releaseOnly = options.releaseOnly;
+  if (!releaseOnly?.size) return arrivalsOf(commits, options.trunk, true);
+  const tracked = arrivalsOf(commits.filter((c) => !releaseOnly.has(c.sha)), options.trunk, true);
+  // A release branch's `Merge branch 'main' into 5.x` is no pull of the tracked branch: no swapping there.
+  const all = arrivalsOf(commits, options.trunk, false);
+  return { get: (sha) => (releaseOnly.has(sha) ? all.get(sha) : tracked.get(sha)), swapped: tracked.swapped };
+}
+
+function arrivalsOf(commits: readonly GraphCommit[], trunkNames: readonly string[] | undefined, swaps: boolean): ArrivalIndex {
+  const trunk = new Set((trunkNames?.length ? trunkNames : DEFAULT_TRUNK).map((b) => b.toLowerCase()));
   const bySha = new Map<string, GraphCommit>();
   const time = new Map<string, number>();
   const hasChild = new Set<string>();
@@ -84,7 +99,7 @@ export function computeArrivals(commits: readonly GraphCommit[], options: Arriva
       chain.push(sha);
       let next = c.parents[0];
       const merged = c.parents.length === 2 ? mergedBranch(c.message) : null;
-      if (merged && trunk.has(merged.toLowerCase())) {
+      if (swaps && merged && trunk.has(merged.toLowerCase())) {
         swapped.add(sha);
         next = c.parents[1];
       }

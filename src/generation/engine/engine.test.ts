@@ -134,7 +134,9 @@ describe('rollups', () => {
       bump('Bump debian from `d5d3f9c` to `74d56e3` (#1415)', '10'),
       bump('Update dependency postcss to v8.5.22 (#19689)', '11'),
     ];
-    const result = generate(commits, all, { types: ['commit', 'weekly'] });
+    // Bots are skipped by default; a project whose bot's updates matter keeps them.
+    expect(generate(commits, all, { types: ['commit', 'weekly'] }).entries).toEqual([]);
+    const result = generate(commits, resolveSettings({ entryTypes: ['commit', 'weekly'], excludeBots: false }), { types: ['commit', 'weekly'] });
     const week = result.entries.find((e) => e.entry_type === 'weekly')!;
     expect(week.generated_json.sections).toEqual([
       {

@@ -101,10 +101,17 @@ export function prepareCommits(
   warnings: string[] = [],
   arrival: ArrivalIndex = computeArrivals(commits),
   onPrepared?: (p: PreparedCommit) => void,
+  /**
+   * The history these commits are part of (default: themselves): path rules are detected from its
+   * paths and a merge's other parents looked up in it. Release branches' commits are prepared
+   * against the tracked branch's history, so they get the components its entries get.
+   */
+  history: readonly CommitRecord[] = commits,
 ): PreparedCommit[] {
-  const shas = new Set(commits.map((c) => c.sha));
+  const shas = new Set(history.map((c) => c.sha));
+  if (history !== commits) for (const c of commits) shas.add(c.sha);
   const matcher: ComponentMatcher = compilePathRules(
-    settings.pathRules.length ? settings.pathRules : detectPathRules(allPaths(commits)),
+    settings.pathRules.length ? settings.pathRules : detectPathRules(allPaths(history)),
   );
   const teams = createTeamResolver(settings.teams, settings.codeowners, warnings);
   return commits.map((record) => {

@@ -64,7 +64,7 @@ describe('git-cliff history', () => {
       }),
     );
     const everything = SECTION_KEYS.map((key) => ({ key, visible: true }));
-    full = generate(commits, resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, codeowners: repo.codeowners }));
+    full = generate(commits, resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, excludeBots: false, codeowners: repo.codeowners }));
     byDefault = generate(commits, resolveSettings({ entryTypes: ['weekly'], codeowners: repo.codeowners }));
   }, 120_000);
 

@@ -94,6 +94,32 @@ describe('headline items', () => {
     ]);
   });
 
+  it('lead a release without features with what users notice: security, then performance, then fixes; never tests, CI or docs only', () => {
+    const commits = chain([
+      { message: 'fix: typo in the README (#1)', changes: [['M', 'README.md']] },
+      { message: 'fix: flaky test (#2)', changes: [['M', 'test/a.test.ts']] },
+      { message: 'fix(ci): pin the runner (#3)', changes: [['M', '.github/workflows/ci.yml']] },
+      { message: 'fix: crash on empty input (#4)', changes: files(2) },
+      { message: 'perf: parse twice as fast (#5)', changes: files(1) },
+      { message: 'fix(deps): update acorn to v9 (#6)', changes: [['M', 'package.json']] },
+      { message: 'v1.0.1', changes: [['M', 'package.json']], tags: ['v1.0.1'] },
+    ]);
+    const note = generateReleases(commits, weekly).find((n) => n.tag === 'v1.0.1')!;
+    expect(note.generated_json.headline_items).toEqual([
+      { section_type_key: 'performance', title: 'Parse twice as fast (#5)', body: null },
+      { section_type_key: 'fix', title: 'Crash on empty input (#4)', body: null },
+    ]);
+  });
+
+  it('do not fill a release that has features with its fixes, nor name a feature that only touches docs', () => {
+    const commits = chain([
+      { message: 'feat: document the new flag (#1)', changes: [['M', 'docs/flags.md']] },
+      { message: 'feat: add --watch (#2)', changes: files(3) },
+      { message: 'fix: crash on empty input (#3)', changes: files(2) },
+    ]);
+    expect(headlines(commits)).toEqual([{ section_type_key: 'feature', title: 'Add --watch (#2)', body: null }]);
+  });
+
   it('rank release notes the same way', () => {
     const commits = chain([
       { message: 'feat: first in time (#1)', changes: files(1) },

@@ -1,13 +1,14 @@
 /**
  * Headline items and near-duplicates. A headline names the few most significant changes of an entry
  * or a release: breaking changes first, then features by reach (how many components the change
- * spreads over, how many files it changes, how often other commits mention it), never a dependency
- * bump and never just the first few in time order. Items that differ only by a PR suffix or
+ * spreads over, how many files it changes, how often other commits mention it); a set with neither
+ * leads with the fixes users notice (NOTICED_RANK). Never a dependency bump, never a change of
+ * tests, CI or docs only, and never just the first few in time order. Items that differ only by a PR suffix or
  * trivially (`Update rolldown` / `Update rolldown (#279)`) are one item carrying both references.
  *
  * Reads prepared commits structurally (no import cycle with engine.ts).
  */
-import { DEPENDENCY_SCOPES, isDependencyTitle } from './rules.js';
+import { DEPENDENCY_SCOPES, isDependencyTitle, pathTopic } from './rules.js';
 import type { Change, HeadlineItem, SectionKey } from './types.js';
 
 export interface HeadlineCandidate {
@@ -100,6 +101,12 @@ export class NearDuplicates<T extends { text: string }> {
 }
 
 const SECTION_RANK: Partial<Record<SectionKey, number>> = { breaking: 0, feature: 1 };
+/**
+ * When a set has no breaking change and no feature (a patch release), its headline is what users will
+ * notice most: security fixes, then performance, then fixes, then deprecations; never a change of
+ * tests, CI or docs only.
+ */
+const NOTICED_RANK: Partial<Record<SectionKey, number>> = { security: 2, performance: 3, fix: 4, deprecation: 5 };
 
 // A commit is a candidate in its own entry and in three rollups and a release note: read it once.
 const dependencyBump = new WeakMap<object, boolean>();
@@ -113,6 +120,14 @@ function isDependencyBump(c: HeadlineCandidate): boolean {
     dependencyBump.set(c.classified, (known = DEPENDENCY_SCOPES.has(scope) || isDependencyTitle(c.classified.title)));
   }
   return known;
+}
+
+/** A commit's rank among headline candidates, or undefined when it is none: a bump, or (unless breaking) tests, CI or docs only. */
+function headlineRank(c: HeadlineCandidate, ranks: Partial<Record<SectionKey, number>>): number | undefined {
+  const rank = ranks[c.classified.section];
+  if (rank === undefined || isDependencyBump(c)) return undefined;
+  if (rank > 0 && pathTopic(c.record.changes) !== null) return undefined;
+  return rank;
 }
 
 /** The PR numbers a commit's message cites other than its own. */
@@ -157,9 +172,11 @@ export function headlineItems(commits: readonly HeadlineCandidate[], limit: numb
   }
   const groups = new Map<string, Ranked>();
   let order = 0;
+  // Breaking changes and features lead; only a set without any falls back to what users notice.
+  const major = commits.some((c) => headlineRank(c, SECTION_RANK) !== undefined);
   for (const c of commits) {
-    const rank = SECTION_RANK[c.classified.section];
-    if (rank === undefined || isDependencyBump(c)) continue;
+    const rank = headlineRank(c, major ? SECTION_RANK : NOTICED_RANK);
+    if (rank === undefined) continue;
     const key = titleKey(c.classified);
     const g = groups.get(key);
     if (!g) {
@@ -194,7 +211,7 @@ export function headlineItems(commits: readonly HeadlineCandidate[], limit: numb
   ranked.sort((a, b) => a.rank - b.rank || Number(b.lead) - Number(a.lead) || b.components - a.components || b.files - a.files || b.mentions - a.mentions || a.order - b.order);
   return ranked.slice(0, limit).map((g) => {
     const title = g.refs.length > prReferences(g.first.classified.title).length ? withReferences(g.first.classified.title, g.refs) : g.first.classified.title;
-    const key: SectionKey = g.rank === 0 ? 'breaking' : 'feature';
+    const key: SectionKey = g.rank === 0 ? 'breaking' : g.rank === 1 ? 'feature' : g.first.classified.section;
     return { section_type_key: key, title, body: key === 'breaking' ? g.first.classified.breakingDescription : null };
   });
 }

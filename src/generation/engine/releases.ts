@@ -9,6 +9,13 @@
  * final release goes back to the previous final release (its note covers its pre-releases: what a
  * reader of stable versions gets); a pre-release goes back to the previous tag, pre-release or not.
  *
+ * Release branches (a maintained `5.x` beside the tracked branch, tracked by the link) add their tags:
+ * each range stays within its own line. A tag's previous tag is looked for first among the tags of
+ * its own line (the tracked branch, or the release branches) that its history contains, so `v5.12.1`
+ * on `5.x` follows `v5.12.0` on `5.x`, never a tag of the tracked branch made meanwhile; the first tag
+ * of a release branch follows the tag its history reaches (at or before where it forked). Unreleased
+ * is the tracked branch's alone.
+ *
  * A package's note holds the commits of that package's component; the root's holds every commit
  * except those that belong only to packages with tag series of their own.
  */
@@ -52,6 +59,8 @@ export interface ReleaseOptions {
   prepared?: readonly PreparedCommit[];
   /** A version index built from the same commits. */
   versions?: VersionIndex;
+  /** Commits only release branches reach (when `versions` is not given). */
+  releaseOnly?: ReadonlySet<string>;
 }
 
 /** A release and every commit it brings (before filtering by package, skipping and visibility). */
@@ -83,23 +92,28 @@ export function releaseMembers(versions: VersionIndex): ReleaseMembers[] {
     const root = versions.series.get(versions.rootSeries) ?? [];
     const marks = new Uint32Array(graph.size);
     const stamp = 1;
+    const releaseOnly = versions.releaseOnly;
     for (const r of root) {
       const i = graph.indexOf(r.sha);
       if (i !== undefined && marks[i] !== stamp) graph.mark(i, marks, stamp);
     }
     const shas: string[] = [];
-    for (let i = 0; i < graph.size; i++) if (marks[i] !== stamp) shas.push(graph.shas[i]!);
-    // The newest root release; tags on one commit (a pre-release and its final) give the highest version.
+    // What the tracked branch holds and no release contains: a release branch's own work is its line's.
+    for (let i = 0; i < graph.size; i++) if (marks[i] !== stamp && !releaseOnly.has(graph.shas[i]!)) shas.push(graph.shas[i]!);
+    // The newest root release of the tracked branch; tags on one commit (a pre-release and its final) give the highest version.
     let newest: ReleaseTag | null = null;
-    for (const r of root) if (!newest || r.at > newest.at || (r.at === newest.at && semver.gt(r.version, newest.version))) newest = r;
+    for (const r of root) if (r.tracked && (!newest || r.at > newest.at || (r.at === newest.at && semver.gt(r.version, newest.version)))) newest = r;
     out.push({ release: null, previous: newest, shas });
   } else {
-    out.push({ release: null, previous: null, shas: [...graph.shas] });
+    out.push({ release: null, previous: null, shas: graph.shas.filter((sha) => !versions.releaseOnly.has(sha)) });
   }
   return out;
 }
 
-/** The highest lower version of the series that the release's history contains (finals first for a final). */
+/**
+ * The highest lower version of the series that the release's history contains (finals first for a
+ * final), of the release's own line (tracked branch or release branches) first, then of any.
+ */
 function previousRelease(versions: VersionIndex, byVersion: readonly ReleaseTag[], release: ReleaseTag): ReleaseTag | null {
   const graph = versions.graph;
   const at = graph.indexOf(release.sha)!;
@@ -110,15 +124,19 @@ function previousRelease(versions: VersionIndex, byVersion: readonly ReleaseTag[
     const i = graph.indexOf(r.sha);
     return i !== undefined && graph.isAncestor(i, at);
   };
-  if (release.version.prerelease.length === 0) {
-    const final = lower.find((r) => r.version.prerelease.length === 0 && contained(r));
-    if (final) return final;
-  }
-  return lower.find(contained) ?? null;
+  const pick = (candidates: readonly ReleaseTag[]) => {
+    if (release.version.prerelease.length === 0) {
+      const final = candidates.find((r) => r.version.prerelease.length === 0 && contained(r));
+      if (final) return final;
+    }
+    return candidates.find(contained) ?? null;
+  };
+  if (!versions.releaseOnly.size) return pick(lower);
+  return pick(lower.filter((r) => r.tracked === release.tracked)) ?? pick(lower);
 }
 
 export function generateReleases(commits: readonly CommitRecord[], settings: GenerationSettings, options: ReleaseOptions = {}): ReleaseNote[] {
-  const versions = options.versions ?? buildVersionIndex(commits);
+  const versions = options.versions ?? buildVersionIndex(commits, { releaseOnly: options.releaseOnly });
   const list = options.prepared ?? prepareCommits(commits, settings);
   const prepared = new Map<string, PreparedCommit>();
   for (const p of list) prepared.set(p.record.sha, p);

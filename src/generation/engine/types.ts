@@ -73,7 +73,10 @@ export interface GenerationSettings {
   timeZone: string;
   /** Authors to skip (e-mail, name, or a `*` pattern, case-insensitive). */
   excludeAuthors: string[];
-  /** Skip commits by bots entirely (by default they are kept: Dependabot fills `dependencies`). */
+  /**
+   * Skip commits by bots entirely. On by default: on five real histories, bots' commits were most of what
+   * maintainers left out of their notes (docs/quality.md); a project whose bot's updates matter turns it off.
+   */
   excludeBots: boolean;
   pathRules: PathRule[];
   teams: TeamMapping[];

@@ -53,8 +53,10 @@ export interface ReleaseTag {
   /** ROOT_SERIES for the root package, else the package name as the tag spells it. */
   series: string;
   sha: string;
-  /** When the release reached the tracked branch (`releaseTime` of the tagged commit). */
+  /** When the release reached the tracked branch (`releaseTime` of the tagged commit); on a release branch, its own branch. */
   at: number;
+  /** Whether the tagged commit is on the tracked branch (not only on a release branch such as `5.x`). */
+  tracked: boolean;
 }
 
 export interface VersionIndex {
@@ -64,7 +66,11 @@ export interface VersionIndex {
    * same version once that final contains them.
    */
   labelOf(sha: string, components?: readonly (string | null)[]): string | null;
-  /** The root package's best release tagged in [start, end), else any package's: finals before pre-releases, then the highest. */
+  /**
+   * The root package's best release tagged in [start, end) on the tracked branch, else any package's:
+   * finals before pre-releases, then the highest. Rollups are the tracked branch's: a maintenance
+   * release of the same week on `5.x` does not label them.
+   */
   highestIn(start: Date, end: Date): string | null;
   /** Every release tag, earliest first. */
   releases: readonly ReleaseTag[];
@@ -74,6 +80,8 @@ export interface VersionIndex {
   rootSeries: string | null;
   /** The series of a component (`create-app` for `create-app@1.0.0` or `@org/create-app@1.0.0`), if it has tags. */
   seriesOfComponent(component: string): string | null;
+  /** Commits only release branches reach (empty when the link tracks none). */
+  releaseOnly: ReadonlySet<string>;
   graph: CommitGraph;
 }
 
@@ -86,6 +94,8 @@ export interface VersionIndexOptions {
   arrival?: ArrivalIndex;
   /** The tracked branch names, for computing arrivals. */
   trunk?: readonly string[] | undefined;
+  /** Commits only release branches reach: their tags make releases, but label no rollup. */
+  releaseOnly?: ReadonlySet<string> | undefined;
 }
 
 const isFinal = (r: ReleaseTag) => r.version.prerelease.length === 0;
@@ -98,13 +108,14 @@ function byTime(a: ReleaseTag, b: ReleaseTag): number {
 export function buildVersionIndex(commits: readonly VersionedCommit[], options: VersionIndexOptions = {}): VersionIndex {
   const graph = options.graph ?? buildCommitGraph(commits);
   const releases: ReleaseTag[] = [];
+  const releaseOnly = options.releaseOnly ?? new Set<string>();
   let arrival = options.arrival;
   for (const c of commits) {
     for (const tag of c.tags) {
       const parsed = parseReleaseTag(tag);
       if (!parsed) continue;
-      arrival ??= computeArrivals(commits, { trunk: options.trunk });
-      releases.push({ tag, version: parsed.version, series: parsed.series, sha: c.sha, at: releaseTime(c, arrival) });
+      arrival ??= computeArrivals(commits, { trunk: options.trunk, releaseOnly });
+      releases.push({ tag, version: parsed.version, series: parsed.series, sha: c.sha, at: releaseTime(c, arrival), tracked: !releaseOnly.has(c.sha) });
     }
   }
   releases.sort(byTime);
@@ -113,6 +124,15 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
     let list = series.get(r.series);
     if (!list) series.set(r.series, (list = []));
     list.push(r);
+  }
+  const trackedSeries = new Map<string, ReleaseTag[]>();
+  const trackedReleases = releaseOnly.size ? releases.filter((r) => r.tracked) : releases;
+  if (releaseOnly.size) {
+    for (const r of trackedReleases) {
+      let list = trackedSeries.get(r.series);
+      if (!list) trackedSeries.set(r.series, (list = []));
+      list.push(r);
+    }
   }
   const rootSeries = series.has(ROOT_SERIES) ? ROOT_SERIES : series.size === 1 ? [...series.keys()][0]! : null;
 
@@ -145,13 +165,14 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
     highestIn(start, end) {
       const from = start.getTime();
       const to = end.getTime();
-      const root = rootSeries === null ? undefined : series.get(rootSeries);
-      return ((root ? bestIn(root, from, to) : null) ?? bestIn(releases, from, to))?.tag ?? null;
+      const root = rootSeries === null ? undefined : (releaseOnly.size ? trackedSeries : series).get(rootSeries);
+      return ((root ? bestIn(root, from, to) : null) ?? bestIn(trackedReleases, from, to))?.tag ?? null;
     },
     releases,
     series,
     rootSeries,
     seriesOfComponent: (component) => byComponent.get(component.toLowerCase()) ?? null,
+    releaseOnly,
     graph,
   };
 
