@@ -460,6 +460,25 @@ export const changelogRepository = {
     return result.rows;
   },
 
+  /**
+   * Whether the project has published the note of a tagged release: what makes the public page open
+   * on releases. An Unreleased note alone (every project with unreleased commits has one) does not
+   * count. Two published notes always include a tagged one; with one, the index says which it is.
+   */
+  async hasTaggedRelease(db: Executor, project: Pick<PublicProject, 'id' | 'published_release_count'>): Promise<boolean> {
+    if (project.published_release_count === 0) return false;
+    if (project.published_release_count > 1) return true;
+    const row = await db
+      .selectFrom('release_notes')
+      .select('id')
+      .where('project_id', '=', project.id)
+      .where('status', '=', 'published')
+      .where('released_at', 'is not', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
   /** The newest published notes of tagged releases (Unreleased, on top of the index, skipped: at most one row), for feeds. */
   async latestReleased(db: Executor, projectId: string, limit: number): Promise<PublishedRelease[]> {
     const rows = await db

@@ -4,7 +4,7 @@ import { projectTag, type ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
 import { errorResponses, NotModified, SlugParam, StringEnum, Uuid } from '../http/schemas.js';
-import { AVAILABLE_VIEWS } from '../projects/public-view.js';
+import { ENTRY_VIEWS } from '../projects/public-view.js';
 import type { ChangelogService, ListView } from './changelog.service.js';
 import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
 import type { ReleasesService } from './releases.service.js';
@@ -33,8 +33,11 @@ const ListQuery = Type.Object({
   ),
 });
 
-/** The views a listing may be asked for: the public page's (`/c/{slug}?view=`), and the project's default. */
-const LIST_VIEWS = ['default', ...AVAILABLE_VIEWS] as const satisfies readonly ListView[];
+/**
+ * The views a listing of entries may be asked for: the public page's entry views (`/c/{slug}?view=`;
+ * `releases` lists release notes, at `/v1/changelog/{slug}/releases`), and the project's default.
+ */
+const LIST_VIEWS = ['default', ...ENTRY_VIEWS] as const satisfies readonly ListView[];
 
 const EntryListQuery = Type.Object({
   ...ListQuery.properties,
@@ -44,9 +47,12 @@ const EntryListQuery = Type.Object({
       description:
         'Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change ' +
         'shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries ' +
-        "of that `entry_type` only; `all` lists every type; `default` lists the view the project shows by default (its " +
+        "of that `entry_type` only; `all` lists every type; `default` lists the entry view the project shows by default (its " +
         "managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in " +
-        '`meta.view`. With a view, `meta.total` counts that view. Without this parameter the response is as it always was.',
+        '`meta.view`, and names the view the public page opens on in `meta.default_view` (`releases` when the project has ' +
+        'published release notes and its managers chose nothing else). `releases` is not an entry view: release notes are ' +
+        'listed by `GET /v1/changelog/{slug}/releases`. With a view, `meta.total` counts that view. Without this parameter ' +
+        'the response is as it always was.',
     }),
   ),
 });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { ChangelogEntry, GeneratedJson } from '../entries/entry.schemas.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../http/schemas.js';
-import { AVAILABLE_VIEWS } from '../projects/public-view.js';
+import { AVAILABLE_VIEWS, ENTRY_VIEWS } from '../projects/public-view.js';
 
 /** The response schemas of the public routes: validation in tests, serialization and the OpenAPI document. */
 
@@ -15,10 +15,18 @@ export const ListMeta = Type.Object({
   has_more: Type.Boolean({ description: 'Addition: whether entries exist past this page.' }),
   next_cursor: Nullable(Type.String({ description: 'Addition: pass as `cursor` for the next page; null on the last page.' })),
   view: Type.Optional(
+    StringEnum(ENTRY_VIEWS, {
+      description:
+        'Addition, only when `view` was given: the view listed. For `view=default`, the entry view the project shows by default ' +
+        '(pass it as `view` for further pages, so that they stay in that view should the default change meanwhile).',
+    }),
+  ),
+  default_view: Type.Optional(
     StringEnum(AVAILABLE_VIEWS, {
       description:
-        'Addition, only when `view` was given: the view listed. For `view=default`, the view the project shows by default ' +
-        '(pass it as `view` for further pages, so that they stay in that view should the default change meanwhile).',
+        'Addition, only with `view=default`: the view the public page opens on. `releases` when it opens on release notes ' +
+        '(not entries: list them with `GET /v1/changelog/{slug}/releases`, as the widget then does); `view` is then the ' +
+        'entry view the project would show otherwise.',
     }),
   ),
 });

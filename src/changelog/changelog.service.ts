@@ -10,7 +10,7 @@ import { ListMeta, Project } from './changelog.schemas.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { Gate } from './gate.js';
 import { commaSeparated, compileSerializer, concatJson, ENTRY_SCHEMAS, jsonPieces, type EntryJson } from './entry-json.js';
-import { entryTypeOf, projectDefaultView, type AvailableView } from '../projects/public-view.js';
+import { entryTypeOf, projectDefaultEntryView, projectDefaultView, type AvailableView, type EntryView } from '../projects/public-view.js';
 import { ProjectsMeta, ProjectSummary } from './projects.schemas.js';
 
 interface ListMetaValue {
@@ -20,11 +20,12 @@ interface ListMetaValue {
   total: number;
   has_more: boolean;
   next_cursor: string | null;
-  view?: AvailableView;
+  view?: EntryView;
+  default_view?: AvailableView;
 }
 
-/** A view of the listing as a client asks for it: one of the page's views, or the project's default. */
-export type ListView = AvailableView | 'default';
+/** A view of the listing as a client asks for it: one of the page's entry views, or the project's default. */
+export type ListView = EntryView | 'default';
 
 /** A response body, serialized (UTF-8), its ETag, and the project it shows. */
 export interface Serialized {
@@ -46,7 +47,9 @@ interface PageQuery {
  * its view resolved (`default` stands for the project's default view, read before).
  */
 interface PageRequest extends Omit<PageQuery, 'view'>, Omit<RepositoryPageRequest, 'limit' | 'offset'> {
-  view?: AvailableView;
+  view?: EntryView;
+  /** For `view=default`: the view the public page opens on (`releases` is not an entry view, so it may differ from `view`). */
+  defaultView?: AvailableView;
 }
 
 /**
@@ -91,6 +94,7 @@ function renderPage(query: PageRequest, { project, total, entries, hasMore }: Li
     next_cursor: hasMore && last ? encodeCursor({ publishedAt: last.sort_key, id: last.id }) : null,
     // Only when asked for: without `view` the body is byte for byte what it was.
     ...(query.view ? { view: query.view } : {}),
+    ...(query.defaultView ? { default_view: query.defaultView } : {}),
   };
   return concatJson([`{"project":${serializeProject(project)},"entries":[`, ...commaSeparated(json), `],"meta":${serializeMeta(meta)}}`]);
 }
@@ -184,7 +188,7 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson, deps: {
     );
   }
 
-  const pageKey = (r: PageRequest) => `${r.slug}\n${r.limit}\n${r.offset}\n${r.cursor ?? ''}\n${r.view ?? ''}`;
+  const pageKey = (r: PageRequest) => `${r.slug}\n${r.limit}\n${r.offset}\n${r.cursor ?? ''}\n${r.view ?? ''}\n${r.defaultView ?? ''}`;
   /** Identical deep pages are still read once, but distinct ones each in their own statement, side by side. */
   const listDeepPages = async (requests: PageRequest[]) =>
     (await Promise.allSettled(requests.map(listPage))).map((settled) =>
@@ -200,12 +204,16 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson, deps: {
   const typedPagesAfterCursor = pageLoader(listPages);
   const deepPages = pageLoader(listDeepPages);
 
-  /** The view a request lists: as asked, or for `default` the project's (no project: 404, as without a view). */
-  async function resolveView(slug: string, view: ListView): Promise<AvailableView> {
-    if (view !== 'default') return view;
+  /**
+   * The view a request lists: as asked, or for `default` the project's default among the entry views,
+   * with the view its public page opens on (no project: 404, as without a view).
+   */
+  async function resolveView(slug: string, view: ListView): Promise<{ view: EntryView; defaultView?: AvailableView }> {
+    if (view !== 'default') return { view };
     const project = await changelogRepository.findProject(readDb, slug);
     if (!project) throw notFound('Changelog');
-    return projectDefaultView(project);
+    const hasReleases = await changelogRepository.hasTaggedRelease(readDb, project);
+    return { view: projectDefaultEntryView(project), defaultView: projectDefaultView(project, hasReleases) };
   }
 
   type EntryRequest = { slug: string; id: string };
@@ -224,7 +232,8 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson, deps: {
     async pageJson(slug: string, query: PageQuery): Promise<Serialized> {
       const { view: asked, ...position } = query;
       const after = position.cursor !== undefined ? decodeCursor(position.cursor) : undefined;
-      const view = asked === undefined ? undefined : await resolveView(slug, asked);
+      const resolved = asked === undefined ? undefined : await resolveView(slug, asked);
+      const view = resolved?.view;
       const type = view === undefined ? undefined : entryTypeOf(view);
       const request: PageRequest = {
         slug,
@@ -232,6 +241,7 @@ export function createChangelogService(readDb: Db, entryJson: EntryJson, deps: {
         offset: position.offset,
         ...(after ? { after, cursor: position.cursor } : {}),
         ...(view ? { view } : {}),
+        ...(resolved?.defaultView ? { defaultView: resolved.defaultView } : {}),
         ...(type ? { type } : {}),
       };
       if (request.offset > SHALLOW_MAX_OFFSET) return deepPages.load(request);

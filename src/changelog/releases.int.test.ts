@@ -153,11 +153,11 @@ describe('GET /v1/changelog/{slug}/releases/{tag}', () => {
 });
 
 describe('public page and feeds', () => {
-  it('links the release notes from the changelog page only when some are published', async () => {
-    expect((await get(`/c/${slug}`)).body).toContain(`<a href="/c/${slug}/releases">Release notes</a>`);
+  it('opens the changelog page on the release notes only when some are published', async () => {
+    expect((await get(`/c/${slug}`)).body).toContain(`<a href="/c/${slug}?view=releases" aria-current="page">Releases</a>`);
     const owner = (await buildUser(ctx.services)).email;
     const bare = await buildProject(ctx.services, { type: 'user', email: owner });
-    expect((await get(`/c/${bare.slug}`)).body).not.toContain('Release notes');
+    expect((await get(`/c/${bare.slug}`)).body).not.toContain('view=releases');
     expect((await get(`/c/${bare.slug}/releases`)).body).toContain('No release notes have been published yet.');
   });
 
@@ -211,7 +211,8 @@ describe('public page and feeds', () => {
     expect(feed.version).toBe('https://jsonfeed.org/version/1.1');
     expect(feed.items.map((i) => i.title)).toEqual(['@org/tool@1.0.0', 'v1.1.0', 'v1.1.0-beta.1', 'pkg@2.0.0']);
     expect((await get('/v1/changelog/no-such-project/releases.atom')).statusCode).toBe(404);
-    // The entries' feed is unchanged: entries only.
-    expect((await get(`/v1/changelog/${slug}/feed.atom`)).body).not.toContain('[v1.1.0-beta.1]');
+    // The changelog's feed of entries has none of them; its default view, like the page's, is the release notes.
+    expect((await get(`/v1/changelog/${slug}/feed.atom?view=all`)).body).not.toContain('[v1.1.0-beta.1]');
+    expect((await get(`/v1/changelog/${slug}/feed.atom`)).body).toContain(`/c/${slug}/releases/v1.1.0`);
   });
 });

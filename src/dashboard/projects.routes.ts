@@ -19,8 +19,14 @@ const LinkParams = Type.Object({ slug: Type.String({ maxLength: 100 }), id: Type
 const REPO_FORM_ERRORS = new Set(['invalid_request', 'unprocessable', 'conflict']);
 const Notice = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
 
-/** Entries the project page shows, newest first by date; the review queue pages through the rest. */
-const PROJECT_PAGE_ENTRIES = 200;
+/** Entries a page of the project page shows, newest first by date: a few screens (200 rows were 18,667 px). */
+const PROJECT_PAGE_ENTRIES = 50;
+/** Far beyond any project's history; keeps absurd offsets out of SQL. */
+const MAX_ENTRIES_PAGE = 10_000;
+const ProjectQuery = Type.Object({
+  ...Notice.properties,
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ENTRIES_PAGE })),
+});
 
 const STATUS_ACTIONS = { published: 'Publish', draft: 'Unpublish', archived: 'Archive' } as const;
 
@@ -51,7 +57,13 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     repoError?: ReposPanel['error'],
   ) {
     const csrf = kit.csrf(request);
-    const entries = await services.entries.listForProject(project.id, PROJECT_PAGE_ENTRIES);
+    // The page of entries comes from the address (a form's answer re-renders the first).
+    const entriesPage = request.method === 'GET' ? ((request.query as { page?: number }).page ?? 1) : 1;
+    const listed = await services.entries.listForProject(project.id, PROJECT_PAGE_ENTRIES + 1, (entriesPage - 1) * PROJECT_PAGE_ENTRIES);
+    const entries = listed.slice(0, PROJECT_PAGE_ENTRIES);
+    const moreEntries = listed.length > PROJECT_PAGE_ENTRIES;
+    const titles = (await services.markdown.render(entries.map((e) => e.title ?? '(untitled)'), { inline: true })).html;
+    const entriesAt = (n: number) => `/dashboard/projects/${project.slug}${n > 1 ? `?page=${n}` : ''}#entries-h`;
     const links = await services.repos.listLinksOfProject(project.id);
     const commits = await services.repos.commitCountsByLink(project.id);
     const generating = links.length > 0 && (await services.repos.generationPending(project.id));
@@ -72,16 +84,20 @@ ${
   entries.length
     ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Title</th><th scope="col" class="hide-sm">Type</th><th scope="col">Status</th><th scope="col" class="hide-sm">Date</th><th scope="col">Published</th>${ws.canManage ? html`<th scope="col">Review</th>` : ''}</tr></thead><tbody>
   ${entries.map(
-    (e) => html`<tr><td>${ws.canManage ? html`<a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>` : (e.title ?? '(untitled)')}</td><td class="hide-sm">${e.entry_type}</td><td><span class="badge ${e.status}">${e.status}</span></td><td class="hide-sm">${when(e.occurred_at)}</td><td>${when(e.published_at)}</td>${
+    (e, i) => html`<tr><td>${ws.canManage ? html`<a href="/dashboard/entries/${e.id}">${titles[i]!}</a>` : titles[i]!}</td><td class="hide-sm">${e.entry_type}</td><td><span class="badge ${e.status}">${e.status}</span></td><td class="hide-sm">${when(e.occurred_at)}</td><td>${when(e.published_at)}</td>${
       ws.canManage ? html`<td><div class="actions">${statusButtons(e, csrf)}</div></td>` : ''
     }</tr>`,
   )}
 </tbody></table></div>${
-  entries.length >= PROJECT_PAGE_ENTRIES
-    ? html`<p class="muted">The newest ${PROJECT_PAGE_ENTRIES} by date.${ws.canManage ? html` The <a href="/dashboard/projects/${project.slug}/review">Review queue</a> lists every entry, with filters.` : ''}</p>`
+  entriesPage > 1 || moreEntries
+    ? html`<nav class="pager" aria-label="Pages of entries"><span class="muted">Page ${entriesPage}, ${PROJECT_PAGE_ENTRIES} a page, newest first by date.</span>${
+        entriesPage > 1 ? html` <a rel="prev" href="${entriesAt(entriesPage - 1)}">← Newer entries</a>` : ''
+      }${moreEntries ? html` <a rel="next" href="${entriesAt(entriesPage + 1)}">Older entries →</a>` : ''}${
+        ws.canManage ? html` · The <a href="/dashboard/projects/${project.slug}/review">Review queue</a> filters every entry.` : ''
+      }</nav>`
     : ''
 }`
-    : html`<p class="empty">No entries yet. Entries appear here when they are generated or imported.</p>`
+    : html`<p class="empty">${entriesPage > 1 ? html`No entries on this page. <a href="${entriesAt(1)}">Newest entries</a>` : 'No entries yet. Entries appear here when they are generated or imported.'}</p>`
 }
 </section>
 ${
@@ -103,7 +119,7 @@ ${
       ['', 'Automatic'],
       ...AVAILABLE_VIEWS.map((v) => [v, VIEW_LABELS[v]]),
     ].map(([v, label]) => html`<option value="${v!}"${(theme?.publicView ?? project.public_view ?? '') === v ? html` selected` : ''}>${label!}</option>`)}</select>
-    <p class="hint" id="f-public_view-hint">One kind of entry at a time; readers can switch views on the page. Automatic: weekly, else monthly, daily or every change, whichever has published entries.</p></div>
+    <p class="hint" id="f-public_view-hint">One kind of entry at a time; readers can switch views on the page. Automatic: release notes once a tagged release is published, else weekly, monthly, daily or every change, whichever has published entries.</p></div>
     <div><button type="submit">Save public page</button></div>
   </form></section>
 <section class="panel danger-zone" aria-labelledby="delete-h"><h2 id="delete-h">Delete project</h2>
@@ -216,7 +232,7 @@ ${
       }, { linkId: request.params.id }),
   );
 
-  app.get('/dashboard/projects/:slug', { schema: { hide: true, params: SlugParams, querystring: Notice } }, async (request, reply) => {
+  app.get('/dashboard/projects/:slug', { schema: { hide: true, params: SlugParams, querystring: ProjectQuery } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug);
     return projectPage(request, reply, project, ws);
   });

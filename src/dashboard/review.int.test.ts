@@ -232,16 +232,26 @@ describe('who may use the queue', () => {
     expect(await statusOf([draft.id])).toEqual({ [draft.id]: 'draft' });
   });
 
-  it('is named on a project page that shows only the newest 200 entries', async () => {
+  it('is named on a project page that pages its entries 50 at a time', async () => {
     const many = await buildProject(ctx.services, { type: 'org', slug: 'acme' });
     await insertEntries(ctx.services, many.id, Array.from({ length: 201 }, (_, i) => ({ title: `E${i}` })));
     const owner = await alice.get(`/dashboard/projects/${many.slug}`);
-    expect(titlesOn(owner.body)).toHaveLength(200);
-    expect(owner.body).toContain(`The newest 200 by date. The <a href="/dashboard/projects/${many.slug}/review">Review queue</a> lists every entry`);
+    expect(titlesOn(owner.body)).toHaveLength(50);
+    expect(owner.body).toContain(`<a rel="next" href="/dashboard/projects/${many.slug}?page=2#entries-h">Older entries →</a>`);
+    expect(owner.body).toContain(`The <a href="/dashboard/projects/${many.slug}/review">Review queue</a> filters every entry.`);
+    const last = await alice.get(`/dashboard/projects/${many.slug}?page=5`);
+    expect(titlesOn(last.body)).toHaveLength(1);
+    expect(last.body).not.toContain('rel="next"');
+    expect(last.body).toContain(`<a rel="prev" href="/dashboard/projects/${many.slug}?page=4#entries-h">`);
+    expect((await alice.get(`/dashboard/projects/${many.slug}?page=9`)).body).toContain('No entries on this page.');
+    for (const bad of ['0', '-1', 'x', '99999999']) expect((await alice.get(`/dashboard/projects/${many.slug}?page=${bad}`)).status).toBe(400);
     // A member, who may not use the queue, is not sent there.
     const member = await carol.get(`/dashboard/projects/${many.slug}`);
-    expect(member.body).toContain('The newest 200 by date.');
+    expect(member.body.match(/<tr><td>E\d+<\/td>/g)).toHaveLength(50);
     expect(member.body).not.toContain(`/dashboard/projects/${many.slug}/review`);
+    // The queue shows at most 50 rows a page, whatever limit is asked for.
+    const queue = await alice.get(`/dashboard/projects/${many.slug}/review?status=all&limit=200`);
+    expect(queue.body.match(/<tr data-entry>/g)).toHaveLength(50);
   });
 
   it('is linked from the project and generation pages', async () => {
@@ -249,5 +259,19 @@ describe('who may use the queue', () => {
     const gen = await alice.get(`/dashboard/projects/${app.slug}/generation`);
     expect(gen.body).toContain(`href="${review()}"`);
     expect(gen.body).toMatch(/\d+ drafts? to review/);
+  });
+});
+
+describe('titles in the queue and on the project page', () => {
+  it("render their inline Markdown, never an attacker's markup or link", async () => {
+    const titled = await buildProject(ctx.services, { type: 'org', slug: 'acme' });
+    await insertEntries(ctx.services, titled.id, [{ title: 'Fix `parser` **now** <script>alert(1)</script> [p](javascript:alert(1)) ![x](https://evil.example/p.png)' }]);
+    for (const url of [`/dashboard/projects/${titled.slug}/review?status=all`, `/dashboard/projects/${titled.slug}`]) {
+      const body = (await alice.get(url)).body;
+      expect(body, url).toContain('Fix <code>parser</code> <strong>now</strong> &lt;script&gt;alert(1)&lt;/script&gt; [p](javascript:alert(1)) ![x](https://evil.example/p.png)</a>');
+      expect(body, url).not.toMatch(/<script>alert|href="javascript:|src="https:\/\/evil/);
+    }
+    // A checkbox's label is text.
+    expect((await alice.get(`/dashboard/projects/${titled.slug}/review?status=all`)).body).toContain('aria-label="Select Fix parser now &lt;script&gt;alert(1)&lt;/script&gt;');
   });
 });

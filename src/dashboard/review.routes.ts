@@ -57,9 +57,12 @@ function rawFilter(input: Partial<Record<keyof RawFilter, string | undefined>>):
   };
 }
 
+/** Rows a page of the queue shows: at most a few screens. */
+const MAX_PAGE_ROWS = 50;
+
 function pageLimit(text: string | undefined): number {
   const n = Number(text);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, 200) : 50;
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_PAGE_ROWS) : MAX_PAGE_ROWS;
 }
 
 /**
@@ -99,6 +102,7 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
     const counts = await services.entries.reviewCounts(project.id, filter);
     const waiting = listing.entries.filter((e) => e.revision).map((e) => e.id);
     const revisions = new Map((await services.entries.revisions(project.id, waiting)).map((r) => [r.id, r]));
+    const titles = (await services.markdown.render(listing.entries.map((e) => e.title ?? '(untitled)'), { inline: true })).html;
     return kit.render(
       request,
       reply,
@@ -106,7 +110,7 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
 <h1>Review queue</h1>
 <p class="subtitle"><a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a></p>
-${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, revisions, counts, next: listing.next, after, limit: input.limit, error })}`,
+${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, revisions, titles, counts, next: listing.next, after, limit: input.limit, error })}`,
       { status: error ? error.status : 200, ...(input.notice ? { notice: input.notice } : {}) },
     );
   }

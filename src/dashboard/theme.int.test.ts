@@ -68,7 +68,7 @@ describe('public page theme in the project settings', () => {
     expect(saved.status).toBe(303);
     expect(await ctx.services.projects.findBySlug('demo')).toMatchObject({ public_view: 'monthly' });
     expect((await owner.get('/dashboard/projects/demo')).body).toContain('<option value="monthly" selected>');
-    for (const bad of ['releases', 'yearly', '<b>']) {
+    for (const bad of ['Releases', 'yearly', '<b>']) {
       const refused = await owner.submit('/dashboard/projects/demo', '/dashboard/projects/demo/theme', { theme_color: '', logo_url: '', public_view: bad });
       expect(refused.status).toBe(400);
     }

@@ -225,7 +225,7 @@ export const entriesRepository = {
    * A project's entries in every status, newest first by their own date (a sync stores years of
    * history at one instant, so the time of storing orders nothing); served by changelog_entries_review_idx.
    */
-  async listForProject(db: Executor, projectId: string, limit: number): Promise<(EntryRow & { occurred_at: Date })[]> {
+  async listForProject(db: Executor, projectId: string, limit: number, offset = 0): Promise<(EntryRow & { occurred_at: Date })[]> {
     return db
       .selectFrom('changelog_entries')
       .select([...ENTRY_COLUMNS, 'occurred_at'])
@@ -233,6 +233,7 @@ export const entriesRepository = {
       .orderBy('occurred_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)
+      .offset(offset)
       .execute();
   },
 

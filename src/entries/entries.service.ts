@@ -466,7 +466,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       });
     },
 
-    listForProject: (projectId: string, limit = 200) => entriesRepository.listForProject(db, projectId, limit),
+    listForProject: (projectId: string, limit = 200, offset = 0) => entriesRepository.listForProject(db, projectId, limit, offset),
 
     async get(id: string): Promise<EntryRow> {
       const entry = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;

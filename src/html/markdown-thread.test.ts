@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMarkdownRenderer, INLINE_CHARS, type MarkdownRenderer } from './markdown-thread.js';
-import { markdownAsText, renderMarkdown } from './markdown.js';
+import { inlineAsText, markdownAsText, renderInlineMarkdown, renderMarkdown } from './markdown.js';
 
 /** About 1.7 s of markdown-it's CPU (1.7 µs a character): far over the limits these tests set. */
 const HEAVY = `<script>alert(1)</script>${'!['.repeat(500_000)}`;
@@ -28,6 +28,22 @@ afterEach(async () => {
 });
 
 describe('MarkdownRenderer', () => {
+  it('renders titles inline, in the calling thread or in one, and shows a costly one as escaped text (no <pre>)', async () => {
+    const titles = ['Fix `parser` **now** <script>alert(1)</script> [p](javascript:alert(1))', `Long ${'`x` '.repeat(6000)}`];
+    const expected = titles.map((t) => renderInlineMarkdown(t).value);
+    expect(expected[0]).toBe('Fix <code>parser</code> <strong>now</strong> &lt;script&gt;alert(1)&lt;/script&gt; [p](javascript:alert(1))');
+    const r = renderer({ timeLimitMs: 30_000, inlineChars: 100 });
+    const out = await r.render(titles, { inline: true });
+    expect(out.html.map((h) => h.value)).toEqual(expected);
+    expect(r.stats().threads).toBeGreaterThan(0);
+    const slow = renderer({ timeLimitMs: 200, inlineChars: 0 });
+    const heavy = await slow.render([HEAVY], { inline: true });
+    expect(heavy.html[0]!.value).toBe(inlineAsText(HEAVY).value);
+    expect(heavy.html[0]!.value.startsWith('&lt;script&gt;alert(1)&lt;/script&gt;![![')).toBe(true);
+    // Counted as too costly (about 1.4 s of CPU inline), as a block source would be.
+    expect(slow.stats().shownAsText.costly).toBe(1);
+  });
+
   it('gives the HTML markdown-it gives in the calling thread, inline or in a thread, blank sources none', async () => {
     const sources = [...ORDINARY, ROLLUP, null, '  \n', undefined, `${ORDINARY[0]}\n\n${'- item\n'.repeat(3000)}`];
     const expected = sources.map((s) => (s?.trim() ? renderMarkdown(s).value : ''));

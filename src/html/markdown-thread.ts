@@ -13,8 +13,8 @@ import type { Worker } from 'node:worker_threads';
 import { endRun, startModuleWorker } from '../worker-threads.js';
 import { LRUCache } from 'lru-cache';
 import { trusted, type Html } from './html.js';
-import { markdownAsText, renderMarkdown } from './markdown.js';
-import type { WorkerAnswer } from './markdown-worker.js';
+import { inlineAsText, markdownAsText, renderInlineMarkdown, renderMarkdown } from './markdown.js';
+import type { WorkerAnswer, WorkerRequest } from './markdown-worker.js';
 
 /** Characters of Markdown one call renders in the calling thread (worst case about 30 ms of CPU). */
 export const INLINE_CHARS = 16 * 1024;
@@ -30,8 +30,13 @@ export interface RenderedMarkdown {
   transient: boolean;
 }
 
+export interface RenderOptions {
+  /** Each source is one line of inline Markdown (a title, an item): no paragraphs or blocks, shown as escaped text if too costly. */
+  inline?: boolean;
+}
+
 export interface MarkdownRenderer {
-  render(sources: readonly (string | null | undefined)[]): Promise<RenderedMarkdown>;
+  render(sources: readonly (string | null | undefined)[], options?: RenderOptions): Promise<RenderedMarkdown>;
   /** Threads started, sources rendering in them, sources waiting for one, and sources shown as text so far (by reason). */
   stats(): MarkdownRendererStats;
   /** Ends idle threads (a running one ends with its render). */
@@ -63,6 +68,7 @@ const NOTHING = trusted('');
 
 interface Job {
   source: string;
+  inline: boolean;
   settle: (outcome: Outcome) => void;
   waitTimer?: NodeJS.Timeout;
 }
@@ -92,9 +98,9 @@ export function createMarkdownRenderer({
   // another chance (pages showing it are kept at most the response cache's TTL, 5 minutes, too).
   const tooCostly = new LRUCache<string, true>({ max: 1024, ttl: 10 * 60_000 });
 
-  function submit(source: string): Promise<Outcome> {
+  function submit(source: string, inline: boolean): Promise<Outcome> {
     return new Promise((settle) => {
-      const job: Job = { source, settle };
+      const job: Job = { source, inline, settle };
       if (running < maxThreads) return start(job);
       if (ordinary.length + large.length >= maxQueued) return settle(BUSY);
       const lane = source.length <= INLINE_CHARS ? ordinary : large;
@@ -122,7 +128,7 @@ export function createMarkdownRenderer({
       job.settle(outcome);
       next();
     };
-    void thread().then((worker) => (worker ? run(worker, job.source, settle) : settle(BUSY)));
+    void thread().then((worker) => (worker ? run(worker, job.inline ? { inline: job.source } : job.source, settle) : settle(BUSY)));
   }
 
   /** An idle thread, or a new one once it has loaded (null if it could not start). */
@@ -152,7 +158,7 @@ export function createMarkdownRenderer({
     });
   }
 
-  function run(worker: Worker, source: string, settle: (outcome: Outcome) => void): void {
+  function run(worker: Worker, source: WorkerRequest, settle: (outcome: Outcome) => void): void {
     worker.ref();
     const finish = (outcome: Outcome, keep: boolean) => {
       endRun(worker, timer, { message: onMessage, error: onError, exit: onExit }, keep, idle);
@@ -168,7 +174,10 @@ export function createMarkdownRenderer({
   }
 
   return {
-    async render(sources) {
+    async render(sources, options = {}) {
+      const inlineMode = options.inline === true;
+      const asHtml = inlineMode ? renderInlineMarkdown : renderMarkdown;
+      const asText = inlineMode ? inlineAsText : markdownAsText;
       const html: Html[] = new Array<Html>(sources.length).fill(NOTHING);
       let transient = false;
       let budget = inlineChars;
@@ -181,17 +190,17 @@ export function createMarkdownRenderer({
           inline.push(i);
           return;
         }
-        const digest = createHash('sha256').update(source).digest('base64');
+        const digest = createHash('sha256').update(inlineMode ? 'inline\n' : 'block\n').update(source).digest('base64');
         if (tooCostly.has(digest)) {
           shownAsText.costly++;
-          html[i] = markdownAsText(source);
+          html[i] = asText(source);
           return;
         }
         threaded.push(
-          submit(source).then((outcome) => {
+          submit(source, inlineMode).then((outcome) => {
             if ('html' in outcome) html[i] = trusted(outcome.html);
             else {
-              html[i] = markdownAsText(source);
+              html[i] = asText(source);
               shownAsText[outcome.text]++;
               if (outcome.text === 'costly') tooCostly.set(digest, true);
               else transient = true;
@@ -200,7 +209,7 @@ export function createMarkdownRenderer({
         );
       });
       // The threads start on the larger sources while this one renders the small ones.
-      for (const i of inline) html[i] = renderMarkdown(sources[i]!);
+      for (const i of inline) html[i] = asHtml(sources[i]!);
       await Promise.all(threaded);
       return { html, transient };
     },

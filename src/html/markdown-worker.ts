@@ -4,15 +4,17 @@
  * render's time limit.
  */
 import { parentPort } from 'node:worker_threads';
-import { renderMarkdown } from './markdown.js';
+import { renderInlineMarkdown, renderMarkdown } from './markdown.js';
 
 export type WorkerAnswer = 'ready' | { html: string } | { error: string };
+/** A block of Markdown (a string), or one line of inline Markdown. */
+export type WorkerRequest = string | { inline: string };
 
 const port = parentPort!;
-port.on('message', (source: string) => {
+port.on('message', (request: WorkerRequest) => {
   let answer: WorkerAnswer;
   try {
-    answer = { html: renderMarkdown(source).value };
+    answer = { html: typeof request === 'string' ? renderMarkdown(request).value : renderInlineMarkdown(request.inline).value };
   } catch (error) {
     answer = { error: error instanceof Error ? error.message : String(error) };
   }

@@ -18,3 +18,31 @@ export function renderMarkdown(source: string): Html {
 export function markdownAsText(source: string): Html {
   return trusted(`<pre class="markdown-text">${escapeHtml(source)}</pre>\n`);
 }
+
+// Titles and items are commit text as written: code spans and emphasis render, but a link or an
+// image stays text, as in content (the generator escapes them there): a commit's author never
+// links readers elsewhere nor loads a picture from their server.
+const mdInline = new MarkdownIt({ html: false, linkify: false, typographer: false }).disable(['link', 'image', 'autolink']);
+
+/**
+ * One line of inline Markdown (a title, an item) as HTML: code spans and emphasis; raw HTML escaped,
+ * links and images left as text. Block syntax stays text.
+ */
+export function renderInlineMarkdown(source: string): Html {
+  return trusted(mdInline.renderInline(source));
+}
+
+/** A line shown as it is, escaped, when rendering it would cost too much. */
+export function inlineAsText(source: string): Html {
+  return trusted(escapeHtml(source));
+}
+
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/**
+ * The text of rendered inline HTML (renderInlineMarkdown, inlineAsText): the tags dropped, the
+ * entities those write decoded. For places that take plain text (a document's <title>, JSON Feed titles).
+ */
+export function inlineHtmlText(rendered: Html): string {
+  return rendered.value.replace(/<[^>]*>/g, '').replace(/&(?:amp|lt|gt|quot|#39);/g, (e) => ENTITIES[e]!);
+}

@@ -11,6 +11,8 @@ import { testConfig } from '../helpers/config.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { buildProject, buildUser, insertEntries } from '../helpers/factories.js';
 import { launchChromium, runE2e } from '../helpers/browser.js';
+import { buildCommit } from '../helpers/commits.js';
+import { storeCommits } from '../helpers/releases.js';
 
 const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
 // UPDATE_DOCS_SCREENSHOTS=1 refreshes the README's pictures in docs/screenshots/.
@@ -45,6 +47,8 @@ const EMBEDS: Record<string, string> = {
   '/daily': 'project="acme-api" type="daily" limit="4"',
   '/both': 'project="acme-api" view="commit" type="daily" limit="20"',
   '/bogus': 'project="acme-api" view="everything"',
+  '/releases': 'project="acme-cli" view="releases" limit="5"',
+  '/releases-default': 'project="acme-cli" limit="5"',
 };
 
 /** acme-api's commit entries as generation writes them: the one change is the title, in its section. */
@@ -159,6 +163,13 @@ describe.runIf(runE2e)('feeds, public page and widget in headless Chromium', () 
       { status: 'published', entry_type: 'monthly', title: 'March', published_at: day(14), generated_json: JSON.stringify(rollupJson('March')) },
       { status: 'draft', entry_type: 'weekly', title: 'Secret week', published_at: null },
     ]);
+    // acme-cli: tagged releases whose commit subjects hold code spans, their notes published.
+    const cli = await buildProject(services, { type: 'user', email: user.email }, { slug: 'acme-cli', name: 'Acme CLI' });
+    const first = buildCommit({ message: 'feat: add `--fast` mode', changes: [['M', 'src/a.ts']], tags: ['v1.0.0'], date: '2024-03-04T10:00:00Z' });
+    const second = buildCommit({ parents: [first.sha], message: 'fix: handle `null` input', changes: [['M', 'src/b.ts']], tags: ['v1.1.0'], date: '2024-03-06T10:00:00Z' });
+    await storeCommits(services, cli.id, [first, second]);
+    await services.generation.configure('acme-cli', { publish: 'auto' });
+    await services.generation.generate('acme-cli');
     app = await buildApp({ config, database, services });
     await app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -263,6 +274,24 @@ changelog-feed{--changelog-accent:#6d28d9;--changelog-radius:12px}</style></head
     await expect.poll(() => articles.count()).toBe(5);
     expect(await page.locator('changelog-feed [part="badge"]').isHidden()).toBe(true);
     expect(outside).toEqual([]);
+  });
+
+  it('the widget shows release notes (view="releases", and by default when the project has some) with code spans and release dates', async () => {
+    const articles = page.locator('changelog-feed article');
+    for (const path of ['/releases', '/releases-default']) {
+      await page.goto(`${customerSite}${path}`);
+      await expect.poll(() => articles.count(), { message: path }).toBeGreaterThanOrEqual(2);
+      expect(await page.locator('changelog-feed h2').textContent()).toBe('Acme CLI releases');
+      const section = (await page.locator('changelog-feed section').textContent()) ?? '';
+      expect(section, path).toContain('v1.1.0');
+      expect(section, path).not.toContain('`');
+      expect(await page.locator('changelog-feed article code').allTextContents(), path).toEqual(expect.arrayContaining(['null', '--fast']));
+      // Dated by the release, in the reader's locale.
+      const release = articles.filter({ has: page.locator('time[datetime="2024-03-06T10:00:00.000Z"]') });
+      const expected = await page.evaluate(() => new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date('2024-03-06T10:00:00Z')));
+      expect(await release.locator('time').textContent()).toBe(expected);
+    }
+    await shot('widget-releases');
   });
 
   it("the widget shows the project's default view, or the view or type the embedder set, each change once", async () => {

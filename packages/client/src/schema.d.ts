@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Public changelog page of a project (HTML)
-         * @description Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, one view at a time (`view`: the project's default unless the reader picks weekly, monthly, daily, every change or all), filterable by component, each with a permalink. Themed with the project's colour and logo. Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.
+         * @description Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, one view at a time (`view`: the project's default unless the reader picks releases, weekly, monthly, daily, every change or all; the default is releases when the project has published the note of a tagged release and its managers chose nothing else), filterable by component (entry views), each with a permalink and its date (a rollup's period start, a release's date). Titles render their inline Markdown. Themed with the project's colour and logo. Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.
          */
         get: {
             parameters: {
@@ -22,8 +22,8 @@ export interface paths {
                     page?: number;
                     /** @description Only entries of this type. */
                     type?: "" | "commit" | "daily" | "weekly" | "monthly";
-                    /** @description Which entries to show: one kind (weekly, monthly, daily, commit: every change) or all of them. Default: the project's choice. */
-                    view?: "" | "weekly" | "monthly" | "daily" | "commit" | "all";
+                    /** @description What to show: published release notes (releases), one kind of entry (weekly, monthly, daily, commit: every change) or all entries. Default: the project's choice, else releases once it has published the note of a tagged release, else the first of weekly, monthly, daily and commit it has published. */
+                    view?: "" | "releases" | "weekly" | "monthly" | "daily" | "commit" | "all";
                 };
                 header?: never;
                 path: {
@@ -393,7 +393,7 @@ export interface paths {
                     limit?: number;
                     /** @description Number of entries to skip (counted from `cursor` when one is given), in decimal digits. */
                     offset?: number;
-                    /** @description Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries of that `entry_type` only; `all` lists every type; `default` lists the view the project shows by default (its managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in `meta.view`. With a view, `meta.total` counts that view. Without this parameter the response is as it always was. */
+                    /** @description Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries of that `entry_type` only; `all` lists every type; `default` lists the entry view the project shows by default (its managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in `meta.view`, and names the view the public page opens on in `meta.default_view` (`releases` when the project has published release notes and its managers chose nothing else). `releases` is not an entry view: release notes are listed by `GET /v1/changelog/{slug}/releases`. With a view, `meta.total` counts that view. Without this parameter the response is as it always was. */
                     view?: "default" | "weekly" | "monthly" | "daily" | "commit" | "all";
                 };
                 header?: never;
@@ -417,6 +417,11 @@ export interface paths {
                             meta: {
                                 /** @description Number of entries in this page. */
                                 count: number;
+                                /**
+                                 * @description Addition, only with `view=default`: the view the public page opens on. `releases` when it opens on release notes (not entries: list them with `GET /v1/changelog/{slug}/releases`, as the widget then does); `view` is then the entry view the project would show otherwise.
+                                 * @enum {string}
+                                 */
+                                default_view?: "releases" | "weekly" | "monthly" | "daily" | "commit" | "all";
                                 /** @description Addition: whether entries exist past this page. */
                                 has_more: boolean;
                                 limit: number;
@@ -426,7 +431,7 @@ export interface paths {
                                 /** @description Addition: number of published entries of the project (of the view listed, with `view`). */
                                 total: number;
                                 /**
-                                 * @description Addition, only when `view` was given: the view listed. For `view=default`, the view the project shows by default (pass it as `view` for further pages, so that they stay in that view should the default change meanwhile).
+                                 * @description Addition, only when `view` was given: the view listed. For `view=default`, the entry view the project shows by default (pass it as `view` for further pages, so that they stay in that view should the default change meanwhile).
                                  * @enum {string}
                                  */
                                 view?: "weekly" | "monthly" | "daily" | "commit" | "all";
@@ -567,11 +572,14 @@ export interface paths {
         };
         /**
          * Atom 1.0 feed of a project's changelog
-         * @description Public. The 50 newest published entries as Atom 1.0 (RFC 4287), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         * @description Public. The 50 newest published entries of one view (`view`: the public page's default unless given; release notes in the `releases` view) as Atom 1.0 (RFC 4287), content rendered from Markdown to HTML (raw HTML in the source is escaped); titles render their inline Markdown in Atom (HTML titles) and are plain text in RSS and JSON Feed. An unknown `view` is a 400. Ids are `urn:uuid:<entry id>` (`<note id>` for release notes); links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Which view of the changelog the feed carries, as on the public page: `releases` (published release notes of tagged releases), one entry type (`weekly`, `monthly`, `daily`, `commit`) or `all` (every type interleaved). Default: the view the public page opens on (the project's choice, else releases once it has published the note of a tagged release, else the first of weekly, monthly, daily and commit it has published). */
+                    view?: "releases" | "weekly" | "monthly" | "daily" | "commit" | "all";
+                };
                 header?: never;
                 path: {
                     /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
@@ -643,11 +651,14 @@ export interface paths {
         };
         /**
          * JSON Feed 1.1 feed of a project's changelog
-         * @description Public. The 50 newest published entries as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         * @description Public. The 50 newest published entries of one view (`view`: the public page's default unless given; release notes in the `releases` view) as JSON Feed 1.1 (https://www.jsonfeed.org/version/1.1/), content rendered from Markdown to HTML (raw HTML in the source is escaped); titles render their inline Markdown in Atom (HTML titles) and are plain text in RSS and JSON Feed. An unknown `view` is a 400. Ids are `urn:uuid:<entry id>` (`<note id>` for release notes); links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Which view of the changelog the feed carries, as on the public page: `releases` (published release notes of tagged releases), one entry type (`weekly`, `monthly`, `daily`, `commit`) or `all` (every type interleaved). Default: the view the public page opens on (the project's choice, else releases once it has published the note of a tagged release, else the first of weekly, monthly, daily and commit it has published). */
+                    view?: "releases" | "weekly" | "monthly" | "daily" | "commit" | "all";
+                };
                 header?: never;
                 path: {
                     /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
@@ -719,11 +730,14 @@ export interface paths {
         };
         /**
          * RSS 2.0 feed of a project's changelog
-         * @description Public. The 50 newest published entries as RSS 2.0 (https://www.rssboard.org/rss-specification), content rendered from Markdown to HTML (raw HTML in the source is escaped). Ids are `urn:uuid:<entry id>`; links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
+         * @description Public. The 50 newest published entries of one view (`view`: the public page's default unless given; release notes in the `releases` view) as RSS 2.0 (https://www.rssboard.org/rss-specification), content rendered from Markdown to HTML (raw HTML in the source is escaped); titles render their inline Markdown in Atom (HTML titles) and are plain text in RSS and JSON Feed. An unknown `view` is a 400. Ids are `urn:uuid:<entry id>` (`<note id>` for release notes); links point to the entry on the public page `/c/{slug}`. Sends `ETag`, `Last-Modified` (the last change of any kind to what the feed lists: publish, unpublish, edit, archive, project name or theme) and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. Drafts never appear. Not part of the API contract: an addition.
          */
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description Which view of the changelog the feed carries, as on the public page: `releases` (published release notes of tagged releases), one entry type (`weekly`, `monthly`, `daily`, `commit`) or `all` (every type interleaved). Default: the view the public page opens on (the project's choice, else releases once it has published the note of a tagged release, else the first of weekly, monthly, daily and commit it has published). */
+                    view?: "releases" | "weekly" | "monthly" | "daily" | "commit" | "all";
+                };
                 header?: never;
                 path: {
                     /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
@@ -1580,7 +1594,7 @@ export interface paths {
         };
         /**
          * The embeddable <changelog-feed> web component
-         * @description Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then `<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` from the server it was loaded from (or its `server` attribute), one view at a time as the public page: the project's default view (`view=default`) unless the embedder sets `view="weekly"` (or `monthly`, `daily`, `commit`: that entry type only), `view="all"` (every entry) or `type="weekly"` (the same as `view="weekly"`; `view` wins). Each change shows once, in its section. Sends `ETag`; answers 304.
+         * @description Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then `<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` from the server it was loaded from (or its `server` attribute), one view at a time as the public page: the project's default view (`view=default`; when `meta.default_view` is `releases` it reads `GET /v1/changelog/{slug}/releases` instead) unless the embedder sets `view="releases"` (release notes), `view="weekly"` (or `monthly`, `daily`, `commit`: that entry type only), `view="all"` (every entry) or `type="weekly"` (the same as `view="weekly"`; `view` wins). Each change shows once, in its section; titles and items render code spans and emphasis (a link in commit text stays text); dates are a rollup's period start or a release's date, in the reader's locale. Sends `ETag`; answers 304.
          */
         get: {
             parameters: {
@@ -1752,7 +1766,7 @@ export interface components {
             id: string;
             /** @description github, or local (linked from the CLI). */
             kind: "github" | "local";
-            /** @description With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags than it reads). */
+            /** @description With status error, why the last ingest failed (a git command that timed out says so); with status active, what it left out (more tags, or more matching release branches, than it reads). */
             lastError: string | null;
             /** Format: date-time */
             lastIngestedAt: string | null;

@@ -74,7 +74,8 @@ describe('Atom 1.0', () => {
       ]),
     );
     const entries = feed.entry as Record<string, unknown>[];
-    expect(entries.map((e) => e.id)).toEqual([...[...ids].reverse(), hostileId].map((id) => `urn:uuid:${id}`));
+    // The page's default view (weekly here), not every type interleaved: the commit entry is in ?view=commit.
+    expect(entries.map((e) => e.id)).toEqual([...ids].reverse().map((id) => `urn:uuid:${id}`));
     const first = entries[0] as Parsed;
     expect(first.title['#text']).toBe('Week 2');
     expect(first.updated).toBe('2026-03-03T00:00:01.000Z');
@@ -89,7 +90,7 @@ describe('Atom 1.0', () => {
   });
 
   it('escapes untrusted commit text: no markup, no javascript: links, still well-formed', async () => {
-    const res = await get('/v1/changelog/acme-app/feed.atom');
+    const res = await get('/v1/changelog/acme-app/feed.atom?view=all');
     expect(XMLValidator.validate(res.body)).toBe(true);
     const entry = (xml.parse(res.body).feed.entry as Parsed[]).find((e) => e.id === `urn:uuid:${hostileId}`)!;
     // type="html": readers decode this once and show the text; it is never markup.
@@ -114,21 +115,25 @@ describe('RSS 2.0', () => {
     expect(channel.link).toEqual(['https://changes.example.com/c/acme-app']);
     expect(channel.description).toBe('What changed in Acme App');
     const items = channel.item as Parsed[];
-    expect(items).toHaveLength(4);
+    expect(items).toHaveLength(3);
     expect(items[0]!.title).toBe('Week 2');
     expect(items[0]!.link).toEqual([`https://changes.example.com/c/acme-app/entries/${ids[2]}`]);
     expect(items[0]!.guid).toEqual({ '#text': `urn:uuid:${ids[2]}`, '@isPermaLink': 'false' });
     expect(items[0]!.pubDate).toBe('Tue, 03 Mar 2026 00:00:00 GMT');
     expect(items[0]!['content:encoded']).toContain('<h2>Features</h2>');
-    const hostile = items.find((i) => i.guid['#text'] === `urn:uuid:${hostileId}`)!;
-    expect(hostile['content:encoded']).not.toMatch(/<img|<script|href="javascript:/i);
     expect(res.body).not.toContain('Secret draft');
+    const all = (xml.parse((await get('/v1/changelog/acme-app/feed.rss?view=all')).body).rss.channel.item as Parsed[]);
+    expect(all).toHaveLength(4);
+    const hostile = all.find((i) => i.guid['#text'] === `urn:uuid:${hostileId}`)!;
+    expect(hostile['content:encoded']).not.toMatch(/<img|<script|href="javascript:/i);
+    // RSS titles are text: the attacker's markup escaped, never an element.
+    expect(hostile.title).toBe('&lt;script&gt;alert(1)&lt;/script&gt; ]]&gt; &amp; &quot;quotes&quot;');
   });
 });
 
 describe('JSON Feed 1.1', () => {
   it('validates against the JSON Feed 1.1 schema, with plain-text titles and real dates', async () => {
-    const res = await get('/v1/changelog/acme-app/feed.json');
+    const res = await get('/v1/changelog/acme-app/feed.json?view=all');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/feed+json; charset=utf-8');
     const body = res.json();
@@ -136,7 +141,7 @@ describe('JSON Feed 1.1', () => {
     const validate = ajv.compile(SCHEMA);
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
     expect(body.version).toBe('https://jsonfeed.org/version/1.1');
-    expect(body.feed_url).toBe('https://changes.example.com/v1/changelog/acme-app/feed.json');
+    expect(body.feed_url).toBe('https://changes.example.com/v1/changelog/acme-app/feed.json?view=all');
     expect(body.items[0]).toMatchObject({
       id: `urn:uuid:${ids[2]}`,
       url: `https://changes.example.com/c/acme-app/entries/${ids[2]}`,
@@ -178,7 +183,7 @@ describe('caching and errors', () => {
   });
 
   it('drops the cached feed when an entry is published or unpublished', async () => {
-    const url = '/v1/changelog/acme-app/feed.atom';
+    const url = '/v1/changelog/acme-app/feed.atom?view=commit';
     await untilListingDatePast(ctx.services, project.id);
     const before = await get(url);
     const [draft] = await insertEntries(ctx.services, project.id, [{ status: 'draft', title: 'Launch day', content: 'It is here.' }]);

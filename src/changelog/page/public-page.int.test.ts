@@ -42,7 +42,8 @@ describe('GET /c/{slug}', () => {
     expect(page).toMatch(/<header class="masthead">/);
     expect(page).toContain('<nav class="views" aria-label="Views">');
     expect(page).toContain('<label for="filter-component">Component</label>');
-    expect(page).toContain('<link rel="alternate" type="application/atom+xml" title="Acme App changelog (Atom)" href="/v1/changelog/acme-app/feed.atom">');
+    // The feeds of the view shown.
+    expect(page).toContain('<link rel="alternate" type="application/atom+xml" title="Acme App changelog (everything) (Atom)" href="/v1/changelog/acme-app/feed.atom?view=all">');
     expect(page).toContain('type="application/rss+xml"');
     expect(page).toContain('type="application/feed+json"');
     expect(page).not.toMatch(/<script|(?:src|href)="(?:https?:)?\/\/(?!changes\.example\.com)/);
@@ -100,14 +101,17 @@ describe('GET /c/{slug}', () => {
     expect(chosen.body).not.toContain('Faster exports');
     // A reader's choice still wins, and is its own cache entry.
     expect((await get('/c/acme-app?view=weekly')).body).toContain('Faster exports');
-    await expect(ctx.services.projects.setPublicView(project.id, 'releases')).rejects.toMatchObject({ status: 400 });
+    // Releases may be chosen before any is published: the page then says so (and still links the other views).
+    await ctx.services.projects.setPublicView(project.id, 'releases');
+    const releases = await eventually(() => get('/c/acme-app'), (res) => res.body.includes('No release notes have been published yet.'));
+    expect(releases.body).toContain('<a href="/c/acme-app?view=releases" aria-current="page">Releases</a>');
     await expect(ctx.services.projects.setPublicView(project.id, 'yearly')).rejects.toMatchObject({ status: 400 });
     await ctx.services.projects.setPublicView(project.id, 'auto');
     await eventually(() => get('/c/acme-app'), (res) => res.body.includes('Faster exports'));
   });
 
   it('refuses hostile view values with a 400, before any page is rendered or cached', async () => {
-    for (const view of ['bogus', 'WEEKLY', 'releases', '<script>', 'weekly&type=commit', '../all', 'all ', '%00', 'x'.repeat(5000)]) {
+    for (const view of ['bogus', 'WEEKLY', 'Releases', '<script>', 'weekly&type=commit', '../all', 'all ', '%00', 'x'.repeat(5000)]) {
       const res = await get(`/c/acme-app?view=${encodeURIComponent(view)}`);
       expect(res.statusCode, view.slice(0, 20)).toBe(400);
       expect(res.body).not.toContain('<script>');

@@ -11,8 +11,8 @@ import type { MarkdownRenderer } from '../../html/markdown-thread.js';
 import type { PublicProject } from '../changelog.repository.js';
 import { TagParam } from '../changelog.schemas.js';
 import type { ReleasesService } from '../releases.service.js';
-import type { PublicPageService } from './public-page.service.js';
-import { changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
+import { entryTitle, type PublicPageService } from './public-page.service.js';
+import { bodyOf, changelogPage, entryPage, notFoundPage, releasePage, releasesPage } from './views.js';
 import { AVAILABLE_VIEWS } from '../../projects/public-view.js';
 import { checkedLogo } from '../../projects/theme.js';
 
@@ -23,7 +23,9 @@ const PageQuery = Type.Object({
   view: Type.Optional(
     // An enum: anything else is a 400 before any work or cache lookup.
     Type.Union([Type.Literal(''), ...AVAILABLE_VIEWS.map((v) => Type.Literal(v))], {
-      description: "Which entries to show: one kind (weekly, monthly, daily, commit: every change) or all of them. Default: the project's choice.",
+      description:
+        "What to show: published release notes (releases), one kind of entry (weekly, monthly, daily, commit: every change) or all entries. " +
+        "Default: the project's choice, else releases once it has published the note of a tagged release, else the first of weekly, monthly, daily and commit it has published.",
     }),
   ),
   type: Type.Optional(Type.Union([Type.Literal(''), ...ENTRY_TYPES.map((t) => Type.Literal(t))], { description: 'Only entries of this type.' })),
@@ -90,8 +92,10 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
         summary: 'Public changelog page of a project (HTML)',
         description:
           'Public, server-rendered HTML for projects without a site of their own: published entries newest first, 20 a page, ' +
-          'one view at a time (`view`: the project\'s default unless the reader picks weekly, monthly, daily, every change or all), ' +
-          'filterable by component, each with a permalink. Themed with the project\'s colour and logo. ' +
+          'one view at a time (`view`: the project\'s default unless the reader picks releases, weekly, monthly, daily, every change ' +
+          'or all; the default is releases when the project has published the note of a tagged release and its managers chose nothing else), ' +
+          'filterable by component (entry views), each with a permalink and its date (a rollup\'s period start, a release\'s date). ' +
+          'Titles render their inline Markdown. Themed with the project\'s colour and logo. ' +
           'Sends `ETag`, `Last-Modified`, `Cache-Control`; answers 304. Links its feeds with `<link rel="alternate">`.',
         tags: ['public page'],
         params: Type.Object({ slug: SlugParam }),
@@ -113,8 +117,13 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       const key = `page:${slug}:${filters.view ?? ''}:${filters.type ?? ''}:${filters.page}:${filters.component ?? ''}`;
       return send(request, reply, key, async () => {
         const view = await services.publicPage.changelog(slug, filters, filters.page);
-        const { html, transient } = await services.markdown.render(view.entries.map((e) => e.content));
-        return { project: view.project, body: changelogPage(config.publicUrl, view, filters, html), lastModified: view.project.published_changed_at, transient };
+        const shown = view.view === 'releases' ? view.releases.map((r) => ({ content: r.content, title: r.title })) : view.entries.map((e) => ({ content: bodyOf(e), title: entryTitle(e) }));
+        const [contents, titles] = await Promise.all([
+          services.markdown.render(shown.map((s) => s.content)),
+          services.markdown.render(shown.map((s) => s.title), { inline: true }),
+        ]);
+        const body = changelogPage(config.publicUrl, view, filters, { contents: contents.html, titles: titles.html });
+        return { project: view.project, body, lastModified: view.project.published_changed_at, transient: contents.transient || titles.transient };
       });
     },
   );
@@ -136,9 +145,13 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       const id = request.params.id.toLowerCase();
       return send(request, reply, `entry-page:${slug}:${id}`, async () => {
         const { project, entry } = await services.publicPage.entry(slug, id);
-        const { html, transient } = await services.markdown.render([entry.content]);
+        const [content, title] = await Promise.all([
+          services.markdown.render([bodyOf(entry)]),
+          services.markdown.render([entryTitle(entry)], { inline: true }),
+        ]);
+        const body = entryPage(config.publicUrl, project, entry, content.html[0]!, title.html[0]!);
         // The project's date, not the entry's: it also moves when the entry is retracted and republished.
-        return { project, body: entryPage(config.publicUrl, project, entry, html[0]!), lastModified: project.published_changed_at, transient };
+        return { project, body, lastModified: project.published_changed_at, transient: content.transient || title.transient };
       });
     },
   );
@@ -165,8 +178,12 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       return send(request, reply, `releases-page:${slug}:${page}`, async () => {
         const listed = await services.releases.page(slug, { limit: 20, offset: (page - 1) * 20 });
         const view = { project: listed.project, releases: listed.releases, hasMore: listed.meta.has_more, page };
-        const { html, transient } = await services.markdown.render(listed.releases.map((r) => r.content));
-        return { project: listed.project, body: releasesPage(config.publicUrl, view, html), lastModified: listed.project.published_changed_at, transient };
+        const [contents, titles] = await Promise.all([
+          services.markdown.render(listed.releases.map((r) => r.content)),
+          services.markdown.render(listed.releases.map((r) => r.title), { inline: true }),
+        ]);
+        const body = releasesPage(config.publicUrl, view, { contents: contents.html, titles: titles.html });
+        return { project: listed.project, body, lastModified: listed.project.published_changed_at, transient: contents.transient || titles.transient };
       });
     },
   );
@@ -187,8 +204,9 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       const { slug, tag } = request.params;
       return send(request, reply, `release-page:${slug}:${tag}`, async () => {
         const { project, release } = await services.releases.release(slug, tag);
-        const { html, transient } = await services.markdown.render([release.content]);
-        return { project, body: releasePage(config.publicUrl, project, release, html[0]!), lastModified: project.published_changed_at, transient };
+        const [content, title] = await Promise.all([services.markdown.render([release.content]), services.markdown.render([release.title], { inline: true })]);
+        const body = releasePage(config.publicUrl, project, release, content.html[0]!, title.html[0]!);
+        return { project, body, lastModified: project.published_changed_at, transient: content.transient || title.transient };
       });
     },
   );

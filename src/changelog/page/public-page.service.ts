@@ -1,7 +1,7 @@
 import type { Db } from '../../db/database.js';
 import type { EntryRow } from '../../db/schema.js';
 import { notFound } from '../../errors.js';
-import { changelogRepository, type EntryFilter, type PublicProject } from '../changelog.repository.js';
+import { changelogRepository, type EntryFilter, type PublicProject, type PublishedRelease } from '../changelog.repository.js';
 import { ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import { entryTypeOf, projectDefaultView, publishedCountOf, type AvailableView } from '../../projects/public-view.js';
 
@@ -11,11 +11,14 @@ const MAX_COMPONENTS = 200;
 
 export interface ChangelogView {
   project: PublicProject;
+  /** The entries shown (none in the releases view). */
   entries: EntryRow[];
+  /** The release notes shown, newest first (the releases view only). */
+  releases: PublishedRelease[];
   hasMore: boolean;
   components: string[];
   types: EntryRow['entry_type'][];
-  /** Whether the project has published release notes (the page links them). */
+  /** Whether the project has published the note of a tagged release (the page offers the releases view). */
   hasReleases?: boolean;
   /** The view shown: the reader's choice, else the project's default. */
   view: AvailableView;
@@ -45,24 +48,39 @@ export function createPublicPageService(readDb: Db) {
     /** One page (1-based) of the changelog, filtered, with what the filter menus offer. */
     async changelog(slug: string, filter: PageFilter, page: number): Promise<ChangelogView> {
       const project = await requireProject(slug);
-      // Without a choice, the project's default: the same rule as the API's `view=default` (the widget).
-      const view: AvailableView = filter.view ?? filter.type ?? projectDefaultView(project);
-      const listFilter: EntryFilter = { type: entryTypeOf(view), component: filter.component };
+      const hasReleases = await changelogRepository.hasTaggedRelease(readDb, project);
+      // Without a choice, the project's default: the same rule as the feeds' and the widget's.
+      const view: AvailableView = filter.view ?? filter.type ?? projectDefaultView(project, hasReleases);
       // The types offered are those the default view is chosen from: every type with a published entry.
       const types = ENTRY_TYPES.filter((type) => publishedCountOf(project, type) > 0).sort();
+      const window = { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE };
+      if (view === 'releases') {
+        // Release notes carry no component filter: the menu is not offered in this view.
+        const rows = await changelogRepository.publishedReleases(readDb, project.id, window);
+        return { project, entries: [], releases: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components: [], types, view, hasReleases };
+      }
+      const listFilter: EntryFilter = { type: entryTypeOf(view), component: filter.component };
       const [rows, components] = await Promise.all([
-        changelogRepository.listPublished(readDb, project.id, listFilter, { limit: PAGE_SIZE + 1, offset: (page - 1) * PAGE_SIZE }),
+        changelogRepository.listPublished(readDb, project.id, listFilter, window),
         changelogRepository.componentOptions(readDb, project.id, MAX_COMPONENTS),
       ]);
-      const hasReleases = project.published_release_count > 0;
-      return { project, entries: rows.slice(0, PAGE_SIZE), hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases };
+      return { project, entries: rows.slice(0, PAGE_SIZE), releases: [], hasMore: rows.length > PAGE_SIZE, components, types, view, hasReleases };
     },
 
-    /** The newest published entries, for feeds. */
-    async latest(slug: string, limit: number): Promise<{ project: PublicProject; entries: EntryRow[] }> {
+    /**
+     * The newest published entries of a view (`default`: the page's default), for feeds. The releases
+     * view lists tagged release notes (Unreleased left out: it changes with every commit).
+     */
+    async latest(
+      slug: string,
+      limit: number,
+      asked: AvailableView | 'default' = 'all',
+    ): Promise<{ project: PublicProject; view: AvailableView; entries: EntryRow[]; releases: PublishedRelease[] }> {
       const project = await requireProject(slug);
-      const entries = await changelogRepository.listPublished(readDb, project.id, {}, { limit, offset: 0 });
-      return { project, entries };
+      const view = asked === 'default' ? projectDefaultView(project, await changelogRepository.hasTaggedRelease(readDb, project)) : asked;
+      if (view === 'releases') return { project, view, entries: [], releases: await changelogRepository.latestReleased(readDb, project.id, limit) };
+      const entries = await changelogRepository.listPublished(readDb, project.id, { type: entryTypeOf(view) }, { limit, offset: 0 });
+      return { project, view, entries, releases: [] };
     },
 
     async entry(slug: string, id: string): Promise<{ project: PublicProject; entry: EntryRow }> {

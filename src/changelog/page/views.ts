@@ -1,9 +1,10 @@
 import { documentHead, html, trusted, type Html } from '../../html/html.js';
+import { inlineHtmlText } from '../../html/markdown.js';
 import type { EntryRow, EntryType } from '../../db/schema.js';
 import { checkedLogo, textColorOn } from '../../projects/theme.js';
 import type { PublicProject, PublishedRelease } from '../changelog.repository.js';
 import { AVAILABLE_VIEWS, VIEW_LABELS, type AvailableView } from '../../projects/public-view.js';
-import { entryTitle, type ChangelogView } from './public-page.service.js';
+import type { ChangelogView } from './public-page.service.js';
 
 const DEFAULT_ACCENT = '#1f2937';
 const DAY = new Intl.DateTimeFormat('en-GB', { dateStyle: 'long', timeZone: 'UTC' });
@@ -97,11 +98,16 @@ function time(date: Date | null): Html {
   return date ? html`<time datetime="${date.toISOString()}">${DAY.format(date)}</time>` : html``;
 }
 
-function feedLinks(slug: string, name: string): Html {
-  const base = `/v1/changelog/${slug}/feed`;
-  return html`<link rel="alternate" type="application/atom+xml" title="${name} changelog (Atom)" href="${base}.atom">
-<link rel="alternate" type="application/rss+xml" title="${name} changelog (RSS)" href="${base}.rss">
-<link rel="alternate" type="application/feed+json" title="${name} changelog (JSON Feed)" href="${base}.json">`;
+/** A feed's address: the page's default view without a parameter, a chosen view with `?view=`. */
+export function feedPath(slug: string, format: 'atom' | 'rss' | 'json', view?: AvailableView): string {
+  return `/v1/changelog/${slug}/feed.${format}${view ? `?view=${view}` : ''}`;
+}
+
+function feedLinks(slug: string, name: string, view?: AvailableView): Html {
+  const of = view ? ` (${VIEW_LABELS[view].toLowerCase()})` : '';
+  return html`<link rel="alternate" type="application/atom+xml" title="${name} changelog${of} (Atom)" href="${feedPath(slug, 'atom', view)}">
+<link rel="alternate" type="application/rss+xml" title="${name} changelog${of} (RSS)" href="${feedPath(slug, 'rss', view)}">
+<link rel="alternate" type="application/feed+json" title="${name} changelog${of} (JSON Feed)" href="${feedPath(slug, 'json', view)}">`;
 }
 
 /** A release note's page address: the tag URL-encoded (`@org/pkg@1.0.0` has a slash), `unreleased` for Unreleased. */
@@ -116,14 +122,14 @@ function releaseFeedLinks(slug: string, name: string): Html {
 <link rel="alternate" type="application/feed+json" title="${name} releases (JSON Feed)" href="${base}.json">`;
 }
 
-function layout(project: PublicProject, title: string, canonical: string, body: Html, extraHead: Html = html``): string {
+function layout(project: PublicProject, title: string, canonical: string, body: Html, extraHead: Html = html``, view?: AvailableView): string {
   const accent = project.theme_color ?? DEFAULT_ACCENT;
   // Shown only when its host is one the page's Content-Security-Policy names (public-page.routes.ts).
   const logo = checkedLogo(project.logo_url);
   const head = html`<meta name="color-scheme" content="light">
 <meta name="description" content="What changed in ${project.name}">
 <link rel="canonical" href="${canonical}">
-${feedLinks(project.slug, project.name)}
+${feedLinks(project.slug, project.name, view)}
 ${extraHead}
 <style>:root{--accent:${accent};--on-accent:${textColorOn(accent)}}
 ${trusted(CSS)}</style>`;
@@ -137,17 +143,54 @@ ${logo ? html`<img src="${logo.url}" alt="" width="144" height="36" referrerpoli
 <main id="main"><div class="inner">
 ${body}
 </div></main>
-<footer><div class="inner">Subscribe with <a href="/v1/changelog/${project.slug}/feed.atom">Atom</a>, <a href="/v1/changelog/${project.slug}/feed.rss">RSS</a> or <a href="/v1/changelog/${project.slug}/feed.json">JSON Feed</a> · <a href="/v1/changelog/${project.slug}">JSON API</a></div></footer>
+<footer><div class="inner">Subscribe with <a href="${feedPath(project.slug, 'atom', view)}">Atom</a>, <a href="${feedPath(project.slug, 'rss', view)}">RSS</a> or <a href="${feedPath(project.slug, 'json', view)}">JSON Feed</a> · <a href="/v1/changelog/${project.slug}">JSON API</a></div></footer>
 </body>
 </html>
 `.value;
 }
 
+/**
+ * The date an entry is shown with: a rollup's period start (history publishes it at the period's
+ * end, the next day, week or month at midnight: "23 November" under "16–22 November" misleads),
+ * else when it was published.
+ */
+export function entryDate(entry: Pick<EntryRow, 'entry_type' | 'period_start' | 'published_at'>): Date | null {
+  return entry.entry_type !== 'commit' && entry.period_start ? entry.period_start : entry.published_at;
+}
+
+/**
+ * The section (and component) of an entry whose one item is its title, when its content says no
+ * more than that (but for the team's attribution, `rest`): the item is then not repeated as the
+ * entry's body, which is `rest` alone. Content a person edited, more than one item, an explanation
+ * or a link (a pull request) keeps the body as it is.
+ */
+export function soleItemOf(
+  entry: Pick<EntryRow, 'title' | 'content' | 'generated_json'>,
+): { label: string; component: string | null; rest: string } | null {
+  const json = entry.generated_json;
+  const title = entry.title?.trim();
+  if (!json || !title || json.sections.length !== 1) return null;
+  const section = json.sections[0]!;
+  const item = section.items.length === 1 ? section.items[0]! : null;
+  if (!item || item.text.trim() !== title) return null;
+  const lines = (entry.content ?? '').split('\n').filter((line) => line.trim());
+  if (lines.length < 2 || lines.length > 3 || !lines[0]!.startsWith('### ') || !lines[1]!.startsWith('- ') || lines[1]!.includes('](')) return null;
+  const rest = lines[2] ?? '';
+  if (rest && !/^_By [^\n]+_$/.test(rest)) return null;
+  return { label: section.label, component: item.component, rest };
+}
+
+/** The Markdown an entry's body shows: its content, or only what follows its sole item (soleItemOf). */
+export function bodyOf(entry: Pick<EntryRow, 'title' | 'content' | 'generated_json'>): string | null {
+  const sole = soleItemOf(entry);
+  return sole ? sole.rest : entry.content;
+}
+
 function entryMeta(slug: string, entry: EntryRow): Html {
-  // A rollup's title already names its period, and history publishes it at the period's end (the next
-  // day, week or month at midnight): a date under "16–22 November" reading "23 November" misleads.
-  const date = entry.entry_type === 'commit' || !entry.period_end ? time(entry.published_at) : html``;
-  return html`<p class="meta">${entry.version_label ? html`<span class="version">${entry.version_label}</span>` : ''}${date}<span>${TYPE_LABELS[entry.entry_type]}</span>${
+  const sole = soleItemOf(entry);
+  return html`<p class="meta">${entry.version_label ? html`<span class="version">${entry.version_label}</span>` : ''}${time(entryDate(entry))}<span>${TYPE_LABELS[entry.entry_type]}</span>${
+    sole ? html`<span class="section">${sole.label}${sole.component ? ` · ${sole.component}` : ''}</span>` : ''
+  }${
     entry.component_tags.length
       ? html`<span class="tags"><span class="visually-hidden">Components: </span>${entry.component_tags.map(
           (c) => html`<a href="/c/${slug}?component=${encodeURIComponent(c)}" aria-label="More changes to ${c}">${c}</a>`,
@@ -167,71 +210,111 @@ function query(slug: string, state: Partial<LinkState>): string {
 
 /** Links to the other views: those the project has published entries of, everything, and the one shown. */
 function viewLinks(slug: string, view: ChangelogView, component: string | undefined): Html {
-  const offered = AVAILABLE_VIEWS.filter((v) => v === view.view || v === 'all' || view.types.includes(v as EntryType));
+  const offered = AVAILABLE_VIEWS.filter(
+    (v) => v === view.view || v === 'all' || (v === 'releases' ? view.hasReleases : view.types.includes(v as EntryType)),
+  );
   return html`<nav class="views" aria-label="Views"><ul>${offered.map(
     (v) => html`<li><a href="${query(slug, { view: v, component })}"${v === view.view ? html` aria-current="page"` : ''}>${VIEW_LABELS[v]}</a></li>`,
   )}</ul></nav>`;
 }
 
-/** `contents`: each entry's content as HTML, in the order of `view.entries`. */
-export function changelogPage(publicUrl: string, view: ChangelogView, filters: Filters, contents: readonly Html[]): string {
-  const { project, entries } = view;
+/**
+ * What the page shows rendered: each entry's (or, in the releases view, each release note's) content
+ * and title as HTML (inline Markdown), in the order listed.
+ */
+export interface Rendered {
+  contents: readonly Html[];
+  titles: readonly Html[];
+}
+
+/** `content`: the entry's body (bodyOf) as HTML. */
+function entryItem(slug: string, entry: EntryRow, content: Html, title: Html): Html {
+  return html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
+<h2 id="h-${entry.id}"><a href="/c/${slug}/entries/${entry.id}">${title}</a></h2>
+${entryMeta(slug, entry)}
+${content.value ? html`<div class="content">${entryContent(content, 2)}</div>` : ''}
+</article></li>`;
+}
+
+function releaseItem(slug: string, release: PublishedRelease, content: Html, title: Html): Html {
+  return html`<li><article id="release-${release.id}" aria-labelledby="h-${release.id}">
+<h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${title}</a></h2>
+${releaseMeta(release)}
+<div class="content">${entryContent(content, 2)}</div>
+</article></li>`;
+}
+
+export function changelogPage(publicUrl: string, view: ChangelogView, filters: Filters, rendered: Rendered): string {
+  const { project, entries, releases } = view;
+  const { contents, titles } = rendered;
   const slug = project.slug;
+  const releasesView = view.view === 'releases';
   // The reader's choice stays in the links; the project's default needs no parameter.
-  const state: LinkState = { view: (filters.view ?? filters.type) ? view.view : undefined, component: filters.component, page: filters.page };
-  const filtered = Boolean(filters.component);
+  const state: LinkState = { view: (filters.view ?? filters.type) ? view.view : undefined, component: releasesView ? undefined : filters.component, page: filters.page };
+  const filtered = Boolean(state.component);
   const components = filters.component && !view.components.includes(filters.component) ? [...view.components, filters.component] : view.components;
   const label = VIEW_LABELS[view.view];
-  const described = [view.view === 'all' ? 'all entries' : `${label.toLowerCase()} entries`, filters.component ? `touching ${filters.component}` : '']
-    .filter(Boolean)
-    .join(' ');
+  const described = releasesView
+    ? 'release notes'
+    : [view.view === 'all' ? 'all entries' : `${label.toLowerCase()} entries`, filters.component ? `touching ${filters.component}` : ''].filter(Boolean).join(' ');
+  const shown = releasesView ? releases.length : entries.length;
+  const older = releasesView ? 'Older releases →' : 'Older entries →';
+  const newer = releasesView ? '← Newer releases' : '← Newer entries';
   const body = html`<h1>${project.name} changelog</h1>
-<p class="feeds">Published changes, newest first. Subscribe: <a href="/v1/changelog/${slug}/feed.atom">Atom</a> · <a href="/v1/changelog/${slug}/feed.rss">RSS</a> · <a href="/v1/changelog/${slug}/feed.json">JSON Feed</a>${
-  view.hasReleases ? html` · <a href="/c/${slug}/releases">Release notes</a>` : ''
-}</p>
-${viewLinks(slug, view, filters.component)}
-<form class="filters" method="get" action="/c/${slug}" role="search" aria-label="Filter entries">
+<p class="feeds">Published changes, newest first. Subscribe to this view: <a href="${feedPath(slug, 'atom', state.view)}">Atom</a> · <a href="${feedPath(slug, 'rss', state.view)}">RSS</a> · <a href="${feedPath(slug, 'json', state.view)}">JSON Feed</a></p>
+${viewLinks(slug, view, state.component)}
+${
+  releasesView
+    ? ''
+    : html`<form class="filters" method="get" action="/c/${slug}" role="search" aria-label="Filter entries">
   ${state.view ? html`<input type="hidden" name="view" value="${state.view}">` : ''}
   <div><label for="filter-component">Component</label><select id="filter-component" name="component"><option value="">All components</option>${components.map(
     (c) => html`<option value="${c}"${filters.component === c ? html` selected` : ''}>${c}</option>`,
   )}</select></div>
   <div><button type="submit">Filter</button></div>
   ${filtered ? html`<div><a href="${query(slug, { view: state.view })}">Clear filters</a></div>` : ''}
-</form>
+</form>`
+}
 ${
-  entries.length
-    ? html`<p class="count">${filters.page > 1 ? `Page ${filters.page} of ` : ''}${view.view === 'all' && !filtered ? 'All entries' : `Showing ${described}`}.</p>
+  shown
+    ? html`<p class="count">${filters.page > 1 ? `Page ${filters.page} of ` : ''}${
+        releasesView ? 'Release notes' : view.view === 'all' && !filtered ? 'All entries' : `Showing ${described}`
+      }.</p>
 <ol class="entries">
-${entries.map(
-  (entry, i) => html`<li><article id="entry-${entry.id}" aria-labelledby="h-${entry.id}">
-<h2 id="h-${entry.id}"><a href="/c/${slug}/entries/${entry.id}">${entryTitle(entry)}</a></h2>
-${entryMeta(slug, entry)}
-<div class="content">${entryContent(contents[i]!, 2)}</div>
-</article></li>`,
-)}
+${releasesView
+    ? releases.map((release, i) => releaseItem(slug, release, contents[i]!, titles[i]!))
+    : entries.map((entry, i) => entryItem(slug, entry, contents[i]!, titles[i]!))}
 </ol>`
-    : html`<p class="empty">${filtered ? 'No entries match these filters.' : view.view === 'all' ? 'Nothing has been published yet.' : `No ${label.toLowerCase()} entries have been published yet.`}</p>`
+    : html`<p class="empty">${
+        filtered
+          ? 'No entries match these filters.'
+          : view.view === 'all'
+            ? 'Nothing has been published yet.'
+            : releasesView
+              ? 'No release notes have been published yet.'
+              : `No ${label.toLowerCase()} entries have been published yet.`
+      }</p>`
 }
 ${
   filters.page > 1 || view.hasMore
     ? html`<nav class="pages" aria-label="More entries">${
-        filters.page > 1 ? html`<a rel="prev" href="${query(slug, { ...state, page: filters.page - 1 })}">← Newer entries</a>` : html`<span></span>`
-      }${view.hasMore ? html`<a rel="next" href="${query(slug, { ...state, page: filters.page + 1 })}">Older entries →</a>` : ''}</nav>`
+        filters.page > 1 ? html`<a rel="prev" href="${query(slug, { ...state, page: filters.page - 1 })}">${newer}</a>` : html`<span></span>`
+      }${view.hasMore ? html`<a rel="next" href="${query(slug, { ...state, page: filters.page + 1 })}">${older}</a>` : ''}</nav>`
     : ''
 }`;
   const title = `${project.name} changelog${state.view || filtered ? ` · ${described}` : ''}${filters.page > 1 ? ` · page ${filters.page}` : ''}`;
-  return layout(project, title, `${publicUrl}${query(slug, state)}`, body);
+  return layout(project, title, `${publicUrl}${query(slug, state)}`, body, releasesView ? releaseFeedLinks(slug, project.name) : html``, state.view);
 }
 
-/** `content`: the entry's content as HTML. */
-export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow, content: Html): string {
+/** `content`: the entry's body (bodyOf) as HTML; `title`: its title as HTML (inline Markdown). */
+export function entryPage(publicUrl: string, project: PublicProject, entry: EntryRow, content: Html, title: Html): string {
   const body = html`<p><a href="/c/${project.slug}">← All changes to ${project.name}</a></p>
 <article id="entry-${entry.id}" aria-labelledby="entry-title">
-<h1 id="entry-title">${entryTitle(entry)}</h1>
+<h1 id="entry-title">${title}</h1>
 ${entryMeta(project.slug, entry)}
-<div class="content">${entryContent(content, 1)}</div>
+${content.value ? html`<div class="content">${entryContent(content, 1)}</div>` : ''}
 </article>`;
-  return layout(project, `${entryTitle(entry)} · ${project.name} changelog`, `${publicUrl}/c/${project.slug}/entries/${entry.id}`, body);
+  return layout(project, `${inlineHtmlText(title)} · ${project.name} changelog`, `${publicUrl}/c/${project.slug}/entries/${entry.id}`, body);
 }
 
 function releaseMeta(release: PublishedRelease): Html {
@@ -250,8 +333,8 @@ export interface ReleasesView {
   page: number;
 }
 
-/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page; `contents` in their order. */
-export function releasesPage(publicUrl: string, view: ReleasesView, contents: readonly Html[]): string {
+/** `/c/{slug}/releases`: published release notes, newest first (Unreleased on top), 20 a page; contents and titles in their order. */
+export function releasesPage(publicUrl: string, view: ReleasesView, { contents, titles }: Rendered): string {
   const { project, releases, page } = view;
   const slug = project.slug;
   const at = (n: number) => `/c/${slug}/releases${n > 1 ? `?page=${n}` : ''}`;
@@ -263,7 +346,7 @@ ${
     ? html`<ol class="entries">
 ${releases.map(
   (release, i) => html`<li><article id="release-${release.id}" aria-labelledby="h-${release.id}">
-<h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${release.title}</a></h2>
+<h2 id="h-${release.id}"><a href="${releasePath(slug, release)}">${titles[i]!}</a></h2>
 ${releaseMeta(release)}
 <div class="content">${entryContent(contents[i]!, 2)}</div>
 </article></li>`,
@@ -281,17 +364,17 @@ ${
   return layout(project, `${project.name} release notes${page > 1 ? ` · page ${page}` : ''}`, `${publicUrl}${at(page)}`, body, releaseFeedLinks(slug, project.name));
 }
 
-/** The permalink page of one release note; `content`: its content as HTML. */
-export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease, content: Html): string {
+/** The permalink page of one release note; `content`: its content as HTML, `title` its title (inline Markdown). */
+export function releasePage(publicUrl: string, project: PublicProject, release: PublishedRelease, content: Html, title: Html): string {
   const body = html`<p><a href="/c/${project.slug}/releases">← All releases of ${project.name}</a></p>
 <article id="release-${release.id}" aria-labelledby="release-title">
-<h1 id="release-title">${release.title}</h1>
+<h1 id="release-title">${title}</h1>
 ${releaseMeta(release)}
 <div class="content">${entryContent(content, 1)}</div>
 </article>`;
   return layout(
     project,
-    `${release.title} · ${project.name} release notes`,
+    `${inlineHtmlText(title)} · ${project.name} release notes`,
     `${publicUrl}${releasePath(project.slug, release)}`,
     body,
     releaseFeedLinks(project.slug, project.name),

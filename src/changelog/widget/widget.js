@@ -7,8 +7,9 @@
  * Attributes: project (slug, required), server (defaults to where this script came from),
  * limit (entries per page, 1–100, default 10), and which entries to show, one kind at a time as on
  * the project's public page (so that one change is not shown as its commit, in its week and in its
- * month): by default the project's default view (its setting, else weekly, monthly, daily or every
- * change, whichever it has published);
+ * month): by default the project's default view (its setting, else its release notes when it has
+ * published any, else weekly, monthly, daily or every change, whichever it has published);
+ *   view="releases"                                   release notes, newest release first
  *   view="weekly" | "monthly" | "daily" | "commit"   only entries of that type
  *   view="all"                                        every entry, all types interleaved
  *   type="weekly" (or daily, monthly, commit)         the same as view="weekly"; view wins if both are set
@@ -16,10 +17,12 @@
  * --changelog-accent, --changelog-text, --changelog-muted, --changelog-bg, --changelog-border,
  * --changelog-radius, --changelog-font, --changelog-new-bg, --changelog-new-text.
  *
+ * Titles and items render their inline Markdown (code spans, emphasis, links); dates are a rollup's
+ * period start or a release's date, in the reader's locale.
+ *
  * Safety: entry text comes from commit messages. Nothing is ever parsed as HTML here: Markdown is
- * turned into DOM nodes whose text is set with text nodes, backslash escapes are honoured (the
- * server escapes commit text), the structured form is shown as plain text, links keep only http(s)
- * and mailto, and parsing takes time linear in the text.
+ * turned into DOM nodes whose text is set with text nodes, backslash escapes are honoured, links
+ * keep only http(s) and mailto, and parsing takes time linear in the text.
  */
 (() => {
   'use strict';
@@ -48,8 +51,8 @@
     return c < '\u0080' ? (k >= 97 && k <= 122) || (c >= '0' && c <= '9') : /[\p{L}\p{N}]/u.test(c);
   };
 
-  /** Inline Markdown (code, strong, emphasis, links) as tree nodes. */
-  function inline(source) {
+  /** Inline Markdown (code, strong, emphasis, and links unless `noLinks`) as tree nodes. */
+  function inline(source, noLinks) {
     const s = String(source);
     // Backtick runs by length: a code span closes at the next run of the same length (pointers only move forward).
     const runs = new Map();
@@ -132,8 +135,11 @@
         delim(s.slice(i, j), i, j);
         i = j;
       } else if (ch === '[') {
-        bracketAt.push(out.length);
-        bracketEmph.push(emphKind.length);
+        // Without links, brackets are text and bound nothing.
+        if (!noLinks) {
+          bracketAt.push(out.length);
+          bracketEmph.push(emphKind.length);
+        }
         out.push('[');
         i++;
       } else {
@@ -296,10 +302,23 @@ button:disabled{opacity:.6;cursor:progress}
     return fragment;
   }
 
+  // The reader's locale; in UTC, as periods start at midnight UTC (a week of 4 March is not "3 March" in New York).
   const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-  // What GET /v1/changelog/{slug}?view= accepts; the types are also what `type` accepts.
+  // What GET /v1/changelog/{slug}?view= accepts, and releases (GET /v1/changelog/{slug}/releases); the types are also what `type` accepts.
   const TYPES = ['weekly', 'monthly', 'daily', 'commit'];
-  const VIEWS = ['default', 'all', ...TYPES];
+  const VIEWS = ['default', 'releases', 'all', ...TYPES];
+
+  /**
+   * A title or an item (commit text as written) as DOM nodes: code spans and emphasis, but a link
+   * stays text, as the server shows it: a commit's author never links readers elsewhere.
+   */
+  const inlineNodes = (text) => inline(text, true).map(build);
+
+  /** The date an entry is shown with: a rollup's period start, else when it was published. */
+  function entryDate(entry) {
+    const at = entry.entry_type !== 'commit' && entry.period_start ? entry.period_start : entry.published_at;
+    return at ? { iso: at, date: new Date(at) } : null;
+  }
 
   class ChangelogFeed extends HTMLElement {
     static get observedAttributes() {
@@ -379,13 +398,16 @@ button:disabled{opacity:.6;cursor:progress}
 
     async _load(generation) {
       const project = this.getAttribute('project');
-      const params = new URLSearchParams({ limit: String(this._limit), view: this._pageView });
+      const releases = this._pageView === 'releases';
+      const params = new URLSearchParams({ limit: String(this._limit) });
+      if (!releases) params.set('view', this._pageView);
       if (this._cursor) params.set('cursor', this._cursor);
       this._more.disabled = true;
       this._status.textContent = 'Loading…';
       let body;
       try {
-        const res = await fetch(`${this._server}/v1/changelog/${encodeURIComponent(project)}?${params}`, { headers: { accept: 'application/json' } });
+        const path = `${this._server}/v1/changelog/${encodeURIComponent(project)}${releases ? '/releases' : ''}?${params}`;
+        const res = await fetch(path, { headers: { accept: 'application/json' } });
         if (!res.ok) throw new Error(res.status === 404 ? 'This changelog does not exist.' : `The changelog could not be loaded (${res.status}).`);
         body = await res.json();
       } catch (error) {
@@ -395,15 +417,22 @@ button:disabled{opacity:.6;cursor:progress}
         return;
       }
       if (generation !== this._generation) return;
-      this._title.textContent = `${body.project && body.project.name ? body.project.name : project} changelog`;
-      for (const entry of body.entries || []) this._list.append(this._entry(entry));
+      // The project's page opens on its release notes: so does the widget (a second request, once).
+      if (!releases && !this._cursor && body.meta && body.meta.default_view === 'releases') {
+        this._pageView = 'releases';
+        return this._load(generation);
+      }
+      this._title.textContent = `${body.project && body.project.name ? body.project.name : project} ${releases ? 'releases' : 'changelog'}`;
+      const items = releases ? body.releases || [] : body.entries || [];
+      for (const item of items) this._list.append(releases ? this._release(item) : this._entry(item));
       this._cursor = body.meta && body.meta.next_cursor;
       if (body.meta && body.meta.view) this._pageView = body.meta.view;
       this._more.hidden = !this._cursor;
       this._more.disabled = false;
       const shown = this._list.childElementCount;
-      this._status.textContent = shown ? `${shown} ${shown === 1 ? 'entry' : 'entries'} shown.` : 'Nothing has been published yet.';
-      this._remember(body.entries || []);
+      const noun = releases ? (shown === 1 ? 'release' : 'releases') : shown === 1 ? 'entry' : 'entries';
+      this._status.textContent = shown ? `${shown} ${noun} shown.` : 'Nothing has been published yet.';
+      this._remember(items);
       this.dispatchEvent(new CustomEvent('changelog-loaded', { detail: { count: shown, hasMore: Boolean(this._cursor) } }));
     }
 
@@ -436,18 +465,18 @@ button:disabled{opacity:.6;cursor:progress}
       const items = json.sections.flatMap((section) => section.items.map((item) => ({ section, item })));
       const component = (item) => (item.component ? h('span', { class: 'component' }, `${item.component}: `) : null);
       const explanation = (section, item) =>
-        section.section_type_key === 'breaking' && explained.has(item.text) ? h('p', { class: 'explanation' }, explained.get(item.text)) : null;
+        section.section_type_key === 'breaking' && explained.has(item.text) ? h('p', { class: 'explanation' }, inlineNodes(explained.get(item.text))) : null;
       if (items.length === 1 && items[0].item.text === title) {
         const { section, item } = items[0];
         return [h('p', { class: 'kind' }, section.label, item.component ? ` · ${item.component}` : null), explanation(section, item)];
       }
       if (!items.length) {
         // Nothing but headlines (an entry someone imported so): they are all there is to show.
-        return [h('ul', null, json.headline_items.map((item) => h('li', null, item.title, item.body ? h('p', null, item.body) : null)))];
+        return [h('ul', null, json.headline_items.map((item) => h('li', null, inlineNodes(item.title), item.body ? h('p', null, inlineNodes(item.body)) : null)))];
       }
       return json.sections.flatMap((section) => [
         h('h4', null, section.label),
-        h('ul', null, section.items.map((item) => h('li', null, component(item), item.text, explanation(section, item)))),
+        h('ul', null, section.items.map((item) => h('li', null, component(item), inlineNodes(item.text), explanation(section, item)))),
       ]);
     }
 
@@ -455,20 +484,32 @@ button:disabled{opacity:.6;cursor:progress}
       const json = entry.generated_json;
       const isNew = Boolean(this._lastSeen && entry.published_at && entry.published_at > this._lastSeen);
       const title = entry.title || (json && json.title) || entry.version_label || 'Changes';
-      const date = entry.published_at ? new Date(entry.published_at) : null;
+      return this._article(entry, title, entry.version_label, entryDate(entry), isNew);
+    }
+
+    /** A release note (view="releases"): its title, version and release date, then its changes as an entry's. */
+    _release(release) {
+      const isNew = Boolean(this._lastSeen && release.published_at && release.published_at > this._lastSeen);
+      const date = release.released_at ? { iso: release.released_at, date: new Date(release.released_at) } : null;
+      const title = release.title || release.tag || 'Unreleased';
+      // "v1.1.0" needs no "1.1.0" chip beside it.
+      return this._article(release, title, release.version && !title.includes(release.version) ? release.version : null, date, isNew);
+    }
+
+    /** The structured form when there is one, else the Markdown content; the title and items as inline Markdown. */
+    _article(item, title, version, date, isNew) {
+      const json = item.generated_json;
       let body = [];
-      // The structured form holds commit text as it was written: plain text, never Markdown (the server
-      // escapes it wherever it writes Markdown), so `[x](https://…)` in a commit is never a link here.
       if (json && (json.headline_items.length || json.sections.length)) {
         body = this._structured(json, title);
-      } else if (entry.content) {
-        for (const block of markdown(entry.content)) body.push(build(block));
+      } else if (item.content) {
+        for (const block of markdown(item.content)) body.push(build(block));
       }
-      return h('li', null, h('article', { part: 'entry', 'data-id': entry.id },
-        h('h3', null, title, isNew ? h('span', { class: 'new', part: 'new' }, 'New') : null),
+      return h('li', null, h('article', { part: 'entry', 'data-id': item.id },
+        h('h3', null, inlineNodes(title), isNew ? h('span', { class: 'new', part: 'new' }, 'New') : null),
         h('p', { class: 'meta' },
-          entry.version_label ? h('span', { class: 'version' }, entry.version_label) : null,
-          date ? h('time', { datetime: entry.published_at }, DATE.format(date)) : null),
+          version ? h('span', { class: 'version' }, version) : null,
+          date ? h('time', { datetime: date.iso }, DATE.format(date.date)) : null),
         body));
     }
   }

@@ -24,9 +24,12 @@ export const widgetRoutes: FastifyPluginAsync = async (app) => {
           'Public JavaScript, no dependencies: `<script src="{server}/widget.js" defer></script>` then ' +
           '`<changelog-feed project="slug" limit="10"></changelog-feed>`. It reads `GET /v1/changelog/{slug}` ' +
           'from the server it was loaded from (or its `server` attribute), one view at a time as the public page: ' +
-          'the project\'s default view (`view=default`) unless the embedder sets `view="weekly"` (or `monthly`, `daily`, ' +
-          '`commit`: that entry type only), `view="all"` (every entry) or `type="weekly"` (the same as `view="weekly"`; ' +
-          '`view` wins). Each change shows once, in its section. Sends `ETag`; answers 304.',
+          'the project\'s default view (`view=default`; when `meta.default_view` is `releases` it reads ' +
+          '`GET /v1/changelog/{slug}/releases` instead) unless the embedder sets `view="releases"` (release notes), ' +
+          '`view="weekly"` (or `monthly`, `daily`, `commit`: that entry type only), `view="all"` (every entry) or ' +
+          '`type="weekly"` (the same as `view="weekly"`; `view` wins). Each change shows once, in its section; titles and ' +
+          'items render code spans and emphasis (a link in commit text stays text); dates are a rollup\'s period start or a ' +
+          'release\'s date, in the reader\'s locale. Sends `ETag`; answers 304.',
         tags: ['public page'],
         response: {
           200: { description: 'The script.', content: { 'text/javascript': { schema: { type: 'string' } } } },

@@ -26,7 +26,7 @@ describe('widget.js', () => {
 /** The widget's Markdown parser, run in Node: widget.js hands it over where there are no custom elements. */
 type Tree = string | { t?: string; a?: Record<string, string> | null; c: Tree[] };
 interface Parser {
-  inline(text: string): Tree[];
+  inline(text: string, noLinks?: boolean): Tree[];
   markdown(text: string): Tree[];
 }
 const parser = (() => {
@@ -128,6 +128,20 @@ describe('widget.js Markdown', () => {
     expect(textOf(tree).length).toBeGreaterThan(input.length / 4);
     expect(textOf(tree).length).toBeLessThanOrEqual(input.length);
     expect(elapsed).toBeLessThan(1500);
+  });
+
+  it('titles and items (commit text as written) render code spans and emphasis, never a link', () => {
+    expect(parser.inline('Add `--fast` mode, **much** faster', true)).toEqual(['Add ', { t: 'code', c: ['--fast'] }, ' mode, ', { t: 'strong', c: ['much'] }, ' faster']);
+    for (const hostile of ['[phish](https://evil.example/login)', '*[phish](https://evil.example/login)*', '[a `b](https://evil.example/login)', '<script>alert(1)</script>']) {
+      const tree = parser.inline(hostile, true);
+      expect(links(tree), hostile).toEqual([]);
+      expect(tags(tree), hostile).not.toContain('a');
+    }
+    expect(textOf(parser.inline('[phish](https://evil.example/login)', true))).toBe('[phish](https://evil.example/login)');
+    // Still linear: 200,000 brackets and parentheses at once.
+    const started = performance.now();
+    expect(textOf(parser.inline('[a](https://a.example/)'.repeat(9_000), true))).toHaveLength(9_000 * 23);
+    expect(performance.now() - started).toBeLessThan(1500);
   });
 
   it('80,000 `[` are shown as they are', () => {

@@ -5,6 +5,7 @@ import { ENTRY_STATUSES, ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import type { AppError } from '../../errors.js';
 import { SECTION_KEYS } from '../../generation/engine/types.js';
 import { html, type Html } from '../../html/html.js';
+import { inlineHtmlText } from '../../html/markdown.js';
 import { csrfField, formErrors, when } from './layout.js';
 
 /** The filter as typed (empty: any), carried through links, hidden fields and the filter form. */
@@ -24,6 +25,8 @@ export interface ReviewView {
   entries: ReviewRow[];
   /** The pending revisions of the entries shown, by entry id. */
   revisions: ReadonlyMap<string, RevisionText>;
+  /** Each entry's title as HTML (its inline Markdown), in the order of `entries`. */
+  titles: readonly Html[];
   counts: ReviewCounts;
   /** Cursor of the next (older) page, if any; `after` is this page's own. */
   next: string | null;
@@ -112,8 +115,8 @@ ${counts.total
 ${v.entries.length
     ? html`<div class="table-wrap"><table class="queue"><thead><tr><th scope="col"><input type="checkbox" data-select-page aria-label="Select every entry on this page"></th><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Date</th><th scope="col">Status</th><th scope="col" class="hide-sm">Updated</th></tr></thead><tbody>
 ${v.entries.map(
-  (e) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ?? 'entry'}"></td>
-<td><a href="/dashboard/entries/${e.id}">${e.title ?? '(untitled)'}</a>${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
+  (e, i) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ? inlineHtmlText(v.titles[i]!) : 'entry'}"></td>
+<td><a href="/dashboard/entries/${e.id}">${v.titles[i]!}</a>${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
     e.pending_regeneration ? html` <span class="badge pending">newer commits</span>` : ''
   }${e.revision ? html` <span class="badge pending">new content waiting</span>` : ''}${
     v.revisions.has(e.id) ? html`<details class="revision"><summary>Changes against what is public</summary>${revisionDiff(v.revisions.get(e.id)!)}</details>` : ''
