@@ -304,7 +304,7 @@ describe.runIf(runE2e)('the first hour: changelog serve on the embedded database
     // The CLI lists the same drafts, in the same order, with the same counts.
     const listed = await cli('entries', 'list', '--project', SLUG, '--status', 'draft');
     expect(listed.entries.map((e: Json) => e.id)).toEqual(await queueIds());
-    expect(listed.counts).toEqual({ total: 3, byStatus: { draft: 3, published: 14, archived: 0 }, byType: { commit: 2, daily: 0, weekly: 1, monthly: 0 } });
+    expect(listed.counts).toEqual({ total: 3, byStatus: { draft: 3, published: 14, archived: 0 }, byType: { commit: 2, daily: 0, weekly: 1, monthly: 0 }, revisions: 0 });
 
     // Filters: the type, then a date range over the history (whole UTC days, both ends included).
     await page.getByLabel('Type', { exact: true }).selectOption('commit');
