@@ -16,7 +16,7 @@ interface Listed {
 const section = (key: string) => ({ title: 't', headline_items: [], sections: [{ section_type_key: key, label: key, items: [] }], component_tags: [], team_attribution: null });
 
 beforeAll(async () => {
-  session = await startCliSession('entries-cli');
+  session = await startCliSession('entries-cli', { shared: true });
   const file = `${session.scratch}/entries.json`;
   // In the file oldest first; listed newest first by their own dates.
   writeFileSync(

@@ -22,7 +22,7 @@ const list = async (...args: string[]) => {
 let tags: string[] = [];
 
 beforeAll(async () => {
-  session = await startCliSession('releases-cli');
+  session = await startCliSession('releases-cli', { shared: true });
   expect((await cli('repos', 'link', '--project', 'cliff', '--path', session.origin)).code).toBe(0);
   // The whole history is from before the link: its releases are published (history=publish, the default).
   expect((await cli('sync', '--project', 'cliff')).code).toBe(0);

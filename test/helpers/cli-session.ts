@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
+import { openDatabase, type Database } from '../../src/db/database.js';
 import { createTestDatabase, seedDataDir, usePostgres, type TestDatabase } from './database.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from './git-fixtures.js';
 
@@ -24,19 +25,26 @@ export interface CliSession {
 
 /**
  * A scratch installation for CLI tests: its own database (a PostgreSQL scratch database, or an embedded
- * one in a temporary directory), user ada@example.com and her project `cliff`.
+ * one in a temporary directory, held open and shared when `shared`), user ada@example.com and her project `cliff`.
  */
-export async function startCliSession(name: string): Promise<CliSession> {
+export async function startCliSession(name: string, options: { shared?: boolean } = {}): Promise<CliSession> {
   const scratch = tempDir(name);
   const origin = datasetRepoCopy();
   const env: Record<string, string> = { NODE_ENV: 'test', REPOS_DIR: `${scratch}/repos`, DEMO_SEED: 'false' };
   let database: TestDatabase | undefined;
+  let holder: Database | undefined;
   if (usePostgres) {
     database = await createTestDatabase();
     env.DATABASE_URL = database.url!;
   } else {
     env.DATA_DIR = `${scratch}/data`;
     await seedDataDir(env.DATA_DIR);
+    if (options.shared) {
+      // `shared`: the embedded database is held open for the session and shared over its socket, as a
+      // running server shares it, so each command connects instead of starting the database (seconds each).
+      holder = await openDatabase({ kind: 'pglite', dataDir: env.DATA_DIR });
+      await holder.shareOverSocket!();
+    }
   }
   const run: CliSession['run'] = async (args, extra = {}) => {
     const output = await runCli(args, { env, ...extra });
@@ -50,6 +58,7 @@ export async function startCliSession(name: string): Promise<CliSession> {
     origin,
     run,
     async close() {
+      await holder?.close();
       await database?.close();
       removeRepoCopy(origin);
       rmSync(scratch, { recursive: true, force: true });
