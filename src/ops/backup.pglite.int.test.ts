@@ -18,6 +18,7 @@ async function cli(env: Record<string, string>, ...args: string[]) {
 }
 
 describe('changelog backup / restore (embedded database)', () => {
+  // Ten commands, each starting the embedded database from cold as a shell would: seconds each on a busy CI machine.
   it('round-trips the data, refuses to overwrite without --force, and keeps the replaced database aside', async () => {
     const source = { DATA_DIR: join(dir, 'source') };
     await seedDataDir(source.DATA_DIR);
@@ -49,7 +50,7 @@ describe('changelog backup / restore (embedded database)', () => {
     expect(existsSync(forced.out.previous)).toBe(true);
     expect((await cli(target, 'keys', 'list')).out.count).toBe(0);
     expect((await cli({ DATA_DIR: forced.out.previous }, 'keys', 'list')).out.count).toBe(1);
-  });
+  }, 90_000);
 
   it('writes the archive 0600 from its first byte, and restores into a 0700 directory, under umask 000', async () => {
     // A permissive umask: the modes must come from the code. The archive holds password, session and
