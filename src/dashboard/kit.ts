@@ -14,6 +14,7 @@ import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { Access } from './access.js';
 import type { Html } from '../html/html.js';
 import type { PageContext } from './views/layout.js';
+import { AppError } from '../errors.js';
 
 export interface RenderOptions {
   status?: number;
@@ -48,4 +49,23 @@ export interface Kit {
   render(request: FastifyRequest, reply: FastifyReply, title: string, body: Html, options?: RenderOptions): FastifyReply;
   startSession(reply: FastifyReply, session: { token: string; expiresAt: Date }): void;
   clearSession(reply: FastifyReply): void;
+}
+
+/** Rows a listing page shows: `?limit=` within 1..max (no page taller than a few screens), else `fallback`. */
+export function pageLimit(text: string | undefined, max: number, fallback = max): number {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
+}
+
+/**
+ * One keyset page of a listing from its cursor (`after`, '' for the first page). A damaged cursor
+ * (an invalid_request) gives the first page with the reason, instead of an error page.
+ */
+export async function keysetPage<T>(after: string, list: (after?: string) => Promise<T>): Promise<{ listing: T; after: string; cursorError?: AppError }> {
+  try {
+    return { listing: await list(after || undefined), after };
+  } catch (e) {
+    if (!(e instanceof AppError) || e.code !== 'invalid_request') throw e;
+    return { listing: await list(), after: '', cursorError: e };
+  }
 }

@@ -7,7 +7,7 @@ import { parseReleaseFilter, type ReleaseFilter } from '../entries/release-filte
 import { AppError } from '../errors.js';
 import { html } from '../html/html.js';
 import type { Workspace } from './access.js';
-import type { Kit, RenderOptions } from './kit.js';
+import { keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
 import { releasesPage, releasesUrl, type RawReleaseFilter } from './views/releases.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -37,12 +37,6 @@ function rawFilter(input: Partial<Record<keyof RawReleaseFilter, string | undefi
   return { status: t(input.status), package: t(input.package), prerelease: t(input.prerelease) };
 }
 
-function pageLimit(text: string | undefined): number {
-  const n = Number(text);
-  // No page taller than a few screens.
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, 100) : 50;
-}
-
 /**
  * A project's release notes: every note newest first, filtered by status, package and pre-release,
  * paged by keyset, with bulk publish and unpublish of ticked notes or of all a filter matches, and
@@ -67,17 +61,10 @@ export const releasesPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
       if (!(e instanceof AppError)) throw e;
       error ??= e;
     }
-    let after = input.after;
-    let listing: Awaited<ReturnType<typeof services.entries.releases>>;
-    try {
-      listing = await services.entries.releases(project.id, filter, { limit: input.limit, ...(after ? { after } : {}) });
-    } catch (e) {
-      if (!(e instanceof AppError) || e.code !== 'invalid_request') throw e;
-      // A damaged cursor: the first page, with the reason.
-      error ??= e;
-      after = '';
-      listing = await services.entries.releases(project.id, filter, { limit: input.limit });
-    }
+    const { listing, after, cursorError } = await keysetPage(input.after, (cursor) =>
+      services.entries.releases(project.id, filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) }),
+    );
+    error ??= cursorError;
     const [counts, history, packages] = await Promise.all([
       services.entries.releaseCounts(project.id, filter),
       services.entries.releaseCounts(project.id, { tagged: true, status: 'draft' }),
@@ -118,7 +105,7 @@ ${releasesPage({
             text: `${DONE[q.done]} ${changed} release ${changed === 1 ? 'note' : 'notes'}${Number(q.unchanged) ? `; ${Number(q.unchanged)} left as they were` : ''}.`,
           }
         : undefined;
-    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit), ...(notice ? { notice } : {}) });
+    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, 100, 50), ...(notice ? { notice } : {}) });
   });
 
   app.post('/dashboard/projects/:slug/releases/bulk', { schema: { hide: true, params: SlugParams, body: BulkForm } }, async (request, reply) => {

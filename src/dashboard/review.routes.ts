@@ -7,8 +7,7 @@ import { parseReviewFilter, type ReviewFilter } from '../entries/review-filter.j
 import { AppError } from '../errors.js';
 import { html } from '../html/html.js';
 import type { Workspace } from './access.js';
-import type { Kit } from './kit.js';
-import type { RenderOptions } from './kit.js';
+import { keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
 import { reviewPage, reviewUrl, type RawFilter } from './views/review.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -60,11 +59,6 @@ function rawFilter(input: Partial<Record<keyof RawFilter, string | undefined>>):
 /** Rows a page of the queue shows: at most a few screens. */
 const MAX_PAGE_ROWS = 50;
 
-function pageLimit(text: string | undefined): number {
-  const n = Number(text);
-  return Number.isInteger(n) && n >= 1 ? Math.min(n, MAX_PAGE_ROWS) : MAX_PAGE_ROWS;
-}
-
 /**
  * The review queue: a project's entries newest first by their own date, filtered, counted and
  * paged by keyset, with bulk publish, archive and regenerate of ticked entries or of everything a
@@ -88,17 +82,10 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
       if (!(e instanceof AppError)) throw e;
       error = e;
     }
-    let after = input.after;
-    let listing: Awaited<ReturnType<typeof services.entries.review>>;
-    try {
-      listing = await services.entries.review(project.id, filter, { limit: input.limit, ...(after ? { after } : {}) });
-    } catch (e) {
-      if (!(e instanceof AppError) || e.code !== 'invalid_request') throw e;
-      // A damaged cursor: the first page, with the reason.
-      error ??= e;
-      after = '';
-      listing = await services.entries.review(project.id, filter, { limit: input.limit });
-    }
+    const { listing, after, cursorError } = await keysetPage(input.after, (cursor) =>
+      services.entries.review(project.id, filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) }),
+    );
+    error ??= cursorError;
     const counts = await services.entries.reviewCounts(project.id, filter);
     const waiting = listing.entries.filter((e) => e.revision).map((e) => e.id);
     const revisions = new Map((await services.entries.revisions(project.id, waiting)).map((r) => [r.id, r]));
@@ -127,7 +114,7 @@ ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entr
             }.`,
           }
         : undefined;
-    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit), ...(notice ? { notice } : {}) });
+    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, MAX_PAGE_ROWS), ...(notice ? { notice } : {}) });
   });
 
   app.post('/dashboard/projects/:slug/review/bulk', { schema: { hide: true, params: SlugParams, body: BulkForm } }, async (request, reply) => {

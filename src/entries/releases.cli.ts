@@ -29,7 +29,8 @@ function filterOptions(cmd: Command, statusDefault?: string): Command {
 
 const rawOf = (opts: FilterOptions): RawReleaseFilter => ({ status: opts.status, package: opts.package, prerelease: opts.prerelease, since: opts.since });
 
-const presentRow = (n: ReleaseListRow) => ({
+/** What a listed note and a shown note both say about it. */
+const presentCommon = (n: ReleaseListRow | ReleaseNoteRow) => ({
   id: n.id,
   tag: n.tag,
   package: n.package,
@@ -40,25 +41,11 @@ const presentRow = (n: ReleaseListRow) => ({
   title: n.title,
   status: n.status,
   published_at: n.published_at?.toISOString() ?? null,
-  history: n.history_at !== null,
-  items: n.items,
-  commits: n.commits,
 });
 
-const presentNote = (n: ReleaseNoteRow) => ({
-  id: n.id,
-  tag: n.tag,
-  package: n.package,
-  version: n.version,
-  prerelease: n.prerelease,
-  previous_tag: n.previous_tag,
-  released_at: n.released_at?.toISOString() ?? null,
-  title: n.title,
-  status: n.status,
-  published_at: n.published_at?.toISOString() ?? null,
-  content: n.content,
-  commit_shas: n.commit_shas,
-});
+const presentRow = (n: ReleaseListRow) => ({ ...presentCommon(n), history: n.history_at !== null, items: n.items, commits: n.commits });
+
+const presentNote = (n: ReleaseNoteRow) => ({ ...presentCommon(n), content: n.content, commit_shas: n.commit_shas });
 
 const counted = (counts: Record<string, number>) =>
   Object.entries(counts)
