@@ -43,7 +43,10 @@ export async function startCliSession(name: string, options: { shared?: boolean 
       // `shared`: the embedded database is held open for the session and shared over its socket, as a
       // running server shares it, so each command connects instead of starting the database (seconds each).
       holder = await openDatabase({ kind: 'pglite', dataDir: env.DATA_DIR });
-      await holder.shareOverSocket!();
+      await holder.shareOverSocket!().catch(async (error: unknown) => {
+        await holder!.close();
+        throw error;
+      });
     }
   }
   const run: CliSession['run'] = async (args, extra = {}) => {
