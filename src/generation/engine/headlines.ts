@@ -122,11 +122,18 @@ function isDependencyBump(c: HeadlineCandidate): boolean {
   return known;
 }
 
+// Whether a commit changes only tests, CI or docs: asked in each set the commit is a candidate in.
+const topicOnly = new WeakMap<object, boolean>();
+
 /** A commit's rank among headline candidates, or undefined when it is none: a bump, or (unless breaking) tests, CI or docs only. */
 function headlineRank(c: HeadlineCandidate, ranks: Partial<Record<SectionKey, number>>): number | undefined {
   const rank = ranks[c.classified.section];
   if (rank === undefined || isDependencyBump(c)) return undefined;
-  if (rank > 0 && pathTopic(c.record.changes) !== null) return undefined;
+  if (rank > 0) {
+    let only = topicOnly.get(c.record);
+    if (only === undefined) topicOnly.set(c.record, (only = pathTopic(c.record.changes) !== null));
+    if (only) return undefined;
+  }
   return rank;
 }
 
