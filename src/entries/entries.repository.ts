@@ -165,6 +165,8 @@ export interface ReleaseListRow {
   /** Items of its sections, and the commits it lists. */
   items: number;
   commits: number;
+  /** New content waits for review (release_note_revisions). */
+  revision: boolean;
   /** sort_at in microseconds since the epoch as text, or 'inf' (the Unreleased note): the page cursor. */
   sort_us: string;
 }
@@ -278,18 +280,22 @@ export const entriesRepository = {
   /**
    * Rewrites entries in place with what generation produced (same id, new updated_at), a batch per
    * statement; `restore` brings an entry archived by generation back under its type's policy.
+   * `seen`: the status the rules decided on. An entry published since (an editor's publish racing the
+   * run) is left as published: a later run proposes its new content as a revision.
    */
   async updateGenerated(
     db: Executor,
-    rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null }>,
+    rows: ReadonlyArray<{ id: string; record: string; commitId: string | null; seen: EntryStatus; restore?: EntryStatus; publishedAt?: Date | null }>,
     onBatch?: (written: number) => void,
   ): Promise<void> {
     await pipelined(
       rows,
-      ({ id, record, commitId, restore, publishedAt }) =>
-        withFields(record, { commit_id: commitId, id, restore: restore ?? null, restore_at: publishedAt ? publishedAt.toISOString() : null }),
+      ({ id, record, commitId, seen, restore, publishedAt }) =>
+        withFields(record, { commit_id: commitId, id, seen, restore: restore ?? null, restore_at: publishedAt ? publishedAt.toISOString() : null }),
       async (json, n) => {
+        // Rewritten in place (a draft, or published under `auto`): no revision waits any more.
         await sql`
+          WITH updated AS (
           UPDATE changelog_entries e SET
             ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
             edited_at = NULL,
@@ -297,10 +303,10 @@ export const entriesRepository = {
             updated_at = now(),
             status = COALESCE(r.restore, e.status),
             published_at = CASE WHEN r.restore IS NULL THEN e.published_at WHEN r.restore = 'published' THEN COALESCE(r.restore_at, now()) END
-          FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, restore text, restore_at timestamptz)
-          WHERE e.id = r.id`.execute(db);
-        // Rewritten in place (a draft, or published under `auto`): no revision waits any more.
-        await sql`DELETE FROM changelog_entry_revisions WHERE entry_id IN (SELECT r.id FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid))`.execute(db);
+          FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RECORD_TYPES)}, id uuid, seen text, restore text, restore_at timestamptz)
+          WHERE e.id = r.id AND (e.status <> 'published' OR r.seen = 'published')
+          RETURNING e.id)
+          DELETE FROM changelog_entry_revisions WHERE entry_id IN (SELECT id FROM updated)`.execute(db);
         onBatch?.(n);
       },
     );
@@ -447,18 +453,23 @@ export const entriesRepository = {
     });
   },
 
-  /** Rewrites release notes in place (status kept); `restore` brings one archived by generation back with that status. */
-  async updateGeneratedReleases(db: Executor, rows: ReadonlyArray<{ id: string; record: string; restore?: EntryStatus }>): Promise<void> {
-    await pipelined(rows, ({ id, record, restore }) => withFields(record, { id, restore: restore ?? null }), async (json) => {
+  /**
+   * Rewrites release notes in place (status kept); `restore` brings one archived by generation back
+   * with that status; one published since the rules decided (`seen`) is left alone (as updateGenerated).
+   */
+  async updateGeneratedReleases(db: Executor, rows: ReadonlyArray<{ id: string; record: string; seen: EntryStatus; restore?: EntryStatus }>): Promise<void> {
+    await pipelined(rows, ({ id, record, seen, restore }) => withFields(record, { id, seen, restore: restore ?? null }), async (json) => {
       await sql`
+        WITH updated AS (
         UPDATE release_notes n SET
           ${sql.raw(RELEASE_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
           updated_at = now(),
           status = COALESCE(r.restore, n.status),
           published_at = CASE WHEN r.restore IS NULL THEN n.published_at WHEN r.restore = 'published' THEN now() END
-        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, id uuid, restore text)
-        WHERE n.id = r.id`.execute(db);
-      await sql`DELETE FROM release_note_revisions WHERE release_id IN (SELECT r.id FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid))`.execute(db);
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(${sql.raw(RELEASE_TYPES)}, id uuid, seen text, restore text)
+        WHERE n.id = r.id AND (n.status <> 'published' OR r.seen = 'published')
+        RETURNING n.id)
+        DELETE FROM release_note_revisions WHERE release_id IN (SELECT id FROM updated)`.execute(db);
     });
   },
 
@@ -741,6 +752,7 @@ export const entriesRepository = {
       'id', 'key', 'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'status', 'published_at', 'updated_at', 'history_at',
       sql<number>`(SELECT coalesce(sum(jsonb_array_length(s -> 'items')), 0) FROM jsonb_array_elements(generated_json -> 'sections') s)::int`.as('items'),
       sql<number>`cardinality(commit_shas)`.as('commits'),
+      sql<boolean>`EXISTS (SELECT FROM release_note_revisions v WHERE v.release_id = release_notes.id AND v.discarded_at IS NULL)`.as('revision'),
       sql<string>`CASE WHEN sort_at = 'infinity' THEN 'inf' ELSE (extract(epoch from sort_at) * 1000000)::bigint::text END`.as('sort_us'),
     ]);
     if (page.after) q = q.where(releaseOlderThan(page.after));

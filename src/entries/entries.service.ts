@@ -126,7 +126,8 @@ const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
 
 type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null };
-type UpdateRow = { id: string; record: string; commitId: string | null; restore?: EntryStatus; publishedAt?: Date | null };
+/** `seen`: the status the rules decided on (entries.repository.ts updateGenerated). */
+type UpdateRow = { id: string; record: string; commitId: string | null; seen: EntryStatus; restore?: EntryStatus; publishedAt?: Date | null };
 
 /** What a generation run's proposals came to, per entry type where it says so. */
 export interface GeneratedOutcome {
@@ -223,7 +224,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
           } else if (decision.action === 'update' && proposal.kind === 'update') {
             const { record, commitId, entryType } = proposal.produced;
             const restore = decision.restore ? { restore: decision.restore.status, publishedAt: decision.restore.publishedAt } : {};
-            updates.push({ id: proposal.stored.id, record, commitId, ...restore });
+            updates.push({ id: proposal.stored.id, record, commitId, seen: proposal.stored.status, ...restore });
             updateChars += record.length;
             count(outcome.updated, entryType);
           }
@@ -233,7 +234,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
 
       releases(proposals) {
         const inserts: Array<{ record: string; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null }> = [];
-        const updates: Array<{ id: string; record: string; restore?: EntryStatus }> = [];
+        const updates: Array<{ id: string; record: string; seen: EntryStatus; restore?: EntryStatus }> = [];
         const revisions: Array<{ id: string; record: string; fingerprint: string }> = [];
         const dropped: string[] = [];
         const archive: string[] = [];
@@ -244,7 +245,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
           } else if (proposal.kind === 'update' && decision.action === 'revise') revisions.push({ id: proposal.stored.id, ...proposal.produced });
           else if (proposal.kind === 'update' && decision.action === 'drop-revision') dropped.push(proposal.stored.id);
           else if (proposal.kind === 'update' && decision.action === 'update') {
-            updates.push({ id: proposal.stored.id, record: proposal.produced.record, ...(decision.restore ? { restore: decision.restore } : {}) });
+            updates.push({ id: proposal.stored.id, record: proposal.produced.record, seen: proposal.stored.status, ...(decision.restore ? { restore: decision.restore } : {}) });
           } else if (proposal.kind === 'archive') archive.push(proposal.stored.id);
         }
         track(
@@ -675,9 +676,10 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         const { ids, explicit } = await selectReleases(projectId, selection, tx);
         const from = action === 'publish' && !explicit ? (['draft'] as const) : move.from;
         const changed = await entriesRepository.setReleaseStatusMany(tx, projectId, ids, move.to, from);
-        // Their waiting revisions as for one note (releaseTransition): publishing publishes them, already
-        // published notes among the selection too; leaving `published` writes them into rows no longer public.
-        const revised = await entriesRepository.applyReleaseRevisions(tx, projectId, action === 'publish' ? ids : changed);
+        // Their waiting revisions as for one note (releaseTransition): leaving `published` writes them into
+        // rows no longer public; publishing notes someone ticked or named publishes theirs too. A filter
+        // publishes drafts only: it never makes public a revision nobody picked.
+        const revised = await entriesRepository.applyReleaseRevisions(tx, projectId, action !== 'publish' ? changed : explicit ? ids : []);
         const moved = new Set([...changed, ...(action === 'publish' ? revised : [])]);
         return { selected: ids.length, changed: moved.size, unchanged: ids.length - moved.size };
       });

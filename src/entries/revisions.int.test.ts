@@ -10,6 +10,7 @@ import { eventually } from '../../test/helpers/eventually.js';
 import { buildProject } from '../../test/helpers/factories.js';
 import { storeCommits } from '../../test/helpers/releases.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import { entriesRepository } from './entries.repository.js';
 
 let ctx: TestContext;
 let alice: DashboardClient;
@@ -202,6 +203,29 @@ describe('the review bypass (regression): a published weekly entry and a new com
     // The person's text is what they chose to show; the generated content is still there to take (a regenerate).
     expect(row).toEqual({ content: 'Hand-written text', pending_regeneration: true });
     expect(await ctx.services.entries.revisions(p.id, [weekly.id])).toEqual([]);
+  });
+
+  it('leaves an entry an editor published while a generation run was deciding: the run rewrites only what it saw', async () => {
+    const p = await newProject('race');
+    await p.ingest('feat: first race thing', '2024-05-06T10:00:00Z');
+    await p.generate();
+    const draft = await db().selectFrom('changelog_entries').selectAll().where('project_id', '=', p.id).where('entry_type', '=', 'weekly').executeTakeFirstOrThrow();
+    expect(draft.status).toBe('draft');
+    // The run decided "a draft: rewrite in place"; the editor publishes before the run writes.
+    await ctx.services.entries.publish(draft.id);
+    const record = JSON.stringify({
+      entry_type: draft.entry_type, title: 'Unreviewed racethingz', content: 'Unreviewed racethingz', generated_json: draft.generated_json,
+      version_label: draft.version_label, team_attribution: draft.team_attribution, component_tags: draft.component_tags, commit_id: null,
+      commit_shas: draft.commit_shas, period_start: draft.period_start, period_end: draft.period_end, fingerprint: 'changed',
+    });
+    await entriesRepository.updateGenerated(db(), [{ id: draft.id, record, commitId: null, seen: 'draft' }]);
+    const row = await db().selectFrom('changelog_entries').selectAll().where('id', '=', draft.id).executeTakeFirstOrThrow();
+    expect(row.status).toBe('published');
+    expect(row.title).toBe(draft.title);
+    expect(await json(`/v1/changelog/race/entries/${draft.id}`)).not.toMatchObject({ entry: { title: 'Unreviewed racethingz' } });
+    // What the rules saw as published (under auto) is still written in place.
+    await entriesRepository.updateGenerated(db(), [{ id: draft.id, record, commitId: null, seen: 'published' }]);
+    expect((await db().selectFrom('changelog_entries').select('title').where('id', '=', draft.id).executeTakeFirstOrThrow()).title).toBe('Unreviewed racethingz');
   });
 
   it("refuses another tenant's publish and discard of a pending revision, and forged ids (404), changing nothing", async () => {
