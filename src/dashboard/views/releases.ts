@@ -57,7 +57,9 @@ function row(n: ReleaseListRow): Html {
   return html`<tr data-entry><td><input type="checkbox" name="ids" value="${n.id}" aria-label="Select ${n.tag ?? 'Unreleased'}"></td>
 <td>${unreleased ? html`<em>Unreleased</em>` : n.tag}${n.prerelease ? html` <span class="badge">pre-release</span>` : ''}</td>
 <td>${n.version ?? '—'}</td><td>${unreleased ? '—' : when(n.released_at)}</td><td class="hide-sm">${n.package ?? html`<span class="muted">root</span>`}</td>
-<td><span class="badge ${n.status}">${n.status}</span>${n.history_at ? html` <span class="muted">history</span>` : ''}</td>
+<td><span class="badge ${n.status}">${n.status}</span>${n.history_at ? html` <span class="muted">history</span>` : ''}${
+  n.revision ? html` <span class="badge pending" title="Publishing this note (ticked or by its tag) publishes its new content">new content waiting</span>` : ''
+}</td>
 <td>${count(n.items)} items · ${count(n.commits)} commits${
     unreleased && n.commits ? html` <span class="badge pending">${count(n.commits)} new since ${n.previous_tag ?? 'the start'}</span>` : ''
   }</td></tr>`;
