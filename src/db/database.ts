@@ -115,7 +115,16 @@ function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string
     if (typeof text === 'string' && Array.isArray(values) && text.includes(PREPARED)) {
       let name = names.get(text);
       if (name === undefined) names.set(text, (name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}${suffix}`));
-      return query({ name, text, values }, ...rest);
+      const statement = name;
+      const run = () => query({ name: statement, text, values }, ...rest);
+      if (!suffix || rest.length) return run();
+      // On the embedded database's shared session, anyone on its socket may have dropped it
+      // (DEALLOCATE ALL, DISCARD ALL): pg would bind it for good without parsing it again.
+      return (run() as Promise<unknown>).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== '26000') throw error;
+        delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[statement];
+        return run();
+      });
     }
     return query(text, values, ...rest);
   };

@@ -39,6 +39,13 @@ describe("the embedded database's own pool", () => {
     expect(new Set(names).size).toBe(names.length);
   });
 
+  it('prepares again what something else on the shared session deallocated', async () => {
+    await marked(1).execute(database.db);
+    await sql`DEALLOCATE ALL`.execute(database.db);
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => marked(i).execute(database.db)));
+    expect(answers.map((a) => a.rows[0]!.n)).toEqual(Array.from({ length: 8 }, (_, i) => i + 1));
+  });
+
   it('leaves unmarked statements unnamed', async () => {
     const before = await preparedNames();
     await sql`SELECT 41 + 1 AS n`.execute(database.db);
