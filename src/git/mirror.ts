@@ -3,6 +3,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { ConfinementError, inspectRepository, type Confinement, type ConfinedRepository } from './confine.js';
 import { GitError, runGit, streamGitTokens, type GitOptions } from './git.js';
+import { branchNameProblem } from './branch-name.js';
 import { byNewestLine, matchesReleasePattern, MAX_RELEASE_BRANCHES } from './release-branches.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
@@ -110,7 +111,9 @@ export async function releaseBranches(source: GitSource, patterns: readonly stri
   let kept: string[] = [];
   let matched = 0;
   const keep = (name: string) => {
-    if (name === tracked || !patterns.some((p) => matchesReleasePattern(name, p))) return;
+    // A remote may advertise names git would refuse to create (`*.x`, `a:b`): as a refspec such a name
+    // is a glob or breaks the fetch, so only names a branch may have are taken.
+    if (name === tracked || branchNameProblem(name) !== null || !patterns.some((p) => matchesReleasePattern(name, p))) return;
     matched++;
     kept.push(name);
     if (kept.length >= 4 * MAX_RELEASE_BRANCHES) kept = kept.sort(byNewestLine).slice(0, MAX_RELEASE_BRANCHES);
