@@ -122,19 +122,34 @@ function parsePrettier(text: string): HumanRelease[] {
   return releases;
 }
 
-function parseVue(text: string): HumanRelease[] {
+/** How one sectioned changelog is written: what starts a release, a section and an item, and what a section means. */
+interface SectionedGrammar {
+  release: RegExp;
+  section: RegExp;
+  /** Where the releases end (an "Older changelog entries" link). */
+  end?: RegExp;
+  sections: Record<string, SectionKey>;
+  /** The item's text without its decorations (links to commits, package prefixes, PR numbers). */
+  text: (item: string) => string;
+  /** Listed for readers (see HumanItem.readerFacing); every section when absent. */
+  readerFacing?: (sectionLabel: string | null) => boolean;
+}
+
+/** A changelog of releases, each of sections, each of `- ` or `* ` items. */
+function parseSectioned(text: string, grammar: SectionedGrammar): HumanRelease[] {
   const releases: HumanRelease[] = [];
   let current: HumanRelease | null = null;
   let sectionLabel: string | null = null;
   for (const line of proseLines(text)) {
-    const heading = /^#{1,2} \[(\d+\.\d+\.\d+(?:-[\w.]+)?)\]/.exec(line);
+    const heading = grammar.release.exec(line);
     if (heading) {
       releases.push((current = { version: heading[1]!, items: [] }));
       sectionLabel = null;
       continue;
     }
+    if (grammar.end?.test(line)) break;
     if (!current) continue;
-    const section = /^#{2,4} (.+?)\s*$/.exec(line);
+    const section = grammar.section.exec(line);
     if (section) {
       sectionLabel = section[1]!;
       continue;
@@ -142,87 +157,49 @@ function parseVue(text: string): HumanRelease[] {
     const item = /^[*-] (.+)$/.exec(line);
     if (!item) continue;
     current.items.push({
-      text: item[1]!.replace(/\s*\(\[[^\]]*\]\([^)]*\)\).*$/, '').trim(),
-      section: sectionLabel ? (VUE_SECTIONS[sectionLabel] ?? null) : null,
+      text: grammar.text(item[1]!).trim(),
+      section: sectionLabel ? (grammar.sections[sectionLabel] ?? null) : null,
       sectionLabel,
-      readerFacing: true,
+      readerFacing: grammar.readerFacing?.(sectionLabel) ?? true,
       ...references(item[1]!),
     });
   }
   return releases;
 }
 
-const JEST_SECTIONS: Record<string, SectionKey> = { Features: 'feature', Fixes: 'fix', Performance: 'performance' };
+/** vue core: `## [x.y.z]`, conventional-changelog sections, items ending in links to their PR and commit. */
+const parseVue = (text: string) =>
+  parseSectioned(text, {
+    release: /^#{1,2} \[(\d+\.\d+\.\d+(?:-[\w.]+)?)\]/,
+    section: /^#{2,4} (.+?)\s*$/,
+    sections: VUE_SECTIONS,
+    text: (item) => item.replace(/\s*\(\[[^\]]*\]\([^)]*\)\).*$/, ''),
+  });
 
 /**
  * jest: `## x.y.z` per release (`## main`: what no release holds yet, our Unreleased note), `### Features` /
- * `### Fixes` / `### Performance` / `### Chore & Maintenance`, items `- \`[packages]\` text ([#N](…))`.
+ * `### Fixes` / `### Performance` / `### Chore & Maintenance` (internal), items `- \`[packages]\` text ([#N](…))`.
  * A stray `## Features` (sic, in two releases) is a section, not a release.
  */
-function parseJest(text: string): HumanRelease[] {
-  const releases: HumanRelease[] = [];
-  let current: HumanRelease | null = null;
-  let sectionLabel: string | null = null;
-  for (const line of proseLines(text)) {
-    const heading = /^## (\d+\.\d+\.\d+(?:-[\w.]+)?|main)\s*$/.exec(line);
-    if (heading) {
-      releases.push((current = { version: heading[1]!, items: [] }));
-      sectionLabel = null;
-      continue;
-    }
-    if (/^## Older/.test(line)) break;
-    if (!current) continue;
-    const section = /^#{2,3} (.+?)\s*$/.exec(line);
-    if (section) {
-      sectionLabel = section[1]!;
-      continue;
-    }
-    const item = /^[*-] (.+)$/.exec(line);
-    if (!item) continue;
-    current.items.push({
-      text: item[1]!.replace(/^`\[[^\]]*\]`\s*/, '').trim(),
-      section: sectionLabel ? (JEST_SECTIONS[sectionLabel] ?? null) : null,
-      sectionLabel,
-      readerFacing: sectionLabel !== 'Chore & Maintenance',
-      ...references(item[1]!),
-    });
-  }
-  return releases;
-}
+const parseJest = (text: string) =>
+  parseSectioned(text, {
+    release: /^## (\d+\.\d+\.\d+(?:-[\w.]+)?|main)\s*$/,
+    section: /^#{2,3} (.+?)\s*$/,
+    end: /^## Older/,
+    sections: { Features: 'feature', Fixes: 'fix', Performance: 'performance' },
+    text: (item) => item.replace(/^`\[[^\]]*\]`\s*/, ''),
+    readerFacing: (label) => label !== 'Chore & Maintenance',
+  });
 
-const ROLLUP_SECTIONS: Record<string, SectionKey> = { Features: 'feature', 'Bug Fixes': 'fix', 'BREAKING CHANGES': 'breaking', 'Breaking Changes': 'breaking' };
-
-/** rollup: `## x.y.z`, a date, curated `### Features` / `### Bug Fixes` / `### Breaking Changes`, then `### Pull Requests` (every PR). */
-function parseRollup(text: string): HumanRelease[] {
-  const releases: HumanRelease[] = [];
-  let current: HumanRelease | null = null;
-  let sectionLabel: string | null = null;
-  for (const line of proseLines(text)) {
-    const heading = /^## (\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/.exec(line);
-    if (heading) {
-      releases.push((current = { version: heading[1]!, items: [] }));
-      sectionLabel = null;
-      continue;
-    }
-    if (!current) continue;
-    const section = /^### (.+?)\s*$/.exec(line);
-    if (section) {
-      sectionLabel = section[1]!;
-      continue;
-    }
-    const item = /^[*-] (.+)$/.exec(line);
-    if (!item) continue;
-    const listOnly = sectionLabel === 'Pull Requests';
-    current.items.push({
-      text: item[1]!.replace(/^\[#\d+\]\([^)]*\):\s*/, '').trim(),
-      section: sectionLabel ? (ROLLUP_SECTIONS[sectionLabel] ?? null) : null,
-      sectionLabel,
-      readerFacing: !listOnly,
-      ...references(item[1]!),
-    });
-  }
-  return releases;
-}
+/** rollup: `## x.y.z`, a date, curated `### Features` / `### Bug Fixes` / `### Breaking Changes`, then `### Pull Requests` (every PR, listed only). */
+const parseRollup = (text: string) =>
+  parseSectioned(text, {
+    release: /^## (\d+\.\d+\.\d+(?:-[\w.]+)?)\s*$/,
+    section: /^### (.+?)\s*$/,
+    sections: { Features: 'feature', 'Bug Fixes': 'fix', 'BREAKING CHANGES': 'breaking', 'Breaking Changes': 'breaking' },
+    text: (item) => item.replace(/^\[#\d+\]\([^)]*\):\s*/, ''),
+    readerFacing: (label) => label !== 'Pull Requests',
+  });
 
 const DATASETS: Dataset[] = [
   { name: 'prettier', title: 'prettier', history: 'prettier-history.jsonl.gz', changelog: 'prettier-CHANGELOG.md.gz', parse: parsePrettier, sections: false },
