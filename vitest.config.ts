@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { onBothDatabases } from './test/helpers/on-both-databases.js';
 
-// Unit tests (*.test.ts) run once; integration tests (*.int.test.ts) run on PGlite, and again on
-// PostgreSQL when TEST_DATABASE_URL names a server (each test file gets its own scratch database).
+// Unit tests (*.test.ts) run once; integration tests (*.int.test.ts) run on PGlite, or, when
+// TEST_DATABASE_URL names a server, on PostgreSQL (each test file in its own scratch database) and on
+// PGlite only where the two take different paths (test/helpers/on-both-databases.ts).
 const integration = ['src/**/*.int.test.ts', 'test/**/*.int.test.ts'];
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 // Tests of PostgreSQL-only behaviour (a server going away, pools, processes sharing one database).
@@ -31,13 +33,27 @@ export default defineConfig({
     hookTimeout: 60_000,
     projects: [
       { extends: true as const, test: { name: 'unit', include: ['src/**/*.test.ts', 'test/**/*.test.ts'], exclude: integration } },
-      { extends: true as const, test: { name: 'pglite', include: integration, exclude: [...postgresOnly, ...alone], env: { TEST_DB: 'pglite' }, globalSetup: [templateDatabase] } },
+      {
+        extends: true as const,
+        test: {
+          name: 'pglite',
+          include: onPostgres ? [...pgliteOnly, ...onBothDatabases] : integration,
+          exclude: [...postgresOnly, ...alone],
+          env: { TEST_DB: 'pglite' },
+          globalSetup: [templateDatabase],
+        },
+      },
       {
         extends: true as const,
         test: { name: 'alone', include: alone, env: { TEST_DB: 'pglite' }, globalSetup: [templateDatabase], sequence: { groupOrder: 1 } },
       },
       ...(onPostgres
-        ? [{ extends: true as const, test: { name: 'postgres', include: integration, exclude: pgliteOnly, env: { TEST_DB: 'postgres' }, globalSetup: [templateDatabase] } }]
+        ? [
+            {
+              extends: true as const,
+              test: { name: 'postgres', include: integration, exclude: pgliteOnly, env: { TEST_DB: 'postgres' }, globalSetup: [templateDatabase] },
+            },
+          ]
         : []),
     ],
   },
