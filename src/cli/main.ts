@@ -15,6 +15,7 @@ import { registerWorkerCommand } from '../jobs/worker.cli.js';
 import { registerReposCommands } from '../repos/repos.cli.js';
 import type { CoreServices } from '../core-services.js';
 import type { Database } from '../db/database.js';
+import type { EmbeddedStart } from '../db/embedded-start.js';
 import type { Services } from '../services.js';
 import { registerUsersCommands } from '../auth/users.cli.js';
 import { command, outputRunner, type CliIo, type CliParts } from '../cli-kit/io.js';
@@ -37,6 +38,19 @@ const defaultIo: CliIo = {
  * server are imported when a command that needs them runs, so `--help` or `preview` does not pay
  * for the whole application (about a second of module loading on a small machine).
  */
+/**
+ * Locks DATA_DIR and starts the embedded database's thread, or nothing when another process (a server)
+ * holds it: openDatabase then finds the lock again and goes through that process's socket, or says why not.
+ */
+async function startEmbeddedEarly(dataDir: string): Promise<EmbeddedStart | undefined> {
+  const { startEmbeddedThread } = await import('../db/embedded-start.js');
+  try {
+    return startEmbeddedThread(dataDir);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   let exitCode = 0;
   let config: Config | undefined;
@@ -44,15 +58,29 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   /**
    * Opens the configured database (applying pending migrations unless told not to), runs `fn` on it
-   * with what `loading` loads meanwhile, and closes it. The embedded database starts in a thread of its
-   * own (seconds on a small machine): the modules load on this thread in the meantime.
+   * with what `load` loads meanwhile, and closes it. The embedded database starts in a thread of its
+   * own (most of a command's time without a server): that thread starts before anything heavy is
+   * imported (embedded-start.ts), and the query builder and the command's modules load meanwhile.
    */
-  const withDatabase = async <M, T>(loading: Promise<M>, fn: (database: Database, loaded: M) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> => {
-    loading.catch(() => {}); // awaited below, once the database is open
-    const { openDatabase } = await import('../db/database.js');
-    const opening = openDatabase(getConfig().database);
-    const modules = Promise.all([import('../db/migrate.js'), loading]);
-    modules.catch(() => {});
+  const withDatabase = async <M, T>(
+    load: () => Promise<M>,
+    fn: (database: Database, loaded: M) => Promise<T>,
+    options: { migrate?: boolean } = {},
+  ): Promise<T> => {
+    const config = getConfig().database;
+    const started = config.kind === 'pglite' ? await startEmbeddedEarly(config.dataDir) : undefined;
+    let opening: Promise<Database>;
+    try {
+      const { openDatabase } = await import('../db/database.js');
+      opening = openDatabase(config, started ? { started } : {});
+    } catch (error) {
+      // The thread started but nothing took it over.
+      await started?.thread.terminate();
+      started?.unlock();
+      throw error;
+    }
+    const modules = Promise.all([import('../db/migrate.js'), load()]);
+    modules.catch(() => {}); // awaited below, once the database is open
     const database = await opening;
     try {
       const [{ migrate }, loaded] = await modules;
@@ -65,18 +93,24 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   /** Every service (the job queue, GitHub, the generation engine…), for the commands that need them. */
   const withServices = <T>(fn: (services: Services) => Promise<T>): Promise<T> =>
-    withDatabase(import('../services.js'), async (database, { createServices }) => {
-      const services = createServices(database, getConfig());
-      try {
-        return await fn(services);
-      } finally {
-        await services.jobs.stop();
-      }
-    });
+    withDatabase(
+      () => import('../services.js'),
+      async (database, { createServices }) => {
+        const services = createServices(database, getConfig());
+        try {
+          return await fn(services);
+        } finally {
+          await services.jobs.stop();
+        }
+      },
+    );
 
   /** Users, organizations, projects, keys, entries, accounts: what most commands need, a third quicker to load. */
   const withCoreServices = <T>(fn: (services: CoreServices) => Promise<T>): Promise<T> =>
-    withDatabase(import('../core-services.js'), (database, { createCoreServices }) => fn(createCoreServices(database, getConfig())));
+    withDatabase(
+      () => import('../core-services.js'),
+      (database, { createCoreServices }) => fn(createCoreServices(database, getConfig())),
+    );
 
   const wantsJson = argv.includes('--json');
   const program = new Command('changelog')
@@ -101,7 +135,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   command(program, 'migrate', 'apply pending database migrations').action(
     run(async () =>
       withDatabase(
-        import('../db/migrate.js'),
+        () => import('../db/migrate.js'),
         async (database, { migrate }) => {
           const result = await migrate(database);
           const text = result.applied.length

@@ -1,16 +1,16 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { dirname } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, type LogEvent, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.js';
-import { advertiseSocket, DataDirLockedError, holderName, lockDataDir, type Holder } from './data-dir-lock.js';
+import { advertiseSocket, DataDirLockedError, holderName, type Holder } from './data-dir-lock.js';
+import { startEmbeddedThread, type EmbeddedStart } from './embedded-start.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import type { DB } from './schema.js';
 import { SessionLock } from './session-lock.js';
-import type { FromThread, ThreadData, ToThread } from './pglite-thread.js';
+import type { FromThread, ToThread } from './pglite-thread.js';
 import { SOCKET_PORT } from './socket-server.js';
-import { startModuleWorker } from '../worker-threads.js';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
@@ -90,6 +90,8 @@ export interface OpenOptions {
    * stacking on the first.
    */
   throughServer?: boolean;
+  /** The embedded database's thread, started early by the caller (embedded-start.ts); DATA_DIR is then already locked. */
+  started?: EmbeddedStart;
 }
 
 /** Connection counts of the pool (PostgreSQL only), for /metrics. */
@@ -160,18 +162,18 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   }
 
   if (options.pglite) return openInThisThread(options.pglite, options);
-  let unlock: () => void;
+  let started: EmbeddedStart;
   try {
-    unlock = lockDataDir(config.dataDir);
+    started = options.started ?? startEmbeddedThread(config.dataDir);
   } catch (error) {
     // A server holds the directory and shares it: go through it.
     if (error instanceof DataDirLockedError && error.socket && options.throughServer !== false) return openThroughServer(error, options);
     throw error;
   }
   try {
-    return await openEmbedded(config.dataDir, unlock, options);
+    return await openEmbedded(started, options);
   } catch (error) {
-    unlock();
+    started.unlock();
     throw error;
   }
 }
@@ -233,10 +235,7 @@ const EMBEDDED_POOL_MAX = 10;
  * processes'), migrations without an advisory lock (this process alone holds DATA_DIR), and sharing
  * the socket (advertising it in the lock).
  */
-async function openEmbedded(dataDir: string, unlock: () => void, options: OpenOptions): Promise<Database> {
-  // Names this process's connections to the thread; other processes cannot guess it.
-  const ownApplication = `changelog-holder-${randomBytes(8).toString('hex')}`;
-  const thread = startModuleWorker(import.meta.url, 'pglite-thread', {}, { dataDir, ownApplication } satisfies ThreadData);
+async function openEmbedded({ dataDir, thread, ownApplication, unlock }: EmbeddedStart, options: OpenOptions): Promise<Database> {
   const listeners = new Map<string, Set<(payload: string) => void>>();
   const statuses = new Set<(live: boolean) => void>();
   const subscribed = new Map<string, Promise<void>>();
@@ -364,7 +363,12 @@ async function openThroughServer(locked: DataDirLockedError, options: OpenOption
   const socket = locked.socket!;
   const database = await openPool(
     { host: dirname(socket), port: SOCKET_PORT, user: 'postgres', database: 'postgres', max: 4 },
-    { readConnectionString: null, preparedStatements: false, listenUrl: null, via: { pid: locked.pid, socket, holder: locked.holder, ...(locked.publicUrl ? { publicUrl: locked.publicUrl } : {}) } },
+    {
+      readConnectionString: null,
+      preparedStatements: false,
+      listenUrl: null,
+      via: { pid: locked.pid, socket, holder: locked.holder, ...(locked.publicUrl ? { publicUrl: locked.publicUrl } : {}) },
+    },
     options,
   );
   try {
@@ -465,9 +469,7 @@ function openPool(connection: pg.PoolConfig, poolOptions: PoolOptions, options: 
         try {
           return await fn(async (sqlText) => {
             // Migrations may legitimately run longer than a request's statement timeout.
-            const result = (await client.query({ text: sqlText, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as
-              | pg.QueryResult
-              | pg.QueryResult[];
+            const result = (await client.query({ text: sqlText, query_timeout: MIGRATION_TIMEOUT_MS } as pg.QueryConfig)) as pg.QueryResult | pg.QueryResult[];
             const last = Array.isArray(result) ? result[result.length - 1] : result;
             return (last?.rows ?? []) as Record<string, unknown>[];
           });
@@ -524,7 +526,12 @@ async function listenPostgres(
   };
 
   const connect = async () => {
-    const current = new pg.Client({ connectionString: url, application_name: 'changelog-service-listener', keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
+    const current = new pg.Client({
+      connectionString: url,
+      application_name: 'changelog-service-listener',
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
     client = current;
     current.on('notification', (message) => {
       if (message.channel === channel) onMessage(message.payload ?? '');
