@@ -130,6 +130,10 @@ describe('the release editor', () => {
     const pageHtml = (await ctx.app.inject({ method: 'GET', url: `/c/${app.slug}?view=releases` })).body;
     expect(pageHtml).toContain('<strong>search</strong> release.');
     expect(pageHtml).not.toContain('Typo in footer');
+    // The release feed carries the published note's content: introduction in, hidden item out.
+    const atom = (await ctx.app.inject({ method: 'GET', url: `/v1/changelog/${app.slug}/releases.atom` })).body;
+    expect(atom).toContain('<strong>search</strong> release.');
+    expect(atom).not.toContain('Typo in footer');
     // Exactly the preview's article.
     const article = (body: string) => /<article id="release-[^"]+"[\s\S]*?<\/article>/.exec(body)![0].replace(/<h[12][^>]*>[\s\S]*?<\/h[12]>/, '');
     const permalink = (await ctx.app.inject({ method: 'GET', url: `/c/${app.slug}/releases/v1.1.0` })).body;
