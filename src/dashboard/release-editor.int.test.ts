@@ -17,15 +17,28 @@ let other: { id: string; slug: string };
 const db = () => ctx.services.database.db;
 const editor = (tag: string, slug = app.slug) => `/dashboard/projects/${slug}/releases/${encodeURIComponent(tag)}`;
 const row = (projectId: string, tag: string) =>
-  db().selectFrom('release_notes').select(['status', 'content', 'generated_json', 'introduction']).where('project_id', '=', projectId).where('tag', '=', tag).executeTakeFirstOrThrow();
+  db()
+    .selectFrom('release_notes')
+    .select(['status', 'content', 'generated_json', 'introduction'])
+    .where('project_id', '=', projectId)
+    .where('tag', '=', tag)
+    .executeTakeFirstOrThrow();
 const edits = async (projectId: string) => (await db().selectFrom('release_note_edits').select('edits').where('project_id', '=', projectId).execute()).length;
 /** The item keys on an editor page, by the text shown. */
 const keysOn = (body: string) =>
-  Object.fromEntries([...body.matchAll(/name="key" value="([^"]+)"\s*\/?>[\s\S]*?name="text" value="([^"]*)"/g)].map((m) => [m[2]!.replace(/&#39;|&quot;/g, ''), m[1]!]));
+  Object.fromEntries(
+    [...body.matchAll(/name="key" value="([^"]+)"\s*\/?>[\s\S]*?name="text" value="([^"]*)"/g)].map((m) => [m[2]!.replace(/&#39;|&quot;/g, ''), m[1]!]),
+  );
 const publicNote = async (slug: string, tag: string) => {
   const res = await ctx.app.inject({ method: 'GET', url: `/v1/changelog/${slug}/releases/${encodeURIComponent(tag)}` });
   return res.statusCode === 200
-    ? res.json<{ release: { introduction: string | null; content: string; generated_json: { sections: Array<{ section_type_key: string; items: Array<{ text: string }> }>; headline_items: Array<{ title: string }> } } }>().release
+    ? res.json<{
+        release: {
+          introduction: string | null;
+          content: string;
+          generated_json: { sections: Array<{ section_type_key: string; items: Array<{ text: string }> }>; headline_items: Array<{ title: string }> };
+        };
+      }>().release
     : null;
 };
 
@@ -36,7 +49,13 @@ function history() {
   const c = buildCommit({ parents: [b.sha], message: 'fix: crash on start (#12)', date: '2024-03-03T10:00:00Z' });
   const d = buildCommit({ parents: [c.sha], message: 'feat: dark mode', date: '2024-03-04T10:00:00Z' });
   const e = buildCommit({ parents: [d.sha], message: 'fix: typo in footer', tags: ['v1.1.0'], date: '2024-03-05T10:00:00Z' });
-  const f = buildCommit({ parents: [e.sha], message: 'feat(ui): buttons', changes: [['M', 'packages/ui/b.ts']], tags: ['@acme/ui@1.0.0'], date: '2024-03-06T10:00:00Z' });
+  const f = buildCommit({
+    parents: [e.sha],
+    message: 'feat(ui): buttons',
+    changes: [['M', 'packages/ui/b.ts']],
+    tags: ['@acme/ui@1.0.0'],
+    date: '2024-03-06T10:00:00Z',
+  });
   return [a, b, c, d, e, f];
 }
 
@@ -178,7 +197,7 @@ describe('who may, and bad input', () => {
     expect(await edits(other.id)).toBe(0);
   });
 
-  it('refuses forged item keys (another note\'s too), sections the note lacks, too long or huge text and a missing form token: 4xx, nothing changed', async () => {
+  it("refuses forged item keys (another note's too), sections the note lacks, too long or huge text and a missing form token: 4xx, nothing changed", async () => {
     const page = await alice.get(editor('v1.0.0'));
     const [key] = Object.values(keysOn(page.body));
     const otherKeys = keysOn((await alice.get(editor('v1.1.0'))).body);
@@ -199,7 +218,12 @@ describe('who may, and bad input', () => {
     expect((await post({ _csrf: null, action: 'hide', key: key! })).status).toBe(403);
     expect((await alice.post(`${editor('v1.0.0')}/status`, { action: 'archive' })).status).toBe(400);
     expect(await row(app.id, 'v1.0.0')).toEqual(before);
-    const stored = await db().selectFrom('release_note_edits as e').innerJoin('release_notes as n', 'n.id', 'e.release_id').select('n.tag').where('n.project_id', '=', app.id).execute();
+    const stored = await db()
+      .selectFrom('release_note_edits as e')
+      .innerJoin('release_notes as n', 'n.id', 'e.release_id')
+      .select('n.tag')
+      .where('n.project_id', '=', app.id)
+      .execute();
     expect(stored.map((s) => s.tag)).not.toContain('v1.0.0');
   });
 });
