@@ -101,7 +101,7 @@ describe('the release editor', () => {
     const keys = keysOn(page.body);
     expect(Object.keys(keys).sort()).toEqual(['Crash on start (#12)', 'Dark mode', 'Search box', 'Typo in footer']);
     const post = (form: Record<string, string>) => alice.post(`${editor('v1.1.0')}/edit`, form);
-    for (const form of [
+    for (const form of <Array<Record<string, string>>>[
       { action: 'text', key: keys['Search box']!, text: 'A `search` box on every page' },
       { action: 'hide', key: keys['Typo in footer']! },
       { action: 'move', key: keys['Crash on start (#12)']!, section: 'feature' },
