@@ -795,6 +795,19 @@ CREATE TABLE public.published_release_marks (
 );
 
 --
+-- Name: release_note_edits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_note_edits (
+    release_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    edits jsonb NOT NULL,
+    generated jsonb NOT NULL,
+    edited_at timestamp with time zone DEFAULT now() NOT NULL,
+    edited_by uuid
+);
+
+--
 -- Name: release_note_revisions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -835,6 +848,7 @@ CREATE TABLE public.release_notes (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     history_at timestamp with time zone,
     unpublished_at timestamp with time zone,
+    introduction text,
     CONSTRAINT release_notes_check CHECK (((status = 'published'::text) = (published_at IS NOT NULL))),
     CONSTRAINT release_notes_check1 CHECK (((tag IS NULL) = (key = 'release:unreleased'::text))),
     CONSTRAINT release_notes_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'published'::text, 'archived'::text])))
@@ -1240,6 +1254,13 @@ ALTER TABLE ONLY public.published_release_marks
     ADD CONSTRAINT published_release_marks_pkey PRIMARY KEY (project_id, seq);
 
 --
+-- Name: release_note_edits release_note_edits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_edits
+    ADD CONSTRAINT release_note_edits_pkey PRIMARY KEY (release_id);
+
+--
 -- Name: release_note_revisions release_note_revisions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1500,6 +1521,12 @@ CREATE INDEX published_entry_marks_key_idx ON public.published_entry_marks USING
 --
 
 CREATE INDEX published_release_marks_key_idx ON public.published_release_marks USING btree (project_id, sort_at, release_id);
+
+--
+-- Name: release_note_edits_project_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX release_note_edits_project_idx ON public.release_note_edits USING btree (project_id);
 
 --
 -- Name: release_note_revisions_waiting_idx; Type: INDEX; Schema: public; Owner: -
@@ -1934,6 +1961,27 @@ ALTER TABLE ONLY public.projects
 
 ALTER TABLE ONLY public.projects
     ADD CONSTRAINT projects_owner_user_id_fkey FOREIGN KEY (owner_user_id) REFERENCES public.users(id) ON DELETE CASCADE;
+
+--
+-- Name: release_note_edits release_note_edits_edited_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_edits
+    ADD CONSTRAINT release_note_edits_edited_by_fkey FOREIGN KEY (edited_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+--
+-- Name: release_note_edits release_note_edits_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_edits
+    ADD CONSTRAINT release_note_edits_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
+
+--
+-- Name: release_note_edits release_note_edits_release_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_edits
+    ADD CONSTRAINT release_note_edits_release_id_fkey FOREIGN KEY (release_id) REFERENCES public.release_notes(id) ON DELETE CASCADE;
 
 --
 -- Name: release_note_revisions release_note_revisions_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -33,6 +33,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { createEntriesService } from '../src/entries/entries.service.js';
+import { releaseMarkdown } from '../src/core-services.js';
 import { createThreadEngine } from '../src/generation/engine-thread.js';
 import { createGenerationService, type GenerateSummary } from '../src/generation/generation.service.js';
 import { createIngestService } from '../src/repos/ingest.service.js';
@@ -97,7 +98,7 @@ async function main() {
     const engine = createThreadEngine({ budgetMs: 600_000 });
     // Wired as src/services.ts wires them: generation stores its entries through the entries service.
     const projects = createProjectsService(db, db, createOrgsService(db, { users: createUsersService(db) }));
-    const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects }), projects });
+    const generation = createGenerationService(db, { engine, entries: createEntriesService(db, { projects, releaseMarkdown }), projects });
     await generation.configure('bench', { entryTypes: [...ALL_TYPES] });
     const clear = async () => {
       await db.deleteFrom('changelog_entries').where('project_id', '=', project.id).execute();

@@ -4,7 +4,9 @@ import { createChangelogService } from './changelog/changelog.service.js';
 import { EntryJson } from './changelog/entry-json.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { createEntriesService } from './entries/entries.service.js';
+import { createEntriesService, type ReleaseMarkdown } from './entries/entries.service.js';
+import { renderMarkdown } from './generation/engine/render.js';
+import type { GeneratedJson } from './generation/engine/types.js';
 import { createKeysService } from './keys/keys.service.js';
 import { acceptInviteIn, createOrgsService, findUsableInvite } from './orgs/orgs.service.js';
 import { createProjectsService } from './projects/projects.service.js';
@@ -15,6 +17,10 @@ import { createProjectsService } from './projects/projects.service.js';
  * command that only reads and writes such rows builds these alone, and so loads no job queue, GitHub
  * client, Markdown renderer or generation engine: about a third of its start-up.
  */
+/** The release editor's Markdown: generation's renderer with the project's pull-request links. */
+export const releaseMarkdown: ReleaseMarkdown = (json, settings) =>
+  renderMarkdown(json as GeneratedJson, { pullRequestUrl: typeof settings.pullRequestUrl === 'string' ? settings.pullRequestUrl : null });
+
 export function createCoreServices(database: Database, config: Config) {
   const db = database.db;
   // Shared by every read that shows entries: one memory budget, one copy of each serialized version.
@@ -32,7 +38,7 @@ export function createCoreServices(database: Database, config: Config) {
     orgs,
     projects,
     keys: createKeysService(db, { projects, owners: orgs }),
-    entries: createEntriesService(db, { projects }),
+    entries: createEntriesService(db, { projects, releaseMarkdown }),
     changelog,
     accounts: createAccountsService(db, {
       signupOpen: config.signupOpen,

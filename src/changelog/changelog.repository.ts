@@ -244,7 +244,7 @@ const PUBLISHED_ORDER = sql`published_at DESC, id DESC`;
 export type PublishedRelease = Pick<
   ReleaseNoteRow,
   | 'id' | 'project_id' | 'key' | 'tag' | 'package' | 'version' | 'prerelease' | 'previous_tag' | 'released_at' | 'title' | 'content'
-  | 'generated_json' | 'team_attribution' | 'component_tags' | 'commit_shas' | 'published_at' | 'updated_at'
+  | 'generated_json' | 'team_attribution' | 'component_tags' | 'commit_shas' | 'published_at' | 'updated_at' | 'introduction'
 > & {
   published_at: Date;
   /** The release instant to the microsecond, or `infinity` (Unreleased): the next cursor. */
@@ -253,7 +253,7 @@ export type PublishedRelease = Pick<
 
 const RELEASE_COLUMNS = [
   'id', 'project_id', 'key', 'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'content', 'generated_json',
-  'team_attribution', 'component_tags', 'commit_shas', 'published_at', 'updated_at',
+  'team_attribution', 'component_tags', 'commit_shas', 'published_at', 'updated_at', 'introduction',
 ] as const;
 const RELEASE_SORT_KEY = sql<string>`CASE WHEN released_at IS NULL THEN 'infinity' ELSE to_char(sort_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') END`;
 

@@ -64,7 +64,14 @@ export const ReleaseNote = Type.Object(
     ),
     released_at: Nullable(Type.Unsafe<Date | string>({ type: 'string', format: 'date-time', description: "When the tagged commit was released; null for Unreleased." })),
     title: Type.String(),
-    content: Type.String({ description: 'Markdown rendered from `generated_json`.' }),
+    content: Type.String({ description: 'Markdown rendered from `generated_json`, after the `introduction` when the note has one.' }),
+    introduction: Nullable(
+      Type.String({
+        description:
+          "An editor's introduction to the release (Markdown), written in the dashboard's release editor; null: none. `content` starts with it. " +
+          'Added by the release editor; clients that do not know it can ignore it.',
+      }),
+    ),
     generated_json: Type.Ref(GeneratedJson),
     team_attribution: Nullable(Type.String()),
     component_tags: Type.Array(Type.String()),

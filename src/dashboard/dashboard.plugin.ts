@@ -19,6 +19,7 @@ import { projectsPages } from './projects.routes.js';
 import { githubRoutes } from './github.routes.js';
 import { generationPages } from './generation.routes.js';
 import { releasesPages } from './releases.routes.js';
+import { releaseEditorPages } from './release-editor.routes.js';
 import { reviewPages } from './review.routes.js';
 import { webhookPages } from './webhooks.routes.js';
 
@@ -173,10 +174,13 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
     reply.header('x-frame-options', 'DENY');
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
-    reply.header(
-      'content-security-policy',
-      "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-    );
+    // A page that shows the public page (the release preview) keeps that page's stricter policy: no script.
+    if (!reply.hasHeader('content-security-policy') || reply.statusCode !== 200) {
+      reply.header(
+        'content-security-policy',
+        "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      );
+    }
     return payload;
   });
 
@@ -265,5 +269,6 @@ export const dashboardPlugin: FastifyPluginAsyncTypebox<DashboardOptions> = asyn
   await app.register(generationPages, { kit });
   await app.register(reviewPages, { kit });
   await app.register(releasesPages, { kit });
+  await app.register(releaseEditorPages, { kit });
   await app.register(webhookPages, { kit });
 };

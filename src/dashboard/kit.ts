@@ -9,6 +9,7 @@ import type { MarkdownRenderer } from '../html/markdown-thread.js';
 import type { KeysService } from '../keys/keys.service.js';
 import type { OrgsService } from '../orgs/orgs.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
+import type { PublicPageService } from '../changelog/page/public-page.service.js';
 import type { ReposService } from '../repos/repos.service.js';
 import type { WebhooksService } from '../webhooks/webhooks.service.js';
 import type { Access } from './access.js';
@@ -36,6 +37,8 @@ export interface DashboardServices {
   github: GitHubService;
   webhooks: WebhooksService;
   markdown: MarkdownRenderer;
+  /** The public page's reads (the release editor's preview shows a note as that page does). */
+  publicPage: PublicPageService;
 }
 
 /** What every dashboard route module gets. */

@@ -11,6 +11,7 @@ export interface DB {
   release_notes: ReleaseNotesTable;
   changelog_entry_revisions: EntryRevisionsTable;
   release_note_revisions: ReleaseRevisionsTable;
+  release_note_edits: ReleaseEditsTable;
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
   schema_migrations: SchemaMigrationsTable;
@@ -195,6 +196,8 @@ export interface ReleaseNotesTable {
   /** As on changelog_entries (migrations/0033). */
   history_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   unpublished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** An editor's introduction, Markdown (migrations/0035); null: none. */
+  introduction: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type ContextType = 'user' | 'org';
@@ -450,6 +453,18 @@ export interface EntryRevisionsTable extends RevisionColumns {
 }
 export interface ReleaseRevisionsTable extends RevisionColumns {
   release_id: string;
+}
+
+/** An editor's edits of a release note and the generated content they apply to (migrations/0035). */
+export interface ReleaseEditsTable {
+  release_id: string;
+  project_id: string;
+  /** src/entries/release-edits.ts ReleaseEdits. */
+  edits: ColumnType<unknown, string, string>;
+  /** The generated record the edits apply to. */
+  generated: ColumnType<Record<string, unknown>, string, string>;
+  edited_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  edited_by: string | null;
 }
 
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;

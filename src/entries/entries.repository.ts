@@ -57,12 +57,30 @@ function withFields(record: string, fields: Record<string, string | null>): stri
 const RELEASE_TYPES = [
   'key text', 'tag text', 'package text', 'version text', 'prerelease boolean', 'previous_tag text', 'released_at timestamptz',
   'title text', 'content text', 'generated_json jsonb', 'team_attribution text', 'component_tags text[]', 'commit_shas text[]',
-  'fingerprint text',
+  'fingerprint text', 'introduction text',
 ].join(', ');
+// `introduction` is an editor's (release-edits.ts): a generated record has none, an edited one carries it.
 const RELEASE_COLUMNS = [
   'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'content', 'generated_json', 'team_attribution',
-  'component_tags', 'commit_shas', 'fingerprint',
+  'component_tags', 'commit_shas', 'fingerprint', 'introduction',
 ];
+
+/** The generated columns of a release note row as a record (what a revision or release_note_edits.generated holds). */
+export function releaseRecordOf(n: ReleaseNoteRow): Record<string, unknown> {
+  return {
+    key: n.key, tag: n.tag, package: n.package, version: n.version, prerelease: n.prerelease, previous_tag: n.previous_tag,
+    released_at: n.released_at ? n.released_at.toISOString() : null, title: n.title, content: n.content, generated_json: n.generated_json,
+    team_attribution: n.team_attribution, component_tags: n.component_tags, commit_shas: n.commit_shas, fingerprint: n.fingerprint,
+  };
+}
+
+/** An editor's edits of a release note as stored (release_note_edits). */
+export interface ReleaseEditsRow {
+  release_id: string;
+  edits: unknown;
+  generated: Record<string, unknown>;
+  edited_at: Date;
+}
 
 /** A generated entry a bulk regenerate rewrites. */
 export interface RegenerableEntry {
@@ -365,7 +383,9 @@ export const entriesRepository = {
     const rows = await db
       .selectFrom('release_notes as n')
       .leftJoin('release_note_revisions as r', 'r.release_id', 'n.id')
+      .leftJoin('release_note_edits as e', 'e.release_id', 'n.id')
       .select(['n.id', 'n.key', 'n.status', 'n.fingerprint as live_fingerprint', 'r.fingerprint as revision_fingerprint', 'r.discarded_at'])
+      .select(sql<boolean>`e.release_id IS NOT NULL`.as('edited'))
       .where('n.project_id', '=', projectId)
       .execute();
     return rows.map(({ revision_fingerprint, discarded_at, ...row }) => ({
@@ -575,10 +595,92 @@ export const entriesRepository = {
     return rows.map((r) => r.id);
   },
 
-  /** The project's release notes with a revision waiting. */
+  /**
+   * The project's release notes with a revision waiting that a policy may publish: not those an editor
+   * edited (their revision may hold edits the editor has not published: it waits for them).
+   */
   async waitingReleaseRevisionIds(db: Executor, projectId: string): Promise<string[]> {
-    const rows = await db.selectFrom('release_note_revisions').select('release_id').where('project_id', '=', projectId).where('discarded_at', 'is', null).execute();
+    const rows = await db
+      .selectFrom('release_note_revisions as r')
+      .select('r.release_id')
+      .where('r.project_id', '=', projectId)
+      .where('r.discarded_at', 'is', null)
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('release_note_edits as e').select('e.release_id').whereRef('e.release_id', '=', 'r.release_id'))))
+      .execute();
     return rows.map((r) => r.release_id);
+  },
+
+  /** The edits of the project's release notes among `ids` (locked with them in `db`'s transaction when `lock`). */
+  async releaseEdits(db: Executor, projectId: string, ids: readonly string[], lock = false): Promise<ReleaseEditsRow[]> {
+    if (!ids.length) return [];
+    let q = db
+      .selectFrom('release_note_edits')
+      .select(['release_id', 'edits', 'generated', 'edited_at'])
+      .where('project_id', '=', projectId)
+      .where('release_id', 'in', [...ids]);
+    if (lock) q = q.forUpdate();
+    return (await q.execute()) as ReleaseEditsRow[];
+  },
+
+  /** Stores a note's edits and the generated record they apply to. */
+  async saveReleaseEdits(db: Executor, row: { releaseId: string; projectId: string; edits: unknown; generated: Record<string, unknown>; userId: string | null }): Promise<void> {
+    await db
+      .insertInto('release_note_edits')
+      .values({ release_id: row.releaseId, project_id: row.projectId, edits: JSON.stringify(row.edits), generated: JSON.stringify(row.generated), edited_by: row.userId })
+      .onConflict((oc) =>
+        oc.column('release_id').doUpdateSet({ edits: JSON.stringify(row.edits), generated: JSON.stringify(row.generated), edited_at: sql<Date>`now()`, edited_by: row.userId }),
+      )
+      .execute();
+  },
+
+  /** A generation run's new content for edited notes: the generated record their edits now apply to. */
+  async setEditsGenerated(db: Executor, rows: ReadonlyArray<{ id: string; record: string }>): Promise<void> {
+    await pipelined(rows, ({ id, record }) => JSON.stringify({ id, record }), async (json) => {
+      await sql`
+        UPDATE release_note_edits e SET generated = r.record::jsonb
+        FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, record text) WHERE e.release_id = r.id`.execute(db);
+    });
+  },
+
+  async deleteReleaseEdits(db: Executor, projectId: string, id: string): Promise<void> {
+    await db.deleteFrom('release_note_edits').where('project_id', '=', projectId).where('release_id', '=', id).execute();
+  },
+
+  /** Writes an edited record into a note's row (a draft's: nothing public changes). */
+  async writeReleaseRecord(db: Executor, id: string, record: Record<string, unknown>): Promise<void> {
+    await sql`
+      UPDATE release_notes n SET ${sql.raw(RELEASE_COLUMNS.map((c) => `${c} = x.${c}`).join(', '))}, updated_at = now()
+      FROM jsonb_to_record(${JSON.stringify(record)}::jsonb) AS x(${sql.raw(RELEASE_TYPES)})
+      WHERE n.id = ${id}::uuid`.execute(db);
+  },
+
+  /**
+   * Drops the pending revisions among `ids` that hold what the row already shows (an editor undid
+   * their change; generation came back to what is public): nothing waits then.
+   */
+  async dropIdleReleaseRevisions(db: Executor, ids: readonly string[]): Promise<void> {
+    if (!ids.length) return;
+    await sql`
+      DELETE FROM release_note_revisions r USING release_notes n
+      WHERE r.release_id = n.id AND n.id = ANY(${[...ids]}::uuid[]) AND r.fingerprint IS NOT DISTINCT FROM n.fingerprint
+        AND r.record ->> 'title' = n.title AND r.record ->> 'content' = n.content AND r.record -> 'generated_json' = n.generated_json
+        AND (r.record ->> 'introduction') IS NOT DISTINCT FROM n.introduction`.execute(db);
+  },
+
+  /** A note's pending revision (waiting or discarded), with whether it was discarded. */
+  async releaseRevisionRecord(db: Executor, projectId: string, id: string): Promise<{ record: Record<string, unknown>; discarded: boolean } | undefined> {
+    const row = await db
+      .selectFrom('release_note_revisions')
+      .select(['record', 'discarded_at'])
+      .where('project_id', '=', projectId)
+      .where('release_id', '=', id)
+      .executeTakeFirst();
+    return row ? { record: row.record as Record<string, unknown>, discarded: row.discarded_at !== null } : undefined;
+  },
+
+  /** A project's release note by key, locked in `db`'s transaction. */
+  async lockRelease(db: Executor, projectId: string, key: string): Promise<ReleaseNoteRow | undefined> {
+    return db.selectFrom('release_notes').selectAll().where('project_id', '=', projectId).where('key', '=', key).forUpdate().executeTakeFirst();
   },
 
   /** Marks the waiting revision of the project's entry discarded; false when none waits. */

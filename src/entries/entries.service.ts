@@ -18,6 +18,8 @@ import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, Sect
 import { decodeCursor, encodeCursor, REVIEW_PAGE_MAX, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
 import { releaseKey } from './release-key.js';
+import { applyEdits, edit, editorView, storedEdits, type EditorItem, type NoteJson, type ReleaseEdit, type ReleaseEdits } from './release-edits.js';
+import { releaseRecordOf } from './entries.repository.js';
 import { decodeReleaseCursor, encodeReleaseCursor, RELEASE_PAGE_MAX, type ReleaseFilter } from './release-filter.js';
 
 /** Most entries one bulk action changes: a larger selection is refused, to be narrowed first. */
@@ -164,7 +166,63 @@ export interface GeneratedStore {
   abandon(): Promise<void>;
 }
 
-export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsService, 'findBySlug'> }) {
+/**
+ * Renders a release note's sections as generation does (Markdown, with the project's generation
+ * settings: pull-request links): a port, since generation is a layer above (wired in core-services.ts).
+ */
+export type ReleaseMarkdown = (json: NoteJson, generationSettings: Record<string, unknown>) => string;
+
+/** What the release editor shows of a note. */
+export interface ReleaseEditorView {
+  note: ReleaseNoteRow;
+  edits: ReleaseEdits | null;
+  editedAt: Date | null;
+  introduction: string | null;
+  sections: Array<{ key: string; label: string; items: EditorItem[] }>;
+  newItems: number;
+  /** Published, with content (the editor's or generation's) waiting for a publish. */
+  waiting: boolean;
+}
+
+/** A generated record with the edits applied: the columns readers see once it is published. */
+function editedRecord(record: Record<string, unknown>, edits: ReleaseEdits, render: (json: NoteJson) => string): Record<string, unknown> {
+  const json = applyEdits(record.generated_json as NoteJson, edits);
+  const body = json.sections.length ? render(json) : '';
+  const content = edits.introduction ? `${edits.introduction}\n\n${body}`.trimEnd() + '\n' : body;
+  return { ...record, generated_json: json, content, introduction: edits.introduction };
+}
+
+export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsService, 'findBySlug' | 'findById'>; releaseMarkdown: ReleaseMarkdown }) {
+  /** The project's release Markdown renderer, with its settings read in `tx`. */
+  async function releaseRenderer(projectId: string, tx: Executor): Promise<(json: NoteJson) => string> {
+    const project = await deps.projects.findById(projectId, tx);
+    const settings = (project?.generation_settings ?? {}) as Record<string, unknown>;
+    return (json) => deps.releaseMarkdown(json, settings);
+  }
+
+  /**
+   * Generated records of edited notes (id → record) with their edits applied, and the edits' new
+   * generated base stored: what a run writes into their rows or revisions instead.
+   */
+  async function applyStoredEdits(tx: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string }>): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (!rows.length) return out;
+    const stored = await entriesRepository.releaseEdits(tx, projectId, rows.map((r) => r.id));
+    if (!stored.length) return out;
+    const render = await releaseRenderer(projectId, tx);
+    const byId = new Map(stored.map((e) => [e.release_id, e]));
+    const bases: Array<{ id: string; record: string }> = [];
+    for (const row of rows) {
+      const e = byId.get(row.id);
+      const edits = e && storedEdits(e.edits);
+      if (!edits) continue;
+      out.set(row.id, JSON.stringify(editedRecord(JSON.parse(row.record) as Record<string, unknown>, edits, render)));
+      bases.push(row);
+    }
+    await entriesRepository.setEditsGenerated(tx, bases);
+    return out;
+  }
+
   /** See GeneratedStore. Writes queue on the transaction's connection in order. */
   function storeGenerated(projectId: string, policy: PublishingPolicy, { tx = db, onBatch }: WriteOptions = {}): GeneratedStore {
     const outcome: GeneratedOutcome = { created: {}, updated: {}, pending: 0, revised: 0, archived: 0, history: { published: 0, drafts: 0, skipped: 0 }, releases: null };
@@ -250,10 +308,15 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         }
         track(
           (async () => {
+            // Notes an editor edited get the new content with their edits applied (release-edits.ts).
+            const edited = await applyStoredEdits(tx, projectId, [...updates, ...revisions]);
+            const withEdits = <T extends { id: string; record: string }>(row: T): T => ({ ...row, record: edited.get(row.id) ?? row.record });
             await entriesRepository.insertGeneratedReleases(tx, projectId, inserts);
-            await entriesRepository.updateGeneratedReleases(tx, updates);
+            await entriesRepository.updateGeneratedReleases(tx, updates.map(withEdits));
             await entriesRepository.archiveGeneratedReleases(tx, archive);
-            await entriesRepository.reviseReleases(tx, projectId, revisions);
+            await entriesRepository.reviseReleases(tx, projectId, revisions.map(withEdits));
+            // An edited note whose new content, edits applied, is what readers see already: nothing waits.
+            await entriesRepository.dropIdleReleaseRevisions(tx, revisions.filter((r) => edited.has(r.id)).map((r) => r.id));
             await entriesRepository.dropReleaseRevisions(tx, dropped);
             outcome.releases = { created: inserts.length, updated: updates.length, archived: archive.length, revised: revisions.length };
           })(),
@@ -307,6 +370,24 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id]);
       return applied.length ? ((await entriesRepository.findById(tx, id)) ?? updated) : updated;
     });
+  }
+
+  /**
+   * The generated content of a note nobody edited yet: a published note's waiting revision (the newest
+   * content generation proposed), else its row.
+   */
+  async function generatedOf(tx: Executor, projectId: string, note: ReleaseNoteRow): Promise<Record<string, unknown>> {
+    const revision = note.status === 'published' ? await entriesRepository.releaseRevisionRecord(tx, projectId, note.id) : undefined;
+    return revision && !revision.discarded ? revision.record : releaseRecordOf(note);
+  }
+
+  /** Edited content into the note: a draft's row (nothing public), a published note's pending revision. */
+  async function writeEdited(tx: Executor, projectId: string, note: ReleaseNoteRow, record: Record<string, unknown>, base: Record<string, unknown>): Promise<void> {
+    if (note.status !== 'published') return entriesRepository.writeReleaseRecord(tx, note.id, record);
+    const fingerprint = typeof base.fingerprint === 'string' ? base.fingerprint : (note.fingerprint ?? '');
+    await entriesRepository.reviseReleases(tx, projectId, [{ id: note.id, record: JSON.stringify(record), fingerprint }]);
+    // Back to what readers see (an edit undone): nothing waits.
+    await entriesRepository.dropIdleReleaseRevisions(tx, [note.id]);
   }
 
   /** A release note by project and tag (`unreleased`: the Unreleased note), moved to `status` (its revision as for entries). */
@@ -716,6 +797,65 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const note = await entriesRepository.findRelease(db, project.id, releaseKey(tag));
       if (!note) throw notFound(`Release ${tag}`);
       return (await entriesRepository.releaseRevision(db, project.id, note.id)) ?? null;
+    },
+
+    /** A release note as the release editor shows it: its items generated and edited, new ones marked. */
+    async releaseEditor(projectId: string, tag: string): Promise<ReleaseEditorView> {
+      const note = await entriesRepository.findRelease(db, projectId, releaseKey(tag));
+      if (!note) throw notFound(`Release ${tag}`);
+      const [row] = await entriesRepository.releaseEdits(db, projectId, [note.id]);
+      const edits = row ? storedEdits(row.edits) : null;
+      const base = row ? row.generated : await generatedOf(db, projectId, note);
+      const view = editorView(base.generated_json as NoteJson, edits);
+      const revision = note.status === 'published' ? await entriesRepository.releaseRevisionRecord(db, projectId, note.id) : undefined;
+      return { note, edits, editedAt: row?.edited_at ?? null, introduction: edits?.introduction ?? null, ...view, waiting: !!revision && !revision.discarded };
+    },
+
+    /**
+     * Applies one editor's change to a release note (release-edits.ts `edit`: checked against the note,
+     * refused whole). The edits are stored apart from generated content; the note's row takes the
+     * edited content while it is a draft, and its pending revision while it is published: readers see
+     * the edit once the editor publishes it (publishRelease), never before.
+     */
+    async editRelease(projectId: string, tag: string, change: ReleaseEdit, userId: string | null = null): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        const note = await entriesRepository.lockRelease(tx, projectId, releaseKey(tag));
+        if (!note) throw notFound(`Release ${tag}`);
+        const [row] = await entriesRepository.releaseEdits(tx, projectId, [note.id], true);
+        const base = row ? row.generated : await generatedOf(tx, projectId, note);
+        const next = edit(base.generated_json as NoteJson, row ? storedEdits(row.edits) : null, change);
+        const record = editedRecord(base, next, await releaseRenderer(projectId, tx));
+        await entriesRepository.saveReleaseEdits(tx, { releaseId: note.id, projectId, edits: next, generated: base, userId });
+        await writeEdited(tx, projectId, note, record, base);
+      });
+    },
+
+    /** Drops the editor's edits of a note: its generated content comes back (for a published note, as a pending revision). */
+    async resetReleaseEdits(projectId: string, tag: string): Promise<void> {
+      await db.transaction().execute(async (tx) => {
+        const note = await entriesRepository.lockRelease(tx, projectId, releaseKey(tag));
+        if (!note) throw notFound(`Release ${tag}`);
+        const [row] = await entriesRepository.releaseEdits(tx, projectId, [note.id], true);
+        if (!row) return;
+        await entriesRepository.deleteReleaseEdits(tx, projectId, note.id);
+        await writeEdited(tx, projectId, note, { ...row.generated, introduction: null }, row.generated);
+      });
+    },
+
+    /** The note as it will read once published: its row, or the revision waiting to be published into it. */
+    async releasePreview(projectId: string, tag: string): Promise<ReleaseNoteRow> {
+      const note = await entriesRepository.findRelease(db, projectId, releaseKey(tag));
+      if (!note) throw notFound(`Release ${tag}`);
+      const revision = note.status === 'published' ? await entriesRepository.releaseRevisionRecord(db, projectId, note.id) : undefined;
+      if (!revision || revision.discarded) return note;
+      const r = revision.record;
+      return {
+        ...note,
+        title: String(r.title ?? note.title),
+        content: String(r.content ?? ''),
+        generated_json: r.generated_json as ReleaseNoteRow['generated_json'],
+        introduction: typeof r.introduction === 'string' ? r.introduction : null,
+      };
     },
 
     unpublishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'draft'),

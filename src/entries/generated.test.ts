@@ -39,6 +39,14 @@ describe('decideRelease', () => {
     expect(decideRelease({ kind: 'archive', stored: note() }, policy())).toEqual({ action: 'archive' });
   });
 
+  it('an edited published note takes new content as a pending revision whatever the policy; an edited draft is rewritten (edits applied by the service)', () => {
+    const edited = note({ status: 'published', edited: true });
+    expect(decideRelease({ kind: 'update', stored: edited, produced: fresh }, policy())).toEqual({ action: 'revise' });
+    expect(decideRelease({ kind: 'update', stored: edited, produced: fresh }, policy({ publish: { release: 'auto' } }))).toEqual({ action: 'revise' });
+    expect(decideRelease({ kind: 'update', stored: note({ edited: true }), produced: fresh }, policy({ publish: { release: 'auto' } }))).toEqual({ action: 'update' });
+    expect(decideRelease({ kind: 'archive', stored: edited }, policy())).toEqual({ action: 'archive' });
+  });
+
   it('places a release whose tag reached the branch before the link as history, whatever the release policy', () => {
     const history = { record: '{}', fingerprint: 'g', historyAt: JULY };
     expect(decideRelease({ kind: 'insert', produced: history }, policy())).toEqual({ action: 'insert', status: 'published', publishedAt: new Date(JULY), historyAt: new Date(JULY) });

@@ -42,6 +42,8 @@ export interface StoredGeneratedRelease {
   fingerprint: string | null;
   live_fingerprint: string | null;
   revision: 'pending' | 'discarded' | null;
+  /** An editor edited it in the release editor (release_note_edits): their edits apply onto new content. */
+  edited?: boolean;
 }
 
 /** Generated content of an entry, as generation hands it over. */
@@ -165,7 +167,9 @@ export type ReleaseDecision =
  * the branch before the link is history, under the history policy; the others (the Unreleased note
  * too) under the `release` policy. Changed drafts are rewritten in place, changed published ones as
  * `revisePublished` says, those generation had archived come back under the policy, and those no
- * longer produced are archived.
+ * longer produced are archived. A published note an editor edited takes new content (with the edits
+ * applied) as a pending revision whatever the policy: it is theirs to publish, as their own edits are,
+ * and its new items are marked for their review.
  */
 export function decideRelease(proposal: ReleaseProposal, policy: PublishingPolicy): ReleaseDecision {
   const status: EntryStatus = policy.publish.release === 'auto' ? 'published' : 'draft';
@@ -176,5 +180,6 @@ export function decideRelease(proposal: ReleaseProposal, policy: PublishingPolic
   if (proposal.kind === 'archive') return { action: 'archive' };
   const back = proposal.stored.status === 'archived' && proposal.stored.fingerprint === null;
   if (back) return { action: 'update', restore: status };
+  if (proposal.stored.edited && proposal.stored.status === 'published') return { action: 'revise' };
   return proposal.stored.status === 'published' ? revisePublished(proposal.stored, proposal.produced.fingerprint, policy.publish.release) : { action: 'update' };
 }

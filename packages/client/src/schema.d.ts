@@ -1729,11 +1729,13 @@ export interface components {
             /** @description The commits the note lists. */
             commit_shas: string[];
             component_tags: string[];
-            /** @description Markdown rendered from `generated_json`. */
+            /** @description Markdown rendered from `generated_json`, after the `introduction` when the note has one. */
             content: string;
             generated_json: components["schemas"]["GeneratedJson"];
             /** Format: uuid */
             id: string;
+            /** @description An editor's introduction to the release (Markdown), written in the dashboard's release editor; null: none. `content` starts with it. Added by the release editor; clients that do not know it can ignore it. */
+            introduction: string | null;
             /** @description The package of the tag's series (`pkg@1.2.0` → `pkg`); null for the root package. */
             package: string | null;
             prerelease: boolean;

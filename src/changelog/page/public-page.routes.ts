@@ -39,16 +39,16 @@ const NotFound = { description: 'Unknown project or entry: a small HTML page.', 
  * Content-Security-Policy of the public pages: no script at all, styles only inline, images from
  * this origin and the project's logo host. Stricter than the app-wide default, and it names the one
  * outside host the owner chose, assembled from its checked parts (checkedLogo): a stored value is
- * never copied into the header.
+ * never copied into the header. The dashboard's release preview sends it too (not framed there).
  */
-function csp(project: PublicProject): string {
+export function publicPageCsp(project: Pick<PublicProject, 'logo_url'>, frameAncestors = "'self'"): string {
   const checked = checkedLogo(project.logo_url);
   const logo = checked ? ` ${checked.source}` : '';
   return [
     "default-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
-    "frame-ancestors 'self'",
+    `frame-ancestors ${frameAncestors}`,
     `img-src 'self' data:${logo}`,
     "style-src 'unsafe-inline'",
   ].join('; ');
@@ -76,7 +76,7 @@ export const publicPageRoutes: FastifyPluginAsyncTypebox<{
       reply.header('cache-control', cacheControl);
       await replyCachedText(request, reply, cache, key, HTML, async () => {
         const { project, body, lastModified, transient } = await produce();
-        return { body, tags: [projectTag(project.id)], lastModified, headers: { 'content-security-policy': csp(project) }, transient };
+        return { body, tags: [projectTag(project.id)], lastModified, headers: { 'content-security-policy': publicPageCsp(project) }, transient };
       });
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== 'not_found') throw error;

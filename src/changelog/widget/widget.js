@@ -500,8 +500,10 @@ button:disabled{opacity:.6;cursor:progress}
     _article(item, title, version, date, isNew) {
       const json = item.generated_json;
       let body = [];
+      // A release note's introduction (its editor's Markdown) comes before its changes.
+      const intro = item.introduction ? markdown(item.introduction).map(build) : [];
       if (json && (json.headline_items.length || json.sections.length)) {
-        body = this._structured(json, title);
+        body = [...intro, ...this._structured(json, title)];
       } else if (item.content) {
         for (const block of markdown(item.content)) body.push(build(block));
       }

@@ -5,6 +5,7 @@ import { ROOT_PACKAGE } from '../../entries/release-filter.js';
 import type { AppError } from '../../errors.js';
 import { html, type Html } from '../../html/html.js';
 import { csrfField, formErrors, when } from './layout.js';
+import { releaseEditorUrl } from './release-editor.js';
 
 /** The releases filter as typed (empty: any), carried through links, hidden fields and the filter form. */
 export interface RawReleaseFilter {
@@ -52,10 +53,10 @@ function statusFacet(v: ReleasesView): Html {
   return html`<ul class="facets" aria-label="By status">${link('all', all)}${ENTRY_STATUSES.map((s) => link(s, v.counts.byStatus[s]))}</ul>`;
 }
 
-function row(n: ReleaseListRow): Html {
+function row(slug: string, n: ReleaseListRow): Html {
   const unreleased = n.tag === null;
   return html`<tr data-entry><td><input type="checkbox" name="ids" value="${n.id}" aria-label="Select ${n.tag ?? 'Unreleased'}"></td>
-<td>${unreleased ? html`<em>Unreleased</em>` : n.tag}${n.prerelease ? html` <span class="badge">pre-release</span>` : ''}</td>
+<td><a href="${releaseEditorUrl(slug, n.tag)}" title="Edit this release note">${unreleased ? html`<em>Unreleased</em>` : n.tag}</a>${n.prerelease ? html` <span class="badge">pre-release</span>` : ''}</td>
 <td>${n.version ?? '—'}</td><td>${unreleased ? '—' : when(n.released_at)}</td><td class="hide-sm">${n.package ?? html`<span class="muted">root</span>`}</td>
 <td><span class="badge ${n.status}">${n.status}</span>${n.history_at ? html` <span class="muted">history</span>` : ''}${
   n.revision ? html` <span class="badge pending" title="Publishing this note (ticked or by its tag) publishes its new content">new content waiting</span>` : ''
@@ -104,7 +105,7 @@ ${counts.total
 </div>
 ${v.releases.length
     ? html`<div class="table-wrap"><table class="queue"><thead><tr><th scope="col"><input type="checkbox" data-select-page aria-label="Select every release on this page"></th><th scope="col">Tag</th><th scope="col">Version</th><th scope="col">Date</th><th scope="col" class="hide-sm">Package</th><th scope="col">Status</th><th scope="col">Contents</th></tr></thead><tbody>
-${v.releases.map(row)}
+${v.releases.map((n) => row(v.slug, n))}
 </tbody></table></div>`
     : html`<p class="empty">${v.after ? 'No older releases.' : 'No release notes match this filter.'}</p>`}
 </form>

@@ -1,0 +1,229 @@
+// The release editor page (issue 23): edit, hide, move, reorder, headline and introduce a release
+// note with plain forms, preview it as the public page shows it, publish it; who may, and forged input.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestContext, type TestContext } from '../../test/helpers/context.js';
+import { buildCommit } from '../../test/helpers/commits.js';
+import { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import { buildProject } from '../../test/helpers/factories.js';
+import { storeCommits } from '../../test/helpers/releases.js';
+
+let ctx: TestContext;
+let alice: DashboardClient;
+let carol: DashboardClient;
+let dave: DashboardClient;
+let app: { id: string; slug: string };
+let other: { id: string; slug: string };
+
+const db = () => ctx.services.database.db;
+const editor = (tag: string, slug = app.slug) => `/dashboard/projects/${slug}/releases/${encodeURIComponent(tag)}`;
+const row = (projectId: string, tag: string) =>
+  db()
+    .selectFrom('release_notes')
+    .select(['status', 'content', 'generated_json', 'introduction'])
+    .where('project_id', '=', projectId)
+    .where('tag', '=', tag)
+    .executeTakeFirstOrThrow();
+const edits = async (projectId: string) => (await db().selectFrom('release_note_edits').select('edits').where('project_id', '=', projectId).execute()).length;
+/** The item keys on an editor page, by the text shown. */
+const keysOn = (body: string) =>
+  Object.fromEntries(
+    [...body.matchAll(/name="key" value="([^"]+)"\s*\/?>[\s\S]*?name="text" value="([^"]*)"/g)].map((m) => [m[2]!.replace(/&#39;|&quot;/g, ''), m[1]!]),
+  );
+const publicNote = async (slug: string, tag: string) => {
+  const res = await ctx.app.inject({ method: 'GET', url: `/v1/changelog/${slug}/releases/${encodeURIComponent(tag)}` });
+  return res.statusCode === 200
+    ? res.json<{
+        release: {
+          introduction: string | null;
+          content: string;
+          generated_json: { sections: Array<{ section_type_key: string; items: Array<{ text: string }> }>; headline_items: Array<{ title: string }> };
+        };
+      }>().release
+    : null;
+};
+
+/** v1.0.0, then v1.1.0 with four changes in two sections, and a scoped package's tag (with a slash). */
+function history() {
+  const a = buildCommit({ message: 'feat: first feature', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
+  const b = buildCommit({ parents: [a.sha], message: 'feat: search box', date: '2024-03-02T10:00:00Z' });
+  const c = buildCommit({ parents: [b.sha], message: 'fix: crash on start (#12)', date: '2024-03-03T10:00:00Z' });
+  const d = buildCommit({ parents: [c.sha], message: 'feat: dark mode', date: '2024-03-04T10:00:00Z' });
+  const e = buildCommit({ parents: [d.sha], message: 'fix: typo in footer', tags: ['v1.1.0'], date: '2024-03-05T10:00:00Z' });
+  const f = buildCommit({
+    parents: [e.sha],
+    message: 'feat(ui): buttons',
+    changes: [['M', 'packages/ui/b.ts']],
+    tags: ['@acme/ui@1.0.0'],
+    date: '2024-03-06T10:00:00Z',
+  });
+  return [a, b, c, d, e, f];
+}
+
+beforeAll(async () => {
+  ctx = await createTestContext({ SIGNUP_OPEN: 'true' });
+  alice = new DashboardClient(ctx.app);
+  carol = new DashboardClient(ctx.app);
+  dave = new DashboardClient(ctx.app);
+  expect((await alice.setUp(ctx.services, { name: 'alice', email: 'alice@example.com' })).status).toBe(303);
+  expect((await carol.signUp({ name: 'carol', email: 'carol@example.com' })).status).toBe(303);
+  expect((await dave.signUp({ name: 'dave', email: 'dave@example.com' })).status).toBe(303);
+  await alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
+  const carolId = (await db().selectFrom('users').select('id').where('email', '=', 'carol@example.com').executeTakeFirstOrThrow()).id;
+  const org = await db().selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow();
+  // carol may see acme's projects, not change them.
+  await db().insertInto('organization_members').values({ organization_id: org.id, user_id: carolId, role: 'member' }).execute();
+  app = await buildProject(ctx.services, { type: 'org', slug: 'acme' }, { slug: 'acme-app' });
+  other = await buildProject(ctx.services, { type: 'user', email: 'dave@example.com' }, { slug: 'dave-lib' });
+  for (const p of [app, other]) {
+    await storeCommits(ctx.services, p.id, history());
+    await ctx.services.generation.generate(p.slug);
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('the release editor', () => {
+  it('is linked from the Releases screen and addresses tags with slashes and @ as the public page does', async () => {
+    const list = await alice.get(`/dashboard/projects/${app.slug}/releases`);
+    expect(list.body).toContain(`href="${editor('v1.1.0')}"`);
+    expect(list.body).toContain(`href="${editor('@acme/ui@1.0.0')}"`);
+    const scoped = await alice.get(editor('@acme/ui@1.0.0'));
+    expect(scoped.status).toBe(200);
+    expect(scoped.body).toContain('Buttons');
+    expect((await alice.get(editor('v9.9.9'))).status).toBe(404);
+  });
+
+  it('edits text, hides, moves, reorders, picks headlines and writes an introduction with plain forms; publishing shows exactly that', async () => {
+    const page = await alice.get(editor('v1.1.0'));
+    expect(page.status).toBe(200);
+    const keys = keysOn(page.body);
+    expect(Object.keys(keys).sort()).toEqual(['Crash on start (#12)', 'Dark mode', 'Search box', 'Typo in footer']);
+    const post = (form: Record<string, string>) => alice.post(`${editor('v1.1.0')}/edit`, form);
+    for (const form of <Array<Record<string, string>>>[
+      { action: 'text', key: keys['Search box']!, text: 'A `search` box on every page' },
+      { action: 'hide', key: keys['Typo in footer']! },
+      { action: 'move', key: keys['Crash on start (#12)']!, section: 'feature' },
+      { action: 'up', key: keys['Dark mode']! },
+      { action: 'headline', key: keys['Crash on start (#12)']! },
+      { action: 'introduction', introduction: 'The **search** release.' },
+    ]) {
+      const res = await post(form);
+      expect(res.status, `${form.action}: ${res.body}`).toBe(303);
+      expect(res.location).toContain(`${editor('v1.1.0')}?done=edit`);
+    }
+    const draft = await row(app.id, 'v1.1.0');
+    expect(draft.status).toBe('draft');
+    expect(draft.generated_json.sections).toEqual([
+      {
+        section_type_key: 'feature',
+        label: expect.any(String),
+        items: [
+          { text: 'Dark mode', component: null },
+          { text: 'A `search` box on every page', component: null },
+          { text: 'Crash on start (#12)', component: null },
+        ],
+      },
+    ]);
+    // A draft: nothing public yet.
+    expect(await publicNote(app.slug, 'v1.1.0')).toBeNull();
+
+    // The preview is the public page's rendering, under its no-script policy.
+    const preview = await alice.get(`${editor('v1.1.0')}/preview`);
+    expect(preview.status).toBe(200);
+    expect(String(preview.headers['content-security-policy'])).toContain("default-src 'none'");
+    expect(preview.body).toContain('<strong>search</strong> release.');
+    expect(preview.body).toContain('<code>search</code> box on every page');
+    expect(preview.body).not.toContain('Typo in footer');
+
+    await alice.get(editor('v1.1.0'));
+    const published = await alice.post(`${editor('v1.1.0')}/status`, { action: 'publish' });
+    expect(published.status).toBe(303);
+    await expect.poll(async () => (await publicNote(app.slug, 'v1.1.0'))?.introduction).toBe('The **search** release.');
+    const note = (await publicNote(app.slug, 'v1.1.0'))!;
+    expect(note.generated_json.sections.map((s) => [s.section_type_key, s.items.map((i) => i.text)])).toEqual([
+      ['feature', ['Dark mode', 'A `search` box on every page', 'Crash on start (#12)']],
+    ]);
+    expect(note.generated_json.headline_items.map((h) => h.title)).toContain('Crash on start (#12)');
+    const pageHtml = (await ctx.app.inject({ method: 'GET', url: `/c/${app.slug}?view=releases` })).body;
+    expect(pageHtml).toContain('<strong>search</strong> release.');
+    expect(pageHtml).not.toContain('Typo in footer');
+    // The release feed carries the published note's content: introduction in, hidden item out.
+    const atom = (await ctx.app.inject({ method: 'GET', url: `/v1/changelog/${app.slug}/releases.atom` })).body;
+    expect(atom).toContain('<strong>search</strong> release.');
+    expect(atom).not.toContain('Typo in footer');
+    // Exactly the preview's article.
+    const article = (body: string) => /<article id="release-[^"]+"[\s\S]*?<\/article>/.exec(body)![0].replace(/<h[12][^>]*>[\s\S]*?<\/h[12]>/, '');
+    const permalink = (await ctx.app.inject({ method: 'GET', url: `/c/${app.slug}/releases/v1.1.0` })).body;
+    expect(article(permalink)).toBe(article((await alice.get(`${editor('v1.1.0')}/preview`)).body));
+  });
+
+  it('an edit of a published note waits until the editor publishes it; unpublish takes it off', async () => {
+    const before = await publicNote(app.slug, 'v1.1.0');
+    const keys = keysOn((await alice.get(editor('v1.1.0'))).body);
+    const res = await alice.post(`${editor('v1.1.0')}/edit`, { action: 'text', key: keys['Dark mode']!, text: 'Dark mode for night owls' });
+    expect(res.location).toContain('done=editPublished');
+    expect((await alice.get(res.location!)).body).toContain('changes waiting');
+    expect(await publicNote(app.slug, 'v1.1.0')).toEqual(before);
+    await alice.post(`${editor('v1.1.0')}/status`, { action: 'publish' });
+    await expect.poll(async () => (await publicNote(app.slug, 'v1.1.0'))?.generated_json.sections[0]!.items[0]!.text).toBe('Dark mode for night owls');
+    await alice.get(editor('v1.1.0'));
+    await alice.post(`${editor('v1.1.0')}/status`, { action: 'unpublish' });
+    await expect.poll(() => publicNote(app.slug, 'v1.1.0')).toBeNull();
+    expect((await row(app.id, 'v1.1.0')).status).toBe('draft');
+  });
+});
+
+describe('who may, and bad input', () => {
+  it('refuses an organization member without editor rights (403), page, preview and actions, and changes nothing', async () => {
+    const before = await row(app.id, 'v1.0.0');
+    expect((await carol.get(editor('v1.0.0'))).status).toBe(403);
+    expect((await carol.get(`${editor('v1.0.0')}/preview`)).status).toBe(403);
+    await carol.get('/dashboard');
+    expect((await carol.post(`${editor('v1.0.0')}/edit`, { action: 'introduction', introduction: 'hi' })).status).toBe(403);
+    expect((await carol.post(`${editor('v1.0.0')}/status`, { action: 'publish' })).status).toBe(403);
+    expect(await row(app.id, 'v1.0.0')).toEqual(before);
+  });
+
+  it("another tenant's note is not found, to read, preview or change", async () => {
+    const before = await row(other.id, 'v1.1.0');
+    expect((await alice.get(editor('v1.1.0', other.slug))).status).toBe(404);
+    expect((await alice.get(`${editor('v1.1.0', other.slug)}/preview`)).status).toBe(404);
+    await alice.get(editor('v1.1.0'));
+    expect((await alice.post(`${editor('v1.1.0', other.slug)}/edit`, { action: 'introduction', introduction: 'mine now' })).status).toBe(404);
+    expect((await alice.post(`${editor('v1.1.0', other.slug)}/status`, { action: 'publish' })).status).toBe(404);
+    expect(await row(other.id, 'v1.1.0')).toEqual(before);
+    expect(await edits(other.id)).toBe(0);
+  });
+
+  it("refuses forged item keys (another note's too), sections the note lacks, too long or huge text and a missing form token: 4xx, nothing changed", async () => {
+    const page = await alice.get(editor('v1.0.0'));
+    const [key] = Object.values(keysOn(page.body));
+    const otherKeys = keysOn((await alice.get(editor('v1.1.0'))).body);
+    const before = await row(app.id, 'v1.0.0');
+    const post = (form: Record<string, string | null>) => alice.post(`${editor('v1.0.0')}/edit`, form);
+    const forged = await post({ action: 'hide', key: otherKeys['Dark mode']! });
+    expect(forged.status).toBe(404);
+    expect(forged.body).toContain('No such item in this release note; nothing was changed');
+    expect((await post({ action: 'hide', key: '<script>alert(1)</script>' })).body).not.toContain('<script>alert');
+    expect((await post({ action: 'move', key: key!, section: 'breaking' })).status).toBe(400);
+    const long = await post({ action: 'text', key: key!, text: 'x'.repeat(501) });
+    expect(long.status).toBe(400);
+    expect(long.body).toContain('must be at most 500 characters');
+    expect((await post({ action: 'text', key: key!, text: 'x'.repeat(150_000) })).status).toBe(400);
+    expect((await post({ action: 'introduction', introduction: 'y'.repeat(20_001) })).status).toBe(400);
+    expect((await post({ action: 'introduction', introduction: 'z'.repeat(3 * 1024 * 1024) })).status).toBe(413);
+    expect((await post({ action: 'explode', key: key! })).status).toBe(400);
+    expect((await post({ _csrf: null, action: 'hide', key: key! })).status).toBe(403);
+    expect((await alice.post(`${editor('v1.0.0')}/status`, { action: 'archive' })).status).toBe(400);
+    expect(await row(app.id, 'v1.0.0')).toEqual(before);
+    const stored = await db()
+      .selectFrom('release_note_edits as e')
+      .innerJoin('release_notes as n', 'n.id', 'e.release_id')
+      .select('n.tag')
+      .where('n.project_id', '=', app.id)
+      .execute();
+    expect(stored.map((s) => s.tag)).not.toContain('v1.0.0');
+  });
+});

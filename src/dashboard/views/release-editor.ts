@@ -1,0 +1,139 @@
+import type { ReleaseEditorView } from '../../entries/entries.service.js';
+import { EDIT_LIMITS, type EditorItem } from '../../entries/release-edits.js';
+import type { AppError } from '../../errors.js';
+import { html, type Html } from '../../html/html.js';
+import { csrfField, formErrors, when } from './layout.js';
+
+/** The editor's address of a note: the tag URL-encoded (`@org/pkg@1.0.0` has a slash), `unreleased` for Unreleased. */
+export function releaseEditorUrl(slug: string, tag: string | null): string {
+  return `/dashboard/projects/${slug}/releases/${encodeURIComponent(tag ?? 'unreleased')}`;
+}
+
+export interface ReleaseEditorPage {
+  slug: string;
+  csrf: string;
+  view: ReleaseEditorView;
+  error?: AppError | undefined;
+}
+
+const itemId = (key: string) => `item-${key.replace(/[^\w-]/g, '_')}`;
+
+function item(p: ReleaseEditorPage, base: string, sections: ReleaseEditorView['sections'], i: EditorItem, first: boolean, last: boolean): Html {
+  const edited = i.text !== i.generatedText;
+  const moved = i.section !== i.generatedSection;
+  const from = sections.find((s) => s.key === i.generatedSection)?.label ?? i.generatedSection;
+  return html`<li id="${itemId(i.key)}" class="edit-item${i.hidden ? ' hidden-item' : ''}" data-key="${i.key}">
+    <form class="inline" method="post" action="${base}/edit">
+      ${csrfField(p)}<input type="hidden" name="key" value="${i.key}" />
+      ${i.component ? html`<span class="muted">${i.component}:</span>` : ''}
+      <label class="visually-hidden" for="t-${itemId(i.key)}">Text</label
+      ><input id="t-${itemId(i.key)}" name="text" value="${i.text}" maxlength="${String(EDIT_LIMITS.itemText)}" size="60" />
+      <button type="submit" name="action" value="text">Save text</button>
+      ${
+        i.hidden
+          ? html`<button class="secondary" type="submit" name="action" value="show">Show</button>`
+          : html`${first ? '' : html`<button class="secondary" type="submit" name="action" value="up" aria-label="Move up">↑</button>`}${
+                last ? '' : html`<button class="secondary" type="submit" name="action" value="down" aria-label="Move down">↓</button>`
+              }<button class="secondary" type="submit" name="action" value="hide">Hide</button>
+              <button class="secondary" type="submit" name="action" value="${i.headline ? 'unheadline' : 'headline'}">
+                ${i.headline ? 'Not a headline' : 'Make headline'}
+              </button>
+              ${
+                sections.length > 1
+                  ? html`<label class="visually-hidden" for="s-${itemId(i.key)}">Section</label
+                      ><select id="s-${itemId(i.key)}" name="section">
+                        ${sections.map((s) => html`<option value="${s.key}" ${s.key === i.section ? html` selected` : ''}>${s.label}</option>`)}</select
+                      ><button class="secondary" type="submit" name="action" value="move">Move</button>`
+                  : ''
+              }`
+      }
+      ${i.isNew ? html`<span class="badge pending">new since your edit</span><button class="secondary" type="submit" name="action" value="reviewed">Reviewed</button>` : ''}
+      ${i.headline && !i.hidden ? html`<span class="badge published">headline</span>` : ''}${i.hidden ? html`<span class="badge archived">hidden</span>` : ''}${
+        edited ? html`<span class="badge draft" title="Generated: ${i.generatedText}">edited</span>` : ''
+      }${moved ? html`<span class="badge draft">moved from ${from}</span>` : ''}
+    </form>
+  </li>`;
+}
+
+/** One release note in the editor: its introduction, its items by section, publication. */
+export function releaseEditorPage(p: ReleaseEditorPage): Html {
+  const { view } = p;
+  const { note } = view;
+  const base = releaseEditorUrl(p.slug, note.tag);
+  const published = note.status === 'published';
+  const state = published
+    ? view.waiting
+      ? html`<p>
+          <span class="badge pending">changes waiting</span> Readers see the published version; your edits (and any new generated content) reach them when you
+          publish.
+        </p>`
+      : html`<p>Readers see this note as it is below.</p>`
+    : html`<p>A ${note.status}: readers see nothing of it until you publish it.</p>`;
+  return html`${formErrors(p.error?.message, p.error?.details)}
+    <section class="panel" aria-labelledby="status-h">
+      <h2 id="status-h">Publication</h2>
+      <p>
+        <span class="badge ${note.status}">${note.status}</span>${note.released_at ? html` · released ${when(note.released_at)}` : ''}${
+          view.editedAt ? html` · edited ${when(view.editedAt)}` : ' · not edited'
+        }${view.newItems ? html` · <span class="badge pending">${String(view.newItems)} new since your edit</span>` : ''}
+      </p>
+      ${state}
+      <div class="actions">
+        <form class="inline" method="post" action="${base}/status">
+          ${csrfField(p)}<button type="submit" name="action" value="publish" ${published && !view.waiting ? html` disabled` : ''}>
+            ${published ? 'Publish changes' : 'Publish'}</button
+          >${published ? html`<button class="secondary" type="submit" name="action" value="unpublish">Unpublish</button>` : ''}${
+            view.edits
+              ? html`<button
+                  class="secondary"
+                  type="submit"
+                  name="action"
+                  value="reset"
+                  data-confirm="Drop every edit of this note and go back to the generated content?"
+                >
+                  Discard my edits
+                </button>`
+              : ''
+          }
+        </form>
+        <a href="${base}/preview">Preview as the public page</a
+        >${published ? html` · <a href="/c/${p.slug}/releases/${encodeURIComponent(note.tag ?? 'unreleased')}">Public page</a>` : ''}
+        ${view.newItems ? html`<form class="inline" method="post" action="${base}/edit">${csrfField(p)}<button class="secondary" type="submit" name="action" value="reviewed-all">Mark all new items reviewed</button></form>` : ''}
+      </div>
+    </section>
+    <section class="panel" aria-labelledby="intro-h">
+      <h2 id="intro-h">Introduction</h2>
+      <form class="stack" method="post" action="${base}/edit">
+        ${csrfField(p)}<input type="hidden" name="action" value="introduction" />
+        <label for="f-introduction">Shown before the changes (Markdown; empty: none)</label>
+        <textarea id="f-introduction" name="introduction" rows="5" maxlength="${String(EDIT_LIMITS.introduction)}" aria-describedby="f-introduction-hint">
+${view.introduction ?? ''}</textarea>
+        <p class="hint" id="f-introduction-hint">
+          At most ${EDIT_LIMITS.introduction.toLocaleString('en')} characters. Rendered like every entry's Markdown (links, emphasis, code; no HTML).
+        </p>
+        <div class="actions"><button type="submit">Save introduction</button></div>
+      </form>
+    </section>
+    <section class="panel" aria-labelledby="items-h">
+      <h2 id="items-h">Changes</h2>
+      <p class="hint">
+        Item text is one line of at most ${String(EDIT_LIMITS.itemText)} characters, shown as written (code spans in backticks); at most
+        ${String(EDIT_LIMITS.headlines)} headline items. Edits are kept when the note is generated again.
+      </p>
+      ${
+        view.sections.length
+          ? view.sections.map((s) => {
+              const shown = s.items.filter((i) => !i.hidden);
+              return html`<h3 id="section-${s.key}">${s.label}</h3>
+                ${
+                  s.items.length
+                    ? html`<ol class="edit-items">
+                        ${s.items.map((i) => item(p, base, view.sections, i, shown[0] === i, shown[shown.length - 1] === i))}
+                      </ol>`
+                    : html`<p class="muted">No items.</p>`
+                }`;
+            })
+          : html`<p class="empty">This note lists no changes.</p>`
+      }
+    </section>`;
+}

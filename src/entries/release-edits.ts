@@ -1,0 +1,314 @@
+/**
+ * An editor's edits of a release note, and how they apply onto generated content. The edits are kept
+ * apart from what generation writes (release_note_edits, migrations/0035), keyed by item identity, so
+ * that a later generation run updates the sections and the edits are applied onto the new content
+ * again: an item keeps its edit while it is generated, items generation adds are "new since your
+ * edit". Pure: no I/O, no rendering (the note's Markdown comes from a port, entries.service.ts).
+ */
+import { createHash } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import { AppError } from '../errors.js';
+
+/** Limits of what an editor may write (docs/revisions.md). */
+export const EDIT_LIMITS = {
+  /** An item's text: one line, as generation writes it. */
+  itemText: 500,
+  /** The introduction, Markdown. */
+  introduction: 20_000,
+  /** Headline items chosen. */
+  headlines: 20,
+} as const;
+
+export interface NoteItem {
+  text: string;
+  component: string | null;
+  [more: string]: unknown;
+}
+export interface NoteSection {
+  section_type_key: string;
+  label: string;
+  items: NoteItem[];
+}
+export interface NoteHeadline {
+  section_type_key: string;
+  title: string;
+  body: string | null;
+}
+/** A release note's generated_json (the contract's GeneratedJson, items possibly with more fields). */
+export interface NoteJson {
+  title: string;
+  headline_items: NoteHeadline[];
+  sections: NoteSection[];
+  component_tags: string[];
+  team_attribution: string | null;
+}
+
+const Key = Type.String({ maxLength: 40 });
+export const ReleaseEditsSchema = Type.Object({
+  introduction: Type.Union([Type.String(), Type.Null()]),
+  items: Type.Record(Key, Type.Object({ text: Type.Optional(Type.String()), hidden: Type.Optional(Type.Boolean()), section: Type.Optional(Type.String()) })),
+  /** Per section key: the items in the order the editor chose; items not listed follow in generated order. */
+  order: Type.Record(Type.String(), Type.Array(Key)),
+  /** The headline items chosen, in order; null: generation's choice. */
+  headlines: Type.Union([Type.Array(Key), Type.Null()]),
+  /** The items the editor has seen; any other item of the note is new since their edit. */
+  known: Type.Array(Key),
+});
+export type ReleaseEdits = Static<typeof ReleaseEditsSchema>;
+
+export const noEdits = (): ReleaseEdits => ({ introduction: null, items: {}, order: {}, headlines: null, known: [] });
+
+/** A trailing pull-request reference, `(#123)`: the item's key when it has one (text may be reworded). */
+const PULL_REQUEST = /\(#(\d{1,10})\)\s*$/;
+
+/**
+ * Each item's key, in generated order: `pr:<number>` when its text ends with a pull-request reference,
+ * else a hash of its component and text (`t:…`). The same key twice in a note (the same line in two
+ * sections) is told apart by its rank (`~2`). Items carry no commit of their own in generated_json, so
+ * this is the identity that survives a regeneration: a reworded title is a new item.
+ */
+export function keyedItems(json: Pick<NoteJson, 'sections'>): Array<{ key: string; section: string; item: NoteItem }> {
+  const seen = new Map<string, number>();
+  const out: Array<{ key: string; section: string; item: NoteItem }> = [];
+  for (const section of json.sections) {
+    for (const item of section.items) {
+      const pr = PULL_REQUEST.exec(item.text);
+      const base = pr
+        ? `pr:${pr[1]}`
+        : `t:${createHash('sha256')
+            .update(`${item.component ?? ''}\u0000${item.text}`)
+            .digest('hex')
+            .slice(0, 16)}`;
+      const n = (seen.get(base) ?? 0) + 1;
+      seen.set(base, n);
+      out.push({ key: n === 1 ? base : `${base}~${n}`, section: section.section_type_key, item });
+    }
+  }
+  return out;
+}
+
+/** One item as the editor shows it: generated and edited. */
+export interface EditorItem {
+  key: string;
+  /** Where it is shown (the editor's choice, else generation's). */
+  section: string;
+  generatedSection: string;
+  text: string;
+  generatedText: string;
+  component: string | null;
+  hidden: boolean;
+  headline: boolean;
+  /** Generated after the editor's last edit: for them to review. */
+  isNew: boolean;
+}
+
+/** Generation's headline items as item keys (a headline is an item's text in its section). */
+function generatedHeadlineKeys(json: NoteJson, items: ReturnType<typeof keyedItems>): string[] {
+  const keys: string[] = [];
+  for (const h of json.headline_items) {
+    const match = items.find((i) => i.section === h.section_type_key && i.item.text === h.title) ?? items.find((i) => i.item.text === h.title);
+    if (match && !keys.includes(match.key)) keys.push(match.key);
+  }
+  return keys;
+}
+
+/**
+ * The note's items with the edits applied, section by section in the order shown (hidden ones too,
+ * after the shown ones of their section), for the editor.
+ */
+export function editorView(
+  json: NoteJson,
+  edits: ReleaseEdits | null,
+): { sections: Array<{ key: string; label: string; items: EditorItem[] }>; newItems: number } {
+  const items = keyedItems(json);
+  const e = edits ?? noEdits();
+  const sectionKeys = new Set(json.sections.map((s) => s.section_type_key));
+  const headlines = new Set(e.headlines ?? generatedHeadlineKeys(json, items));
+  const known = new Set(e.known);
+  const view: EditorItem[] = items.map(({ key, section, item }) => {
+    const edit = e.items[key] ?? {};
+    return {
+      key,
+      section: edit.section && sectionKeys.has(edit.section) ? edit.section : section,
+      generatedSection: section,
+      text: edit.text ?? item.text,
+      generatedText: item.text,
+      component: item.component,
+      hidden: edit.hidden === true,
+      headline: headlines.has(key),
+      isNew: edits !== null && !known.has(key),
+    };
+  });
+  const sections = json.sections.map((s) => {
+    const here = view.filter((i) => i.section === s.section_type_key);
+    const rank = new Map((e.order[s.section_type_key] ?? []).map((k, i) => [k, i]));
+    // Stable: items the editor ordered first, in their order, then the others as generated.
+    const ordered = here
+      .map((item, i) => ({ item, i }))
+      .sort((a, b) => (rank.get(a.item.key) ?? Infinity) - (rank.get(b.item.key) ?? Infinity) || a.i - b.i)
+      .map((x) => x.item);
+    return { key: s.section_type_key, label: s.label, items: [...ordered.filter((i) => !i.hidden), ...ordered.filter((i) => i.hidden)] };
+  });
+  return { sections, newItems: view.filter((i) => i.isNew).length };
+}
+
+/**
+ * generated_json with the edits applied: items' text, section and order as the editor chose, hidden
+ * items left out (and sections left empty by it), headline items as chosen (a breaking change keeps
+ * its explanation). What readers see once it is published.
+ */
+export function applyEdits(json: NoteJson, edits: ReleaseEdits): NoteJson {
+  const { sections } = editorView(json, edits);
+  const raw = new Map(keyedItems(json).map((i) => [i.key, i.item]));
+  const shown = sections.flatMap((s) => s.items.filter((i) => !i.hidden));
+  const byKey = new Map(shown.map((i) => [i.key, i]));
+  const bodies = new Map(json.headline_items.map((h) => [`${h.section_type_key}\u0000${h.title}`, h.body]));
+  let headline_items: NoteHeadline[];
+  if (edits.headlines === null) {
+    // Generation's choice, each with the text and section its item now has; hidden ones left out.
+    const items = keyedItems(json);
+    headline_items = json.headline_items.flatMap((h) => {
+      const match = items.find((i) => i.section === h.section_type_key && i.item.text === h.title) ?? items.find((i) => i.item.text === h.title);
+      if (!match) return [h];
+      const item = byKey.get(match.key);
+      return item ? [{ section_type_key: item.section, title: item.text, body: h.body }] : [];
+    });
+  } else {
+    headline_items = edits.headlines.flatMap((key) => {
+      const item = byKey.get(key);
+      if (!item) return [];
+      return [{ section_type_key: item.section, title: item.text, body: bodies.get(`${item.generatedSection}\u0000${item.generatedText}`) ?? null }];
+    });
+  }
+  return {
+    ...json,
+    headline_items,
+    sections: sections
+      .map((s) => ({
+        section_type_key: s.key,
+        label: s.label,
+        // The generated item (its other fields kept) with the editor's text.
+        items: s.items.filter((i) => !i.hidden).map((i) => ({ ...raw.get(i.key)!, text: i.text })),
+      }))
+      .filter((s) => s.items.length),
+  };
+}
+
+/** One change an editor makes; `key` names an item of the note, `section` one of its sections. */
+export type ReleaseEdit =
+  | { action: 'text'; key: string; text: string }
+  | { action: 'hide' | 'show' | 'up' | 'down' | 'headline' | 'unheadline' | 'reviewed'; key: string }
+  | { action: 'move'; key: string; section: string }
+  | { action: 'introduction'; text: string }
+  | { action: 'reviewed-all' };
+
+export const EDIT_ACTIONS = ['text', 'hide', 'show', 'up', 'down', 'headline', 'unheadline', 'move', 'introduction', 'reviewed', 'reviewed-all'] as const;
+
+// C0 controls but tab and newline, DEL, C1 controls and bidirectional overrides: never part of an item.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+
+/**
+ * The edits after one more change, checked against the note's generated content: an unknown item, a
+ * section the note does not have, text too long or with control characters are refused (400) and
+ * nothing changes. The acted-on item is seen by the editor from then on.
+ */
+export function edit(json: NoteJson, current: ReleaseEdits | null, change: ReleaseEdit): ReleaseEdits {
+  const items = keyedItems(json);
+  const keys = new Set(items.map((i) => i.key));
+  // The first edit: everything generated so far is what the editor saw.
+  const e: ReleaseEdits = current ? structuredClone(current) : { ...noEdits(), known: [...keys] };
+  const bad = (parameter: string, message: string) => new AppError('invalid_request', `Invalid edit: ${parameter} ${message}`, [{ parameter, message }]);
+  if (change.action === 'introduction') {
+    if (change.text.length > EDIT_LIMITS.introduction) throw bad('introduction', `must be at most ${EDIT_LIMITS.introduction.toLocaleString('en')} characters`);
+    if (CONTROL.test(change.text.replace(/\r/g, ''))) throw bad('introduction', 'must not contain control characters');
+    const text = change.text.replace(/\r\n?/g, '\n').trim();
+    e.introduction = text ? text : null;
+    return e;
+  }
+  if (change.action === 'reviewed-all') {
+    e.known = [...new Set([...e.known, ...keys])];
+    return e;
+  }
+  const { key } = change;
+  if (!keys.has(key))
+    throw new AppError('not_found', 'No such item in this release note; nothing was changed', [{ parameter: 'key', message: 'is not an item of this note' }]);
+  const item = (e.items[key] ??= {});
+  const view = editorView(json, e);
+  const at = view.sections.find((s) => s.items.some((i) => i.key === key))!;
+  switch (change.action) {
+    case 'text': {
+      const text = change.text.trim();
+      if (!text) throw bad('text', 'must not be empty (hide the item instead)');
+      if (text.length > EDIT_LIMITS.itemText) throw bad('text', `must be at most ${EDIT_LIMITS.itemText} characters`);
+      if (/[\r\n]/.test(text) || CONTROL.test(text)) throw bad('text', 'must be one line without control characters');
+      const generated = items.find((i) => i.key === key)!.item.text;
+      if (text === generated) delete item.text;
+      else item.text = text;
+      break;
+    }
+    case 'hide':
+      item.hidden = true;
+      break;
+    case 'show':
+      delete item.hidden;
+      break;
+    case 'move': {
+      if (!json.sections.some((s) => s.section_type_key === change.section)) {
+        throw bad('section', 'is not a section of this release note');
+      }
+      const generated = items.find((i) => i.key === key)!.section;
+      if (change.section === generated) delete item.section;
+      else item.section = change.section;
+      // Last of its new section, where the editor will look for it.
+      const target = editorView(json, e).sections.find((s) => s.key === change.section)!;
+      e.order[change.section] = [...target.items.filter((i) => !i.hidden && i.key !== key).map((i) => i.key), key];
+      break;
+    }
+    case 'up':
+    case 'down': {
+      const order = at.items.filter((i) => !i.hidden).map((i) => i.key);
+      const from = order.indexOf(key);
+      const to = change.action === 'up' ? from - 1 : from + 1;
+      if (from < 0 || to < 0 || to >= order.length) break;
+      [order[from], order[to]] = [order[to]!, order[from]!];
+      e.order[at.key] = order;
+      break;
+    }
+    case 'headline':
+    case 'unheadline': {
+      const chosen = view.sections
+        .flatMap((s) => s.items)
+        .filter((i) => i.headline)
+        .map((i) => i.key);
+      const next = change.action === 'headline' ? [...chosen.filter((k) => k !== key), key] : chosen.filter((k) => k !== key);
+      if (next.length > EDIT_LIMITS.headlines) throw bad('key', `would make more than ${EDIT_LIMITS.headlines} headline items`);
+      e.headlines = next;
+      break;
+    }
+    case 'reviewed':
+      break;
+  }
+  if (!Object.keys(item).length) delete e.items[key];
+  if (!e.known.includes(key)) e.known.push(key);
+  return e;
+}
+
+/** The edits as stored: anything unreadable counts as no edits rather than failing the note. */
+export function storedEdits(value: unknown): ReleaseEdits | null {
+  if (!value || typeof value !== 'object') return null;
+  const v = value as Partial<ReleaseEdits>;
+  return {
+    introduction: typeof v.introduction === 'string' ? v.introduction : null,
+    items: v.items && typeof v.items === 'object' ? v.items : {},
+    order: v.order && typeof v.order === 'object' ? v.order : {},
+    headlines: Array.isArray(v.headlines) ? v.headlines : null,
+    known: Array.isArray(v.known) ? v.known : [],
+  };
+}
+
+/** Whether the edits change anything readers see. */
+export function changesAnything(edits: ReleaseEdits): boolean {
+  return edits.introduction !== null || Object.keys(edits.items).length > 0 || Object.values(edits.order).some((o) => o.length) || edits.headlines !== null;
+}
