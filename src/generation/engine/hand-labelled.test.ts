@@ -42,10 +42,14 @@ describe('hand-labelled commits', () => {
         prNumber: prNumberOf(row.subject),
       };
       const got = classifyCommit(commit, { mergedCommitsPresent: true }).section;
-      if (got !== row.section && !row.also?.includes(got)) misses.push(`[${row.dataset}] ${row.subject} → ${got}, labelled ${row.section}`);
+      // Labelled before development dependencies had a section of their own: `dependencies` names both.
+      const same = got === row.section || (got === 'dev-dependencies' && row.section === 'dependencies');
+      if (!same && !row.also?.includes(got)) misses.push(`[${row.dataset}] ${row.subject} → ${got}, labelled ${row.section}`);
     }
     const agreement = (rows.length - misses.length) / rows.length;
-    console.log(`hand-labelled agreement: ${rows.length - misses.length}/${rows.length} = ${(agreement * 100).toFixed(1)}%${misses.length ? `\n  ${misses.join('\n  ')}` : ''}`);
+    console.log(
+      `hand-labelled agreement: ${rows.length - misses.length}/${rows.length} = ${(agreement * 100).toFixed(1)}%${misses.length ? `\n  ${misses.join('\n  ')}` : ''}`,
+    );
     expect(agreement).toBeGreaterThanOrEqual(0.95);
   });
 });
