@@ -193,7 +193,8 @@ describe('paths as evidence on free-form histories', () => {
       ]),
     ).toBe('fix');
     // Without library code (or without tests beside a change), the words alone decide: other.
-    expect(section('Persistent cookies', [['M', 'website/playground/Playground.js']])).toBe('other');
+    // The website's own code: its content, not the library's (issue 24).
+    expect(section('Persistent cookies', [['M', 'website/playground/Playground.js']])).toBe('website');
     expect(
       section('Something else', [
         ['M', 'src/a.ts'],
@@ -282,7 +283,7 @@ describe('security only for security fixes', () => {
   });
 
   it('never for SECURITY.md edits or dev-dependency bumps', () => {
-    expect(section('Create SECURITY.md', [['A', 'SECURITY.md']])).toBe('documentation');
+    expect(section('Create SECURITY.md', [['A', 'SECURITY.md']])).toBe('governance');
     expect(section('Update security policy', [['M', '.github/SECURITY.md']])).not.toBe('security');
     // Only the lock file moves: the project's own installs, a development dependency update.
     expect(section('chore(deps): update dependency vite to v5.4.12 [security] (#12793)', [['M', 'pnpm-lock.yaml']], bot)).toBe('dev-dependencies');

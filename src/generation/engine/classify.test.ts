@@ -330,3 +330,29 @@ describe('dependency updates by what their manifests change', () => {
     expect(withDeps('fix(deps): update dependency postcss to ^8.4.44', undefined)).toBe('fix');
   });
 });
+
+describe('noise classes hidden by default (one section each)', () => {
+  it('files website and blog content as Website and blog', () => {
+    expect(section('Add blog post for v3.8.0 (#18639)', [['A', 'website/blog/2026-01-01-3.8.0.md']])).toBe('website');
+    expect(
+      section('docs: fix the playground header', [
+        ['M', 'website/static/playground.js'],
+        ['M', 'website/src/pages/index.jsx'],
+      ]),
+    ).toBe('website');
+    expect(section('docs: polish the theme', [['M', 'docs/.vitepress/theme/index.ts']])).toBe('website');
+  });
+
+  it('files governance and team documents as Project governance', () => {
+    expect(section('Add Ben to the list of security researchers in SECURITY.md', [['M', 'SECURITY.md']])).toBe('governance');
+    expect(section('docs: adopt the Contributor Covenant', [['A', 'CODE_OF_CONDUCT.md']])).toBe('governance');
+    expect(section('Add @jane to the triage team', [['M', 'docs/team.md']])).toBe('governance');
+    expect(section('Update sponsors', [['M', 'README.md']])).not.toBe('documentation');
+  });
+
+  it('leaves library changes and user documentation where they were', () => {
+    expect(section('fix: warn about the triage option', [['M', 'src/options.ts']])).toBe('fix');
+    expect(section('docs: explain the cache option', [['M', 'docs/options.md']])).toBe('documentation');
+    expect(section('Fix typo in docs (#19561)', [['M', 'docs/options.md']])).toBe('documentation');
+  });
+});

@@ -20,6 +20,7 @@ import {
   isRuntimeSecurityUpdate,
   isSubmodulePointerOnly,
   libraryChanges,
+  noiseClassOf,
   onlyChangelogFiles,
   pathTopic,
   raisesMinimumRuntime,
@@ -193,6 +194,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   }
   if (section === 'breaking') breaking = true;
   section = dependencySection(section, typeName, scope, text, commit);
+  if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes) ?? section;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
   const dependencyUpdate =
@@ -263,6 +265,10 @@ function sectionOfType(type: string, scope: string | null, description: string, 
   if (maintenance && isReleaseSubject(description)) return 'chore';
   return section;
 }
+
+// Sections whose commits may be one of the noise classes (website, governance): never a feature or breaking change.
+// (Maintenance is hidden already: `chore: update sponsors` stays maintenance.)
+const NOISE_CANDIDATES: ReadonlySet<SectionKey> = new Set<SectionKey>(['documentation', 'fix', 'refactor', 'other']);
 
 // Sections a dependency change is filed under by its words when they say nothing more: what it changes decides.
 const MAINTENANCE_SECTIONS: ReadonlySet<SectionKey> = new Set<SectionKey>(['chore', 'build', 'refactor', 'other']);

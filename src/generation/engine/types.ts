@@ -19,6 +19,8 @@ export const SECTION_KEYS = [
   'build',
   'test',
   'chore',
+  'website',
+  'governance',
   'revert',
   'other',
 ] as const;
@@ -39,6 +41,8 @@ export const DEFAULT_SECTION_LABELS: Record<SectionKey, string> = {
   build: 'Build and CI',
   test: 'Tests',
   chore: 'Maintenance',
+  website: 'Website and blog',
+  governance: 'Project governance',
   revert: 'Reverts',
   other: 'Other',
 };
