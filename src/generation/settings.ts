@@ -18,8 +18,12 @@ import {
   type TeamMapping,
 } from './engine/types.js';
 
-/** Sections a public changelog leaves out unless the project turns them on. */
-export const HIDDEN_BY_DEFAULT: ReadonlySet<SectionKey> = new Set(['build', 'test', 'chore']);
+/**
+ * Sections a public changelog leaves out unless the project turns them on: among them updates of the
+ * project's own development tools (devDependencies, read from its manifests), which maintainers leave
+ * out of their notes (docs/quality.md), the website's and blog's content, and governance and team documents.
+ */
+export const HIDDEN_BY_DEFAULT: ReadonlySet<SectionKey> = new Set(['dev-dependencies', 'build', 'test', 'chore', 'website', 'governance']);
 
 export interface SettingsInput {
   entryTypes?: readonly string[];
@@ -184,7 +188,9 @@ export function parseTeamRules(pathRules: readonly string[], authorRules: readon
     const what = at > 0 ? rule.slice(0, at).trim() : '';
     const team = at > 0 ? rule.slice(at + 1).trim() : '';
     if (!what || !team) {
-      problems.push(`team ${kind === 'paths' ? 'rule' : 'author'} "${rule}" must look like ${kind === 'paths' ? 'GLOB=TEAM, e.g. packages/compiler/**=Compiler' : 'EMAIL_OR_NAME=TEAM, e.g. alice@example.com=Core'}`);
+      problems.push(
+        `team ${kind === 'paths' ? 'rule' : 'author'} "${rule}" must look like ${kind === 'paths' ? 'GLOB=TEAM, e.g. packages/compiler/**=Compiler' : 'EMAIL_OR_NAME=TEAM, e.g. alice@example.com=Core'}`,
+      );
       return;
     }
     let entry = byTeam.get(team);

@@ -1,3 +1,5 @@
+import type { DependencyChanges } from './manifests.js';
+
 /** A person and the moment as git recorded them; `date` is ISO 8601 with the original UTC offset. */
 export interface Signature {
   name: string;
@@ -34,6 +36,11 @@ export interface CommitRecord {
   tags: string[];
   coAuthors: CoAuthor[];
   prNumber: number | null;
+  /**
+   * What the commit changes in the dependencies its package manifests declare (manifests.ts), read at
+   * ingest with the manifests' contents; absent when they were not read (the engine then goes by words and paths).
+   */
+  dependencies?: DependencyChanges;
 }
 
 /** People named in `Co-authored-by: Name <email>` trailers, once each (by e-mail). */

@@ -8,6 +8,7 @@ import { GitError, runGit } from './git.js';
 import { CODEOWNERS_PATHS, tagsByCommit } from './mirror.js';
 import { gitLogArgs, parseGitLog, streamLogTokens } from './git-log.js';
 import type { CommitRecord } from './commit-record.js';
+import { readDependencyChanges } from './manifest-log.js';
 
 export interface ReadOptions {
   /** Tags already read (readRepository reads them alongside other work). */
@@ -16,6 +17,8 @@ export interface ReadOptions {
   rev?: string;
   /** Only commits committed at or after this date. */
   since?: Date;
+  /** Read what each commit changes in its package manifests' dependencies (default true). */
+  manifests?: boolean;
 }
 
 /** git in a local checkout (or bare repository), with ingestion's sanitized environment. */
@@ -77,9 +80,22 @@ export async function readRepository(dir: string, options: ReadOptions = {}): Pr
   const codeowners = readCodeowners(dir, options.rev);
   codeowners.catch(() => {}); // awaited below; do not let a failure go unhandled meanwhile
   const tags = await readTags(dir);
+  // One more git process for the whole history (not one per commit); when it fails or runs out of its
+  // time budget, the commits go without manifest facts and the engine reads words and paths as before.
+  const dependencies =
+    options.manifests === false
+      ? Promise.resolve(new Map())
+      : readDependencyChanges([checkRev(options.rev ?? 'HEAD'), ...(options.since ? [`--since=${options.since.toISOString()}`] : [])], { cwd: dir }).catch(
+          () => new Map(),
+        );
   const commits: CommitRecord[] = [];
   for await (const c of streamCommits(dir, { ...options, tags })) commits.push(c);
   commits.reverse();
+  const facts = await dependencies;
+  for (const c of commits) {
+    const d = facts.get(c.sha);
+    if (d) c.dependencies = d;
+  }
   return { commits, codeowners: await codeowners };
 }
 

@@ -60,14 +60,25 @@ describe('dependency changes in every form', () => {
 
   it('reads a commit that only moves a submodule pointer as a dependency update', () => {
     expect(classify('Sync', [['M', 'vendor/libgit2']])).toMatchObject({ section: 'dependencies', rule: 'submodule' });
-    expect(classify('Point at the new release', [['M', '.gitmodules'], ['M', 'third_party/zlib']]).section).toBe('dependencies');
+    expect(
+      classify('Point at the new release', [
+        ['M', '.gitmodules'],
+        ['M', 'third_party/zlib'],
+      ]).section,
+    ).toBe('dependencies');
     // Extension-less files that are not submodules stay what they are.
     expect(section('Tidy', [['M', 'Makefile']])).not.toBe('dependencies');
     expect(section('Add redirect', [['M', 'website/static/_redirects']])).not.toBe('dependencies');
   });
 
   it('reads a removed package as a dependency change, not a removed API', () => {
-    expect(section('Remove `lodash` (#12628)', [['M', 'package.json'], ['M', 'src/cli/usage.js'], ['M', 'yarn.lock']])).toBe('dependencies');
+    expect(
+      section('Remove `lodash` (#12628)', [
+        ['M', 'package.json'],
+        ['M', 'src/cli/usage.js'],
+        ['M', 'yarn.lock'],
+      ]),
+    ).toBe('dependencies');
   });
 });
 
@@ -91,7 +102,9 @@ describe('near-conventional prefixes: understood, never in the title', () => {
   });
 
   it('keeps an event name that only looks like a prefix', () => {
-    expect(classify('fix(v-model): update:camelCase events should trigger kebab case equivalent').title).toBe('update:camelCase events should trigger kebab case equivalent');
+    expect(classify('fix(v-model): update:camelCase events should trigger kebab case equivalent').title).toBe(
+      'update:camelCase events should trigger kebab case equivalent',
+    );
   });
 
   it('titles reverts by what they revert, without its prefix', () => {
@@ -107,13 +120,49 @@ describe('near-conventional prefixes: understood, never in the title', () => {
 
 describe('paths as evidence on free-form histories', () => {
   it.each<[string, Change[], string]>([
-    ['Make it pass on Windows', [['M', 'tests/format/jsfmt.spec.js'], ['M', 'tests/format/__snapshots__/jsfmt.spec.js.snap']], 'test'],
-    ['Wording', [['M', 'docs/options.md'], ['M', 'README.md']], 'documentation'],
+    [
+      'Make it pass on Windows',
+      [
+        ['M', 'tests/format/jsfmt.spec.js'],
+        ['M', 'tests/format/__snapshots__/jsfmt.spec.js.snap'],
+      ],
+      'test',
+    ],
+    [
+      'Wording',
+      [
+        ['M', 'docs/options.md'],
+        ['M', 'README.md'],
+      ],
+      'documentation',
+    ],
     ['Playground link', [['A', 'examples/basic/index.html']], 'documentation'],
-    ['Cache the build', [['M', '.github/workflows/ci.yml'], ['M', 'rollup.config.js']], 'build'],
-    ['Compile for Node 18 targets', [['M', 'tsconfig.build.json'], ['M', 'Makefile']], 'build'],
+    [
+      'Cache the build',
+      [
+        ['M', '.github/workflows/ci.yml'],
+        ['M', 'rollup.config.js'],
+      ],
+      'build',
+    ],
+    [
+      'Compile for Node 18 targets',
+      [
+        ['M', 'tsconfig.build.json'],
+        ['M', 'Makefile'],
+      ],
+      'build',
+    ],
     ['Bump version', [['M', 'package.json']], 'chore'],
-    ['Update versions', [['M', 'packages/a/package.json'], ['M', 'packages/b/package.json'], ['M', 'lerna.json']], 'chore'],
+    [
+      'Update versions',
+      [
+        ['M', 'packages/a/package.json'],
+        ['M', 'packages/b/package.json'],
+        ['M', 'lerna.json'],
+      ],
+      'chore',
+    ],
   ])('%s → %s', (message, changes, expected) => {
     expect(section(message, changes)).toBe(expected);
   });
@@ -125,12 +174,33 @@ describe('paths as evidence on free-form histories', () => {
   });
 
   it('places a noun phrase that adds to the library as a feature, a defect as a fix', () => {
-    expect(classify('request-level render()', [['A', 'lib/render.js'], ['M', 'lib/request.js']])).toMatchObject({ section: 'feature', rule: 'paths:library', title: 'request-level render()' });
-    expect(section('Persistent cookies', [['M', 'src/cookies.ts'], ['M', 'test/cookies.test.ts']])).toBe('feature');
-    expect(section('Numeric literal callees should keep parens (#141)', [['M', 'src/printer.js'], ['M', 'tests/literal/number.js']])).toBe('fix');
+    expect(
+      classify('request-level render()', [
+        ['A', 'lib/render.js'],
+        ['M', 'lib/request.js'],
+      ]),
+    ).toMatchObject({ section: 'feature', rule: 'paths:library', title: 'request-level render()' });
+    expect(
+      section('Persistent cookies', [
+        ['M', 'src/cookies.ts'],
+        ['M', 'test/cookies.test.ts'],
+      ]),
+    ).toBe('feature');
+    expect(
+      section('Numeric literal callees should keep parens (#141)', [
+        ['M', 'src/printer.js'],
+        ['M', 'tests/literal/number.js'],
+      ]),
+    ).toBe('fix');
     // Without library code (or without tests beside a change), the words alone decide: other.
-    expect(section('Persistent cookies', [['M', 'website/playground/Playground.js']])).toBe('other');
-    expect(section('Something else', [['M', 'src/a.ts'], ['M', 'docs/a.md']])).toBe('other');
+    // The website's own code: its content, not the library's (issue 24).
+    expect(section('Persistent cookies', [['M', 'website/playground/Playground.js']])).toBe('website');
+    expect(
+      section('Something else', [
+        ['M', 'src/a.ts'],
+        ['M', 'docs/a.md'],
+      ]),
+    ).toBe('other');
   });
 });
 
@@ -138,18 +208,40 @@ describe('removed public API and raised minimum runtime are breaking', () => {
   it.each<[string, Change[]]>([
     ['Removed app.foo(callback)', [['M', 'lib/application.js']]],
     ['Delete `x` as a magic string', [['M', 'src/parse.ts']]],
-    ['Remove `--flow-parser` option', [['M', 'src/cli/options.js'], ['A', 'changelog_unreleased/cli/1.md']]],
-    ['Remove `prettier.doc.builders.concat` (#13203)', [['M', 'src/document/builders.js'], ['A', 'changelog_unreleased/api/13203.md']]],
+    [
+      'Remove `--flow-parser` option',
+      [
+        ['M', 'src/cli/options.js'],
+        ['A', 'changelog_unreleased/cli/1.md'],
+      ],
+    ],
+    [
+      'Remove `prettier.doc.builders.concat` (#13203)',
+      [
+        ['M', 'src/document/builders.js'],
+        ['A', 'changelog_unreleased/api/13203.md'],
+      ],
+    ],
   ])('%s → breaking', (message, changes) => {
     expect(classify(message, changes)).toMatchObject({ section: 'breaking', breaking: true });
   });
 
   it('does not call an internal helper, a file or a leftover a public API', () => {
-    expect(section('Remove `getDocParts` (#16026)', [['M', 'src/document/printer.js'], ['M', 'src/document/utils.js']])).not.toBe('breaking');
+    expect(
+      section('Remove `getDocParts` (#16026)', [
+        ['M', 'src/document/printer.js'],
+        ['M', 'src/document/utils.js'],
+      ]),
+    ).not.toBe('breaking');
     // Library code changed without tests or a changelog entry: refactoring (not maintenance, not breaking).
     expect(section('Remove unused helper')).toBe('refactor');
     expect(section('Delete fuzzer2.js', [['D', 'fuzzer2.js']])).not.toBe('breaking');
-    expect(section('Remove `.flowconfig` (#9286)', [['D', '.flowconfig'], ['M', 'src/index.js']])).not.toBe('breaking');
+    expect(
+      section('Remove `.flowconfig` (#9286)', [
+        ['D', '.flowconfig'],
+        ['M', 'src/index.js'],
+      ]),
+    ).not.toBe('breaking');
   });
 
   it.each([
@@ -159,11 +251,21 @@ describe('removed public API and raised minimum runtime are breaking', () => {
     ['chore(project): bump MSRV to 1.74.1'],
     ['Bump minimum Python version to 3.9'],
   ])('%s → breaking', (message) => {
-    expect(section(message, [['M', 'package.json'], ['M', 'src/index.js']])).toBe('breaking');
+    expect(
+      section(message, [
+        ['M', 'package.json'],
+        ['M', 'src/index.js'],
+      ]),
+    ).toBe('breaking');
   });
 
-  it('leaves the project\'s own pipeline and dev environment alone', () => {
-    expect(section('Drop Node.js 14 for development build (#13439)', [['M', 'package.json'], ['M', 'scripts/build.js']])).not.toBe('breaking');
+  it("leaves the project's own pipeline and dev environment alone", () => {
+    expect(
+      section('Drop Node.js 14 for development build (#13439)', [
+        ['M', 'package.json'],
+        ['M', 'scripts/build.js'],
+      ]),
+    ).not.toBe('breaking');
     expect(section('Drop node 16 from the CI matrix', [['M', '.github/workflows/ci.yml']])).toBe('build');
   });
 });
@@ -181,13 +283,28 @@ describe('security only for security fixes', () => {
   });
 
   it('never for SECURITY.md edits or dev-dependency bumps', () => {
-    expect(section('Create SECURITY.md', [['A', 'SECURITY.md']])).toBe('documentation');
+    expect(section('Create SECURITY.md', [['A', 'SECURITY.md']])).toBe('governance');
     expect(section('Update security policy', [['M', '.github/SECURITY.md']])).not.toBe('security');
-    expect(section('chore(deps): update dependency vite to v5.4.12 [security] (#12793)', [['M', 'pnpm-lock.yaml']], bot)).toBe('dependencies');
-    expect(section('build(deps-dev): [security] bump webpack from 5.1.0 to 5.94.0', [['M', 'package.json'], ['M', 'yarn.lock']])).toBe('dependencies');
-    expect(section('[Security] Bump acorn from 6.3.0 to 6.4.1 in /website (#7765)', [['M', 'website/yarn.lock']])).toBe('dependencies');
+    // Only the lock file moves: the project's own installs, a development dependency update.
+    expect(section('chore(deps): update dependency vite to v5.4.12 [security] (#12793)', [['M', 'pnpm-lock.yaml']], bot)).toBe('dev-dependencies');
+    expect(
+      section('build(deps-dev): [security] bump webpack from 5.1.0 to 5.94.0', [
+        ['M', 'package.json'],
+        ['M', 'yarn.lock'],
+      ]),
+    ).toBe('dependencies');
+    expect(section('[Security] Bump acorn from 6.3.0 to 6.4.1 in /website (#7765)', [['M', 'website/yarn.lock']])).toBe('dev-dependencies');
     // A flagged update of a runtime dependency is a security fix.
-    expect(section('chore(deps): update dependency minimatch to ~10.2.0 [security]', [['M', 'packages/compiler-sfc/package.json'], ['M', 'pnpm-lock.yaml']], bot)).toBe('security');
+    expect(
+      section(
+        'chore(deps): update dependency minimatch to ~10.2.0 [security]',
+        [
+          ['M', 'packages/compiler-sfc/package.json'],
+          ['M', 'pnpm-lock.yaml'],
+        ],
+        bot,
+      ),
+    ).toBe('security');
   });
 });
 
@@ -199,7 +316,13 @@ describe('automated housekeeping is maintenance', () => {
     ['docs: sync backers', [['M', 'BACKERS.md']]],
     ['1.2.0-beta.1', [['M', 'package.json']]],
     ['0.2.0-dev', [['M', 'package.json']]],
-    ['v4.0.0-rc1', [['M', 'package.json'], ['M', 'CHANGELOG.md']]],
+    [
+      'v4.0.0-rc1',
+      [
+        ['M', 'package.json'],
+        ['M', 'CHANGELOG.md'],
+      ],
+    ],
     ['Release 1.2.0-beta.1', [['M', 'package.json']]],
     ['chore(release): 2.0.0', [['M', 'package.json']]],
     ['release: v1.2.3', [['M', 'package.json']]],
@@ -208,12 +331,17 @@ describe('automated housekeeping is maintenance', () => {
     expect(section(message, changes)).toBe('chore');
   });
 
-  it('counts a bot\'s README sync as maintenance', () => {
-    expect(section('Update README with the latest sponsors', [['M', 'README.md']], { name: 'github-actions[bot]', email: '41898282+github-actions[bot]@users.noreply.github.com' })).toBe('chore');
+  it("counts a bot's README sync as maintenance", () => {
+    expect(
+      section('Update README with the latest sponsors', [['M', 'README.md']], {
+        name: 'github-actions[bot]',
+        email: '41898282+github-actions[bot]@users.noreply.github.com',
+      }),
+    ).toBe('chore');
   });
 });
 
-describe('titles never change an identifier\'s case', () => {
+describe("titles never change an identifier's case", () => {
   it.each([
     ['no-unused-vars: report unused catch bindings', 'no-unused-vars: report unused catch bindings'],
     ['lodash@^4.17.21', 'lodash@^4.17.21'],
@@ -240,7 +368,16 @@ describe('titles never change an identifier\'s case', () => {
 
 describe('fix(deps): the runtime dependency update a project ships as a fix', () => {
   it('files fix(deps) under fixes, every other dependency scope and type under dependencies', () => {
-    expect(section('fix(deps): update dependency postcss to ^8.4.48 (#201)', [['M', 'packages/sfc/package.json'], ['M', 'pnpm-lock.yaml']], bot)).toBe('fix');
+    expect(
+      section(
+        'fix(deps): update dependency postcss to ^8.4.48 (#201)',
+        [
+          ['M', 'packages/sfc/package.json'],
+          ['M', 'pnpm-lock.yaml'],
+        ],
+        bot,
+      ),
+    ).toBe('fix');
     expect(section('fix(dependencies): pin left-pad to 1.3.0', [['M', 'package.json']])).toBe('fix');
     expect(section('fix(deps-dev): update dependency vitest to ^2.1.0', [['M', 'package.json']], bot)).toBe('dependencies');
     expect(section('chore(deps): update dependency postcss to ^8.4.48', [['M', 'package.json']], bot)).toBe('dependencies');
@@ -249,29 +386,64 @@ describe('fix(deps): the runtime dependency update a project ships as a fix', ()
   });
 
   it('keeps a flagged fix(deps) of a runtime dependency a security fix', () => {
-    expect(section('fix(deps): update dependency undici to ^6.21.1 [security]', [['M', 'packages/net/package.json'], ['M', 'pnpm-lock.yaml']], bot)).toBe('security');
+    expect(
+      section(
+        'fix(deps): update dependency undici to ^6.21.1 [security]',
+        [
+          ['M', 'packages/net/package.json'],
+          ['M', 'pnpm-lock.yaml'],
+        ],
+        bot,
+      ),
+    ).toBe('security');
   });
 });
 
 describe('ambiguous verbs on library code', () => {
   it('reads a change the project tests or announces as behaviour users see', () => {
-    const tested: Change[] = [['M', 'src/printer/objects.js'], ['M', 'tests/objects/__snapshots__/format.test.js.snap']];
+    const tested: Change[] = [
+      ['M', 'src/printer/objects.js'],
+      ['M', 'tests/objects/__snapshots__/format.test.js.snap'],
+    ];
     expect(classify('Remove space in empty object literal', tested)).toMatchObject({ section: 'fix', rule: 'verb-ambiguous+behaviour' });
     expect(section('Make nested ternaries indent consistently', tested)).toBe('fix');
     expect(section('Make the `wrap` option support two modes', tested)).toBe('feature');
     // A changelog entry is the project saying users see it, even when only type declarations changed.
-    expect(section('Include the exported printers in plugin typings', [['A', 'changelog_unreleased/api/77.md'], ['M', 'scripts/build/types.js']])).toBe('feature');
-    expect(section('Change the default quote style', [['A', '.changeset/blue-cats.md'], ['M', 'packages/core/config.json']])).toBe('fix');
+    expect(
+      section('Include the exported printers in plugin typings', [
+        ['A', 'changelog_unreleased/api/77.md'],
+        ['M', 'scripts/build/types.js'],
+      ]),
+    ).toBe('feature');
+    expect(
+      section('Change the default quote style', [
+        ['A', '.changeset/blue-cats.md'],
+        ['M', 'packages/core/config.json'],
+      ]),
+    ).toBe('fix');
   });
 
   it('reads library code changed alone as refactoring, and no library code as maintenance', () => {
-    expect(classify('Remove the concept of a preceding node', [['M', 'src/comments.js'], ['M', 'src/printer.js']])).toMatchObject({ section: 'refactor', rule: 'verb-ambiguous+library' });
+    expect(
+      classify('Remove the concept of a preceding node', [
+        ['M', 'src/comments.js'],
+        ['M', 'src/printer.js'],
+      ]),
+    ).toMatchObject({ section: 'refactor', rule: 'verb-ambiguous+library' });
     expect(section('Update the editor settings', [['M', '.vscode/settings.json']])).toBe('chore');
-    expect(section('Remove stray file', [['D', 'notes.txt'], ['M', 'package.json']])).toBe('chore');
+    expect(
+      section('Remove stray file', [
+        ['D', 'notes.txt'],
+        ['M', 'package.json'],
+      ]),
+    ).toBe('chore');
   });
 
   it('does not let a word naming tests hide a library change that also does something else', () => {
-    const both: Change[] = [['M', 'src/printer.js'], ['A', 'tests/abstract/format.test.js']];
+    const both: Change[] = [
+      ['M', 'src/printer.js'],
+      ['A', 'tests/abstract/format.test.js'],
+    ];
     expect(section('Add abstract class tests and support abstract properties', both)).toBe('feature');
     expect(section("Don't break long it/test calls with a template literal", both)).toBe('fix');
     // The tests are what the subject names: a test change, library code beside it or not.
@@ -283,24 +455,49 @@ describe('ambiguous verbs on library code', () => {
 
 describe('more paths and dependency forms', () => {
   it('reads a package moved to a version in a manifest-only commit as a dependency update', () => {
-    expect(classify('Update package.json, use left-pad 1.3.0 (#45)', [['M', 'package.json']])).toMatchObject({ section: 'dependencies', rule: 'dependency-manifest' });
-    expect(section('Update to TypeScript 5.4', [['M', 'package.json'], ['M', 'yarn.lock']])).toBe('dependencies');
+    expect(classify('Update package.json, use left-pad 1.3.0 (#45)', [['M', 'package.json']])).toMatchObject({
+      section: 'dependencies',
+      rule: 'dependency-manifest',
+    });
+    expect(
+      section('Update to TypeScript 5.4', [
+        ['M', 'package.json'],
+        ['M', 'yarn.lock'],
+      ]),
+    ).toBe('dependencies');
     // Code beside the manifest: the words decide as before.
-    expect(section('Update parser, use acorn 8.1', [['M', 'package.json'], ['M', 'docs/x.md']])).not.toBe('dependencies');
+    expect(
+      section('Update parser, use acorn 8.1', [
+        ['M', 'package.json'],
+        ['M', 'docs/x.md'],
+      ]),
+    ).not.toBe('dependencies');
   });
 });
 
 describe('release housekeeping and repository configuration', () => {
   it.each([
     ['Update changelog', [['M', 'changelog_unreleased/typescript/19624.md']]],
-    ['Clean changelog_unreleased', [['D', 'changelog_unreleased/javascript/19629.md'], ['D', 'changelog_unreleased/typescript/19621.md']]],
+    [
+      'Clean changelog_unreleased',
+      [
+        ['D', 'changelog_unreleased/javascript/19629.md'],
+        ['D', 'changelog_unreleased/typescript/19621.md'],
+      ],
+    ],
     ['Clean released changelog', [['D', 'changelog_unreleased/typescript/19621.md']]],
     ['Add changelog entry for #9885 (#10133)', [['A', 'changelog_unreleased/handlebars/9885.md']]],
     ['Update CHANGELOG.md', [['M', 'CHANGELOG.md']]],
     ['docs: fix typo in CHANGELOG-3.3.md [ci-skip] (#14341)', [['M', 'changelogs/CHANGELOG-3.3.md']]],
     ['fix(changelog): remove outdated dependency update entry', [['M', 'CHANGELOG.md']]],
     ['Add changeset', [['A', '.changeset/blue-cats.md']]],
-    ['Clean changelog_unreleased', [['D', 'changelog_unreleased/api/17.md'], ['M', 'scripts/release/steps/clean-changelog.js']]],
+    [
+      'Clean changelog_unreleased',
+      [
+        ['D', 'changelog_unreleased/api/17.md'],
+        ['M', 'scripts/release/steps/clean-changelog.js'],
+      ],
+    ],
   ] as Array<[string, Change[]]>)('%s (only the changelog) → chore', (message, changes) => {
     expect(section(message, changes)).toBe('chore');
   });
@@ -309,8 +506,18 @@ describe('release housekeeping and repository configuration', () => {
     expect(section('refactor(tera): remove bare unwrap', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('refactor');
     expect(section('feat(changelog): show debug log for skipped tags', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('feature');
     // A changelog entry beside the change it announces is evidence, not housekeeping, even in a build script.
-    expect(section('Fix comment around nullish coalescing (#19652)', [['M', 'src/language-js/comments.js'], ['A', 'changelog_unreleased/javascript/19652.md']])).toBe('fix');
-    expect(section('fix estree plugin type declaration (#15018)', [['A', 'changelog_unreleased/api/15018.md'], ['M', 'scripts/build/build-types.js']])).not.toBe('chore');
+    expect(
+      section('Fix comment around nullish coalescing (#19652)', [
+        ['M', 'src/language-js/comments.js'],
+        ['A', 'changelog_unreleased/javascript/19652.md'],
+      ]),
+    ).toBe('fix');
+    expect(
+      section('fix estree plugin type declaration (#15018)', [
+        ['A', 'changelog_unreleased/api/15018.md'],
+        ['M', 'scripts/build/build-types.js'],
+      ]),
+    ).not.toBe('chore');
   });
 
   it.each([
@@ -338,8 +545,9 @@ describe('release housekeeping and repository configuration', () => {
     ['Dedupe yarn.lock', [['M', 'yarn.lock']]],
     ['Regenerate the lockfile', [['M', 'pnpm-lock.yaml']]],
     ['Lock file maintenance (#19677)', [['M', 'yarn.lock']]],
-  ] as Array<[string, Change[]]>)('%s (only lock files) → dependencies', (message, changes) => {
-    expect(section(message, changes)).toBe('dependencies');
+  ] as Array<[string, Change[]]>)('%s (only lock files) → development dependencies', (message, changes) => {
+    // The lock file pins the project's own installs; users of a package resolve its ranges themselves.
+    expect(section(message, changes)).toBe('dev-dependencies');
   });
 });
 

@@ -3,8 +3,7 @@ import { buildCommit } from '../../../test/helpers/commits.js';
 import { classifyCommit } from './classify.js';
 import type { Change } from './types.js';
 
-const classify = (message: string, extra: Parameters<typeof buildCommit>[0] = {}, options = {}) =>
-  classifyCommit(buildCommit({ message, ...extra }), options);
+const classify = (message: string, extra: Parameters<typeof buildCommit>[0] = {}, options = {}) => classifyCommit(buildCommit({ message, ...extra }), options);
 const section = (message: string, changes?: Change[]) => classify(message, changes ? { changes } : {}).section;
 
 describe('Conventional Commits', () => {
@@ -52,7 +51,11 @@ describe('Conventional Commits', () => {
   });
 
   it('treats an unknown type as an area prefix and classifies the rest', () => {
-    expect(classify('TypeScript: fix parens around satisfies (#9)')).toMatchObject({ section: 'fix', scope: 'TypeScript', title: 'Fix parens around satisfies (#9)' });
+    expect(classify('TypeScript: fix parens around satisfies (#9)')).toMatchObject({
+      section: 'fix',
+      scope: 'TypeScript',
+      title: 'Fix parens around satisfies (#9)',
+    });
     expect(classify('Playground: add support for rangeStart')).toMatchObject({ section: 'feature', scope: 'Playground' });
   });
 });
@@ -105,13 +108,23 @@ describe('unconventional styles', () => {
 
   it('reads a test topic from the words only when tests change, or nothing else does', () => {
     expect(section('Update snapshots', [['M', 'tests/__snapshots__/format.test.ts.snap']])).toBe('test');
-    expect(section('Add tests for decorators', [['A', 'tests/decorators.test.ts'], ['M', 'src/decorators.ts']])).toBe('test');
+    expect(
+      section('Add tests for decorators', [
+        ['A', 'tests/decorators.test.ts'],
+        ['M', 'src/decorators.ts'],
+      ]),
+    ).toBe('test');
     expect(section('Add tests for decorators', [['A', 'notes/decorators.txt']])).toBe('test');
     // "test" names the regex here: library code changes and no test does.
-    expect(section('Update `isSCSS` test regex (#7922)', [['M', 'src/language-css/utils.js'], ['M', 'tests_config/run_spec.js']])).toBe('refactor');
+    expect(
+      section('Update `isSCSS` test regex (#7922)', [
+        ['M', 'src/language-css/utils.js'],
+        ['M', 'tests_config/run_spec.js'],
+      ]),
+    ).toBe('refactor');
   });
 
-  it('takes a clear verb\'s topic only from the words right after it', () => {
+  it("takes a clear verb's topic only from the words right after it", () => {
     expect(section('Stop mutating `doc.parts` when printing fill')).toBe('fix');
     expect(section('Preserve parentheses for JSDoc type casts')).toBe('fix');
     expect(section('Fix crash when the readme option is set in a long config')).toBe('fix');
@@ -130,9 +143,19 @@ describe('unconventional styles', () => {
 
   it('uses the changed paths when the words do not say (docs-only, tests-only, CI-only)', () => {
     expect(section('Tweak wording', [['M', 'docs/options.md']])).toBe('documentation');
-    expect(section('Change things', [['M', 'tests/format/jsfmt.spec.js'], ['A', 'tests/format/__snapshots__/a.snap']])).toBe('test');
+    expect(
+      section('Change things', [
+        ['M', 'tests/format/jsfmt.spec.js'],
+        ['A', 'tests/format/__snapshots__/a.snap'],
+      ]),
+    ).toBe('test');
     expect(section('Something', [['M', '.github/workflows/ci.yml']])).toBe('build');
-    expect(section('Something else', [['M', 'src/a.ts'], ['M', 'docs/a.md']])).toBe('other');
+    expect(
+      section('Something else', [
+        ['M', 'src/a.ts'],
+        ['M', 'docs/a.md'],
+      ]),
+    ).toBe('other');
   });
 
   it.each([
@@ -167,7 +190,10 @@ describe('unconventional styles', () => {
   it('reads Revert "…" commits and what they revert', () => {
     const c = classify('Revert "feat: add cache" (#77)\n\nThis reverts commit 0123456789abcdef0123456789abcdef01234567.');
     expect(c).toMatchObject({ section: 'revert', pr: 77, reverts: { shas: ['0123456789abcdef0123456789abcdef01234567'], subject: 'feat: add cache' } });
-    expect(classify('revert: feat: add cache\n\nRefs: 0123abc')).toMatchObject({ section: 'revert', reverts: { shas: ['0123abc'], subject: 'feat: add cache' } });
+    expect(classify('revert: feat: add cache\n\nRefs: 0123abc')).toMatchObject({
+      section: 'revert',
+      reverts: { shas: ['0123abc'], subject: 'feat: add cache' },
+    });
   });
 
   it('sends what no rule recognises to other, never dropping it', () => {
@@ -209,7 +235,11 @@ describe('skipping, merges and squashes', () => {
   });
 
   it('keeps the footers of a pull request merged without its branch', () => {
-    const merge = classify('Merge pull request #9 from o/x\n\nfeat: new config\n\nBREAKING CHANGE: old keys are gone', { parents: ['a', 'b'] }, { mergedCommitsPresent: false });
+    const merge = classify(
+      'Merge pull request #9 from o/x\n\nfeat: new config\n\nBREAKING CHANGE: old keys are gone',
+      { parents: ['a', 'b'] },
+      { mergedCommitsPresent: false },
+    );
     expect(merge).toMatchObject({ section: 'breaking', breaking: true, breakingDescription: 'old keys are gone', pr: 9, title: 'New config' });
   });
 
@@ -237,6 +267,92 @@ describe('skipping, merges and squashes', () => {
   it('takes the PR number and co-authors stored with the commit, never re-reading the message', () => {
     const stored = { prNumber: 177, coAuthors: [{ name: 'Grace Hopper', email: 'grace@example.com' }] };
     expect(classify('chore(pull): merge #177', stored)).toMatchObject({ pr: 177, coAuthors: stored.coAuthors });
-    expect(classify('feat: x (#5)\n\nCo-authored-by: Alan Turing <alan@example.com>', { prNumber: null, coAuthors: [] })).toMatchObject({ pr: null, coAuthors: [] });
+    expect(classify('feat: x (#5)\n\nCo-authored-by: Alan Turing <alan@example.com>', { prNumber: null, coAuthors: [] })).toMatchObject({
+      pr: null,
+      coAuthors: [],
+    });
+  });
+});
+
+describe('dependency updates by what their manifests change', () => {
+  const manifest: Change[] = [
+    ['M', 'package.json'],
+    ['M', 'pnpm-lock.yaml'],
+  ];
+  const withDeps = (message: string, dependencies: { runtime: string[]; dev: string[] } | undefined, changes: Change[] = manifest) =>
+    classify(message, { changes, ...(dependencies ? { dependencies } : {}) }).section;
+
+  it('files a devDependencies-only bump as a development dependency (hidden by default), whatever its type', () => {
+    expect(withDeps('chore(deps): update dependency vitest to v2', { runtime: [], dev: ['vitest'] })).toBe('dev-dependencies');
+    expect(withDeps('Bump Prettier dependency to 3.9.5', { runtime: [], dev: ['prettier'] })).toBe('dev-dependencies');
+    expect(withDeps('fix(deps): update dependency vite to v7', { runtime: [], dev: ['vite'] })).toBe('dev-dependencies');
+    // The package manager itself (`packageManager`), no declared dependency: tooling too.
+    expect(
+      withDeps('Update yarn to v4.3.1 (#16449)', { runtime: [], dev: [] }, [
+        ['M', 'package.json'],
+        ['A', '.yarn/releases/yarn-4.3.1.cjs'],
+      ]),
+    ).toBe('dev-dependencies');
+  });
+
+  it('lists a runtime dependency change under Dependencies, whatever its type', () => {
+    expect(withDeps('fix(deps): update dependency postcss to ^8.4.44', { runtime: ['postcss'], dev: [] })).toBe('dependencies');
+    expect(withDeps('chore(deps): update dependency qs to 6.11', { runtime: ['qs'], dev: ['vitest'] })).toBe('dependencies');
+    // A maintenance commit that names the runtime package it drops or updates.
+    expect(
+      withDeps('chore: replace `methods` dependency with standard library', { runtime: ['methods'], dev: [] }, [
+        ['M', 'package.json'],
+        ['M', 'lib/router.js'],
+      ]),
+    ).toBe('dependencies');
+    expect(withDeps('chore: update qs', { runtime: ['qs'], dev: [] })).toBe('dependencies');
+    // …but not one whose subject names none of them.
+    expect(withDeps('chore: tidy the build', { runtime: ['qs'], dev: [] })).toBe('chore');
+  });
+
+  it('never hides a fix or a feature by its title alone', () => {
+    const code: Change[] = [
+      ['M', 'packages/server-renderer/package.json'],
+      ['M', 'packages/server-renderer/src/render.ts'],
+    ];
+    expect(withDeps('fix(server-renderer): remove package dependency cycle (#15063)', { runtime: [], dev: [] }, code)).toBe('fix');
+  });
+
+  it('files GitHub Actions updates as Build and CI, and lock-file-only updates as development dependencies', () => {
+    expect(section('chore(deps): update actions/checkout action to v4', [['M', '.github/workflows/ci.yml']])).toBe('build');
+    expect(section('ci: bump pnpm/action-setup from 2 to 4', [['M', '.github/workflows/release.yml']])).toBe('build');
+    expect(section('chore(deps): lock file maintenance', [['M', 'pnpm-lock.yaml']])).toBe('dev-dependencies');
+    expect(section('Deduplicate yarn.lock', [['M', 'yarn.lock']])).toBe('dev-dependencies');
+  });
+
+  it('goes by the words when the manifests were not read', () => {
+    expect(withDeps('chore(deps): update dependency vitest to v2', undefined)).toBe('dependencies');
+    expect(withDeps('fix(deps): update dependency postcss to ^8.4.44', undefined)).toBe('fix');
+  });
+});
+
+describe('noise classes hidden by default (one section each)', () => {
+  it('files website and blog content as Website and blog', () => {
+    expect(section('Add blog post for v3.8.0 (#18639)', [['A', 'website/blog/2026-01-01-3.8.0.md']])).toBe('website');
+    expect(
+      section('docs: fix the playground header', [
+        ['M', 'website/static/playground.js'],
+        ['M', 'website/src/pages/index.jsx'],
+      ]),
+    ).toBe('website');
+    expect(section('docs: polish the theme', [['M', 'docs/.vitepress/theme/index.ts']])).toBe('website');
+  });
+
+  it('files governance and team documents as Project governance', () => {
+    expect(section('Add Ben to the list of security researchers in SECURITY.md', [['M', 'SECURITY.md']])).toBe('governance');
+    expect(section('docs: adopt the Contributor Covenant', [['A', 'CODE_OF_CONDUCT.md']])).toBe('governance');
+    expect(section('Add @jane to the triage team', [['M', 'docs/team.md']])).toBe('governance');
+    expect(section('Update sponsors', [['M', 'README.md']])).not.toBe('documentation');
+  });
+
+  it('leaves library changes and user documentation where they were', () => {
+    expect(section('fix: warn about the triage option', [['M', 'src/options.ts']])).toBe('fix');
+    expect(section('docs: explain the cache option', [['M', 'docs/options.md']])).toBe('documentation');
+    expect(section('Fix typo in docs (#19561)', [['M', 'docs/options.md']])).toBe('documentation');
   });
 });

@@ -20,6 +20,7 @@ import {
   isRuntimeSecurityUpdate,
   isSubmodulePointerOnly,
   libraryChanges,
+  noiseClassOf,
   onlyChangelogFiles,
   pathTopic,
   raisesMinimumRuntime,
@@ -192,9 +193,12 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
     }
   }
   if (section === 'breaking') breaking = true;
+  section = dependencySection(section, typeName, scope, text, commit);
+  if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes) ?? section;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
-  const dependencyUpdate = section === 'dependencies' || (section === 'fix' && isRuntimeDependencyFix(typeName ?? undefined, scope?.toLowerCase().trim() ?? ''));
+  const dependencyUpdate =
+    section === 'dependencies' || (section === 'fix' && isRuntimeDependencyFix(typeName ?? undefined, scope?.toLowerCase().trim() ?? ''));
   if (dependencyUpdate && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
   // `fix: Revert "fix(x): …"`, `fix(build): revert "build: …"`: a revert whatever its type says.
   if (reverts && section !== 'revert' && (/^revert\b/i.test(subject) || /^revert:? "/i.test(text))) section = 'revert';
@@ -262,6 +266,60 @@ function sectionOfType(type: string, scope: string | null, description: string, 
   return section;
 }
 
+// Sections whose commits may be one of the noise classes (website, governance): never a feature or breaking change.
+// (Maintenance is hidden already: `chore: update sponsors` stays maintenance.)
+const NOISE_CANDIDATES: ReadonlySet<SectionKey> = new Set<SectionKey>(['documentation', 'fix', 'refactor', 'other']);
+
+// Sections a dependency change is filed under by its words when they say nothing more: what it changes decides.
+const MAINTENANCE_SECTIONS: ReadonlySet<SectionKey> = new Set<SectionKey>(['chore', 'build', 'refactor', 'other']);
+const CI_DEPENDENCY_PATH = /^\.github\/(workflows|actions)\/|^\.circleci\/|^\.gitlab-ci\.yml$|^azure-pipelines\.yml$/;
+
+/**
+ * A dependency update is runtime, dev or CI by what it changes, whatever its commit type says:
+ *
+ * - a GitHub Actions (or other CI) update, only CI files changed: Build and CI (hidden by default);
+ * - with the manifests read at ingest (`commit.dependencies`): a change of what users install
+ *   (`dependencies`, `peerDependencies`…) is listed under Dependencies, even as `fix(deps)` or `chore`
+ *   (`chore: replace \`methods\` dependency with standard library` names the package it drops); one that
+ *   changes only the project's development tools (`devDependencies`, a private package, website/) is a
+ *   development dependency (hidden by default).
+ *
+ * Without manifest facts (not read) the words decide as before.
+ */
+function dependencySection(section: SectionKey, typeName: string | null, scope: string | null, text: string, commit: CommitRecord): SectionKey {
+  if (section === 'breaking' || section === 'security' || section === 'revert') return section;
+  const scopeKey = scope?.toLowerCase().trim() ?? '';
+  const typed = section === 'dependencies' || isRuntimeDependencyFix(typeName ?? undefined, scopeKey);
+  // A fix or feature is moved by no title (`fix(x): remove package dependency cycle` changes code); the
+  // title is read only for maintenance (its patterns are for short subjects, not 100 kB of spaces after `fix:`).
+  const update = typed || (MAINTENANCE_SECTIONS.has(section) && isDependencyTitle(text));
+  if (update && commit.changes.length && commit.changes.every(([, p]) => CI_DEPENDENCY_PATH.test(p))) return 'build';
+  // Only lock files (`Run yarn`, `Deduplicate yarn.lock`, lock file maintenance): the lock file pins the
+  // project's own installs; users of a package resolve its declared ranges themselves.
+  if (update && pathTopic(commit.changes) === 'dependencies') return 'dev-dependencies';
+  const deps = commit.dependencies;
+  if (!deps) return section;
+  if (update) {
+    if (deps.runtime.length) return 'dependencies';
+    // Only development tools, or no declared dependency at all (the package manager itself, a local package).
+    return 'dev-dependencies';
+  }
+  // Hidden maintenance that names a runtime package it changes: users install the change (a refactoring stays one).
+  if (deps.runtime.length && section !== 'refactor' && MAINTENANCE_SECTIONS.has(section) && namesAny(text, deps.runtime)) return 'dependencies';
+  return section;
+}
+
+/** Whether the subject names one of the packages (as a word: `qs`, `\`methods\``, `@babel/core`). */
+function namesAny(text: string, names: readonly string[]): boolean {
+  const words = new Set(
+    text
+      .toLowerCase()
+      .split(/[\s`'"(),:;]+/)
+      .filter(Boolean),
+  );
+  return names.some((n) => words.has(n.toLowerCase()));
+}
+
 const RUNTIME_DEPENDENCY_SCOPES = new Set(['deps', 'dep', 'dependency', 'dependencies']);
 
 /** `fix(deps): update dependency foo to ^1.2`: a runtime dependency update that the project ships as a fix. */
@@ -311,6 +369,10 @@ export function cleanTitle(text: string): string {
   if (!ORDINARY_WORD.test(first)) return title;
   // A package followed by its version (`eslint 8.57`, `react to v19`) is a name, not a word.
   const next = space < 0 ? '' : title.slice(space + 1);
-  if (/^(to\s+|from\s+)?[v^~]?\d+\.\d/.test(next) && !/^(add|fix|update|upgrade|bump|drop|remove|support|use|require|release|prepare|publish|version)$/i.test(first)) return title;
+  if (
+    /^(to\s+|from\s+)?[v^~]?\d+\.\d/.test(next) &&
+    !/^(add|fix|update|upgrade|bump|drop|remove|support|use|require|release|prepare|publish|version)$/i.test(first)
+  )
+    return title;
   return title.charAt(0).toUpperCase() + title.slice(1);
 }

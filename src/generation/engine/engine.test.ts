@@ -12,11 +12,41 @@ const all = resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly
 const byKey = (entries: GeneratedEntry[]) => new Map(entries.map((e) => [e.key, e]));
 
 function history(): CommitRecord[] {
-  const a = buildCommit({ message: 'feat(api): add pagination (#10)', date: '2024-01-08T09:00:00Z', name: 'Al', email: 'al@x.io', changes: [['M', 'packages/api/src/list.ts']] });
-  const b = buildCommit({ parents: [a.sha], message: 'fix: crash on empty list', date: '2024-01-09T09:00:00Z', name: 'Bea', email: 'bea@x.io', changes: [['M', 'packages/web/src/a.ts']] });
-  const c = buildCommit({ parents: [b.sha], message: 'feat!: drop v1 endpoints\n\nBREAKING CHANGE: clients must use /v2', date: '2024-01-10T09:00:00Z', name: 'Al', email: 'al@x.io', tags: ['v2.0.0'] });
+  const a = buildCommit({
+    message: 'feat(api): add pagination (#10)',
+    date: '2024-01-08T09:00:00Z',
+    name: 'Al',
+    email: 'al@x.io',
+    changes: [['M', 'packages/api/src/list.ts']],
+  });
+  const b = buildCommit({
+    parents: [a.sha],
+    message: 'fix: crash on empty list',
+    date: '2024-01-09T09:00:00Z',
+    name: 'Bea',
+    email: 'bea@x.io',
+    changes: [['M', 'packages/web/src/a.ts']],
+  });
+  const c = buildCommit({
+    parents: [b.sha],
+    message: 'feat!: drop v1 endpoints\n\nBREAKING CHANGE: clients must use /v2',
+    date: '2024-01-10T09:00:00Z',
+    name: 'Al',
+    email: 'al@x.io',
+    tags: ['v2.0.0'],
+  });
   const d = buildCommit({ parents: [c.sha], message: 'chore: tidy', date: '2024-01-11T09:00:00Z', name: 'Cy', email: 'cy@x.io' });
-  const e = buildCommit({ parents: [d.sha], message: 'docs: explain v2', date: '2024-01-16T09:00:00Z', name: 'Di', email: 'di@x.io', changes: [['M', 'packages/api/README.md'], ['M', 'packages/web/README.md']] });
+  const e = buildCommit({
+    parents: [d.sha],
+    message: 'docs: explain v2',
+    date: '2024-01-16T09:00:00Z',
+    name: 'Di',
+    email: 'di@x.io',
+    changes: [
+      ['M', 'packages/api/README.md'],
+      ['M', 'packages/web/README.md'],
+    ],
+  });
   return [a, b, c, d, e];
 }
 
@@ -66,8 +96,13 @@ describe('rollups', () => {
     const { entries } = generate(commits, all, { types: ['daily', 'weekly', 'monthly'] });
     const keys = byKey(entries);
     expect([...keys.keys()].sort()).toEqual([
-      'daily:2024-01-08', 'daily:2024-01-09', 'daily:2024-01-10', 'daily:2024-01-16',
-      'monthly:2024-01-01', 'weekly:2024-01-08', 'weekly:2024-01-15',
+      'daily:2024-01-08',
+      'daily:2024-01-09',
+      'daily:2024-01-10',
+      'daily:2024-01-16',
+      'monthly:2024-01-01',
+      'weekly:2024-01-08',
+      'weekly:2024-01-15',
     ]); // 2024-01-11 has only a hidden chore: no daily entry
     const week = keys.get('weekly:2024-01-08')!;
     expect(week).toMatchObject({
@@ -120,12 +155,24 @@ describe('rollups', () => {
     const a = buildCommit({ message: 'Fix comment placement (#19621)', date: '2024-01-08T10:00:00Z' });
     const b = buildCommit({ message: 'Fix comment placement (#19621)', date: '2024-01-09T10:00:00Z' });
     const week = generate([a, b], all, { types: ['weekly'] }).entries[0]!;
-    expect(week.generated_json.sections).toEqual([{ section_type_key: 'fix', label: 'Bug fixes', items: [{ text: 'Fix comment placement (#19621)', component: null }] }]);
+    expect(week.generated_json.sections).toEqual([
+      { section_type_key: 'fix', label: 'Bug fixes', items: [{ text: 'Fix comment placement (#19621)', component: null }] },
+    ]);
     expect(week.commit_shas).toEqual([a.sha, b.sha]);
   });
 
   it('lists repeated updates of one dependency once, with the version last reached and every reference', () => {
-    const bump = (message: string, day: string) => buildCommit({ message, changes: [['M', 'package.json'], ['M', 'yarn.lock']], date: `2024-01-${day}T10:00:00Z`, name: 'renovate[bot]', email: 'bot@renovateapp.com' });
+    const bump = (message: string, day: string) =>
+      buildCommit({
+        message,
+        changes: [
+          ['M', 'package.json'],
+          ['M', 'yarn.lock'],
+        ],
+        date: `2024-01-${day}T10:00:00Z`,
+        name: 'renovate[bot]',
+        email: 'bot@renovateapp.com',
+      });
     const commits = [
       bump('Update dependency postcss to v8.5.17 (#19606)', '08'),
       bump('Bump debian from `e899040` to `d5d3f9c` (#1331)', '08'),
@@ -157,7 +204,11 @@ describe('rollups', () => {
   it('does not count a merge commit next to the branch commits it brings in', () => {
     const base = buildCommit({ message: 'feat: base', date: '2024-01-08T10:00:00Z' });
     const branch = buildCommit({ parents: [base.sha], message: 'feat(logs): set up logging', date: '2024-01-08T11:00:00Z' });
-    const merge = buildCommit({ parents: [base.sha, branch.sha], message: 'Merge pull request #4 from o/logs\n\nfeat(logs): set up logging', date: '2024-01-08T12:00:00Z' });
+    const merge = buildCommit({
+      parents: [base.sha, branch.sha],
+      message: 'Merge pull request #4 from o/logs\n\nfeat(logs): set up logging',
+      date: '2024-01-08T12:00:00Z',
+    });
     const result = generate([base, branch, merge], all, { types: ['commit', 'weekly'] });
     expect(result.entries.filter((e) => e.entry_type === 'commit').map((e) => e.commit_sha)).toEqual([base.sha, branch.sha]);
     expect(result.entries.find((e) => e.entry_type === 'weekly')!.commit_shas).toEqual([base.sha, branch.sha]);
@@ -217,9 +268,18 @@ describe('settings', () => {
   });
 
   it('uses path rules and detects packages/* when there are none', () => {
-    const c = buildCommit({ message: 'fix: x', changes: [['M', 'packages/runtime/a.ts'], ['M', 'packages/compiler/b.ts']] });
+    const c = buildCommit({
+      message: 'fix: x',
+      changes: [
+        ['M', 'packages/runtime/a.ts'],
+        ['M', 'packages/compiler/b.ts'],
+      ],
+    });
     const other = buildCommit({ message: 'fix: y', changes: [['M', 'packages/runtime/c.ts']] });
-    expect(generate([c, other], resolveSettings({ entryTypes: ['commit'] })).entries.map((e) => e.component_tags)).toEqual([['compiler', 'runtime'], ['runtime']]);
+    expect(generate([c, other], resolveSettings({ entryTypes: ['commit'] })).entries.map((e) => e.component_tags)).toEqual([
+      ['compiler', 'runtime'],
+      ['runtime'],
+    ]);
     const ruled = resolveSettings({ entryTypes: ['commit'], pathRules: ['packages/runtime/**=core'] });
     expect(generate([c, other], ruled).entries.map((e) => e.component_tags)).toEqual([['core'], ['core']]);
   });
@@ -227,21 +287,32 @@ describe('settings', () => {
 
 describe('components', () => {
   const weekOf = (commits: CommitRecord[]) => generate(commits, all, { types: ['weekly'] }).entries[0]!;
-  const items = (entry: GeneratedEntry) => Object.fromEntries(entry.generated_json.sections.map((s) => [s.section_type_key, s.items.map((i) => [i.component, i.text])]));
+  const items = (entry: GeneratedEntry) =>
+    Object.fromEntries(entry.generated_json.sections.map((s) => [s.section_type_key, s.items.map((i) => [i.component, i.text])]));
 
   it('does not show a scope that only restates the section, nor tag it as a component', () => {
     const week = weekOf([
       buildCommit({ message: 'chore(deps): bump lodash from 4.17.20 to 4.17.21 (#1)', changes: [['M', 'package.json']], date: '2024-01-08T10:00:00Z' }),
       buildCommit({ message: 'build(deps-dev): bump vitest from 1.0.0 to 1.1.0 (#2)', changes: [['M', 'package.json']], date: '2024-01-08T11:00:00Z' }),
       buildCommit({ message: 'chore(dev-deps): align @types/node (#3)', changes: [['M', 'package.json']], date: '2024-01-08T12:00:00Z' }),
-      buildCommit({ message: 'chore(npm): update yarn.lock (#4)', changes: [['M', 'yarn.lock']], date: '2024-01-08T13:00:00Z' }),
+      buildCommit({
+        message: 'chore(npm): update yarn.lock (#4)',
+        changes: [
+          ['M', 'package.json'],
+          ['M', 'yarn.lock'],
+        ],
+        date: '2024-01-08T13:00:00Z',
+      }),
       buildCommit({ message: 'docs(docs): explain the cache (#5)', changes: [['M', 'docs/cache.md']], date: '2024-01-08T14:00:00Z' }),
       buildCommit({ message: 'docs(readme): add a badge (#6)', changes: [['M', 'README.md']], date: '2024-01-08T15:00:00Z' }),
       buildCommit({ message: 'feat(parser): streaming mode (#7)', changes: [['M', 'src/parser.ts']], date: '2024-01-08T16:00:00Z' }),
     ]);
     expect(items(week)).toEqual({
       feature: [['parser', 'Streaming mode (#7)']],
-      documentation: [[null, 'Explain the cache (#5)'], ['readme', 'Add a badge (#6)']],
+      documentation: [
+        [null, 'Explain the cache (#5)'],
+        ['readme', 'Add a badge (#6)'],
+      ],
       dependencies: [
         [null, 'Bump lodash from 4.17.20 to 4.17.21 (#1)'],
         [null, 'Bump vitest from 1.0.0 to 1.1.0 (#2)'],
@@ -257,14 +328,35 @@ describe('components', () => {
   it('shows a kind scope where it says something the section does not, and a package the paths name instead', () => {
     const week = weekOf([
       buildCommit({ message: 'fix(deps): update compiler (#8)', changes: [['M', 'packages/compiler/package.json']], date: '2024-01-09T10:00:00Z' }),
-      buildCommit({ message: 'fix(deps): update dependency postcss to ^8.5.19 (#9)', changes: [['M', 'packages/compiler/package.json']], date: '2024-01-09T11:00:00Z' }),
-      buildCommit({ message: 'chore(deps): update dependency jsdom to v30 (#10)', changes: [['M', 'packages/runtime/package.json']], date: '2024-01-09T12:00:00Z' }),
-      buildCommit({ message: 'chore(deps): update dependency tsx to v5 (#11)', changes: [['M', 'packages/runtime/package.json'], ['M', 'packages/compiler/package.json']], date: '2024-01-09T13:00:00Z' }),
+      buildCommit({
+        message: 'fix(deps): update dependency postcss to ^8.5.19 (#9)',
+        changes: [['M', 'packages/compiler/package.json']],
+        date: '2024-01-09T11:00:00Z',
+      }),
+      buildCommit({
+        message: 'chore(deps): update dependency jsdom to v30 (#10)',
+        changes: [['M', 'packages/runtime/package.json']],
+        date: '2024-01-09T12:00:00Z',
+      }),
+      buildCommit({
+        message: 'chore(deps): update dependency tsx to v5 (#11)',
+        changes: [
+          ['M', 'packages/runtime/package.json'],
+          ['M', 'packages/compiler/package.json'],
+        ],
+        date: '2024-01-09T13:00:00Z',
+      }),
     ]);
     expect(items(week)).toEqual({
       // A bare "Update compiler" needs its label; "Update dependency postcss" says it already.
-      fix: [['deps', 'Update compiler (#8)'], ['compiler', 'Update dependency postcss to ^8.5.19 (#9)']],
-      dependencies: [['runtime', 'Update dependency jsdom to v30 (#10)'], [null, 'Update dependency tsx to v5 (#11)']],
+      fix: [
+        ['deps', 'Update compiler (#8)'],
+        ['compiler', 'Update dependency postcss to ^8.5.19 (#9)'],
+      ],
+      dependencies: [
+        ['runtime', 'Update dependency jsdom to v30 (#10)'],
+        [null, 'Update dependency tsx to v5 (#11)'],
+      ],
     });
     expect(week.component_tags).toEqual(['compiler', 'runtime']);
   });
@@ -272,7 +364,10 @@ describe('components', () => {
 
 describe('the contract', () => {
   it('produces entries that are valid ChangelogEntry objects once storage adds its fields', () => {
-    const validate = compileValidator(ChangelogEntry, entrySchemas.filter((s) => s !== ChangelogEntry));
+    const validate = compileValidator(
+      ChangelogEntry,
+      entrySchemas.filter((s) => s !== ChangelogEntry),
+    );
     const now = new Date().toISOString();
     const { entries } = generate(history(), all);
     expect(new Set(entries.map((e) => e.entry_type))).toEqual(new Set(['commit', 'daily', 'weekly', 'monthly']));
@@ -309,7 +404,9 @@ describe('idempotency and incremental generation', () => {
     const full = byKey(generate([...commits, late], all).entries);
     const periods = touchedPeriods([late], all.entryTypes, all.timeZone);
     expect(periods.map((p) => p.key)).toEqual(['monthly:2024-01-01', 'weekly:2024-01-15', 'daily:2024-01-17']);
-    const inPeriods = [...commits, late].filter((c) => periods.some((p) => Date.parse(c.committer.date) >= p.start.getTime() && Date.parse(c.committer.date) < p.end.getTime()));
+    const inPeriods = [...commits, late].filter((c) =>
+      periods.some((p) => Date.parse(c.committer.date) >= p.start.getTime() && Date.parse(c.committer.date) < p.end.getTime()),
+    );
     const partial = generate(inPeriods, all, { touched: [late.sha] });
     expect(partial.entries.map((e) => e.key).sort()).toEqual(['commit:' + late.sha, 'daily:2024-01-17', 'monthly:2024-01-01', 'weekly:2024-01-15']);
     for (const e of partial.entries) expect(e).toEqual(full.get(e.key));

@@ -15,14 +15,31 @@ import fixture from './fixtures/git-cliff-weekly.json' with { type: 'json' };
 // The test's own reading of Conventional Commits, independent of the engine's parser.
 const HEADER = /^([A-Za-z]+)(?:\(([^()]*)\))?(!)?: \S/;
 const SECTION_OF_TYPE: Record<string, string> = {
-  feat: 'feature', fix: 'fix', perf: 'performance', docs: 'documentation', doc: 'documentation', refactor: 'refactor',
-  build: 'build', ci: 'build', test: 'test', chore: 'chore', style: 'chore', revert: 'revert',
+  feat: 'feature',
+  fix: 'fix',
+  perf: 'performance',
+  docs: 'documentation',
+  doc: 'documentation',
+  refactor: 'refactor',
+  build: 'build',
+  ci: 'build',
+  test: 'test',
+  chore: 'chore',
+  style: 'chore',
+  revert: 'revert',
 };
 const DEPENDENCY_SCOPES = ['deps', 'dep', 'deps-dev', 'dev-deps', 'dependencies'];
 // Issue 14: a scope naming a non-code area beats the type (`fix(ci)` is build, `style(readme)` documentation).
 const AREA_OF_SCOPE: Record<string, string> = {
-  docs: 'documentation', doc: 'documentation', readme: 'documentation', typo: 'documentation',
-  ci: 'build', workflow: 'build', build: 'build', test: 'test', tests: 'test',
+  docs: 'documentation',
+  doc: 'documentation',
+  readme: 'documentation',
+  typo: 'documentation',
+  ci: 'build',
+  workflow: 'build',
+  build: 'build',
+  test: 'test',
+  tests: 'test',
 };
 // Issue 14: what the description says beats a maintenance type: dependency updates written as
 // `chore(npm): bump git-cliff to 2.9.1`, and raising the MSRV (the minimum Rust version) is breaking.
@@ -54,27 +71,43 @@ describe('git-cliff history', () => {
     // history-to-git gives commits new SHAs; map them back so that "This reverts commit <sha>"
     // and the fixture's SHAs mean what they meant upstream.
     const toOriginal = new Map(
-      readFileSync(`${dir}/.history-map.tsv`, 'utf8').trim().split('\n').map((line) => line.split('\t').reverse() as [string, string]),
+      readFileSync(`${dir}/.history-map.tsv`, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('\t').reverse() as [string, string]),
     );
     commits = repo.commits.map((c) => ({ ...c, sha: toOriginal.get(c.sha)!, parents: c.parents.map((p) => toOriginal.get(p)!) }));
     original = new Map(
-      gunzipSync(readFileSync(datasetFile('git-cliff-history'))).toString('utf8').trim().split('\n').map((l) => {
-        const c = JSON.parse(l) as DatasetCommit;
-        return [c.sha, c];
-      }),
+      gunzipSync(readFileSync(datasetFile('git-cliff-history')))
+        .toString('utf8')
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const c = JSON.parse(l) as DatasetCommit;
+          return [c.sha, c];
+        }),
     );
     const everything = SECTION_KEYS.map((key) => ({ key, visible: true }));
-    full = generate(commits, resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, excludeBots: false, codeowners: repo.codeowners }));
+    full = generate(
+      commits,
+      resolveSettings({ entryTypes: ['commit', 'daily', 'weekly', 'monthly'], sections: everything, excludeBots: false, codeowners: repo.codeowners }),
+    );
     byDefault = generate(commits, resolveSettings({ entryTypes: ['weekly'], codeowners: repo.codeowners }));
   }, 120_000);
 
   it('reads back from git exactly the commits the dataset holds', () => {
     expect(commits).toHaveLength(original.size);
     for (const c of commits) {
-      // `files` (the kept manifests' contents) is the dataset's, not a field of a commit record.
+      // `files` (the kept manifests' contents) is the dataset's, not a field of a commit record; what the
+      // record keeps of them is `dependencies` (checked below).
       const { files: _files, ...stored } = original.get(c.sha)! as DatasetCommit & { files?: unknown };
-      expect(c).toEqual({ ...stored, coAuthors: coAuthorsOf(stored.message), prNumber: prNumberOf(stored.message) });
+      const { dependencies: _dependencies, ...record } = c;
+      expect(record).toEqual({ ...stored, coAuthors: coAuthorsOf(stored.message), prNumber: prNumberOf(stored.message) });
     }
+    // Every commit that changes a Cargo.toml got its manifest facts from the one extra git log.
+    const manifestCommits = commits.filter((c) => c.changes.some(([, p]) => /(^|\/)Cargo\.toml$/.test(p)));
+    expect(manifestCommits.length).toBeGreaterThan(0);
+    expect(manifestCommits.every((c) => c.dependencies)).toBe(true);
   });
 
   it('puts every conventional commit in the section its type implies', () => {
@@ -100,6 +133,13 @@ describe('git-cliff history', () => {
       if (type !== 'revert' && only(CHANGELOG)) expected = 'chore';
       if (m[3] || /^BREAKING[ -]CHANGE: /m.test(p.record.message)) expected = 'breaking';
       checked++;
+      // Issue 24: a dependency update is runtime, development or CI by what it changes (its manifests).
+      const dependencyUpdate = expected === 'dependencies' || (type === 'fix' && ['deps', 'dep', 'dependencies'].includes(scope));
+      if (dependencyUpdate && ['dependencies', 'dev-dependencies', 'build'].includes(p.classified.section)) continue;
+      // …the website's content and governance documents have sections of their own (issue 24)…
+      if (['documentation', 'chore', 'fix', 'refactor'].includes(expected) && ['website', 'governance'].includes(p.classified.section)) continue;
+      // …and maintenance naming a runtime dependency it changes (`chore(args): update arg parsing to clap v3`) is one.
+      if (['chore', 'build'].includes(expected) && p.classified.section === 'dependencies' && p.record.dependencies?.runtime.length) continue;
       if (p.classified.section !== expected) wrong.push(`${p.classified.subject} → ${p.classified.section}, expected ${expected}`);
     }
     expect(wrong).toEqual([]);
@@ -111,7 +151,10 @@ describe('git-cliff history', () => {
     expect(breaking.length).toBeGreaterThanOrEqual(20);
     for (const p of breaking) expect(p.classified).toMatchObject({ breaking: true, section: 'breaking' });
     const week = full.entries.find((e) => e.key === 'weekly:2022-04-04')!;
-    expect(week.generated_json.headline_items[0]).toMatchObject({ section_type_key: 'breaking', title: 'Prefix environment variables with `GIT_CLIFF_` (#76)' });
+    expect(week.generated_json.headline_items[0]).toMatchObject({
+      section_type_key: 'breaking',
+      title: 'Prefix environment variables with `GIT_CLIFF_` (#76)',
+    });
   });
 
   it('counts a merge commit only as the item of its pull request, and no commit twice', () => {
@@ -124,7 +167,14 @@ describe('git-cliff history', () => {
       // A merge is listed only as the item of a pull request of several commits (#3, #7, #9 with CI shown).
       const listedMerges = shas.filter((s) => merges.has(s));
       const mergeItems = rollups.flatMap((e) => e.generated_json.sections.flatMap((s) => s.items)).filter((i) => i.commits !== undefined);
-      expect(mergeItems.map((i) => [i.text, i.commits]), type).toEqual([['Add parser powered by structopt', 2], ['Custom Errors', 2], ['Fix CI', 2]]);
+      expect(
+        mergeItems.map((i) => [i.text, i.commits]),
+        type,
+      ).toEqual([
+        ['Add parser powered by structopt', 2],
+        ['Custom Errors', 2],
+        ['Fix CI', 2],
+      ]);
       expect(listedMerges, type).toHaveLength(mergeItems.length);
       // Every other commit is in exactly one rollup, except revert pairs cancelled in their period.
       expect(shas.length - listedMerges.length, type).toBe(commits.length - merges.size - 2 * full.stats.cancelledReverts[type]);
@@ -147,7 +197,9 @@ describe('git-cliff history', () => {
     // Each weekly rollup carries the highest tag created in its week, and only such weeks carry one.
     const weekly = full.entries.filter((e) => e.entry_type === 'weekly');
     for (const e of weekly) {
-      const inWeek = tagged.filter((c) => Date.parse(c.committer.date) >= Date.parse(e.period_start!) && Date.parse(c.committer.date) < Date.parse(e.period_end!));
+      const inWeek = tagged.filter(
+        (c) => Date.parse(c.committer.date) >= Date.parse(e.period_start!) && Date.parse(c.committer.date) < Date.parse(e.period_end!),
+      );
       expect(e.version_label === null, e.key).toBe(inWeek.length === 0);
     }
     expect(weekly.find((e) => e.key === 'weekly:2021-06-28')?.version_label).toBe('v0.1.0-rc.21');

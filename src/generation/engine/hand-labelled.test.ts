@@ -42,10 +42,18 @@ describe('hand-labelled commits', () => {
         prNumber: prNumberOf(row.subject),
       };
       const got = classifyCommit(commit, { mergedCommitsPresent: true }).section;
-      if (got !== row.section && !row.also?.includes(got)) misses.push(`[${row.dataset}] ${row.subject} → ${got}, labelled ${row.section}`);
+      // Labelled before development dependencies, the website and governance had sections of their own:
+      // `dependencies` names both kinds, `documentation` (or `other`) the website's and governance documents.
+      const same =
+        got === row.section ||
+        (got === 'dev-dependencies' && row.section === 'dependencies') ||
+        ((got === 'website' || got === 'governance') && ['documentation', 'other', 'chore'].includes(row.section));
+      if (!same && !row.also?.includes(got)) misses.push(`[${row.dataset}] ${row.subject} → ${got}, labelled ${row.section}`);
     }
     const agreement = (rows.length - misses.length) / rows.length;
-    console.log(`hand-labelled agreement: ${rows.length - misses.length}/${rows.length} = ${(agreement * 100).toFixed(1)}%${misses.length ? `\n  ${misses.join('\n  ')}` : ''}`);
+    console.log(
+      `hand-labelled agreement: ${rows.length - misses.length}/${rows.length} = ${(agreement * 100).toFixed(1)}%${misses.length ? `\n  ${misses.join('\n  ')}` : ''}`,
+    );
     expect(agreement).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -14,7 +14,12 @@ describe('release notes', () => {
   const f = buildCommit({ parents: [a.sha], message: 'feat: long-lived branch', date: '2024-01-01T12:00:00Z' });
   const c = buildCommit({ parents: [b.sha], message: 'fix: second fix', date: '2024-01-03T10:00:00Z' });
   const m = buildCommit({ parents: [c.sha, f.sha], message: 'Merge pull request #7 from x/branch', date: '2024-01-04T10:00:00Z' });
-  const d = buildCommit({ parents: [m.sha], message: 'feat!: drop the old API\n\nBREAKING CHANGE: use the new one', tags: ['v1.1.0-rc.1'], date: '2024-01-05T10:00:00Z' });
+  const d = buildCommit({
+    parents: [m.sha],
+    message: 'feat!: drop the old API\n\nBREAKING CHANGE: use the new one',
+    tags: ['v1.1.0-rc.1'],
+    date: '2024-01-05T10:00:00Z',
+  });
   const e = buildCommit({ parents: [d.sha], message: 'chore: release 1.1.0', tags: ['v1.1.0'], date: '2024-01-06T10:00:00Z' });
   const g = buildCommit({ parents: [e.sha], message: 'fix: after the release', date: '2024-01-07T10:00:00Z' });
   const h = buildCommit({ parents: [g.sha], message: 'Revert "fix: after the release"\n\nThis reverts commit ' + g.sha + '.', date: '2024-01-08T10:00:00Z' });
@@ -23,7 +28,14 @@ describe('release notes', () => {
   const note = (key: string) => notes.find((n) => n.key === key)!;
 
   it('lists what a tag brings since the previous tag of its series, a merged branch in the release that merged it', () => {
-    expect(note('release:v1.0.0')).toMatchObject({ tag: 'v1.0.0', version: '1.0.0', previous_tag: null, package: null, prerelease: false, released_at: '2024-01-02T10:00:00.000Z' });
+    expect(note('release:v1.0.0')).toMatchObject({
+      tag: 'v1.0.0',
+      version: '1.0.0',
+      previous_tag: null,
+      package: null,
+      prerelease: false,
+      released_at: '2024-01-02T10:00:00.000Z',
+    });
     expect(note('release:v1.0.0').commit_shas.sort()).toEqual([a.sha, b.sha].sort());
     expect(note('release:v1.1.0-rc.1')).toMatchObject({ previous_tag: 'v1.0.0', prerelease: true });
     expect(note('release:v1.1.0-rc.1').commit_shas.sort()).toEqual([f.sha, c.sha, d.sha].sort());
@@ -57,8 +69,32 @@ describe('release notes', () => {
     expect(generateReleases([reversed, after], settings).find((n) => n.key === UNRELEASED_KEY)!.previous_tag).toBe('v2.0.0');
   });
 
+  it('leaves out of a pre-release what a lower final release shipped first (a maintenance line merged into the next minor)', () => {
+    // main: r [v1.0.0] ← p (fix) [v1.0.1]; minor: r ← x (feat) [v1.1.0-alpha.1] ← mm (merge of main) ← y (feat) [v1.1.0-alpha.2] ← z [v1.1.0]
+    const r = buildCommit({ message: 'feat: first', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
+    const x = buildCommit({ parents: [r.sha], message: 'feat: next minor work', tags: ['v1.1.0-alpha.1'], date: '2024-03-02T10:00:00Z' });
+    const p = buildCommit({ parents: [r.sha], message: 'fix: patch on the stable line', tags: ['v1.0.1'], date: '2024-03-03T10:00:00Z' });
+    const mm = buildCommit({ parents: [x.sha, p.sha], message: "Merge branch 'main' into minor", date: '2024-03-04T10:00:00Z' });
+    const y = buildCommit({ parents: [mm.sha], message: 'feat: more minor work', tags: ['v1.1.0-alpha.2'], date: '2024-03-05T10:00:00Z' });
+    const z = buildCommit({ parents: [y.sha], message: 'fix: last fix before the minor', tags: ['v1.1.0'], date: '2024-03-06T10:00:00Z' });
+    const list = generateReleases([r, x, p, mm, y, z], settings);
+    const of = (tag: string) => list.find((n) => n.tag === tag)!;
+    expect(of('v1.1.0-alpha.2').previous_tag).toBe('v1.1.0-alpha.1');
+    // The stable fix was announced in 1.0.1: the alpha lists only its own work.
+    expect(of('v1.1.0-alpha.2').commit_shas).toEqual([y.sha]);
+    expect(of('v1.0.1').commit_shas).toEqual([p.sha]);
+    // The final covers its pre-releases, and not the patch line's fix either.
+    expect(of('v1.1.0').previous_tag).toBe('v1.0.1');
+    expect(of('v1.1.0').commit_shas.sort()).toEqual([x.sha, y.sha, z.sha].sort());
+  });
+
   it('keeps a revert of something already released', () => {
-    const revert = buildCommit({ parents: [e.sha], message: `Revert "fix: second fix"\n\nThis reverts commit ${c.sha}.`, tags: ['v1.1.1'], date: '2024-01-07T10:00:00Z' });
+    const revert = buildCommit({
+      parents: [e.sha],
+      message: `Revert "fix: second fix"\n\nThis reverts commit ${c.sha}.`,
+      tags: ['v1.1.1'],
+      date: '2024-01-07T10:00:00Z',
+    });
     const patch = generateReleases([a, b, f, c, m, d, e, revert], settings).find((n) => n.key === 'release:v1.1.1')!;
     expect(patch.commit_shas).toEqual([revert.sha]);
     expect(patch.generated_json.sections[0]!.section_type_key).toBe('revert');
@@ -73,9 +109,20 @@ describe('release notes', () => {
 describe('release notes read as a maintainer would publish them', () => {
   it('lists repeated updates of one dependency once, from the first version left to the last reached', () => {
     const a = buildCommit({ message: 'feat: first', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
-    const b = buildCommit({ parents: [a.sha], message: 'chore(deps-dev): bump vite from 5.0.0 to 5.0.1 (#2)', changes: [['M', 'package.json']], date: '2024-03-02T10:00:00Z' });
+    const b = buildCommit({
+      parents: [a.sha],
+      message: 'chore(deps-dev): bump vite from 5.0.0 to 5.0.1 (#2)',
+      changes: [['M', 'package.json']],
+      date: '2024-03-02T10:00:00Z',
+    });
     const c = buildCommit({ parents: [b.sha], message: 'fix: a fix (#3)', date: '2024-03-03T10:00:00Z' });
-    const d = buildCommit({ parents: [c.sha], message: 'chore(deps-dev): bump vite from 5.0.1 to 5.1.0 (#4)', changes: [['M', 'package.json']], tags: ['v1.0.1'], date: '2024-03-04T10:00:00Z' });
+    const d = buildCommit({
+      parents: [c.sha],
+      message: 'chore(deps-dev): bump vite from 5.0.1 to 5.1.0 (#4)',
+      changes: [['M', 'package.json']],
+      tags: ['v1.0.1'],
+      date: '2024-03-04T10:00:00Z',
+    });
     const note = generateReleases([a, b, c, d], settings).find((n) => n.key === 'release:v1.0.1')!;
     expect(note.content).toBe('### Bug fixes\n\n- A fix (#3)\n\n### Dependencies\n\n- Bump vite from 5.0.0 to 5.1.0 (#2, #4)\n\n_By Ada Lovelace_\n');
     expect(note.commit_shas).toEqual([b.sha, c.sha, d.sha]);
@@ -86,8 +133,20 @@ describe('release notes list a merged branch in the order its commits were made'
   it('so that the last of several updates of one dependency is the version shipped', () => {
     const base = buildCommit({ message: 'feat: first', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
     // SHAs that sort against the commit order: the branch arrives in one merge, so only commit order tells.
-    const b1 = buildCommit({ sha: 'f'.repeat(40), parents: [base.sha], message: 'Update dependency acorn to v8.1.0 (#5)', changes: [['M', 'package.json']], date: '2024-03-02T10:00:00Z' });
-    const b2 = buildCommit({ sha: '0'.repeat(40), parents: [b1.sha], message: 'Update dependency acorn to v8.2.0 (#6)', changes: [['M', 'package.json']], date: '2024-03-03T10:00:00Z' });
+    const b1 = buildCommit({
+      sha: 'f'.repeat(40),
+      parents: [base.sha],
+      message: 'Update dependency acorn to v8.1.0 (#5)',
+      changes: [['M', 'package.json']],
+      date: '2024-03-02T10:00:00Z',
+    });
+    const b2 = buildCommit({
+      sha: '0'.repeat(40),
+      parents: [b1.sha],
+      message: 'Update dependency acorn to v8.2.0 (#6)',
+      changes: [['M', 'package.json']],
+      date: '2024-03-03T10:00:00Z',
+    });
     const merge = buildCommit({ parents: [base.sha, b2.sha], message: "Merge branch 'deps'", tags: ['v1.1.0'], date: '2024-03-04T10:00:00Z' });
     const note = generateReleases([base, b1, b2, merge], settings).find((n) => n.key === 'release:v1.1.0')!;
     expect(note.commit_shas).toEqual([b1.sha, b2.sha]);
@@ -98,10 +157,36 @@ describe('release notes list a merged branch in the order its commits were made'
 describe('release notes per package', () => {
   // A root package and create-app with its own tags: each note holds its own package's changes.
   const a = buildCommit({ message: 'feat(core): core feature', changes: [['M', 'packages/core/a.ts']], date: '2024-02-01T10:00:00Z' });
-  const b = buildCommit({ parents: [a.sha], message: 'fix(create-app): template fix', changes: [['M', 'packages/create-app/b.ts']], date: '2024-02-02T10:00:00Z' });
-  const c = buildCommit({ parents: [b.sha], message: 'fix: shared fix', changes: [['M', 'packages/core/c.ts'], ['M', 'packages/create-app/c.ts']], tags: ['v2.0.0', 'create-app@1.0.0'], date: '2024-02-03T10:00:00Z' });
-  const d = buildCommit({ parents: [c.sha], message: 'feat(create-app): new template', changes: [['M', 'packages/create-app/d.ts']], tags: ['create-app@1.1.0'], date: '2024-02-04T10:00:00Z' });
-  const e = buildCommit({ parents: [d.sha], message: 'fix(core): later core fix', changes: [['M', 'packages/core/e.ts']], tags: ['v2.0.1'], date: '2024-02-05T10:00:00Z' });
+  const b = buildCommit({
+    parents: [a.sha],
+    message: 'fix(create-app): template fix',
+    changes: [['M', 'packages/create-app/b.ts']],
+    date: '2024-02-02T10:00:00Z',
+  });
+  const c = buildCommit({
+    parents: [b.sha],
+    message: 'fix: shared fix',
+    changes: [
+      ['M', 'packages/core/c.ts'],
+      ['M', 'packages/create-app/c.ts'],
+    ],
+    tags: ['v2.0.0', 'create-app@1.0.0'],
+    date: '2024-02-03T10:00:00Z',
+  });
+  const d = buildCommit({
+    parents: [c.sha],
+    message: 'feat(create-app): new template',
+    changes: [['M', 'packages/create-app/d.ts']],
+    tags: ['create-app@1.1.0'],
+    date: '2024-02-04T10:00:00Z',
+  });
+  const e = buildCommit({
+    parents: [d.sha],
+    message: 'fix(core): later core fix',
+    changes: [['M', 'packages/core/e.ts']],
+    tags: ['v2.0.1'],
+    date: '2024-02-05T10:00:00Z',
+  });
   const notes = generateReleases([a, b, c, d, e], settings);
   const note = (key: string) => notes.find((n) => n.key === key)!;
 

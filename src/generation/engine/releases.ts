@@ -8,6 +8,9 @@
  * Previous tag: the highest lower version of the same series that the tag's history contains. A
  * final release goes back to the previous final release (its note covers its pre-releases: what a
  * reader of stable versions gets); a pre-release goes back to the previous tag, pre-release or not.
+ * A change that a lower final release shipped first (a maintenance line merged into the branch of
+ * the next minor's pre-releases) is announced there only, as conventional-changelog and git-cliff
+ * do by taking the latest tag the history contains.
  *
  * Release branches (a maintained `5.x` beside the tracked branch, tracked by the link) add their tags:
  * each range stays within its own line. A tag's previous tag is looked for first among the tags of
@@ -85,7 +88,16 @@ export function releaseMembers(versions: VersionIndex): ReleaseMembers[] {
       if (from === undefined) continue;
       const previous = previousRelease(versions, byVersion, release);
       const reached = graph.between(previous ? graph.indexOf(previous.sha) : undefined, from);
-      out.push({ release, previous, shas: reached.map((i) => graph.shas[i]!) });
+      const shas: string[] = [];
+      for (const i of reached) {
+        const sha = graph.shas[i]!;
+        // Already shipped by a lower final release its history contains (a maintenance line merged
+        // into the next minor's branch: 3.4.27's fixes in 3.5.0-alpha.3): announced there, not again.
+        const first = versions.firstRelease(sha, release.series);
+        if (first && first !== release && first.version.prerelease.length === 0 && semver.lt(first.version, release.version)) continue;
+        shas.push(sha);
+      }
+      out.push({ release, previous, shas });
     }
   }
   if (versions.rootSeries !== null) {
@@ -220,7 +232,13 @@ function shippedBefore(earlier: ReleaseTag, release: ReleaseTag | null, series: 
   return release.version.prerelease.length > 0 || earlier.version.prerelease.length === 0;
 }
 
-function releaseNote(release: ReleaseTag | null, previous: ReleaseTag | null, commits: PreparedCommit[], settings: GenerationSettings, versions: VersionIndex): ReleaseNote {
+function releaseNote(
+  release: ReleaseTag | null,
+  previous: ReleaseTag | null,
+  commits: PreparedCommit[],
+  settings: GenerationSettings,
+  versions: VersionIndex,
+): ReleaseNote {
   const tags = [...new Set(commits.flatMap((p) => p.components))].sort();
   const teamAttribution = attribute(commits.map((p) => ({ commit: p.classified, teams: p.teams })));
   const title = release ? release.tag : 'Unreleased';
@@ -249,8 +267,16 @@ function releaseNote(release: ReleaseTag | null, previous: ReleaseTag | null, co
     fingerprint: '',
   };
   // Like an entry's: content stands for the sections, components and attribution it renders.
-  const parts = [note.key, note.version ?? '', note.previous_tag ?? '', note.released_at ?? '', title, note.content, JSON.stringify(json.headline_items), note.commit_shas.join(',')];
+  const parts = [
+    note.key,
+    note.version ?? '',
+    note.previous_tag ?? '',
+    note.released_at ?? '',
+    title,
+    note.content,
+    JSON.stringify(json.headline_items),
+    note.commit_shas.join(','),
+  ];
   note.fingerprint = hash('sha256', parts.join('\u0000'), 'hex').slice(0, 32);
   return note;
 }
-

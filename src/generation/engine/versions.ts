@@ -80,6 +80,11 @@ export interface VersionIndex {
   rootSeries: string | null;
   /** The series of a component (`create-app` for `create-app@1.0.0` or `@org/create-app@1.0.0`), if it has tags. */
   seriesOfComponent(component: string): string | null;
+  /**
+   * The earliest release of `series` (by release time) whose history contains the commit: the release
+   * that shipped it first, before any moving of pre-releases' commits to their final. Null when none.
+   */
+  firstRelease(sha: string, series: string): ReleaseTag | null;
   /** Commits only release branches reach (empty when the link tracks none). */
   releaseOnly: ReadonlySet<string>;
   graph: CommitGraph;
@@ -146,13 +151,14 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
     if (!byComponent.has(bare)) byComponent.set(bare, key);
   }
 
-  const labels = new Map<string | null, Map<string, string>>();
+  const labels = new Map<string | null, SeriesLabels>();
   /** Labels of one series (null: all series together), computed on first use. */
-  const labelsOf = (key: string | null): Map<string, string> => {
-    let map = labels.get(key);
-    if (!map) labels.set(key, (map = labelSeries(graph, key === null ? releases : (series.get(key) ?? []))));
-    return map;
+  const seriesLabels = (key: string | null): SeriesLabels => {
+    let found = labels.get(key);
+    if (!found) labels.set(key, (found = labelSeries(graph, key === null ? releases : (series.get(key) ?? []))));
+    return found;
   };
+  const labelsOf = (key: string | null): Map<string, string> => seriesLabels(key).labels;
 
   return {
     labelOf(sha, components = []) {
@@ -172,6 +178,13 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
     series,
     rootSeries,
     seriesOfComponent: (component) => byComponent.get(component.toLowerCase()) ?? null,
+    firstRelease(sha, key) {
+      if (!series.has(key)) return null;
+      const { owner, releases: list } = seriesLabels(key);
+      const i = graph.indexOf(sha);
+      const r = i === undefined ? -1 : owner[i]!;
+      return r === -1 ? null : list[r]!;
+    },
     releaseOnly,
     graph,
   };
@@ -200,7 +213,15 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
  * there and the whole labelling is one pass over the history. Then the commits of a pre-release
  * move to the final release of the same version when the final contains the pre-release.
  */
-function labelSeries(graph: CommitGraph, releases: readonly ReleaseTag[]): Map<string, string> {
+interface SeriesLabels {
+  /** sha → the tag that labels it (a pre-release's commits: its final's once the final contains them). */
+  labels: Map<string, string>;
+  /** Commit index → index in `releases` of the earliest release containing it, -1 for none. */
+  owner: Int32Array;
+  releases: readonly ReleaseTag[];
+}
+
+function labelSeries(graph: CommitGraph, releases: readonly ReleaseTag[]): SeriesLabels {
   const owner = new Int32Array(graph.size).fill(-1);
   releases.forEach((release, r) => {
     const from = graph.indexOf(release.sha);
@@ -218,5 +239,5 @@ function labelSeries(graph: CommitGraph, releases: readonly ReleaseTag[]): Map<s
   });
   const out = new Map<string, string>();
   for (let i = 0; i < graph.size; i++) if (owner[i] !== -1) out.set(graph.shas[i]!, finalOf[owner[i]!]!);
-  return out;
+  return { labels: out, owner, releases };
 }

@@ -1,0 +1,135 @@
+/**
+ * Dependency changes of every commit that touches a package manifest, from ONE `git log -p` limited to
+ * manifest paths with whole-file context: each diff then holds the file before (context and `-` lines)
+ * and after (context and `+` lines), so no git process runs per commit or per blob, and no stdin is
+ * needed. Streamed line by line under a time budget; a file past MAX_MANIFEST_BYTES is skipped.
+ * Read from the same range as the commits, so `--diff-merges=first-parent` matches their changed paths.
+ */
+import { streamGitTokens, type GitOptions } from './git.js';
+import {
+  dependencyDelta,
+  isManifestPath,
+  MAX_MANIFEST_BYTES,
+  mergeChanges,
+  readManifest,
+  type DependencyChanges,
+  type ManifestDependencies,
+} from './manifests.js';
+
+/** Context lines asked for: more than any manifest this reads has (MAX_MANIFEST_BYTES of lines). */
+const WHOLE_FILE = MAX_MANIFEST_BYTES;
+/** The read's own budget: a slow disk must not hold generation up; without it the engine falls back to words. */
+export const MANIFEST_LOG_BUDGET_MS = 120_000;
+const COMMIT = '\x1eC';
+
+export function manifestLogArgs(range: string[]): string[] {
+  return [
+    // --full-history: a merge the paths do not change must not hide its branch's manifest changes.
+    'log',
+    '-p',
+    '--full-history',
+    '--no-ext-diff',
+    '--no-color',
+    '--no-renames',
+    '--diff-merges=first-parent',
+    '--no-abbrev',
+    `-U${WHOLE_FILE}`,
+    `--format=${COMMIT}%H`,
+    ...range,
+    '--',
+    ':(glob)**/package.json',
+    ':(glob)**/Cargo.toml',
+    ':(glob)**/pyproject.toml',
+    ':(glob)**/go.mod',
+  ];
+}
+
+interface FileDiff {
+  path: string | null;
+  added: boolean;
+  deleted: boolean;
+  before: string[];
+  after: string[];
+  bytes: number;
+  tooLarge: boolean;
+}
+
+/**
+ * sha → the dependencies its manifest changes touch. Requirements on the repository's own packages
+ * (any `name` its manifests declared, in the history read) are left out: releases bump those.
+ */
+export async function readDependencyChanges(range: string[], options: GitOptions): Promise<Map<string, DependencyChanges>> {
+  const perCommit = new Map<string, Array<[ManifestDependencies | null, ManifestDependencies | null]>>();
+  const localNames = new Set<string>();
+  let sha: string | null = null;
+  let file: FileDiff | null = null;
+  let inHunk = false;
+
+  const finishFile = () => {
+    if (!file || !sha || !file.path || file.tooLarge || !isManifestPath(file.path)) return;
+    const before = file.added ? null : readManifest(file.path, file.before.join('\n'));
+    const after = file.deleted ? null : readManifest(file.path, file.after.join('\n'));
+    for (const m of [before, after]) if (m?.name) localNames.add(m.name);
+    let list = perCommit.get(sha);
+    if (!list) perCommit.set(sha, (list = []));
+    list.push([before, after]);
+  };
+
+  const tokens = streamGitTokens(manifestLogArgs(range), {
+    ...options,
+    separator: 10,
+    maxTokenBytes: 64 * 1024,
+    timeoutMs: Math.min(options.timeoutMs ?? Infinity, MANIFEST_LOG_BUDGET_MS),
+  });
+  for await (const batch of tokens) {
+    for (const line of batch) {
+      if (line.startsWith(COMMIT)) {
+        finishFile();
+        file = null;
+        inHunk = false;
+        sha = line.slice(COMMIT.length).trim();
+        continue;
+      }
+      if (line.startsWith('diff --git ')) {
+        finishFile();
+        file = { path: null, added: false, deleted: false, before: [], after: [], bytes: 0, tooLarge: false };
+        inHunk = false;
+        continue;
+      }
+      if (!file) continue;
+      if (!inHunk) {
+        if (line.startsWith('new file mode')) file.added = true;
+        else if (line.startsWith('deleted file mode')) file.deleted = true;
+        else if (line.startsWith('--- a/') && !file.path) file.path = line.slice(6);
+        else if (line.startsWith('+++ b/')) file.path = line.slice(6);
+        else if (line.startsWith('@@')) inHunk = true;
+        continue;
+      }
+      if (line.startsWith('@@')) continue;
+      if (file.tooLarge) continue;
+      file.bytes += line.length + 1;
+      if (file.bytes > 2 * MAX_MANIFEST_BYTES) {
+        file.tooLarge = true;
+        file.before = file.after = [];
+        continue;
+      }
+      const mark = line.charCodeAt(0);
+      const text = line.slice(1);
+      if (mark === 32 /* ' ' */) {
+        file.before.push(text);
+        file.after.push(text);
+      } else if (mark === 45 /* - */) file.before.push(text);
+      else if (mark === 43 /* + */) file.after.push(text);
+      // `\ No newline at end of file` and anything else: not file content.
+    }
+  }
+  finishFile();
+
+  const out = new Map<string, DependencyChanges>();
+  for (const [commit, files] of perCommit) {
+    const changes: DependencyChanges = { runtime: [], dev: [] };
+    for (const [before, after] of files) mergeChanges(changes, dependencyDelta(before, after, localNames));
+    out.set(commit, changes);
+  }
+  return out;
+}
