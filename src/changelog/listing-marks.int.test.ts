@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { createTestDatabase, type TestDatabase } from '../../test/helpers/database.js';
+import { createTestDatabase, usePostgres, type TestDatabase } from '../../test/helpers/database.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import type { Executor } from '../db/database.js';
 import { loadMigrations, migrate } from '../db/migrate.js';
@@ -115,12 +115,18 @@ async function expectPagesRight(project: { id: string; slug: string }, cursors: 
     for (const [i, request] of requests.entries()) {
       if (type && type !== 'monthly') continue;
       const listed = await changelogRepository.page(db(), request);
-      expect(listed!.entries.map((e) => e.id), JSON.stringify(request)).toEqual(expected[i]);
+      expect(
+        listed!.entries.map((e) => e.id),
+        JSON.stringify(request),
+      ).toEqual(expected[i]);
       expect(listed!.total).toBe(full.length);
     }
     for (const withCursor of [false, true]) {
       const batch = requests.map((r, i) => [r, expected[i]!] as const).filter(([r]) => Boolean(r.after) === withCursor);
-      const listed = await changelogRepository.pages(db(), batch.map(([r]) => r));
+      const listed = await changelogRepository.pages(
+        db(),
+        batch.map(([r]) => r),
+      );
       expect(listed.map((l) => l!.entries.map((e) => e.id))).toEqual(batch.map(([, e]) => e));
     }
   }
@@ -130,7 +136,10 @@ async function expectPagesRight(project: { id: string; slug: string }, cursors: 
       const ids = (await entriesOf(project.id, type, component)).map((e) => e.id);
       for (const offset of offsetsFor(ids.length)) {
         const rows = await changelogRepository.listPublished(db(), project.id, { type, component }, { limit: 21, offset });
-        expect(rows.map((r) => r.id), `${component} ${type} ${offset}`).toEqual(ids.slice(offset, offset + 21));
+        expect(
+          rows.map((r) => r.id),
+          `${component} ${type} ${offset}`,
+        ).toEqual(ids.slice(offset, offset + 21));
       }
     }
   }
@@ -139,14 +148,20 @@ async function expectPagesRight(project: { id: string; slug: string }, cursors: 
   for (const offset of offsetsFor(releases.length)) {
     for (const limit of [1, 20]) {
       const rows = await changelogRepository.publishedReleases(db(), project.id, { limit, offset });
-      expect(rows.map((r) => r.id), `releases ${offset}`).toEqual(releaseIds.slice(offset, offset + limit));
+      expect(
+        rows.map((r) => r.id),
+        `releases ${offset}`,
+      ).toEqual(releaseIds.slice(offset, offset + limit));
     }
   }
   for (const index of [0, 2, Math.floor(releases.length / 2)].filter((i) => i < releases.length)) {
     for (const offset of [0, K, K + 7, 40]) {
       const after = { sortAt: releases[index]!.at, id: releases[index]!.id };
       const rows = await changelogRepository.publishedReleases(db(), project.id, { limit: 20, offset, after });
-      expect(rows.map((r) => r.id), `releases after ${index} ${offset}`).toEqual(releaseIds.slice(index + 1 + offset, index + 21 + offset));
+      expect(
+        rows.map((r) => r.id),
+        `releases after ${index} ${offset}`,
+      ).toEqual(releaseIds.slice(index + 1 + offset, index + 21 + offset));
     }
   }
 }
@@ -243,8 +258,134 @@ describe('listing marks (migrations/0030)', () => {
     await expectMarksExact();
     await expectPagesRight(a);
     await sql`TRUNCATE changelog_entries, release_notes CASCADE`.execute(db());
-    const left = await sql<{ n: number }>`SELECT (SELECT count(*) FROM published_entry_marks)::int + (SELECT count(*) FROM published_release_marks)::int AS n`.execute(db());
+    const left = await sql<{
+      n: number;
+    }>`SELECT (SELECT count(*) FROM published_entry_marks)::int + (SELECT count(*) FROM published_release_marks)::int AS n`.execute(db());
     expect(left.rows[0]!.n).toBe(0);
+  });
+});
+
+/**
+ * Two transactions that publish into one project at once, as two generation runs of a project's links
+ * or an editor beside a run may: the second one's statement runs while the first is uncommitted, so it
+ * numbers the listing without the first one's rows unless it waits for them. Each rebuild of a
+ * project's marks waits for the project's row lock, held to the end by any transaction that changed a
+ * published entry or note of that project (migrations/0038), and then reads what the other committed.
+ * On PGlite (one session) the transactions run one after the other; the race is PostgreSQL's.
+ */
+describe('listing marks under concurrent publishes', () => {
+  let c: { id: string; slug: string };
+  const json = JSON.stringify({ title: 't', headline_items: [], sections: [], component_tags: [], team_attribution: null });
+
+  beforeAll(async () => {
+    const user = await buildUser(ctx.services);
+    c = await buildProject(ctx.services, { type: 'user', email: user.email }, { slug: 'marks-c' });
+  });
+
+  /** Resolves once a statement of another session waits for a lock (at once on PGlite, which has one session). */
+  async function someoneWaits(): Promise<void> {
+    if (!usePostgres) return;
+    for (let i = 0; i < 500; i++) {
+      const waiting = await sql<{ n: number }>`SELECT count(*)::int AS n FROM pg_stat_activity
+        WHERE datname = current_database() AND wait_event_type = 'Lock'`.execute(db());
+      if (waiting.rows[0]!.n > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error('the second transaction never waited');
+  }
+
+  /**
+   * `first` and `second`, each in a transaction: `second` starts while `first` is uncommitted, and
+   * `first` commits only once `second` waits (or, on PGlite, once it is queued behind it).
+   */
+  async function concurrently(first: (tx: Executor) => Promise<unknown>, second: (tx: Executor) => Promise<unknown>): Promise<void> {
+    let firstDone!: () => void;
+    const firstWrote = new Promise<void>((resolve) => (firstDone = resolve));
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const one = db()
+      .transaction()
+      .execute(async (tx) => {
+        await first(tx);
+        firstDone();
+        await released;
+      });
+    await firstWrote;
+    const two = db()
+      .transaction()
+      .execute(async (tx) => second(tx));
+    await someoneWaits();
+    release();
+    await Promise.all([one, two]);
+  }
+
+  const publishEntries = (tx: Executor, title: string, count: number, hour: number) =>
+    sql`INSERT INTO changelog_entries (project_id, entry_type, status, title, component_tags, published_at)
+      SELECT ${c.id}::uuid, 'commit', 'published', ${title} || ' ' || i, ARRAY['api'], ${at(hour)} + make_interval(mins => i)
+      FROM generate_series(1, ${count}) AS i`.execute(tx);
+  const publishNotes = (tx: Executor, prefix: string, count: number, day: number) =>
+    sql`INSERT INTO release_notes (project_id, key, tag, released_at, title, generated_json, status, published_at)
+      SELECT ${c.id}::uuid, 'release:' || ${prefix} || i, ${prefix} || i, ${at(0)} + make_interval(days => ${day}, mins => i), 'R ' || i,
+        ${json}::jsonb, 'published', now()
+      FROM generate_series(1, ${count}) AS i`.execute(tx);
+
+  it('entries: two publishes on top, at every count modulo K, and a backdated publish beside an unpublish', async () => {
+    // Counts before each pair of publishes of one entry each: K - 1 (the pair completes a mark only
+    // together), then a multiple of K (each would add the same mark alone).
+    await publishEntries(db(), 'base', K - 1, 0);
+    await concurrently(
+      (tx) => publishEntries(tx, 'one', 1, 10),
+      (tx) => publishEntries(tx, 'two', 1, 11),
+    );
+    await expectMarksExact();
+    await publishEntries(db(), 'fill', K - 1, 20);
+    await concurrently(
+      (tx) => publishEntries(tx, 'three', 1, 30),
+      (tx) => publishEntries(tx, 'four', 1, 31),
+    );
+    await expectMarksExact();
+    for (let round = 0; round < K; round++) {
+      await concurrently(
+        (tx) => publishEntries(tx, `a${round}`, 1 + (round % 3), 100 + round),
+        (tx) => publishEntries(tx, `b${round}`, 1, 100 + round),
+      );
+    }
+    await expectMarksExact();
+    await concurrently(
+      (tx) => publishEntries(tx, 'old', 3, -5),
+      (tx) => sql`UPDATE changelog_entries SET status = 'draft', published_at = NULL WHERE project_id = ${c.id} AND title IN ('fill 2', 'a3 1')`.execute(tx),
+    );
+    await expectMarksExact();
+    await expectPagesRight(c);
+  });
+
+  it('release notes: two publishes on top, at every count modulo K, and an unpublish beside a publish', async () => {
+    await publishNotes(db(), 'base', K - 1, 0);
+    await concurrently(
+      (tx) => publishNotes(tx, 'one', 1, 10),
+      (tx) => publishNotes(tx, 'two', 1, 11),
+    );
+    await expectMarksExact();
+    await publishNotes(db(), 'fill', K - 1, 20);
+    await concurrently(
+      (tx) => publishNotes(tx, 'three', 1, 30),
+      (tx) => publishNotes(tx, 'four', 1, 31),
+    );
+    await expectMarksExact();
+    for (let round = 0; round < K; round++) {
+      await concurrently(
+        (tx) => publishNotes(tx, `a${round}-`, 1 + (round % 3), 100 + round),
+        (tx) => publishNotes(tx, `b${round}-`, 1, 100 + round),
+      );
+    }
+    await expectMarksExact();
+    await concurrently(
+      (tx) => publishNotes(tx, 'old', 3, -5),
+      (tx) =>
+        sql`UPDATE release_notes SET status = 'draft', published_at = NULL WHERE project_id = ${c.id} AND key IN ('release:fill2', 'release:a3-1')`.execute(tx),
+    );
+    await expectMarksExact();
+    await expectPagesRight(c);
   });
 });
 

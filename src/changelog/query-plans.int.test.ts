@@ -104,9 +104,7 @@ type PlanResult = { 'QUERY PLAN': [{ Plan: PlanNode }] };
 function literal(value: unknown, type: string): string {
   if (value === null || value === undefined) return `NULL::${type}`;
   const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
-  const body = Array.isArray(value)
-    ? `{${value.map((v) => (v === null ? 'NULL' : `"${text(v).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`
-    : text(value);
+  const body = Array.isArray(value) ? `{${value.map((v) => (v === null ? 'NULL' : `"${text(v).replace(/["\\]/g, '\\$&')}"`)).join(',')}}` : text(value);
   return `'${body.replace(/'/g, "''")}'::${type}`;
 }
 
@@ -253,7 +251,11 @@ const DEEP_READS: { name: string; url: () => string; page: number }[] = [
   { name: 'API, releases, offset of the last page', url: () => `/v1/changelog/history/releases?offset=${PUBLISHED_RELEASES - 20}&limit=20`, page: 21 },
   { name: 'API, releases, deep offset, one note', url: () => `/v1/changelog/history/releases?offset=${PUBLISHED_RELEASES / 2 + 5}&limit=1`, page: 2 },
   { name: 'API, releases, offset past the end', url: () => `/v1/changelog/history/releases?offset=${PUBLISHED_RELEASES + 1}&limit=20`, page: 21 },
-  { name: 'API, releases, deep offset after a cursor', url: () => `/v1/changelog/history/releases?cursor=${newestReleaseCursor}&offset=300&limit=20`, page: 21 },
+  {
+    name: 'API, releases, deep offset after a cursor',
+    url: () => `/v1/changelog/history/releases?cursor=${newestReleaseCursor}&offset=300&limit=20`,
+    page: 21,
+  },
   { name: 'releases page, deep page', url: () => '/c/history/releases?page=15', page: PAGE },
 ];
 
@@ -271,6 +273,31 @@ for (const statistics of ['never analyzed', 'analyzed'] as const) {
   });
 }
 
+/**
+ * Issue #27, "any depth of the listing at the cost of the first page": the last page of the history
+ * examines what its first page does, up to the fewer than K entries walked from the mark above it
+ * (migrations/0030), counted over every statement of the request and every plan of each.
+ */
+describe('the deepest offset costs the first page', () => {
+  for (const [name, view] of [
+    ['every type', ''],
+    ['a common view', 'view=commit&'],
+    ['a rare view', 'view=monthly&'],
+  ] as const) {
+    it(`API, ${name}: rows examined at the last page against offset 0`, async () => {
+      const k = (await sql<{ k: number }>`SELECT listing_mark_interval() AS k`.execute(database.db)).rows[0]!.k;
+      const total = ((await app.inject({ url: `/v1/changelog/history?${view}limit=1` })).json() as { meta: { total: number } }).meta.total;
+      const rows = async (offset: number) => (await examine(`/v1/changelog/history?${view}offset=${offset}&limit=20`)).reduce((sum, s) => sum + s.rows, 0);
+      const first = await rows(0);
+      const statements = (await examine(`/v1/changelog/history?${view}offset=${total - 20}&limit=20`)).length;
+      const deepest = await rows(total - 20);
+      expect(first).toBeGreaterThan(0);
+      // Per plan: the mark, fewer than K entries above the page, the project's kept total.
+      expect(deepest, `first page ${first} rows, last page ${deepest}`).toBeLessThanOrEqual(first + statements * (k + 3));
+    });
+  }
+});
+
 describe('deep offsets list what a walk from the top lists', () => {
   it('the API, the page and the releases at deep offsets, against OFFSET on the whole listing', async () => {
     const ids = async (query: ReturnType<typeof sql<{ id: string }>>) => (await query.execute(database.db)).rows.map((r) => r.id);
@@ -279,7 +306,10 @@ describe('deep offsets list what a walk from the top lists', () => {
     for (const offset of [16, 1000, PUBLISHED / 2, PUBLISHED - 20, PUBLISHED - 1]) {
       const expected = await ids(sql`SELECT id FROM changelog_entries WHERE project_id = ${project} AND status = 'published'
         ORDER BY published_at DESC, id DESC LIMIT 20 OFFSET ${offset}`);
-      expect((await api(`/v1/changelog/history?offset=${offset}&limit=20`)).entries.map((e) => e.id), String(offset)).toEqual(expected);
+      expect(
+        (await api(`/v1/changelog/history?offset=${offset}&limit=20`)).entries.map((e) => e.id),
+        String(offset),
+      ).toEqual(expected);
     }
     const expectedMonthly = await ids(sql`SELECT id FROM changelog_entries WHERE project_id = ${project} AND status = 'published'
       AND entry_type = 'monthly' ORDER BY published_at DESC, id DESC LIMIT 20 OFFSET 170`);
