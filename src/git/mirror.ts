@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -241,10 +242,10 @@ async function syncConfined(dir: string, source: GitSource & { confine: Confinem
     source.confine,
     async (repo) => {
       await runGit(['remote', 'set-url', 'origin', repo.gitDir], { gitDir: dir });
-      await runGit(
-        ['fetch', STRICT_UPLOAD_PACK, '--quiet', '--prune', '--no-tags', 'origin', ...branchRefspecs(branch, release), '+refs/tags/*:refs/tags/*'],
-        { ...options, gitDir: dir },
-      );
+      await runGit(['fetch', STRICT_UPLOAD_PACK, '--quiet', '--prune', '--no-tags', 'origin', ...branchRefspecs(branch, release), '+refs/tags/*:refs/tags/*'], {
+        ...options,
+        gitDir: dir,
+      });
     },
     // Whatever this fetch brought may come from outside: the next sync makes the mirror again.
     () => rm(dir, { recursive: true, force: true }),
@@ -302,15 +303,34 @@ async function syncOnce(dir: string, source: GitSource, branch: string, release:
     if (!release.length) return;
   }
   // The URL is kept current (an installation token is never part of it) and the tracked branch
-  // is force-updated, so a force-push replaces our copy of the branch.
-  await runGit(['remote', 'set-url', 'origin', url], { gitDir: dir });
+  // is force-updated, so a force-push replaces our copy of the branch. Most syncs find the URL as
+  // it was: then no git process for it (each one is a fork of this process).
+  if (!remoteUrlIs(dir, url)) await runGit(['remote', 'set-url', 'origin', url], { gitDir: dir });
   // A shared mirror is no partial clone (git refuses --filter there): it fetches refs, and the
   // objects are already reachable through the alternates.
   const filter = shared ? [] : ['--filter=blob:none'];
-  await runGit(
-    ['fetch', '--quiet', '--prune', '--no-tags', ...filter, 'origin', ...branchRefspecs(branch, release), '+refs/tags/*:refs/tags/*'],
-    { ...options, gitDir: dir },
-  );
+  await runGit(['fetch', '--quiet', '--prune', '--no-tags', ...filter, 'origin', ...branchRefspecs(branch, release), '+refs/tags/*:refs/tags/*'], {
+    ...options,
+    gitDir: dir,
+  });
+}
+
+/**
+ * Whether the mirror's config names `url` as origin's URL, exactly as `git remote set-url` writes it:
+ * only a URL that git writes unquoted counts (anything else is set again, which is always right).
+ */
+function remoteUrlIs(dir: string, url: string): boolean {
+  if (!/^[^\s"\\;#]+$/.test(url)) return false;
+  let config: string;
+  try {
+    config = readFileSync(join(dir, 'config'), 'utf8');
+  } catch {
+    return false;
+  }
+  const section = /^\[remote "origin"\]\s*$([\s\S]*?)(?=^\[|(?![\s\S]))/m.exec(config);
+  if (!section) return false;
+  const urls = [...section[1]!.matchAll(/^\s*url\s*=\s*(.*?)\s*$/gm)].map((m) => m[1]);
+  return urls.length === 1 && urls[0] === url;
 }
 
 /**
@@ -443,9 +463,11 @@ const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024; // GitHub ignores larger files
 /**
  * The CODEOWNERS file at `tip`, or null when the tree has none. The mirror is blobless, so the one
  * blob is fetched from the source (with its credential); `undefined` when that fails, so that a
- * flaky fetch does not forget a file read before.
+ * flaky fetch does not forget a file read before. `known`, the text read at an earlier ingest, is
+ * returned without reading the blob when it is that very blob (same object id): the file rarely
+ * changes, and reading it costs two git processes and, on a blobless mirror, a fetch.
  */
-export async function readCodeownersAt(dir: string, source: GitSource, tip: string): Promise<string | null | undefined> {
+export async function readCodeownersAt(dir: string, source: GitSource, tip: string, known?: string | null): Promise<string | null | undefined> {
   // No `-l`: a blob's size needs the blob, which a blobless mirror would fetch here, outside the source's settings.
   const listed = await runGit(['ls-tree', tip, '--', ...CODEOWNERS_PATHS], { gitDir: dir });
   const found = new Map<string, string>();
@@ -456,6 +478,7 @@ export async function readCodeownersAt(dir: string, source: GitSource, tip: stri
   const path = CODEOWNERS_PATHS.find((p) => found.has(p));
   if (!path) return null;
   const object = found.get(path)!;
+  if (typeof known === 'string' && blobId(known, object.length === 64 ? 'sha256' : 'sha1') === object) return known;
   // A confined source's mirror holds every object: nothing is fetched here (no protocol allowed).
   const at = source.confine ? { gitDir: dir } : { ...sourceOptions(source), gitDir: dir };
   try {
@@ -464,4 +487,10 @@ export async function readCodeownersAt(dir: string, source: GitSource, tip: stri
   } catch {
     return undefined;
   }
+}
+
+/** The object id git gives a blob of `text` (UTF-8): the hash of `blob <size>\0` and the bytes. */
+function blobId(text: string, algorithm: 'sha1' | 'sha256'): string {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash(algorithm).update(`blob ${bytes.length}\0`).update(bytes).digest('hex');
 }

@@ -14,10 +14,21 @@ export const commitsRepository = {
   async insertBatch(db: Executor, projectId: string, linkId: string, commits: CommitRecord[], onTrackedBranch = true): Promise<number> {
     if (commits.length === 0) return 0;
     const rows = commits.map((c) => ({
-      sha: c.sha, parents: c.parents,
-      an: c.author.name, ae: c.author.email, ad: c.author.date, atz: offsetMinutes(c.author.date),
-      cn: c.committer.name, ce: c.committer.email, cd: c.committer.date, ctz: offsetMinutes(c.committer.date),
-      message: c.message, changes: c.changes, co: c.coAuthors, pr: c.prNumber, tags: c.tags,
+      sha: c.sha,
+      parents: c.parents,
+      an: c.author.name,
+      ae: c.author.email,
+      ad: c.author.date,
+      atz: offsetMinutes(c.author.date),
+      cn: c.committer.name,
+      ce: c.committer.email,
+      cd: c.committer.date,
+      ctz: offsetMinutes(c.committer.date),
+      message: c.message,
+      changes: c.changes,
+      co: c.coAuthors,
+      pr: c.prNumber,
+      tags: c.tags,
     }));
     const result = await sql<{ sha: string }>`
       INSERT INTO commits (project_id, repo_link_id, sha, parent_shas, author_name, author_email, authored_at,
@@ -95,25 +106,29 @@ export const commitsRepository = {
    */
   async syncTags(db: Executor, linkId: string, tags: Map<string, string[]>): Promise<number> {
     const shas = [...tags.keys()];
-    const cleared = await sql`
-      UPDATE commits SET tags = '{}'
-      WHERE repo_link_id = ${linkId} AND cardinality(tags) > 0 AND NOT (sha = ANY(${shas}::text[]))`.execute(db);
-    if (shas.length === 0) return Number(cleared.numAffectedRows ?? 0n);
-    const set = await sql`
-      UPDATE commits c SET tags = ARRAY(SELECT jsonb_array_elements_text(t.tags))
-      FROM unnest(${shas}::text[], ${shas.map((s) => JSON.stringify(tags.get(s)))}::jsonb[]) AS t(sha, tags)
-      WHERE c.repo_link_id = ${linkId} AND c.sha = t.sha
-        AND c.tags IS DISTINCT FROM ARRAY(SELECT jsonb_array_elements_text(t.tags))`.execute(db);
-    return Number(cleared.numAffectedRows ?? 0n) + Number(set.numAffectedRows ?? 0n);
+    // One statement: the commits that lose every tag, and those whose tags differ. The two sets are
+    // apart (a sha is listed or not), so no row is updated twice.
+    const result = await sql<{ n: number }>`
+      WITH listed AS (
+        SELECT t.sha, ARRAY(SELECT jsonb_array_elements_text(t.tags)) AS tags
+        FROM unnest(${shas}::text[], ${shas.map((s) => JSON.stringify(tags.get(s)))}::jsonb[]) AS t(sha, tags)
+      ), cleared AS (
+        UPDATE commits SET tags = '{}'
+        WHERE repo_link_id = ${linkId} AND cardinality(tags) > 0 AND NOT (sha = ANY(${shas}::text[]))
+        RETURNING 1
+      ), retagged AS (
+        UPDATE commits c SET tags = l.tags FROM listed l
+        WHERE c.repo_link_id = ${linkId} AND c.sha = l.sha AND c.tags IS DISTINCT FROM l.tags
+        RETURNING 1
+      )
+      SELECT ((SELECT count(*) FROM cleared) + (SELECT count(*) FROM retagged))::int AS n`.execute(db);
+    return result.rows[0]!.n;
   },
 
   async countForProject(db: Executor, projectId: string): Promise<{ total: number; reachable: number }> {
     const row = await db
       .selectFrom('commits')
-      .select([
-        sql<string>`count(*)`.as('total'),
-        sql<string>`count(*) FILTER (WHERE reachable)`.as('reachable'),
-      ])
+      .select([sql<string>`count(*)`.as('total'), sql<string>`count(*) FILTER (WHERE reachable)`.as('reachable')])
       .where('project_id', '=', projectId)
       .executeTakeFirstOrThrow();
     return { total: Number(row.total), reachable: Number(row.reachable) };

@@ -28,6 +28,9 @@ import {
 } from '../git/mirror.js';
 import { MAX_RELEASE_BRANCHES } from '../git/release-branches.js';
 
+/** The commits of an empty range, without a git process. */
+async function* noCommits(): AsyncGenerator<CommitRecord> {}
+
 /** Rows per INSERT: large enough to amortise round trips, small enough to keep memory flat. */
 const BATCH_SIZE = 1000;
 
@@ -135,7 +138,11 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       .catch(() => {})
       .then(() =>
         // Losing the lease stops the ingest at its next batch, as a shutdown does (retried later).
-        withLinkLock(linkId, (leaseLost) => ingestUnlocked(linkId, { ...options, signal: options.signal ? AbortSignal.any([options.signal, leaseLost]) : leaseLost }), options.signal).catch((error: unknown) => {
+        withLinkLock(
+          linkId,
+          (leaseLost) => ingestUnlocked(linkId, { ...options, signal: options.signal ? AbortSignal.any([options.signal, leaseLost]) : leaseLost }),
+          options.signal,
+        ).catch((error: unknown) => {
           // Stopping while another process ingests the link: nothing was done, the job is retried.
           throw error instanceof LinkLockAborted ? new IngestInterrupted(0) : error;
         }),
@@ -151,7 +158,16 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
     const link = await linksRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
-    const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha, changed: false };
+    const skipped: IngestResult = {
+      linkId,
+      projectId: link.project_id,
+      status: 'skipped',
+      added: 0,
+      walked: 0,
+      unreachable: 0,
+      tip: link.last_ingested_sha,
+      changed: false,
+    };
     if (link.status === 'suspended') {
       await linksRepository.setSyncState(db, link.id, { state: 'idle' });
       return skipped;
@@ -169,8 +185,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       return skipped;
     }
 
-    await linksRepository.setLinkStatus(db, link.id, 'ingesting');
-    await linksRepository.setSyncState(db, link.id, { state: 'running', done: 0, total: 0 });
+    await linksRepository.startIngest(db, link.id);
     // Progress is written for the project page at most once a second (and at the end).
     let progressWritten = 0;
     const onProgress = (progress: IngestProgress) => {
@@ -186,13 +201,17 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       // A mirror's config keeps its URL, with any token in it: REPOS_DIR is the service user's alone.
       await ensurePrivateDir(deps.reposDir);
       // Release branches (`*.x`, `release/*`): which of the remote's branches match, then fetched with the tracked one.
-      const release: ReleaseBranches = link.release_branches.length ? await releaseBranches(source, link.release_branches, link.tracked_branch) : { branches: [], matched: 0 };
+      const release: ReleaseBranches = link.release_branches.length
+        ? await releaseBranches(source, link.release_branches, link.tracked_branch)
+        : { branches: [], matched: 0 };
       await syncMirror(dir, source, link.tracked_branch, release.branches);
       const { tip, tags, tagsCut } = await mirrorRefs(dir, link.tracked_branch);
-      const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
+      // The branch where the last ingest left it (most polls): no commit to walk, nor git to ask.
+      const unmoved = link.last_ingested_sha === tip;
+      const fastForward = unmoved || (link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip)));
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
       // CODEOWNERS needs only the tip: read while the commits are counted and stored.
-      const codeownersRead = readCodeownersAt(dir, source, tip);
+      const codeownersRead = readCodeownersAt(dir, source, tip, link.codeowners);
       // Surfaced where it is awaited (after the commits); meanwhile not an unhandled rejection.
       codeownersRead.catch(() => {});
 
@@ -203,12 +222,12 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const releaseOnly = new Set(await commitsRepository.releaseOnlyShas(db, link.id));
       const nowTracked: string[] = [];
       // git log starts while git counts the commits (the count is for progress only).
-      const log = readCommits(dir, range, tags)[Symbol.asyncIterator]();
+      const log = (unmoved ? noCommits() : readCommits(dir, range, tags))[Symbol.asyncIterator]();
       const first = log.next();
       // Surfaced by `await first` below; meanwhile not an unhandled rejection.
       first.catch(() => {});
       try {
-        total = await countCommits(dir, range);
+        total = unmoved ? 0 : await countCommits(dir, range);
         let batch: CommitRecord[] = [];
         // One batch is stored while git produces the next.
         let inFlight: Promise<void> = Promise.resolve();
@@ -221,7 +240,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
           // Surfaced by the next flush's `await inFlight` (or the last one's); meanwhile not an unhandled rejection.
           inFlight.catch(() => {});
         };
-        onProgress({ done, total });
+        if (!unmoved) onProgress({ done, total });
         for (let next = await first; !next.done; next = await log.next()) {
           batch.push(next.value);
           if (releaseOnly.size && releaseOnly.has(next.value.sha)) nowTracked.push(next.value.sha);
@@ -243,7 +262,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         // Ignored: this only stops git; the reason storing ended (thrown or not) is what the caller needs.
         await log.return(undefined).catch(() => {});
       }
-      onProgress({ done, total });
+      // The final state below says the same for a run that walked nothing.
+      if (!unmoved) onProgress({ done, total });
 
       let unreachable = 0;
       let returned = 0;
@@ -266,9 +286,18 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const retagged = await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await codeownersRead;
       const changed =
-        added > 0 || unreachable > 0 || returned > 0 || retagged > 0 || moved > 0 || fromReleases.changed > 0 || (codeowners !== undefined && codeowners !== link.codeowners);
+        added > 0 ||
+        unreachable > 0 ||
+        returned > 0 ||
+        retagged > 0 ||
+        moved > 0 ||
+        fromReleases.changed > 0 ||
+        (codeowners !== undefined && codeowners !== link.codeowners);
       // On an active link, what the ingest left out (shown as a warning, not an error).
-      const warnings = [...(tagsCut ? [TAGS_CUT_WARNING] : []), ...(release.matched > release.branches.length ? [releaseBranchesCutWarning(release.matched)] : [])];
+      const warnings = [
+        ...(tagsCut ? [TAGS_CUT_WARNING] : []),
+        ...(release.matched > release.branches.length ? [releaseBranchesCutWarning(release.matched)] : []),
+      ];
       await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
         lastError: warnings.length ? warnings.join('. ') : null,
@@ -324,7 +353,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
       };
       // What the last ingest's heads reach is stored already: only what is new is read.
-      const previous = Object.values(link.release_heads ?? {}).filter((sha) => /^[0-9a-f]{40,64}$/.test(sha)).slice(0, MAX_RELEASE_BRANCHES);
+      const previous = Object.values(link.release_heads ?? {})
+        .filter((sha) => /^[0-9a-f]{40,64}$/.test(sha))
+        .slice(0, MAX_RELEASE_BRANCHES);
       try {
         await store(previous);
       } catch (error) {

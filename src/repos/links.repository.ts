@@ -94,6 +94,15 @@ export const linksRepository = {
       .execute();
   },
 
+  /** An ingest begins: the link shows it ingesting and its sync running from nothing done, in one statement. */
+  async startIngest(db: Executor, id: string): Promise<void> {
+    await db
+      .updateTable('repo_links')
+      .set({ status: 'ingesting', sync_state: 'running', sync_done: 0, sync_total: 0, updated_at: new Date() })
+      .where('id', '=', id)
+      .execute();
+  },
+
   /** Marks a link's sync queued (unless one is running: the queued job follows it). */
   async markQueued(db: Executor, id: string): Promise<void> {
     await db.updateTable('repo_links').set({ sync_state: 'queued' }).where('id', '=', id).where('sync_state', '=', 'idle').execute();
@@ -155,7 +164,11 @@ export const linksRepository = {
 
   /** The release branches' tips an ingest read (the next one reads only what is new). */
   async setReleaseHeads(db: Executor, id: string, heads: Record<string, string>): Promise<void> {
-    await db.updateTable('repo_links').set({ release_heads: JSON.stringify(heads) }).where('id', '=', id).execute();
+    await db
+      .updateTable('repo_links')
+      .set({ release_heads: JSON.stringify(heads) })
+      .where('id', '=', id)
+      .execute();
   },
 
   async deleteLink(db: Executor, id: string): Promise<void> {
@@ -168,12 +181,7 @@ export const linksRepository = {
   },
 
   async setLinksStatusForInstallation(db: Executor, installationId: string, status: RepoLinkStatus): Promise<RepoLinkRow[]> {
-    return db
-      .updateTable('repo_links')
-      .set({ status, updated_at: new Date() })
-      .where('installation_id', '=', installationId)
-      .returningAll()
-      .execute();
+    return db.updateTable('repo_links').set({ status, updated_at: new Date() }).where('installation_id', '=', installationId).returningAll().execute();
   },
 
   /**
