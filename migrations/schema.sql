@@ -893,6 +893,7 @@ CREATE TABLE public.repo_links (
     ingest_lease_until timestamp with time zone,
     release_branches text[] DEFAULT '{}'::text[] NOT NULL,
     release_heads jsonb DEFAULT '{}'::jsonb NOT NULL,
+    tags_digest text,
     CONSTRAINT repo_links_check CHECK (((kind = 'github'::text) = ((installation_id IS NOT NULL) AND (repo_owner IS NOT NULL) AND (repo_name IS NOT NULL)))),
     CONSTRAINT repo_links_kind_check CHECK ((kind = ANY (ARRAY['github'::text, 'local'::text]))),
     CONSTRAINT repo_links_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'ingesting'::text, 'active'::text, 'error'::text, 'suspended'::text]))),
@@ -1489,6 +1490,12 @@ CREATE INDEX commits_project_committed_idx ON public.commits USING btree (projec
 --
 
 CREATE INDEX commits_release_only_idx ON public.commits USING btree (repo_link_id) WHERE (NOT on_tracked_branch);
+
+--
+-- Name: commits_tagged_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX commits_tagged_idx ON public.commits USING btree (repo_link_id) WHERE (cardinality(tags) > 0);
 
 --
 -- Name: organization_invites_org_idx; Type: INDEX; Schema: public; Owner: -

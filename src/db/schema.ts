@@ -329,6 +329,8 @@ export interface RepoLinksTable {
   release_branches: ColumnType<string[], string[] | undefined, string[]>;
   /** Release branch → its tip at the last completed ingest (the next one reads only what is new). */
   release_heads: ColumnType<Record<string, string>, string | undefined, string>;
+  /** The tags the last complete ingest stored (a digest, ingest.service.ts); null while one runs, or after one failed. */
+  tags_digest: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
@@ -27,6 +28,15 @@ import {
   type ReleaseBranches,
 } from '../git/mirror.js';
 import { MAX_RELEASE_BRANCHES } from '../git/release-branches.js';
+
+/**
+ * The tags of a mirror (commit → names, each list sorted), as one digest: equal digests, equal tags.
+ * Names cannot hold a newline or a space (git check-ref-format), so the text is unambiguous.
+ */
+function tagsDigest(tags: Map<string, string[]>): string {
+  const lines = [...tags].map(([sha, names]) => `${sha} ${names.join(' ')}`).sort();
+  return createHash('sha256').update(lines.join('\n')).digest('hex');
+}
 
 /** The commits of an empty range, without a git process. */
 async function* noCommits(): AsyncGenerator<CommitRecord> {}
@@ -283,7 +293,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const fromReleases = await ingestReleaseBranches(link, dir, tip, release, tags, releaseOnly.size > 0, options.signal);
       added += fromReleases.added;
       done += fromReleases.added;
-      const retagged = await commitsRepository.syncTags(db, link.id, tags);
+      // The same tags as the last complete ingest stored (most polls): they match already.
+      const digest = tagsDigest(tags);
+      const retagged = digest === link.tags_digest ? 0 : await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await codeownersRead;
       const changed =
         added > 0 ||
@@ -302,6 +314,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         lastIngestedSha: tip,
         lastError: warnings.length ? warnings.join('. ') : null,
         ...(codeowners !== undefined ? { codeowners } : {}),
+        tagsDigest: digest,
       });
       const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip, changed };
       await options.beforeIdle?.(result);

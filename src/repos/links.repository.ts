@@ -79,7 +79,7 @@ export const linksRepository = {
     db: Executor,
     id: string,
     status: RepoLinkStatus,
-    fields: { lastIngestedSha?: string; lastError?: string | null; codeowners?: string | null } = {},
+    fields: { lastIngestedSha?: string; lastError?: string | null; codeowners?: string | null; tagsDigest?: string } = {},
   ): Promise<void> {
     await db
       .updateTable('repo_links')
@@ -88,17 +88,21 @@ export const linksRepository = {
         ...(fields.codeowners !== undefined ? { codeowners: fields.codeowners } : {}),
         ...(fields.lastIngestedSha !== undefined ? { last_ingested_sha: fields.lastIngestedSha, last_ingested_at: new Date() } : {}),
         ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
+        ...(fields.tagsDigest !== undefined ? { tags_digest: fields.tagsDigest } : {}),
         updated_at: new Date(),
       })
       .where('id', '=', id)
       .execute();
   },
 
-  /** An ingest begins: the link shows it ingesting and its sync running from nothing done, in one statement. */
+  /**
+   * An ingest begins: the link shows it ingesting and its sync running from nothing done, in one
+   * statement; the stored tags are no longer known to match a digest until it completes.
+   */
   async startIngest(db: Executor, id: string): Promise<void> {
     await db
       .updateTable('repo_links')
-      .set({ status: 'ingesting', sync_state: 'running', sync_done: 0, sync_total: 0, updated_at: new Date() })
+      .set({ status: 'ingesting', sync_state: 'running', sync_done: 0, sync_total: 0, tags_digest: null, updated_at: new Date() })
       .where('id', '=', id)
       .execute();
   },
