@@ -227,3 +227,62 @@ describe('who may, and bad input', () => {
     expect(stored.map((s) => s.tag)).not.toContain('v1.0.0');
   });
 });
+
+describe('pathological notes and addresses', () => {
+  it('a tag with a control character is a 404 page, not a failing query', async () => {
+    for (const tag of ['%00', 'v1.0.0%00', '%1B%5B2J']) {
+      expect((await alice.get(`/dashboard/projects/${app.slug}/releases/${tag}`)).status).toBe(404);
+      expect((await alice.get(`/dashboard/projects/${app.slug}/releases/${tag}/preview`)).status).toBe(404);
+    }
+    await alice.get(editor('v1.0.0'));
+    expect((await alice.post(`/dashboard/projects/${app.slug}/releases/%00/status`, { action: 'publish' })).status).toBe(404);
+  });
+
+  it('shows a note of 10,000 items a page at a time, and an edit on a later page comes back to it', async () => {
+    const note = await db()
+      .selectFrom('release_notes')
+      .select(['id', 'generated_json'])
+      .where('project_id', '=', other.id)
+      .where('tag', '=', 'v1.0.0')
+      .executeTakeFirstOrThrow();
+    const many = (prefix: string, n: number, pr = false) =>
+      Array.from({ length: n }, (_, i) => ({ text: `${prefix} ${i}${pr ? ` (#${i + 1})` : ''}`, component: null }));
+    const json = {
+      ...note.generated_json,
+      sections: [
+        { section_type_key: 'feature', label: 'Features', items: many('Feature', 5000) },
+        { section_type_key: 'fix', label: 'Fixes', items: many('Fix', 5000, true) },
+      ],
+    };
+    await db()
+      .updateTable('release_notes')
+      .set({ generated_json: JSON.stringify(json) as never })
+      .where('id', '=', note.id)
+      .execute();
+    const url = `/dashboard/projects/${other.slug}/releases/v1.0.0`;
+    const first = await dave.get(url);
+    expect(first.status).toBe(200);
+    // 14 MB of forms before pages; a page is a few hundred kilobytes.
+    expect(first.body.length).toBeLessThan(600_000);
+    expect(first.body).toContain('Items 1–200 of 10,000');
+    expect(first.body).toContain(`href="${url}?page=2#items-h"`);
+    const third = await dave.get(`${url}?page=30`);
+    expect(third.body).toContain('Items 5,801–6,000 of 10,000');
+    expect(third.body).toContain('Fix 800 (#801)');
+    expect(third.body).not.toContain('Feature 4999<');
+    expect(third.body).toContain(`action="${url}/edit?page=30"`);
+    const hidden = await dave.post(`${url}/edit?page=30`, { action: 'hide', key: 'pr:801' });
+    expect(hidden.status).toBe(303);
+    expect(hidden.location).toBe(`${url}?done=edit&page=30#item-pr_801`);
+    // Past the last page: the last page.
+    expect((await dave.get(`${url}?page=999`)).body).toContain('Items 9,801–10,000 of 10,000');
+    expect((await dave.get(`${url}?page=0`)).status).toBe(400);
+  });
+
+  it('the Releases list marks notes an editor changed', async () => {
+    const list = await alice.get(`/dashboard/projects/${app.slug}/releases`);
+    const rowOf = (tag: string) => new RegExp(`<tr data-entry>(?:(?!</tr>)[\\s\\S])*?>${tag.replace(/\./g, '\\.')}</a>[\\s\\S]*?</tr>`).exec(list.body)![0];
+    expect(rowOf('v1.1.0')).toContain('>edited</span>');
+    expect(rowOf('v1.0.0')).not.toContain('>edited</span>');
+  });
+});

@@ -72,11 +72,6 @@ export const generationRepository = {
     return new Map(rows.map((r) => [r.id, r.created_ms]));
   },
 
-  /** Serialises generation runs of one project (the job and the CLI may run at once). */
-  async lockProject(db: Executor, projectId: string): Promise<void> {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
-  },
-
   /**
    * The commits on the tracked branches (and, flagged, those only release branches reach), oldest first, as the engine takes them, with their row id
    * and when they were stored. Only the columns generation needs, instants as epoch milliseconds
@@ -87,8 +82,20 @@ export const generationRepository = {
     const rows = await db
       .selectFrom('commits')
       .select([
-        'id', 'repo_link_id', 'sha', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'pr_number', 'changes', 'co_authors', 'on_tracked_branch',
+        'id',
+        'repo_link_id',
+        'sha',
+        'author_name',
+        'author_email',
+        'author_tz_offset',
+        'committer_name',
+        'committer_email',
+        'committer_tz_offset',
+        'message',
+        'pr_number',
+        'changes',
+        'co_authors',
+        'on_tracked_branch',
         // Space-separated rather than as arrays: the driver's array parser cost more than a split,
         // and neither a SHA nor a tag name (git check-ref-format) holds a space.
         sql<string>`array_to_string(parent_shas, ' ')`.as('parents'),
