@@ -286,3 +286,26 @@ describe('pathological notes and addresses', () => {
     expect(rowOf('v1.0.0')).not.toContain('>edited</span>');
   });
 });
+
+describe('publishing what the editor saw', () => {
+  it('refuses (409) to publish a note a generation run changed after the editor opened it, and publishes once they look again', async () => {
+    const tag = 'v1.1.0';
+    const versionOn = (body: string) => /name="version" value="([^"]+)"/.exec(body)![1]!;
+    const opened = await alice.get(editor(tag));
+    expect((await row(app.id, tag)).status).toBe('draft');
+    const seen = versionOn(opened.body);
+    // Meanwhile new settings and a run: every item with a pull request now links to it.
+    await ctx.services.generation.configure(app.slug, { pullRequestUrl: 'https://example.com/pr/{number}' });
+    await ctx.services.generation.generate(app.slug);
+    expect((await row(app.id, tag)).content).toContain('https://example.com/pr/12');
+    const refused = await alice.post(`${editor(tag)}/status`, { action: 'publish', version: seen });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('This note changed since you opened it');
+    expect((await row(app.id, tag)).status).toBe('draft');
+    expect(await publicNote(app.slug, tag)).toBeNull();
+    // The page they are shown is the note as it is now; publishing from it publishes that.
+    const published = await alice.post(`${editor(tag)}/status`, { action: 'publish', version: versionOn(refused.body) });
+    expect(published.status).toBe(303);
+    await expect.poll(async () => (await publicNote(app.slug, tag))?.content).toContain('https://example.com/pr/12');
+  });
+});

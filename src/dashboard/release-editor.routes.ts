@@ -23,7 +23,8 @@ const EditForm = Type.Object({
   section: Text(200),
   introduction: Text(200_000),
 });
-const StatusForm = Type.Object({ _csrf: Type.Optional(Type.String()), action: Type.String({ maxLength: 40 }) });
+// `version`: the note as the editor saw it (entries.service.ts releaseVersion); a publish of anything else is refused.
+const StatusForm = Type.Object({ _csrf: Type.Optional(Type.String()), action: Type.String({ maxLength: 40 }), version: Text(100) });
 // The page of items (views/release-editor.ts EDITOR_PAGE_ITEMS a page), decimal; past the last one shows the last.
 const PageParam = Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' }));
 const EditorQuery = Type.Object({ done: Text(40), page: PageParam });
@@ -148,8 +149,14 @@ export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async
     const note = await services.entries.release(project.id, tag);
     const { action } = request.body;
     // Through the transitions that own publication: a waiting revision (the edits) is published with the note.
-    if (action === 'publish') await services.entries.publishRelease(project.slug, tag);
-    else if (action === 'unpublish') await services.entries.unpublishRelease(project.slug, tag);
+    if (action === 'publish') {
+      try {
+        await services.entries.publishRelease(project.slug, tag, request.body.version);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'conflict') throw error;
+        return page(request, reply, project, ws, tag, error);
+      }
+    } else if (action === 'unpublish') await services.entries.unpublishRelease(project.slug, tag);
     else if (action === 'reset') await services.entries.resetReleaseEdits(project.id, tag);
     else return page(request, reply, project, ws, tag, new AppError('invalid_request', 'Unknown action; one of publish, unpublish, reset'));
     return reply.redirect(`${releaseEditorUrl(project.slug, note.tag)}?done=${action}`, 303);

@@ -791,14 +791,24 @@ export const entriesRepository = {
   },
 
   /** A note's pending revision (waiting or discarded), with whether it was discarded. */
-  async releaseRevisionRecord(db: Executor, projectId: string, id: string): Promise<{ record: Record<string, unknown>; discarded: boolean } | undefined> {
+  async releaseRevisionRecord(
+    db: Executor,
+    projectId: string,
+    id: string,
+  ): Promise<{ record: Record<string, unknown>; discarded: boolean; proposedAt: Date } | undefined> {
     const row = await db
       .selectFrom('release_note_revisions')
-      .select(['record', 'discarded_at'])
+      .select(['record', 'discarded_at', 'proposed_at'])
       .where('project_id', '=', projectId)
       .where('release_id', '=', id)
       .executeTakeFirst();
-    return row ? { record: row.record as Record<string, unknown>, discarded: row.discarded_at !== null } : undefined;
+    return row ? { record: row.record as Record<string, unknown>, discarded: row.discarded_at !== null, proposedAt: row.proposed_at } : undefined;
+  },
+
+  /** When a note's pending revision (waiting or discarded) was last written, if it has one. */
+  async releaseRevisionProposedAt(db: Executor, id: string): Promise<Date | undefined> {
+    const row = await db.selectFrom('release_note_revisions').select('proposed_at').where('release_id', '=', id).executeTakeFirst();
+    return row?.proposed_at;
   },
 
   /** A project's release note by key, locked in `db`'s transaction. */

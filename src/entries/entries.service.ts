@@ -196,7 +196,16 @@ export interface ReleaseEditorView {
   newItems: number;
   /** Published, with content (the editor's or generation's) waiting for a publish. */
   waiting: boolean;
+  /** releaseVersion: what the editor's publish expects to publish (publishRelease's `expected`). */
+  version: string;
 }
+
+/**
+ * The version of what publishing a note would publish, as an editor saw it: its row and its pending
+ * revision, each as of its last write. An edit, a generation run or another editor's publish moves it.
+ */
+export const releaseVersion = (note: Pick<ReleaseNoteRow, 'updated_at' | 'status'>, revisionAt: Date | undefined): string =>
+  `${note.status}.${note.updated_at.getTime()}.${revisionAt?.getTime() ?? 0}`;
 
 /** A generated record with the edits applied: the columns readers see once it is published. */
 function editedRecord(record: Record<string, unknown>, edits: ReleaseEdits, render: (json: NoteJson) => string): Record<string, unknown> {
@@ -431,11 +440,23 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
   }
 
   /** A release note by project and tag (`unreleased`: the Unreleased note), moved to `status` (its revision as for entries). */
-  async function releaseTransition(projectSlug: string, tag: string, status: EntryStatus): Promise<ReleaseNoteRow> {
+  async function releaseTransition(projectSlug: string, tag: string, status: EntryStatus, expected?: string): Promise<ReleaseNoteRow> {
     const project = await deps.projects.findBySlug(projectSlug);
     if (!project) throw notFound(`Project ${projectSlug}`);
     return db.transaction().execute(async (tx) => {
       await lockForEditor(tx, project.id);
+      if (expected !== undefined) {
+        // What the editor previewed is what is published: a run (or another editor) that changed the note
+        // since they opened it refuses the publish rather than publishing content nobody looked at.
+        const note = await entriesRepository.lockRelease(tx, project.id, releaseKey(tag));
+        if (!note) throw notFound(`Release ${tag}`);
+        if (releaseVersion(note, await entriesRepository.releaseRevisionProposedAt(tx, note.id)) !== expected) {
+          throw new AppError(
+            'conflict',
+            'This note changed since you opened it (new generated content or another edit); nothing was published. Review it and publish again',
+          );
+        }
+      }
       const updated = await entriesRepository.setReleaseStatus(tx, project.id, releaseKey(tag), status);
       if (!updated) throw notFound(`Release ${tag}`);
       const applied = await entriesRepository.applyReleaseRevisions(tx, project.id, [updated.id]);
@@ -863,7 +884,8 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       return published;
     },
 
-    publishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'published'),
+    /** Publishes a release note with its waiting revision; with `expected` (releaseVersion), only if the note is still that version (409 otherwise). */
+    publishRelease: (projectSlug: string, tag: string, expected?: string) => releaseTransition(projectSlug, tag, 'published', expected),
 
     /** Keeps the public revision of a release note: its pending revision is discarded (as discardRevision). */
     async discardReleaseRevision(projectSlug: string, tag: string): Promise<void> {
@@ -891,7 +913,18 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const base = row ? row.generated : await generatedOf(db, projectId, note);
       const view = editorView(base.generated_json as NoteJson, edits);
       const revision = note.status === 'published' ? await entriesRepository.releaseRevisionRecord(db, projectId, note.id) : undefined;
-      return { note, edits, editedAt: row?.edited_at ?? null, introduction: edits?.introduction ?? null, ...view, waiting: !!revision && !revision.discarded };
+      // The version from the same reads the page shows (a revision only matters to a published note's publish,
+      // but a draft's is read too: publishing a draft applies a revision left from before an unpublish).
+      const revisionAt = revision?.proposedAt ?? (note.status === 'published' ? undefined : await entriesRepository.releaseRevisionProposedAt(db, note.id));
+      return {
+        note,
+        edits,
+        editedAt: row?.edited_at ?? null,
+        introduction: edits?.introduction ?? null,
+        ...view,
+        waiting: !!revision && !revision.discarded,
+        version: releaseVersion(note, revisionAt),
+      };
     },
 
     /**

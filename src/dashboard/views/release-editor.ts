@@ -114,7 +114,12 @@ export function releaseEditorPage(p: ReleaseEditorPage): Html {
       ${state}
       <div class="actions">
         <form class="inline" method="post" action="${base}/status">
-          ${csrfField(p)}<button type="submit" name="action" value="publish" ${published && !view.waiting ? html` disabled` : ''}>
+          ${csrfField(p)}<input type="hidden" name="version" value="${view.version}" /><button
+            type="submit"
+            name="action"
+            value="publish"
+            ${published && !view.waiting ? html` disabled` : ''}
+          >
             ${published ? 'Publish changes' : 'Publish'}</button
           >${published ? html`<button class="secondary" type="submit" name="action" value="unpublish">Unpublish</button>` : ''}${
             view.edits
