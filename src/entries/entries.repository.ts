@@ -11,40 +11,24 @@ const WRITE_BATCH = 1000;
 
 /** The generated columns of an entry (what a regeneration writes) and their types in a record. */
 const RECORD_TYPES = [
-  'generation_key text',
-  'entry_type text',
-  'title text',
-  'content text',
-  'generated_json jsonb',
-  'version_label text',
-  'team_attribution text',
-  'component_tags text[]',
-  'commit_id uuid',
-  'commit_shas text[]',
-  'period_start timestamptz',
-  'period_end timestamptz',
-  'fingerprint text',
+  'generation_key text', 'entry_type text', 'title text', 'content text', 'generated_json jsonb', 'version_label text',
+  'team_attribution text', 'component_tags text[]', 'commit_id uuid', 'commit_shas text[]', 'period_start timestamptz',
+  'period_end timestamptz', 'fingerprint text',
 ].join(', ');
 const RECORD_COLUMNS = [
-  'entry_type',
-  'title',
-  'content',
-  'generated_json',
-  'version_label',
-  'team_attribution',
-  'component_tags',
-  'commit_id',
-  'commit_shas',
-  'period_start',
-  'period_end',
-  'fingerprint',
+  'entry_type', 'title', 'content', 'generated_json', 'version_label', 'team_attribution', 'component_tags', 'commit_id',
+  'commit_shas', 'period_start', 'period_end', 'fingerprint',
 ];
 
 /**
  * Writes `rows` a batch per statement, joining the next batch while the database stores the
  * previous one (one connection runs one statement at a time; this keeps both sides busy).
  */
-async function pipelined<T>(rows: readonly T[], toRecord: (row: T) => string, write: (json: string, count: number) => Promise<void>): Promise<void> {
+async function pipelined<T>(
+  rows: readonly T[],
+  toRecord: (row: T) => string,
+  write: (json: string, count: number) => Promise<void>,
+): Promise<void> {
   let previous: Promise<void> = Promise.resolve();
   try {
     for (let i = 0; i < rows.length; i += WRITE_BATCH) {
@@ -71,57 +55,22 @@ function withFields(record: string, fields: Record<string, string | null>): stri
 
 /** The generated columns of a release note and their types in a record (see engine-wire.ts releaseToStore). */
 const RELEASE_TYPES = [
-  'key text',
-  'tag text',
-  'package text',
-  'version text',
-  'prerelease boolean',
-  'previous_tag text',
-  'released_at timestamptz',
-  'title text',
-  'content text',
-  'generated_json jsonb',
-  'team_attribution text',
-  'component_tags text[]',
-  'commit_shas text[]',
-  'fingerprint text',
-  'introduction text',
+  'key text', 'tag text', 'package text', 'version text', 'prerelease boolean', 'previous_tag text', 'released_at timestamptz',
+  'title text', 'content text', 'generated_json jsonb', 'team_attribution text', 'component_tags text[]', 'commit_shas text[]',
+  'fingerprint text', 'introduction text',
 ].join(', ');
 // `introduction` is an editor's (release-edits.ts): a generated record has none, an edited one carries it.
 const RELEASE_COLUMNS = [
-  'tag',
-  'package',
-  'version',
-  'prerelease',
-  'previous_tag',
-  'released_at',
-  'title',
-  'content',
-  'generated_json',
-  'team_attribution',
-  'component_tags',
-  'commit_shas',
-  'fingerprint',
-  'introduction',
+  'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'content', 'generated_json', 'team_attribution',
+  'component_tags', 'commit_shas', 'fingerprint', 'introduction',
 ];
 
 /** The generated columns of a release note row as a record (what a revision or release_note_edits.generated holds). */
 export function releaseRecordOf(n: ReleaseNoteRow): Record<string, unknown> {
   return {
-    key: n.key,
-    tag: n.tag,
-    package: n.package,
-    version: n.version,
-    prerelease: n.prerelease,
-    previous_tag: n.previous_tag,
-    released_at: n.released_at ? n.released_at.toISOString() : null,
-    title: n.title,
-    content: n.content,
-    generated_json: n.generated_json,
-    team_attribution: n.team_attribution,
-    component_tags: n.component_tags,
-    commit_shas: n.commit_shas,
-    fingerprint: n.fingerprint,
+    key: n.key, tag: n.tag, package: n.package, version: n.version, prerelease: n.prerelease, previous_tag: n.previous_tag,
+    released_at: n.released_at ? n.released_at.toISOString() : null, title: n.title, content: n.content, generated_json: n.generated_json,
+    team_attribution: n.team_attribution, component_tags: n.component_tags, commit_shas: n.commit_shas, fingerprint: n.fingerprint,
   };
 }
 
@@ -328,15 +277,13 @@ export const entriesRepository = {
   },
 
   async updateText(db: Executor, id: string, text: { title: string | null; content: string | null }): Promise<EntryRow | undefined> {
-    return (
-      db
-        .updateTable('changelog_entries')
-        // A person's text: generation keeps it from now on (see generated.ts decideEntry).
-        .set({ title: text.title, content: text.content, edited_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
-        .where('id', '=', id)
-        .returning(ENTRY_COLUMNS)
-        .executeTakeFirst()
-    );
+    return db
+      .updateTable('changelog_entries')
+      // A person's text: generation keeps it from now on (see generated.ts decideEntry).
+      .set({ title: text.title, content: text.content, edited_at: sql<Date>`now()`, updated_at: sql<Date>`now()` })
+      .where('id', '=', id)
+      .returning(ENTRY_COLUMNS)
+      .executeTakeFirst();
   },
 
   /**
@@ -350,12 +297,7 @@ export const entriesRepository = {
     onBatch?: (written: number) => void,
   ): Promise<void> {
     const toRecord = ({ record, commitId, status, publishedAt, historyAt }: (typeof rows)[number]) =>
-      withFields(record, {
-        commit_id: commitId,
-        status,
-        published_at: publishedAt ? publishedAt.toISOString() : null,
-        history_at: historyAt ? historyAt.toISOString() : null,
-      });
+      withFields(record, { commit_id: commitId, status, published_at: publishedAt ? publishedAt.toISOString() : null, history_at: historyAt ? historyAt.toISOString() : null });
     await pipelined(rows, toRecord, async (json, n) => {
       // A backdated published_at (history) moves no Last-Modified backwards: the project's
       // published_changed_at only ever moves forward (migrations/0017), whatever the entries' dates.
@@ -432,21 +374,9 @@ export const entriesRepository = {
       .selectFrom('changelog_entries as e')
       .leftJoin('changelog_entry_revisions as r', 'r.entry_id', 'e.id')
       .select([
-        'e.id',
-        'e.generation_key as key',
-        'e.entry_type',
-        'e.status',
-        'e.fingerprint as live_fingerprint',
-        'e.edited_at',
-        'e.pending_regeneration',
-        'e.version_label',
-        'e.commit_shas',
-        'e.component_tags',
-        'e.period_start',
-        'e.period_end',
-        'r.record as revision_record',
-        'r.fingerprint as revision_fingerprint',
-        'r.discarded_at',
+        'e.id', 'e.generation_key as key', 'e.entry_type', 'e.status', 'e.fingerprint as live_fingerprint', 'e.edited_at', 'e.pending_regeneration',
+        'e.version_label', 'e.commit_shas', 'e.component_tags', 'e.period_start', 'e.period_end',
+        'r.record as revision_record', 'r.fingerprint as revision_fingerprint', 'r.discarded_at',
       ])
       .where('e.project_id', '=', projectId)
       .where('e.generation_key', 'is not', null)
@@ -567,11 +497,8 @@ export const entriesRepository = {
    * with that status; one published since the rules decided (`seen`) is left alone (as updateGenerated).
    */
   async updateGeneratedReleases(db: Executor, rows: ReadonlyArray<{ id: string; record: string; seen: EntryStatus; restore?: EntryStatus }>): Promise<void> {
-    await pipelined(
-      rows,
-      ({ id, record, seen, restore }) => withFields(record, { id, seen, restore: restore ?? null }),
-      async (json) => {
-        await sql`
+    await pipelined(rows, ({ id, record, seen, restore }) => withFields(record, { id, seen, restore: restore ?? null }), async (json) => {
+      await sql`
         WITH updated AS (
         UPDATE release_notes n SET
           ${sql.raw(RELEASE_COLUMNS.map((c) => `${c} = r.${c}`).join(', '))},
@@ -582,8 +509,7 @@ export const entriesRepository = {
         WHERE n.id = r.id AND (n.status <> 'published' OR r.seen = 'published')
         RETURNING n.id)
         DELETE FROM release_note_revisions WHERE release_id IN (SELECT id FROM updated)`.execute(db);
-      },
-    );
+    });
   },
 
   /** Archives release notes generation no longer produces; the fingerprint is dropped as for entries (archiveGenerated). */
@@ -625,18 +551,12 @@ export const entriesRepository = {
    * see, are not written): a waiting or discarded revision is replaced, and waits again.
    */
   async reviseEntries(db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
-    await pipelined(
-      rows,
-      ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }),
-      async (json) => {
-        await sql`
+    await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
+      await sql`
         INSERT INTO changelog_entry_revisions (entry_id, project_id, record, fingerprint)
         SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
-        ON CONFLICT (entry_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(
-          db,
-        );
-      },
-    );
+        ON CONFLICT (entry_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
+    });
   },
 
   /** Drops the entry's waiting revision (a person's edit replaces it); true when one waited. */
@@ -655,10 +575,7 @@ export const entriesRepository = {
 
   async dropEntryRevisions(db: Executor, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
-    await db
-      .deleteFrom('changelog_entry_revisions')
-      .where('entry_id', 'in', [...ids])
-      .execute();
+    await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', [...ids]).execute();
   },
 
   /**
@@ -707,9 +624,7 @@ export const entriesRepository = {
       .select('r.release_id')
       .where('r.project_id', '=', projectId)
       .where('r.discarded_at', 'is', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('release_note_edits as e').select('e.release_id').whereRef('e.release_id', '=', 'r.release_id'))),
-      )
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('release_note_edits as e').select('e.release_id').whereRef('e.release_id', '=', 'r.release_id'))))
       .execute();
     return rows.map((r) => r.release_id);
   },
@@ -727,38 +642,23 @@ export const entriesRepository = {
   },
 
   /** Stores a note's edits and the generated record they apply to. */
-  async saveReleaseEdits(
-    db: Executor,
-    row: { releaseId: string; projectId: string; edits: unknown; generated: Record<string, unknown>; userId: string | null },
-  ): Promise<void> {
+  async saveReleaseEdits(db: Executor, row: { releaseId: string; projectId: string; edits: unknown; generated: Record<string, unknown>; userId: string | null }): Promise<void> {
     await db
       .insertInto('release_note_edits')
-      .values({
-        release_id: row.releaseId,
-        project_id: row.projectId,
-        edits: JSON.stringify(row.edits),
-        generated: JSON.stringify(row.generated),
-        edited_by: row.userId,
-      })
+      .values({ release_id: row.releaseId, project_id: row.projectId, edits: JSON.stringify(row.edits), generated: JSON.stringify(row.generated), edited_by: row.userId })
       .onConflict((oc) =>
-        oc
-          .column('release_id')
-          .doUpdateSet({ edits: JSON.stringify(row.edits), generated: JSON.stringify(row.generated), edited_at: sql<Date>`now()`, edited_by: row.userId }),
+        oc.column('release_id').doUpdateSet({ edits: JSON.stringify(row.edits), generated: JSON.stringify(row.generated), edited_at: sql<Date>`now()`, edited_by: row.userId }),
       )
       .execute();
   },
 
   /** A generation run's new content for edited notes: the generated record their edits now apply to. */
   async setEditsGenerated(db: Executor, rows: ReadonlyArray<{ id: string; record: string }>): Promise<void> {
-    await pipelined(
-      rows,
-      ({ id, record }) => JSON.stringify({ id, record }),
-      async (json) => {
-        await sql`
+    await pipelined(rows, ({ id, record }) => JSON.stringify({ id, record }), async (json) => {
+      await sql`
         UPDATE release_note_edits e SET generated = r.record::jsonb
         FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, record text) WHERE e.release_id = r.id`.execute(db);
-      },
-    );
+    });
   },
 
   async deleteReleaseEdits(db: Executor, projectId: string, id: string): Promise<void> {
@@ -791,11 +691,7 @@ export const entriesRepository = {
   },
 
   /** A note's pending revision (waiting or discarded), with whether it was discarded. */
-  async releaseRevisionRecord(
-    db: Executor,
-    projectId: string,
-    id: string,
-  ): Promise<{ record: Record<string, unknown>; discarded: boolean; proposedAt: Date } | undefined> {
+  async releaseRevisionRecord(db: Executor, projectId: string, id: string): Promise<{ record: Record<string, unknown>; discarded: boolean; proposedAt: Date } | undefined> {
     const row = await db
       .selectFrom('release_note_revisions')
       .select(['record', 'discarded_at', 'proposed_at'])
@@ -836,12 +732,8 @@ export const entriesRepository = {
       .selectFrom('changelog_entry_revisions as r')
       .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
       .select([
-        'r.entry_id as id',
-        'r.proposed_at',
-        'e.title as public_title',
-        'e.content as public_content',
-        sql<string | null>`r.record ->> 'title'`.as('title'),
-        sql<string | null>`r.record ->> 'content'`.as('content'),
+        'r.entry_id as id', 'r.proposed_at', 'e.title as public_title', 'e.content as public_content',
+        sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
       .where('e.project_id', '=', projectId)
@@ -852,26 +744,17 @@ export const entriesRepository = {
 
   /** As reviseEntries, for published release notes. */
   async reviseReleases(db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
-    await pipelined(
-      rows,
-      ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }),
-      async (json) => {
-        await sql`
+    await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
+      await sql`
         INSERT INTO release_note_revisions (release_id, project_id, record, fingerprint)
         SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
-        ON CONFLICT (release_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(
-          db,
-        );
-      },
-    );
+        ON CONFLICT (release_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
+    });
   },
 
   async dropReleaseRevisions(db: Executor, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
-    await db
-      .deleteFrom('release_note_revisions')
-      .where('release_id', 'in', [...ids])
-      .execute();
+    await db.deleteFrom('release_note_revisions').where('release_id', 'in', [...ids]).execute();
   },
 
   /** As applyEntryRevisions, for the project's release notes among `ids`. */
@@ -922,12 +805,8 @@ export const entriesRepository = {
       .selectFrom('release_note_revisions as r')
       .innerJoin('release_notes as n', 'n.id', 'r.release_id')
       .select([
-        'r.release_id as id',
-        'r.proposed_at',
-        'n.title as public_title',
-        'n.content as public_content',
-        sql<string | null>`r.record ->> 'title'`.as('title'),
-        sql<string | null>`r.record ->> 'content'`.as('content'),
+        'r.release_id as id', 'r.proposed_at', 'n.title as public_title', 'n.content as public_content',
+        sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
       .where('n.project_id', '=', projectId)
@@ -939,16 +818,7 @@ export const entriesRepository = {
   /** One page of the review queue, newest first by the entry's own date, then id (a stable keyset). */
   async reviewPage(db: Executor, projectId: string, filter: ReviewFilter, page: { after?: ReviewCursor; limit: number }): Promise<ReviewRow[]> {
     let q = filtered(db.selectFrom('changelog_entries'), projectId, filter).select([
-      'id',
-      'entry_type',
-      'status',
-      'title',
-      'version_label',
-      'occurred_at',
-      'published_at',
-      'updated_at',
-      'edited_at',
-      'pending_regeneration',
+      'id', 'entry_type', 'status', 'title', 'version_label', 'occurred_at', 'published_at', 'updated_at', 'edited_at', 'pending_regeneration',
       sql<string>`(extract(epoch from occurred_at) * 1000000)::bigint::text`.as('occurred_us'),
       sql<boolean>`generation_key IS NOT NULL`.as('generated'),
       hasWaitingRevision.as('revision'),
@@ -1010,19 +880,7 @@ export const entriesRepository = {
     page: { after?: ReleaseCursor; limit: number },
   ): Promise<ReleaseListRow[]> {
     let q = releasesFiltered(db.selectFrom('release_notes'), projectId, filter).select([
-      'id',
-      'key',
-      'tag',
-      'package',
-      'version',
-      'prerelease',
-      'previous_tag',
-      'released_at',
-      'title',
-      'status',
-      'published_at',
-      'updated_at',
-      'history_at',
+      'id', 'key', 'tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'status', 'published_at', 'updated_at', 'history_at',
       sql<number>`(SELECT coalesce(sum(jsonb_array_length(s -> 'items')), 0) FROM jsonb_array_elements(generated_json -> 'sections') s)::int`.as('items'),
       sql<number>`cardinality(commit_shas)`.as('commits'),
       sql<boolean>`EXISTS (SELECT FROM release_note_revisions v WHERE v.release_id = release_notes.id AND v.discarded_at IS NULL)`.as('revision'),
@@ -1063,26 +921,14 @@ export const entriesRepository = {
   /** Of `ids`, the project's notes (locked until the transaction ends: a bulk change follows). */
   async ownedReleaseIds(db: Executor, projectId: string, ids: readonly string[]): Promise<Set<string>> {
     if (!ids.length) return new Set();
-    const rows = await db
-      .selectFrom('release_notes')
-      .select('id')
-      .where('project_id', '=', projectId)
-      .where('id', 'in', [...ids])
-      .forUpdate()
-      .execute();
+    const rows = await db.selectFrom('release_notes').select('id').where('project_id', '=', projectId).where('id', 'in', [...ids]).forUpdate().execute();
     return new Set(rows.map((r) => r.id));
   },
 
   /** The project's notes of these keys, by key (locked: a bulk change follows). */
   async releaseIdsByKey(db: Executor, projectId: string, keys: readonly string[]): Promise<Map<string, string>> {
     if (!keys.length) return new Map();
-    const rows = await db
-      .selectFrom('release_notes')
-      .select(['id', 'key'])
-      .where('project_id', '=', projectId)
-      .where('key', 'in', [...keys])
-      .forUpdate()
-      .execute();
+    const rows = await db.selectFrom('release_notes').select(['id', 'key']).where('project_id', '=', projectId).where('key', 'in', [...keys]).forUpdate().execute();
     return new Map(rows.map((r) => [r.key, r.id]));
   },
 

@@ -7,7 +7,13 @@ import { DateTime, Nullable, StringEnum, Uuid } from '../http/schemas.js';
 import { compileValidator } from '../http/validator.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { entriesRepository, type RegenerableEntry, type ReleaseListRow, type ReviewRow } from './entries.repository.js';
-import { decideEntry, decideRelease, type EntryProposal, type PublishingPolicy, type ReleaseProposal } from './generated.js';
+import {
+  decideEntry,
+  decideRelease,
+  type EntryProposal,
+  type PublishingPolicy,
+  type ReleaseProposal,
+} from './generated.js';
 import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, SectionItem } from './entry.schemas.js';
 import { decodeCursor, encodeCursor, REVIEW_PAGE_MAX, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
@@ -230,11 +236,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
   async function applyStoredEdits(tx: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string }>): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     if (!rows.length) return out;
-    const stored = await entriesRepository.releaseEdits(
-      tx,
-      projectId,
-      rows.map((r) => r.id),
-    );
+    const stored = await entriesRepository.releaseEdits(tx, projectId, rows.map((r) => r.id));
     if (!stored.length) return out;
     const render = await releaseRenderer(projectId, tx);
     const byId = new Map(stored.map((e) => [e.release_id, e]));
@@ -252,15 +254,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
 
   /** See GeneratedStore. Writes queue on the transaction's connection in order. */
   function storeGenerated(projectId: string, policy: PublishingPolicy, { tx = db, onBatch }: WriteOptions = {}): GeneratedStore {
-    const outcome: GeneratedOutcome = {
-      created: {},
-      updated: {},
-      pending: 0,
-      revised: 0,
-      archived: 0,
-      history: { published: 0, drafts: 0, skipped: 0 },
-      releases: null,
-    };
+    const outcome: GeneratedOutcome = { created: {}, updated: {}, pending: 0, revised: 0, archived: 0, history: { published: 0, drafts: 0, skipped: 0 }, releases: null };
     const count = (per: GeneratedOutcome['created'], type: EntryType) => void (per[type] = (per[type] ?? 0) + 1);
     let inserts: InsertRow[] = [];
     let updates: UpdateRow[] = [];
@@ -338,12 +332,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
           } else if (proposal.kind === 'update' && decision.action === 'revise') revisions.push({ id: proposal.stored.id, ...proposal.produced });
           else if (proposal.kind === 'update' && decision.action === 'drop-revision') dropped.push(proposal.stored.id);
           else if (proposal.kind === 'update' && decision.action === 'update') {
-            updates.push({
-              id: proposal.stored.id,
-              record: proposal.produced.record,
-              seen: proposal.stored.status,
-              ...(decision.restore ? { restore: decision.restore } : {}),
-            });
+            updates.push({ id: proposal.stored.id, record: proposal.produced.record, seen: proposal.stored.status, ...(decision.restore ? { restore: decision.restore } : {}) });
           } else if (proposal.kind === 'archive') archive.push(proposal.stored.id);
         }
         track(
@@ -356,10 +345,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
             await entriesRepository.archiveGeneratedReleases(tx, archive);
             await entriesRepository.reviseReleases(tx, projectId, revisions.map(withEdits));
             // An edited note whose new content, edits applied, is what readers see already: nothing waits.
-            await entriesRepository.dropIdleReleaseRevisions(
-              tx,
-              revisions.filter((r) => edited.has(r.id)).map((r) => r.id),
-            );
+            await entriesRepository.dropIdleReleaseRevisions(tx, revisions.filter((r) => edited.has(r.id)).map((r) => r.id));
             await entriesRepository.dropReleaseRevisions(tx, dropped);
             outcome.releases = { created: inserts.length, updated: updates.length, archived: archive.length, revised: revisions.length };
           })(),
@@ -425,13 +411,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
   }
 
   /** Edited content into the note: a draft's row (nothing public), a published note's pending revision. */
-  async function writeEdited(
-    tx: Executor,
-    projectId: string,
-    note: ReleaseNoteRow,
-    record: Record<string, unknown>,
-    base: Record<string, unknown>,
-  ): Promise<void> {
+  async function writeEdited(tx: Executor, projectId: string, note: ReleaseNoteRow, record: Record<string, unknown>, base: Record<string, unknown>): Promise<void> {
     if (note.status !== 'published') return entriesRepository.writeReleaseRecord(tx, note.id, record);
     const fingerprint = typeof base.fingerprint === 'string' ? base.fingerprint : (note.fingerprint ?? '');
     await entriesRepository.reviseReleases(tx, projectId, [{ id: note.id, record: JSON.stringify(record), fingerprint }]);
@@ -451,10 +431,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         const note = await entriesRepository.lockRelease(tx, project.id, releaseKey(tag));
         if (!note) throw notFound(`Release ${tag}`);
         if (releaseVersion(note, await entriesRepository.releaseRevisionProposedAt(tx, note.id)) !== expected) {
-          throw new AppError(
-            'conflict',
-            'This note changed since you opened it (new generated content or another edit); nothing was published. Review it and publish again',
-          );
+          throw new AppError('conflict', 'This note changed since you opened it (new generated content or another edit); nothing was published. Review it and publish again');
         }
       }
       const updated = await entriesRepository.setReleaseStatus(tx, project.id, releaseKey(tag), status);
@@ -475,11 +452,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const ids = [...new Set(selection.ids.map((id) => id.toLowerCase()))];
       if (!ids.length) throw new AppError('invalid_request', 'No entries selected');
       if (ids.length > BULK_LIMIT) throw new AppError('invalid_request', `At most ${BULK_LIMIT} entries at once`);
-      const owned = await entriesRepository.ownedIds(
-        tx,
-        projectId,
-        ids.filter((id) => isUuid(id)),
-      );
+      const owned = await entriesRepository.ownedIds(tx, projectId, ids.filter((id) => isUuid(id)));
       const foreign = ids.filter((id) => !owned.has(id));
       if (foreign.length) {
         throw new AppError(
@@ -495,10 +468,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       throw new AppError('invalid_request', `More than ${BULK_LIMIT} entries match this filter; narrow it (by type, section or dates) and try again`);
     }
     if (selection.expected !== undefined && ids.length > selection.expected) {
-      throw new AppError(
-        'conflict',
-        `${ids.length} entries match now, more than the ${selection.expected} you confirmed; nothing was changed. Review the list and confirm again`,
-      );
+      throw new AppError('conflict', `${ids.length} entries match now, more than the ${selection.expected} you confirmed; nothing was changed. Review the list and confirm again`);
     }
     if (!ids.length) throw new AppError('invalid_request', 'No entries match this filter');
     return ids;
@@ -509,9 +479,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     if (filter.sinceTag === undefined) return filter;
     const since = await entriesRepository.findRelease(tx, projectId, releaseKey(filter.sinceTag));
     if (!since || !since.released_at) {
-      throw new AppError('not_found', `No release ${filter.sinceTag} in this project`, [
-        { parameter: 'since', message: 'must be a date or a release tag of this project' },
-      ]);
+      throw new AppError('not_found', `No release ${filter.sinceTag} in this project`, [{ parameter: 'since', message: 'must be a date or a release tag of this project' }]);
     }
     return { ...filter, sinceAt: since.released_at };
   }
@@ -522,11 +490,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const ids = [...new Set(selection.ids.map((id) => id.toLowerCase()))];
       if (!ids.length) throw new AppError('invalid_request', 'No release notes selected');
       if (ids.length > BULK_LIMIT) throw new AppError('invalid_request', `At most ${BULK_LIMIT} release notes at once`);
-      const owned = await entriesRepository.ownedReleaseIds(
-        tx,
-        projectId,
-        ids.filter((id) => isUuid(id)),
-      );
+      const owned = await entriesRepository.ownedReleaseIds(tx, projectId, ids.filter((id) => isUuid(id)));
       const foreign = ids.filter((id) => !owned.has(id));
       if (foreign.length) {
         throw new AppError(
@@ -554,13 +518,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     }
     const filter = await releaseFilterOf(projectId, selection.filter, tx);
     const ids = await entriesRepository.matchingReleaseIds(tx, projectId, filter, BULK_LIMIT + 1);
-    if (ids.length > BULK_LIMIT)
-      throw new AppError('invalid_request', `More than ${BULK_LIMIT} release notes match this filter; narrow it (by package or date) and try again`);
+    if (ids.length > BULK_LIMIT) throw new AppError('invalid_request', `More than ${BULK_LIMIT} release notes match this filter; narrow it (by package or date) and try again`);
     if (selection.expected !== undefined && ids.length > selection.expected) {
-      throw new AppError(
-        'conflict',
-        `${ids.length} release notes match now, more than the ${selection.expected} you confirmed; nothing was changed. Review the list and confirm again`,
-      );
+      throw new AppError('conflict', `${ids.length} release notes match now, more than the ${selection.expected} you confirmed; nothing was changed. Review the list and confirm again`);
     }
     if (!ids.length) throw new AppError('invalid_request', 'No release notes match this filter');
     return { ids, explicit: false };
@@ -572,7 +532,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const checked = checkImport(input);
       if (!checked.ok) {
         // Array positions read as `[2].entry_type`, like the consistency checks below.
-        const details = checked.details.slice(0, 50).map((d) => ({ ...d, parameter: d.parameter?.replace(/^(\d+)(?=\.|$)/, '[$1]') }));
+        const details = checked.details
+          .slice(0, 50)
+          .map((d) => ({ ...d, parameter: d.parameter?.replace(/^(\d+)(?=\.|$)/, '[$1]') }));
         throw new AppError('invalid_request', 'The import file is not a JSON array of valid entries', details);
       }
       const entries = checked.value;
@@ -671,22 +633,13 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     },
 
     /** The waiting revisions of the project's entries among `ids`, beside what is public. */
-    revisions: (projectId: string, ids: readonly string[]) =>
-      entriesRepository.entryRevisions(
-        db,
-        projectId,
-        ids.filter((id) => isUuid(id)),
-      ),
+    revisions: (projectId: string, ids: readonly string[]) => entriesRepository.entryRevisions(db, projectId, ids.filter((id) => isUuid(id))),
 
     /**
      * A page of the review queue, newest first by each entry's own date; `next` continues after
      * its last entry (null on the last page). `after` is a cursor a previous page gave.
      */
-    async review(
-      projectId: string,
-      filter: ReviewFilter,
-      page: { after?: string; limit?: number } = {},
-    ): Promise<{ entries: ReviewRow[]; next: string | null }> {
+    async review(projectId: string, filter: ReviewFilter, page: { after?: string; limit?: number } = {}): Promise<{ entries: ReviewRow[]; next: string | null }> {
       const limit = Math.min(Math.max(1, Math.trunc(page.limit ?? 50)), REVIEW_PAGE_MAX);
       const after = page.after ? decodeCursor(page.after) : undefined;
       // One more than shown says whether a next page exists without counting.
@@ -781,8 +734,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     async regenerable(projectId: string, selection: Selection): Promise<{ selected: number; targets: RegenerableEntry[] }> {
       const ids = await select(projectId, selection);
       const targets = await entriesRepository.regenerable(db, projectId, ids);
-      if (!targets.length)
-        throw new AppError('conflict', 'None of the selected entries can be regenerated: they were not generated from commits, or are archived');
+      if (!targets.length) throw new AppError('conflict', 'None of the selected entries can be regenerated: they were not generated from commits, or are archived');
       return { selected: ids.length, targets };
     },
 
@@ -794,11 +746,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const project = await deps.projects.findBySlug(projectSlug);
       if (!project) throw notFound(`Project ${projectSlug}`);
       const notes = await entriesRepository.listReleases(db, project.id, limit);
-      const waiting = await entriesRepository.releasesWithRevision(
-        db,
-        project.id,
-        notes.map((n) => n.id),
-      );
+      const waiting = await entriesRepository.releasesWithRevision(db, project.id, notes.map((n) => n.id));
       return notes.map((n) => ({ ...n, pending_revision: waiting.has(n.id) }));
     },
 
@@ -806,11 +754,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      * A page of a project's release notes in every status (or as filtered), newest release first
      * with the Unreleased note on top; `next` continues after its last note (null on the last page).
      */
-    async releases(
-      projectId: string,
-      filter: ReleaseFilter,
-      page: { after?: string; limit?: number } = {},
-    ): Promise<{ releases: ReleaseListRow[]; next: string | null }> {
+    async releases(projectId: string, filter: ReleaseFilter, page: { after?: string; limit?: number } = {}): Promise<{ releases: ReleaseListRow[]; next: string | null }> {
       const limit = Math.min(Math.max(1, Math.trunc(page.limit ?? 50)), RELEASE_PAGE_MAX);
       const after = page.after ? decodeReleaseCursor(page.after) : undefined;
       const resolved = await releaseFilterOf(projectId, filter);
@@ -849,11 +793,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      * tag that is not the project's refuses the whole selection. Notes already there (and without a
      * waiting revision to publish) are counted as unchanged.
      */
-    async bulkReleaseStatus(
-      projectId: string,
-      action: ReleaseAction,
-      selection: ReleaseSelection,
-    ): Promise<{ selected: number; changed: number; unchanged: number }> {
+    async bulkReleaseStatus(projectId: string, action: ReleaseAction, selection: ReleaseSelection): Promise<{ selected: number; changed: number; unchanged: number }> {
       const move = BULK_MOVES[action];
       return db.transaction().execute(async (tx) => {
         await lockForEditor(tx, projectId);
@@ -879,8 +819,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const published = await entriesRepository.publishPolicyDrafts(tx, projectId, entryTypes, types.includes('release'));
       // The new content it held back on published entries and notes too (as the next generation run would).
       if (entryTypes.length) await entriesRepository.applyEntryRevisions(tx, projectId, await entriesRepository.waitingRevisionIds(tx, projectId, entryTypes));
-      if (types.includes('release'))
-        await entriesRepository.applyReleaseRevisions(tx, projectId, await entriesRepository.waitingReleaseRevisionIds(tx, projectId));
+      if (types.includes('release')) await entriesRepository.applyReleaseRevisions(tx, projectId, await entriesRepository.waitingReleaseRevisionIds(tx, projectId));
       return published;
     },
 

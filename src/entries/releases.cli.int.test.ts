@@ -34,72 +34,56 @@ afterAll(async () => {
 });
 
 describe('changelog releases list', () => {
-  it(
-    'lists the release history, published at the link, a page at a time, and says when there is more',
-    async () => {
-      expect(tags.length).toBeGreaterThan(10);
-      const all = await list('--all');
-      expect(all.next).toBeNull();
-      expect(all.counts.byStatus.published).toBe(tags.length);
+  it('lists the release history, published at the link, a page at a time, and says when there is more', async () => {
+    expect(tags.length).toBeGreaterThan(10);
+    const all = await list('--all');
+    expect(all.next).toBeNull();
+    expect(all.counts.byStatus.published).toBe(tags.length);
 
-      const first = await list('--limit', '4');
-      expect(first.releases).toHaveLength(4);
-      expect(first.next).not.toBeNull();
-      const second = await list('--limit', '4', '--after', first.next!);
-      expect(second.releases[0]!.tag).not.toBe(first.releases[3]!.tag);
-      expect([...first.releases, ...second.releases].map((r) => r.tag)).toEqual(all.releases.slice(0, 8).map((r) => r.tag));
+    const first = await list('--limit', '4');
+    expect(first.releases).toHaveLength(4);
+    expect(first.next).not.toBeNull();
+    const second = await list('--limit', '4', '--after', first.next!);
+    expect(second.releases[0]!.tag).not.toBe(first.releases[3]!.tag);
+    expect([...first.releases, ...second.releases].map((r) => r.tag)).toEqual(all.releases.slice(0, 8).map((r) => r.tag));
 
-      const text = await cli('releases', 'list', '--project', 'cliff', '--limit', '3');
-      expect(text.stdout).toMatch(/release notes matching in cliff \(by status: /);
-      expect(text.stdout).toMatch(/More: add --after \S+ \(or --all for every page\)/);
-    },
-    SLOW,
-  );
+    const text = await cli('releases', 'list', '--project', 'cliff', '--limit', '3');
+    expect(text.stdout).toMatch(/release notes matching in cliff \(by status: /);
+    expect(text.stdout).toMatch(/More: add --after \S+ \(or --all for every page\)/);
+  }, SLOW);
 
-  it(
-    '`entries releases` lists the same and no longer stops silently',
-    async () => {
-      const run = await cli('entries', 'releases', '--project', 'cliff', '--limit', '2');
-      expect(run.code).toBe(0);
-      expect(run.stdout.split('\n').filter((l) => /^\S+\s+(draft|published|archived)\s/.test(l))).toHaveLength(2);
-      expect(run.stdout).toMatch(/More: add --after/);
-    },
-    SLOW,
-  );
+  it('`entries releases` lists the same and no longer stops silently', async () => {
+    const run = await cli('entries', 'releases', '--project', 'cliff', '--limit', '2');
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').filter((l) => /^\S+\s+(draft|published|archived)\s/.test(l))).toHaveLength(2);
+    expect(run.stdout).toMatch(/More: add --after/);
+  }, SLOW);
 
-  it(
-    'filters by status, pre-release and since a tag or a date, and refuses a bad filter',
-    async () => {
-      const finals = await list('--all', '--prerelease', 'false');
-      expect(finals.releases.every((r) => !r.prerelease)).toBe(true);
-      const oldest = [...tags].reverse();
-      const since = await list('--all', '--since', oldest[1]!);
-      expect(since.releases.map((r) => r.tag)).not.toContain(oldest[0]);
-      expect(since.releases.map((r) => r.tag)).not.toContain(oldest[1]);
-      expect(since.releases.map((r) => r.tag)).toContain(oldest[2]);
-      const bad = await cli('releases', 'list', '--project', 'cliff', '--status', 'maybe', '--json');
-      expect(bad.code).toBe(1);
-      expect(JSON.parse(bad.stderr)).toMatchObject({ code: 'invalid_request' });
-      const unknown = await cli('releases', 'list', '--project', 'cliff', '--since', 'v99.0.0');
-      expect(unknown.code).toBe(1);
-      expect(unknown.stderr).toMatch(/No release v99\.0\.0/);
-    },
-    SLOW,
-  );
+  it('filters by status, pre-release and since a tag or a date, and refuses a bad filter', async () => {
+    const finals = await list('--all', '--prerelease', 'false');
+    expect(finals.releases.every((r) => !r.prerelease)).toBe(true);
+    const oldest = [...tags].reverse();
+    const since = await list('--all', '--since', oldest[1]!);
+    expect(since.releases.map((r) => r.tag)).not.toContain(oldest[0]);
+    expect(since.releases.map((r) => r.tag)).not.toContain(oldest[1]);
+    expect(since.releases.map((r) => r.tag)).toContain(oldest[2]);
+    const bad = await cli('releases', 'list', '--project', 'cliff', '--status', 'maybe', '--json');
+    expect(bad.code).toBe(1);
+    expect(JSON.parse(bad.stderr)).toMatchObject({ code: 'invalid_request' });
+    const unknown = await cli('releases', 'list', '--project', 'cliff', '--since', 'v99.0.0');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/No release v99\.0\.0/);
+  }, SLOW);
 });
 
 describe('changelog releases show, publish and unpublish', () => {
-  it(
-    'shows one note with its Markdown',
-    async () => {
-      const run = await cli('releases', 'show', '--project', 'cliff', tags[0]!);
-      expect(run.code).toBe(0);
-      expect(run.stdout.startsWith(`${tags[0]}  published  released `)).toBe(true);
-      const json = (await cli('releases', 'show', '--project', 'cliff', tags[0]!, '--json')).json<{ tag: string; content: string }>();
-      expect(json.tag).toBe(tags[0]);
-    },
-    SLOW,
-  );
+  it('shows one note with its Markdown', async () => {
+    const run = await cli('releases', 'show', '--project', 'cliff', tags[0]!);
+    expect(run.code).toBe(0);
+    expect(run.stdout.startsWith(`${tags[0]}  published  released `)).toBe(true);
+    const json = (await cli('releases', 'show', '--project', 'cliff', tags[0]!, '--json')).json<{ tag: string; content: string }>();
+    expect(json.tag).toBe(tags[0]);
+  }, SLOW);
 
   it(
     "shows a note's release-editor edits: the introduction, hidden, reworded and moved items, and changes waiting",
@@ -141,49 +125,35 @@ describe('changelog releases show, publish and unpublish', () => {
     SLOW,
   );
 
-  it(
-    'unpublishes every note in one call, then publishes named tags, and an unknown tag changes nothing',
-    async () => {
-      const off = await cli('releases', 'unpublish', '--project', 'cliff', '--all', '--json');
-      expect(off.code, off.stderr).toBe(0);
-      expect(off.json()).toMatchObject({ action: 'unpublish', changed: tags.length });
-      expect((await list('--status', 'published')).counts.total).toBe(0);
+  it('unpublishes every note in one call, then publishes named tags, and an unknown tag changes nothing', async () => {
+    const off = await cli('releases', 'unpublish', '--project', 'cliff', '--all', '--json');
+    expect(off.code, off.stderr).toBe(0);
+    expect(off.json()).toMatchObject({ action: 'unpublish', changed: tags.length });
+    expect((await list('--status', 'published')).counts.total).toBe(0);
 
-      const some = await cli('releases', 'publish', '--project', 'cliff', tags[0]!, tags[1]!);
-      expect(some.stdout).toBe(`Published 2 release notes of cliff\n`);
-      const bad = await cli('releases', 'publish', '--project', 'cliff', tags[2]!, 'v99.0.0');
-      expect(bad.code).toBe(1);
-      expect(bad.stderr).toMatch(/No release v99\.0\.0 in this project; nothing was changed/);
-      expect((await list('--status', 'published')).releases.map((r) => r.tag)).toEqual([tags[0], tags[1]]);
-    },
-    SLOW,
-  );
+    const some = await cli('releases', 'publish', '--project', 'cliff', tags[0]!, tags[1]!);
+    expect(some.stdout).toBe(`Published 2 release notes of cliff\n`);
+    const bad = await cli('releases', 'publish', '--project', 'cliff', tags[2]!, 'v99.0.0');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/No release v99\.0\.0 in this project; nothing was changed/);
+    expect((await list('--status', 'published')).releases.map((r) => r.tag)).toEqual([tags[0], tags[1]]);
+  }, SLOW);
 
-  it(
-    'refuses neither tags nor --all, and both at once',
-    async () => {
-      expect((await cli('releases', 'publish', '--project', 'cliff')).stderr).toMatch(/Name the tags to publish, or add --all/);
-      expect((await cli('releases', 'publish', '--project', 'cliff', '--all', tags[0]!)).stderr).toMatch(/not both/);
-    },
-    SLOW,
-  );
+  it("refuses neither tags nor --all, and both at once", async () => {
+    expect((await cli('releases', 'publish', '--project', 'cliff')).stderr).toMatch(/Name the tags to publish, or add --all/);
+    expect((await cli('releases', 'publish', '--project', 'cliff', '--all', tags[0]!)).stderr).toMatch(/not both/);
+  }, SLOW);
 
-  it(
-    '`projects configure --publish release=auto` publishes the drafts the policy held back, not those a person unpublished',
-    async () => {
-      const before = await list('--status', 'draft', '--all');
-      const run = await cli('projects', 'configure', 'cliff', '--publish', 'release=auto', '--json');
-      expect(run.code, run.stderr).toBe(0);
-      // Every tagged note was unpublished by a person above; only the Unreleased note (if any) was the policy's.
-      const policyDrafts = before.releases.filter((r) => r.tag === null).length;
-      expect(run.json()).toMatchObject({ published: { releases: policyDrafts, types: ['release'] } });
-      expect((await list('--status', 'published')).counts.total).toBe(2 + policyDrafts);
+  it('`projects configure --publish release=auto` publishes the drafts the policy held back, not those a person unpublished', async () => {
+    const before = await list('--status', 'draft', '--all');
+    const run = await cli('projects', 'configure', 'cliff', '--publish', 'release=auto', '--json');
+    expect(run.code, run.stderr).toBe(0);
+    // Every tagged note was unpublished by a person above; only the Unreleased note (if any) was the policy's.
+    const policyDrafts = before.releases.filter((r) => r.tag === null).length;
+    expect(run.json()).toMatchObject({ published: { releases: policyDrafts, types: ['release'] } });
+    expect((await list('--status', 'published')).counts.total).toBe(2 + policyDrafts);
 
-      const all = await cli('releases', 'publish', '--project', 'cliff', '--all');
-      expect(all.stdout).toMatch(
-        new RegExp(`^Published ${(tags.length - 2).toLocaleString('en')} release notes of cliff; ${2 + policyDrafts} left as they were`),
-      );
-    },
-    SLOW,
-  );
+    const all = await cli('releases', 'publish', '--project', 'cliff', '--all');
+    expect(all.stdout).toMatch(new RegExp(`^Published ${(tags.length - 2).toLocaleString('en')} release notes of cliff; ${2 + policyDrafts} left as they were`));
+  }, SLOW);
 });

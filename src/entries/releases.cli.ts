@@ -164,7 +164,9 @@ export function registerReleasesCommands({ program, command, run, withServices }
     );
 
   for (const action of ['publish', 'unpublish'] as const satisfies readonly ReleaseAction[]) {
-    filterOptions(command(releases, action, `${action} release notes: the tags named, or with --all every one matching the filters (one transaction)`))
+    filterOptions(
+      command(releases, action, `${action} release notes: the tags named, or with --all every one matching the filters (one transaction)`),
+    )
       .argument('[tags...]', 'release tags ("unreleased": the Unreleased note)')
       .option('--all', 'every release note matching the filters (publish: the drafts among them)')
       .action(

@@ -82,20 +82,8 @@ export const generationRepository = {
     const rows = await db
       .selectFrom('commits')
       .select([
-        'id',
-        'repo_link_id',
-        'sha',
-        'author_name',
-        'author_email',
-        'author_tz_offset',
-        'committer_name',
-        'committer_email',
-        'committer_tz_offset',
-        'message',
-        'pr_number',
-        'changes',
-        'co_authors',
-        'on_tracked_branch',
+        'id', 'repo_link_id', 'sha', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
+        'committer_tz_offset', 'message', 'pr_number', 'changes', 'co_authors', 'on_tracked_branch',
         // Space-separated rather than as arrays: the driver's array parser cost more than a split,
         // and neither a SHA nor a tag name (git check-ref-format) holds a space.
         sql<string>`array_to_string(parent_shas, ' ')`.as('parents'),

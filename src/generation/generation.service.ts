@@ -96,11 +96,7 @@ function withRepoCodeowners(settings: GenerationSettings, codeowners: string | n
 
 /** Validation problems as the API's error shape. */
 function invalidSettings(error: SettingsError): AppError {
-  return new AppError(
-    'invalid_request',
-    'Invalid generation settings',
-    error.problems.map((message) => ({ message })),
-  );
+  return new AppError('invalid_request', 'Invalid generation settings', error.problems.map((message) => ({ message })));
 }
 
 /** The settings with every default filled in; invalid ones fail as the API's 400. */
@@ -195,9 +191,7 @@ function proposer({ rows, stored, storedReleases, history }: RunInput) {
       const { proposals, unchanged } = reconcile(storedReleases, notes);
       releasesUnchanged = unchanged;
       return proposals.map((p) =>
-        p.kind === 'archive'
-          ? p
-          : { ...p, produced: { record: recordOf(p.produced), fingerprint: p.produced.fingerprint, historyAt: releaseHistoryAt(p.produced) } },
+        p.kind === 'archive' ? p : { ...p, produced: { record: recordOf(p.produced), fingerprint: p.produced.fingerprint, historyAt: releaseHistoryAt(p.produced) } },
       );
     },
     /** Once the engine is done: the stored entries in scope it no longer produced. */
@@ -407,9 +401,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       const before = resolve(project.generation_settings as SettingsInput);
       const next = applyPatch(project.generation_settings as SettingsInput, patch);
       const resolved = resolve(next);
-      const nowAuto = Object.entries(resolved.publish).flatMap(([type, policy]) =>
-        policy === 'auto' && before.publish[type as keyof typeof before.publish] !== 'auto' ? [type] : [],
-      );
+      const nowAuto = Object.entries(resolved.publish).flatMap(([type, policy]) => (policy === 'auto' && before.publish[type as keyof typeof before.publish] !== 'auto' ? [type] : []));
       await db.transaction().execute(async (tx) => {
         await projects.saveGenerationSettings(project.id, next as Record<string, unknown>, tx);
         if (!nowAuto.length) return;

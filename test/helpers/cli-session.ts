@@ -58,7 +58,7 @@ export async function startCliSession(name: string, options: { shared?: boolean 
   }
   const run: CliSession['run'] = async (args, extra = {}) => {
     const output = await runCli(args, { env, ...extra });
-    return { ...output, json: <T>() => JSON.parse(output.stdout) as T };
+    return { ...output, json: <T,>() => JSON.parse(output.stdout) as T };
   };
   expect((await run(['users', 'create', '--email', 'ada@example.com', '--name', 'Ada'])).code).toBe(0);
   expect((await run(['projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com'])).code).toBe(0);
