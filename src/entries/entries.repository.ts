@@ -93,6 +93,8 @@ export interface RegenerableEntry {
 export interface RevisionText {
   id: string;
   proposed_at: Date;
+  /** Which content waits: the page that shows it sends it back with a publish (entryVersion). */
+  fingerprint: string;
   public_title: string | null;
   public_content: string | null;
   title: string | null;
@@ -565,7 +567,7 @@ export const entriesRepository = {
    * status first (publishing: the revision is published by this write, which fires the publish
    * path's triggers; leaving `published`: the row is no longer public when it is written).
    */
-  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
+  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[], onlyFingerprint?: string): Promise<string[]> {
     if (!ids.length) return [];
     const applied = await sql<{ id: string }>`
       UPDATE changelog_entries e SET
@@ -576,10 +578,29 @@ export const entriesRepository = {
       FROM changelog_entry_revisions r CROSS JOIN LATERAL jsonb_to_record(r.record) AS x(${sql.raw(RECORD_TYPES)})
       WHERE r.entry_id = e.id AND r.discarded_at IS NULL AND e.project_id = ${projectId}::uuid
         AND r.project_id = ${projectId}::uuid AND e.id = ANY(${[...ids]}::uuid[])
+        AND (${onlyFingerprint ?? null}::text IS NULL OR r.fingerprint = ${onlyFingerprint ?? null}::text)
       RETURNING e.id`.execute(db);
     const done = applied.rows.map((r) => r.id);
     if (done.length) await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', done).execute();
     return done;
+  },
+
+  /**
+   * Locks an entry and its waiting revision for a publish, and says when the entry last changed and
+   * which revision waits (its fingerprint): a generation run that would rewrite either waits for the
+   * publish to commit.
+   */
+  async lockForPublish(db: Executor, id: string): Promise<{ updatedAt: Date; revision: string | null } | undefined> {
+    const row = await db.selectFrom('changelog_entries').select('updated_at').where('id', '=', id).forUpdate().executeTakeFirst();
+    if (!row) return undefined;
+    const revision = await db
+      .selectFrom('changelog_entry_revisions')
+      .select('fingerprint')
+      .where('entry_id', '=', id)
+      .where('discarded_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    return { updatedAt: row.updated_at, revision: revision?.fingerprint ?? null };
   },
 
   /** The project's published entries of these types with a revision waiting. */
@@ -703,7 +724,7 @@ export const entriesRepository = {
       .selectFrom('changelog_entry_revisions as r')
       .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
       .select([
-        'r.entry_id as id', 'r.proposed_at', 'e.title as public_title', 'e.content as public_content',
+        'r.entry_id as id', 'r.proposed_at', 'r.fingerprint', 'e.title as public_title', 'e.content as public_content',
         sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
@@ -776,7 +797,7 @@ export const entriesRepository = {
       .selectFrom('release_note_revisions as r')
       .innerJoin('release_notes as n', 'n.id', 'r.release_id')
       .select([
-        'r.release_id as id', 'r.proposed_at', 'n.title as public_title', 'n.content as public_content',
+        'r.release_id as id', 'r.proposed_at', 'r.fingerprint', 'n.title as public_title', 'n.content as public_content',
         sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)

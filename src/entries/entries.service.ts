@@ -127,6 +127,13 @@ interface WriteOptions {
 const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
 
+/**
+ * What a page showed of an entry, as the token its publish form sends back: when the entry last
+ * changed and which revision waited. A publish checks it (transition), so an editor never publishes
+ * content that arrived after they looked.
+ */
+export const entryVersion = (updatedAt: Date, revisionFingerprint: string | null): string => `${updatedAt.getTime()}.${revisionFingerprint ?? ''}`;
+
 type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null };
 /** `seen`: the status the rules decided on (entries.repository.ts updateGenerated). */
 type UpdateRow = { id: string; record: string; commitId: string | null; seen: EntryStatus; restore?: EntryStatus; publishedAt?: Date | null };
@@ -361,13 +368,23 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
    * (the revision is what is published), leaving `published` writes it into the row once the row is
    * no longer public. The one place a revision reaches an entry's row.
    */
-  async function transition(id: string, status: EntryStatus, owner?: string): Promise<EntryRow> {
+  async function transition(id: string, status: EntryStatus, owner?: string, seen?: string): Promise<EntryRow> {
     const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
     if (!existing || (owner !== undefined && existing.project_id !== owner)) throw notFound('Entry');
     return db.transaction().execute(async (tx) => {
+      // A publish from a page that showed the entry publishes what that page showed, or nothing.
+      let onlyRevision: string | null | undefined;
+      if (seen !== undefined) {
+        const current = await entriesRepository.lockForPublish(tx, id);
+        if (!current) throw notFound('Entry');
+        if (entryVersion(current.updatedAt, current.revision) !== seen) {
+          throw new AppError('conflict', 'This entry changed since the page showed it (new commits or another editor): review it again before publishing');
+        }
+        onlyRevision = current.revision;
+      }
       const updated = await entriesRepository.setStatus(tx, id, status);
       if (!updated) throw notFound('Entry');
-      const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id]);
+      const applied = onlyRevision === null ? [] : await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id], onlyRevision);
       return applied.length ? ((await entriesRepository.findById(tx, id)) ?? updated) : updated;
     });
   }
@@ -581,8 +598,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     /**
      * Publishes an entry of the project (ids of other projects are not found): a draft, or the pending
      * revision of a published one. The dashboard's path, where the project was checked for the person.
+     * `seen` (entryVersion of what the page showed): anything changed since is refused (409), nothing published.
      */
-    publishInProject: (projectId: string, id: string) => transition(id, 'published', projectId),
+    publishInProject: (projectId: string, id: string, seen?: string) => transition(id, 'published', projectId, seen),
 
     /**
      * Keeps what is public: the entry's pending revision is discarded (remembered by its fingerprint,

@@ -228,6 +228,53 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect((await db().selectFrom('changelog_entries').select('title').where('id', '=', draft.id).executeTakeFirstOrThrow()).title).toBe('Unreviewed racethingz');
   });
 
+  it('publishes what the entry page showed, or nothing: new content that arrived after the editor looked is refused', async () => {
+    const p = await newProject('looked');
+    await p.ingest('feat: looked at first', '2024-06-03T10:00:00Z');
+    await p.generate();
+    const weekly = await entryRow(p.id, 'weekly');
+    await ctx.services.entries.publish(weekly.id);
+    await p.ingest('feat: reviewed addition', '2024-06-04T10:00:00Z');
+    await p.generate();
+
+    // The editor opens the page (revision A), and a push proposes revision B before they click.
+    const page = await alice.get(`/dashboard/entries/${weekly.id}`);
+    expect(page.body).toContain('Reviewed addition');
+    const seen = /name="seen" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(seen).toBeDefined();
+    await p.ingest('feat: unreviewed arrival', '2024-06-05T10:00:00Z');
+    expect((await p.generate()).revised).toBe(1);
+    const refused = await alice.post(`/dashboard/entries/${weekly.id}/status`, { status: 'published', back: 'entry', seen: seen! });
+    expect(refused.location).toBe(`/dashboard/entries/${weekly.id}?notice=entry-changed`);
+    const pub = await json<{ entry: { content: string } }>(`/v1/changelog/${p.slug}/entries/${weekly.id}`);
+    expect(pub.entry.content).not.toContain('Reviewed addition');
+    expect(pub.entry.content).not.toContain('Unreviewed arrival');
+    expect((await ctx.services.entries.revisions(p.id, [weekly.id]))[0]?.content).toContain('Unreviewed arrival');
+
+    // Looked at again, it publishes.
+    const again = await alice.get(`/dashboard/entries/${weekly.id}?notice=entry-changed`);
+    expect(again.body).toContain('Nothing was published');
+    const fresh = /name="seen" value="([^"]+)"/.exec(again.body)![1]!;
+    expect(fresh).not.toBe(seen);
+    const published = await alice.post(`/dashboard/entries/${weekly.id}/status`, { status: 'published', back: 'entry', seen: fresh });
+    expect(published.location).toBe(`/dashboard/entries/${weekly.id}?notice=entry-published`);
+    expect(await contentWith(p.slug, weekly.id, 'Unreviewed arrival')).toContain('Reviewed addition');
+
+    // A draft rewritten in place after the page showed it is refused the same way.
+    await p.ingest('feat: next week draft', '2024-06-11T10:00:00Z');
+    await p.generate();
+    const draft = await entryRow(p.id, 'weekly');
+    expect(draft.status).toBe('draft');
+    const draftSeen = /name="seen" value="([^"]+)"/.exec((await alice.get(`/dashboard/entries/${draft.id}`)).body)![1]!;
+    await p.ingest('feat: rewritten draft', '2024-06-12T10:00:00Z');
+    await p.generate();
+    expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry', seen: draftSeen })).location).toContain('notice=entry-changed');
+    expect((await entryRow(p.id, 'weekly')).status).toBe('draft');
+    // A made-up token refuses too; none at all (a list's button) publishes as before.
+    expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry', seen: '0.x' })).location).toContain('notice=entry-changed');
+    expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry' })).location).toContain('notice=entry-published');
+  });
+
   it("refuses another tenant's publish and discard of a pending revision, and forged ids (404), changing nothing", async () => {
     const p = await newProject('tenancy');
     await p.ingest('feat: public text', '2024-01-08T10:00:00Z');
