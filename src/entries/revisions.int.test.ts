@@ -275,6 +275,33 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry' })).location).toContain('notice=entry-published');
   });
 
+  it('publishes from the review queue only what the queue showed: rows changed since are left, and said so', async () => {
+    const p = await newProject('queue-looked');
+    await p.ingest('feat: queue first', '2024-07-01T10:00:00Z');
+    await p.generate();
+    const weekly = await entryRow(p.id, 'weekly');
+    await ctx.services.entries.publish(weekly.id);
+    await p.ingest('feat: queue reviewed', '2024-07-02T10:00:00Z');
+    await p.generate();
+
+    const queue = `/dashboard/projects/${p.slug}/review`;
+    const shown = await alice.get(queue);
+    const seen = [...shown.body.matchAll(/name="seen" value="([^"]+)"/g)].map((m) => m[1]!);
+    expect(seen.some((s) => s.startsWith(`${weekly.id}@`))).toBe(true);
+    await p.ingest('feat: queue unreviewed', '2024-07-03T10:00:00Z');
+    await p.generate();
+    const left = await alice.post(`${queue}/bulk`, { action: 'publish', ids: [weekly.id], seen });
+    expect(left.location).toContain('stale=1');
+    expect((await alice.get(left.location!)).body).toContain('changed since this page showed it');
+    const pub = await json<{ entry: { content: string } }>(`/v1/changelog/${p.slug}/entries/${weekly.id}`);
+    expect(pub.entry.content).not.toContain('Queue reviewed');
+
+    const again = [...(await alice.get(queue)).body.matchAll(/name="seen" value="([^"]+)"/g)].map((m) => m[1]!);
+    const done = await alice.post(`${queue}/bulk`, { action: 'publish', ids: [weekly.id], seen: again });
+    expect(done.location).not.toContain('stale=');
+    expect(await contentWith(p.slug, weekly.id, 'Queue unreviewed')).toContain('Queue reviewed');
+  });
+
   it("refuses another tenant's publish and discard of a pending revision, and forged ids (404), changing nothing", async () => {
     const p = await newProject('tenancy');
     await p.ingest('feat: public text', '2024-01-08T10:00:00Z');
@@ -318,7 +345,7 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect(waiting.map((e) => e.entry_type).sort()).toEqual(['commit', 'commit', 'weekly']);
 
     const result = await ctx.services.entries.bulkStatus(p.id, 'archive', { filter: { status: 'draft' }, expected: waiting.length });
-    expect(result).toEqual({ selected: 3, changed: 2, unchanged: 1 });
+    expect(result).toEqual({ selected: 3, changed: 2, unchanged: 1, stale: 0 });
     expect(await publicSurfaces(p.slug, weekly.id)).toEqual(before);
     expect(await ctx.services.entries.revisions(p.id, [weekly.id])).toHaveLength(1);
   });
