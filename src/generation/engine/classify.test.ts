@@ -12,7 +12,7 @@ describe('Conventional Commits', () => {
     ['fix: a', 'fix'],
     ['perf: a', 'performance'],
     ['docs: a', 'documentation'],
-    ['refactor: a', 'refactor'],
+    ['refactor: a', 'internal'],
     ['build: a', 'build'],
     ['ci: a', 'build'],
     ['test: a', 'test'],
@@ -348,6 +348,18 @@ describe('noise classes hidden by default (one section each)', () => {
     expect(section('docs: adopt the Contributor Covenant', [['A', 'CODE_OF_CONDUCT.md']])).toBe('governance');
     expect(section('Add @jane to the triage team', [['M', 'docs/team.md']])).toBe('governance');
     expect(section('Update sponsors', [['M', 'README.md']])).not.toBe('documentation');
+  });
+
+  it('files refactorings the project types as such as Internal refactoring, and guesses from words as Refactoring', () => {
+    expect(section('refactor(runtime-core): extract the scheduler queue', [['M', 'packages/runtime-core/src/scheduler.ts']])).toBe('internal');
+    expect(section('[refactor] share the printer', [['M', 'src/printer.js']])).toBe('internal');
+    expect(section('Refactor: share the printer', [['M', 'src/printer.js']])).toBe('internal');
+    // Words only: maintainers who write such subjects list them (`Inline template literals as arrow body`).
+    expect(section('Inline template literals as arrow body (#1485)', [['M', 'src/printer.js']])).toBe('refactor');
+    expect(section('Refactor traversal (#442)', [['M', 'src/traverse.js']])).toBe('refactor');
+    // The type's other readings still win: a breaking refactor, one touching only tests or CI.
+    expect(section('refactor!: drop the legacy API', [['M', 'src/api.ts']])).toBe('breaking');
+    expect(section('refactor: share fixtures', [['M', 'test/fixtures.ts']])).toBe('test');
   });
 
   it('leaves library changes and user documentation where they were', () => {

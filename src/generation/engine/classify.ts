@@ -202,6 +202,10 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   if (dependencyUpdate && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
   // `fix: Revert "fix(x): …"`, `fix(build): revert "build: …"`: a revert whatever its type says.
   if (reverts && section !== 'revert' && (/^revert\b/i.test(subject) || /^revert:? "/i.test(text))) section = 'revert';
+  // The project's own word that nothing changes for users (`refactor:`, `[refactor]`): internal, hidden by
+  // default as conventional-changelog does. A refactoring guessed from free words (`Inline …`, `Use …`) stays
+  // Refactoring: maintainers who write such subjects list them (docs/quality.md).
+  if (section === 'refactor' && typeName !== null && TYPE_SECTIONS[typeName] === 'refactor') section = 'internal';
   if (breaking) section = 'breaking';
 
   // One literal with every field (no spread): V8 keeps it a fast object, and this runs per commit.
