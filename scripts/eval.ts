@@ -725,6 +725,12 @@ async function main() {
     '  presets leave `refactor` out too); word-guessed ones stay Refactoring. Measured: +0.6/+5.5/+0.4/+0.6',
     '  precision, -0.1/0/-0.3/-0.4 coverage (prettier 96.4/51.8, vue core 98.4/91.6, jest 96.8/58.5, rollup',
     '  94.3/63.1).',
+    '- **A docs/ folder a site generator builds is the website**: when the history holds the generator that builds',
+    "  the top-level docs/ (docs/.vitepress, docs/.vuepress, docs/docusaurus.config, mkdocs.yml, Docusaurus 1's",
+    '  website/siteConfig.js, or a Docusaurus site in website/ that never had docs of its own), a change only to docs/',
+    '  (and website paths) is Website and blog, hidden by default; governance documents stay governance, docs under a',
+    '  package stay its documentation. Measured: +3.5/0/+5.2/+4.6 precision, -0.4/0/0/0 coverage (three early',
+    '  prettier items whose docs/ held the playground). Kept (prettier 96.0/55.3, jest 96.8/63.7, rollup 94.3/67.7).',
     '',
     ...scores.flatMap((s) => [
       `## ${s.dataset.title}`,

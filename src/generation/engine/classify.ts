@@ -59,6 +59,8 @@ export interface ClassifyOptions {
   excludeBots?: boolean;
   /** For a merge commit: are the commits it brings in also in the history being generated? */
   mergedCommitsPresent?: boolean;
+  /** The history's top-level docs/ folder is its website's content (rules.ts `docsAreWebsite`). */
+  siteDocs?: boolean;
 }
 
 const SKIP_MARKER = /\[(skip[ _-]?changelog|changelog[ _-]?skip|no[ _-]?changelog|skip[ _-]?release[ _-]?notes|ignore[ _-]?changelog)\]/i;
@@ -194,7 +196,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   }
   if (section === 'breaking') breaking = true;
   section = dependencySection(section, typeName, scope, text, commit);
-  if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes) ?? section;
+  if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes, options.siteDocs) ?? section;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
   const dependencyUpdate =

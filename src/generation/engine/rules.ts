@@ -638,11 +638,34 @@ export type NoiseClass = 'website' | 'governance';
  * commits that change no library code. (Typo fixes were measured as a third class and dropped: on
  * prettier they cost 0.65 pt of coverage for 0.1 pt of precision; docs/quality.md.)
  */
-export function noiseClassOf(text: string, changes: readonly Change[]): NoiseClass | null {
+export function noiseClassOf(text: string, changes: readonly Change[], siteDocs = false): NoiseClass | null {
   if (!changes.length || libraryChanges(changes).touched > 0) return null;
   if (changes.every(([, p]) => WEBSITE_PATH.test(p))) return 'website';
   if (changes.every(([, p]) => GOVERNANCE_PATH.test(p))) return 'governance';
   const docsOnly = changes.every(([, p]) => DOC_PATH.test(p) || WEBSITE_PATH.test(p));
   if (docsOnly && GOVERNANCE_WORDS.test(text)) return 'governance';
+  if (siteDocs && changes.every(([, p]) => p.startsWith('docs/') || WEBSITE_PATH.test(p))) return 'website';
   return null;
+}
+
+// A site generator whose configuration says the top-level docs/ folder is built into the project's site:
+// VitePress, VuePress or Docusaurus inside docs/, MkDocs (docs_dir defaults to docs/), Docusaurus 1
+// (website/siteConfig.js, which reads ../docs by convention).
+const SITE_DOCS_MARKER = /^docs\/\.(vitepress|vuepress)\/|^docs\/docusaurus\.config\.[cm]?[jt]s$|^mkdocs\.ya?ml$|^website\/siteConfig\.js$/;
+const WEBSITE_DOCUSAURUS = /^website\/docusaurus\.config\.[cm]?[jt]s$/;
+
+/**
+ * Whether the history says its top-level docs/ folder is its website's content: a site generator's
+ * configuration that builds it, or a Docusaurus site in website/ that never had docs of its own (it reads
+ * ../docs). Read from the paths the history changed, once per run.
+ */
+export function docsAreWebsite(paths: Iterable<string>): boolean {
+  let docusaurus = false;
+  let ownDocs = false;
+  for (const p of paths) {
+    if (SITE_DOCS_MARKER.test(p)) return true;
+    if (WEBSITE_DOCUSAURUS.test(p)) docusaurus = true;
+    else if (p.startsWith('website/docs/')) ownDocs = true;
+  }
+  return docusaurus && !ownDocs;
 }
