@@ -414,3 +414,12 @@ describe('noise classes hidden by default (one section each)', () => {
     expect(section('Fix typo in docs (#19561)', [['M', 'docs/options.md']])).toBe('documentation');
   });
 });
+
+describe('release commits', () => {
+  it('take an arrow before the version (`-> v0.47.2`, `→ 1.0.1`) for a release commit, as housekeeping', () => {
+    expect(section('-> v0.47.2', [['M', 'package.json']])).toBe('chore');
+    expect(section('-> 0.22.2', [['M', 'package.json']])).toBe('chore');
+    expect(section('→ 1.0.1', [['M', 'package.json']])).toBe('chore');
+    expect(section('-> use the new parser', [['M', 'src/parse.ts']])).not.toBe('chore');
+  });
+});

@@ -365,9 +365,9 @@ export function libraryChanges(changes: readonly Change[]): { touched: number; a
   return { touched, added };
 }
 
-// A release commit: `1.2.0`, `v4.0.0-rc1`, `0.2.0-dev`, `Release 1.2.0-beta.1`, `Prepare 2.0`, `Bump version to 3.1.4`.
+// A release commit: `1.2.0`, `v4.0.0-rc1`, `0.2.0-dev`, `Release 1.2.0-beta.1`, `Prepare 2.0`, `Bump version to 3.1.4`, `-> v0.47.2`.
 const RELEASE_SUBJECT =
-  /^(release[sd]?:?\s+|releasing\s+|publish(ed)?\s+|prepare\s+(for\s+)?(release\s+)?|bump(ed)?\s+(the\s+)?version\s+(to\s+)?|version:?\s+|tag(ged)?\s+)?(v|version\s?)?\d+\.\d+(\.\d+)?([-.+]?[a-z][\w.-]*|[-.]\d+)*(\s(release|hotfix|final))?(\s?\(#\d+\))?$|^(v|version\s?)?\d+\.\d+\.\d+\S*\s(--|—|-)\s|^(bump(ed)?\s+(the\s+)?(package\s+)?version|(new|next)\s+version|(prepare|preparing)\s+(for\s+)?(the\s+)?(next\s+)?release)\b|^chore\(release\)/i;
+  /^(release[sd]?:?\s+|->\s*|→\s*|releasing\s+|publish(ed)?\s+|prepare\s+(for\s+)?(release\s+)?|bump(ed)?\s+(the\s+)?version\s+(to\s+)?|version:?\s+|tag(ged)?\s+)?(v|version\s?)?\d+\.\d+(\.\d+)?([-.+]?[a-z][\w.-]*|[-.]\d+)*(\s(release|hotfix|final))?(\s?\(#\d+\))?$|^(v|version\s?)?\d+\.\d+\.\d+\S*\s(--|—|-)\s|^(bump(ed)?\s+(the\s+)?(package\s+)?version|(new|next)\s+version|(prepare|preparing)\s+(for\s+)?(the\s+)?(next\s+)?release)\b|^chore\(release\)/i;
 
 // `use ast-types 0.9.4`, `bump eslint to v9`, `upgrade to babel 7.1` anywhere in the subject (the version field itself excluded).
 const PACKAGE_TO_VERSION = /\b(use[sd]?|update[sd]?|upgrade[sd]?|bump(s|ed)?|pin(s|ned)?)\s(to\s)?`?(?!versions?\b)@?[a-z][\w./-]*`?\s(to\s)?[v^~]?\d+\.\d+/i;
