@@ -99,6 +99,8 @@ export interface RegenerableEntry {
 export interface RevisionText {
   id: string;
   proposed_at: Date;
+  /** Which content waits: the page that shows it sends it back with a publish (entryVersion). */
+  fingerprint: string;
   public_title: string | null;
   public_content: string | null;
   title: string | null;
@@ -122,6 +124,8 @@ export interface ReviewRow {
   generated: boolean;
   /** Published, with new content waiting for review as a pending revision. */
   revision: boolean;
+  /** That revision's fingerprint (what the page shows: entryVersion), else null. */
+  revision_fingerprint: string | null;
 }
 
 /** The entry (of a query on changelog_entries) has a pending revision waiting for review. */
@@ -584,8 +588,10 @@ export const entriesRepository = {
    * status first (publishing: the revision is published by this write, which fires the publish
    * path's triggers; leaving `published`: the row is no longer public when it is written).
    */
-  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
+  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[], onlySeen?: ReadonlyMap<string, string | null>): Promise<string[]> {
     if (!ids.length) return [];
+    // Ids in `onlySeen` take only the revision a page showed (its fingerprint; null: none).
+    const seenJson = onlySeen ? JSON.stringify(Object.fromEntries(onlySeen)) : null;
     const applied = await sql<{ id: string }>`
       UPDATE changelog_entries e SET
         ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = x.${c}`).join(', '))},
@@ -595,10 +601,33 @@ export const entriesRepository = {
       FROM changelog_entry_revisions r CROSS JOIN LATERAL jsonb_to_record(r.record) AS x(${sql.raw(RECORD_TYPES)})
       WHERE r.entry_id = e.id AND r.discarded_at IS NULL AND e.project_id = ${projectId}::uuid
         AND r.project_id = ${projectId}::uuid AND e.id = ANY(${[...ids]}::uuid[])
+        AND (${seenJson}::jsonb -> e.id::text IS NULL OR r.fingerprint = ${seenJson}::jsonb ->> e.id::text)
       RETURNING e.id`.execute(db);
     const done = applied.rows.map((r) => r.id);
     if (done.length) await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', done).execute();
     return done;
+  },
+
+  /**
+   * Locks entries and their waiting revisions for a publish, and says when each entry last changed
+   * and which revision waits (its fingerprint): a generation run that would rewrite either waits
+   * for the publish to commit.
+   */
+  async lockForPublish(db: Executor, ids: readonly string[]): Promise<Map<string, { updatedAt: Date; revision: string | null }>> {
+    const out = new Map<string, { updatedAt: Date; revision: string | null }>();
+    if (!ids.length) return out;
+    const rows = await db.selectFrom('changelog_entries').select(['id', 'updated_at']).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+    const revisions = await db
+      .selectFrom('changelog_entry_revisions')
+      .select(['entry_id', 'fingerprint'])
+      .where('entry_id', 'in', [...ids])
+      .where('discarded_at', 'is', null)
+      .orderBy('entry_id')
+      .forUpdate()
+      .execute();
+    const fingerprints = new Map(revisions.map((r) => [r.entry_id, r.fingerprint]));
+    for (const r of rows) out.set(r.id, { updatedAt: r.updated_at, revision: fingerprints.get(r.id) ?? null });
+    return out;
   },
 
   /** The project's published entries of these types with a revision waiting. */
@@ -732,7 +761,7 @@ export const entriesRepository = {
       .selectFrom('changelog_entry_revisions as r')
       .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
       .select([
-        'r.entry_id as id', 'r.proposed_at', 'e.title as public_title', 'e.content as public_content',
+        'r.entry_id as id', 'r.proposed_at', 'r.fingerprint', 'e.title as public_title', 'e.content as public_content',
         sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
@@ -805,7 +834,7 @@ export const entriesRepository = {
       .selectFrom('release_note_revisions as r')
       .innerJoin('release_notes as n', 'n.id', 'r.release_id')
       .select([
-        'r.release_id as id', 'r.proposed_at', 'n.title as public_title', 'n.content as public_content',
+        'r.release_id as id', 'r.proposed_at', 'r.fingerprint', 'n.title as public_title', 'n.content as public_content',
         sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
@@ -822,6 +851,7 @@ export const entriesRepository = {
       sql<string>`(extract(epoch from occurred_at) * 1000000)::bigint::text`.as('occurred_us'),
       sql<boolean>`generation_key IS NOT NULL`.as('generated'),
       hasWaitingRevision.as('revision'),
+      sql<string | null>`(SELECT r.fingerprint FROM changelog_entry_revisions r WHERE r.entry_id = changelog_entries.id AND r.discarded_at IS NULL)`.as('revision_fingerprint'),
     ]);
     if (page.after) q = q.where(olderThan(page.after));
     return q.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();

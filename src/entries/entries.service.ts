@@ -47,7 +47,11 @@ async function lockForEditor(tx: Executor, projectId: string): Promise<void> {
 
 /** What a bulk action applies to: ticked ids, or every entry matching a filter (re-evaluated here). */
 export type Selection =
-  | { ids: readonly string[] }
+  | {
+      ids: readonly string[];
+      /** What the page showed of ticked entries (id → entryVersion): a publish leaves those changed since. */
+      seen?: ReadonlyMap<string, string>;
+    }
   | {
       filter: ReviewFilter;
       /** How many the person saw matching when they confirmed; more matching now is refused. */
@@ -146,6 +150,13 @@ interface WriteOptions {
  */
 const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
+
+/**
+ * What a page showed of an entry, as the token its publish form sends back: when the entry last
+ * changed and which revision waited. A publish checks it (transition), so an editor never publishes
+ * content that arrived after they looked.
+ */
+export const entryVersion = (updatedAt: Date, revisionFingerprint: string | null): string => `${updatedAt.getTime()}.${revisionFingerprint ?? ''}`;
 
 type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null };
 /** `seen`: the status the rules decided on (entries.repository.ts updateGenerated). */
@@ -390,15 +401,37 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
    * (the revision is what is published), leaving `published` writes it into the row once the row is
    * no longer public. The one place a revision reaches an entry's row.
    */
-  async function transition(id: string, status: EntryStatus, owner?: string): Promise<EntryRow> {
+  async function transition(id: string, status: EntryStatus, owner?: string, seen?: string): Promise<EntryRow> {
     const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
     if (!existing || (owner !== undefined && existing.project_id !== owner)) throw notFound('Entry');
     return db.transaction().execute(async (tx) => {
+      // A publish from a page that showed the entry publishes what that page showed, or nothing.
+      const checked = seen === undefined ? undefined : await checkSeen(tx, new Map([[id, seen]]));
+      if (checked?.stale.length) {
+        throw new AppError('conflict', 'This entry changed since the page showed it (new commits or another editor): review it again before publishing');
+      }
       const updated = await entriesRepository.setStatus(tx, id, status);
       if (!updated) throw notFound('Entry');
-      const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id]);
+      const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id], checked?.revisions);
       return applied.length ? ((await entriesRepository.findById(tx, id)) ?? updated) : updated;
     });
+  }
+
+  /**
+   * Locks the entries a page showed and compares each with what it showed (entryVersion): the stale
+   * ones, and for the rest the revision each page showed (null: none), which is all a publish may apply.
+   */
+  async function checkSeen(tx: Executor, seen: ReadonlyMap<string, string>): Promise<{ stale: string[]; revisions: Map<string, string | null> }> {
+    const current = await entriesRepository.lockForPublish(tx, [...seen.keys()]);
+    const stale: string[] = [];
+    const revisions = new Map<string, string | null>();
+    for (const [id, token] of seen) {
+      const now = current.get(id);
+      if (!now) continue;
+      if (entryVersion(now.updatedAt, now.revision) === token) revisions.set(id, now.revision);
+      else stale.push(id);
+    }
+    return { stale, revisions };
   }
 
   /**
@@ -620,8 +653,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     /**
      * Publishes an entry of the project (ids of other projects are not found): a draft, or the pending
      * revision of a published one. The dashboard's path, where the project was checked for the person.
+     * `seen` (entryVersion of what the page showed): anything changed since is refused (409), nothing published.
      */
-    publishInProject: (projectId: string, id: string) => transition(id, 'published', projectId),
+    publishInProject: (projectId: string, id: string, seen?: string) => transition(id, 'published', projectId, seen),
 
     /**
      * Keeps what is public: the entry's pending revision is discarded (remembered by its fingerprint,
@@ -676,10 +710,19 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      * Publishes, archives or unpublishes the selected entries of a project in one transaction;
      * entries already there (or not movable: publishing leaves published ones alone) are counted as unchanged.
      */
-    async bulkStatus(projectId: string, action: BulkStatusAction, selection: Selection): Promise<{ selected: number; changed: number; unchanged: number }> {
+    async bulkStatus(projectId: string, action: BulkStatusAction, selection: Selection): Promise<{ selected: number; changed: number; unchanged: number; stale: number }> {
       const move = BULK_MOVES[action];
       return db.transaction().execute(async (tx) => {
-        const ids = await select(projectId, selection, { tx });
+        let ids = await select(projectId, selection, { tx });
+        // Ticked on a page that showed them: a publish leaves those that changed since (new commits,
+        // another editor) as they are, and publishes of the others only the revision the page showed.
+        const selected = new Set(ids);
+        const seen = action === 'publish' && 'ids' in selection && selection.seen ? new Map([...selection.seen].filter(([id]) => selected.has(id))) : undefined;
+        const checked = seen?.size ? await checkSeen(tx, seen) : undefined;
+        if (checked?.stale.length) {
+          const stale = new Set(checked.stale);
+          ids = ids.filter((id) => !stale.has(id));
+        }
         // "All matching" the queue's default filter also matches published entries whose new content
         // waits: publishing publishes that content, but archiving or unpublishing drafts must not
         // take those entries off the public page.
@@ -688,9 +731,10 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         const moved = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, from);
         // After the moves (see transition): a published entry's waiting revision is what a publish
         // publishes; one that left `published` takes it in once no longer public.
-        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, waitingOnly && action !== 'publish' ? moved : ids);
+        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, waitingOnly && action !== 'publish' ? moved : ids, checked?.revisions);
         const changed = new Set([...moved, ...revised]).size;
-        return { selected: ids.length, changed, unchanged: ids.length - changed };
+        const stale = checked?.stale.length ?? 0;
+        return { selected: ids.length + stale, changed, unchanged: ids.length + stale - changed, stale };
       });
     },
 

@@ -14,20 +14,32 @@ export const commitsRepository = {
   async insertBatch(db: Executor, projectId: string, linkId: string, commits: CommitRecord[], onTrackedBranch = true): Promise<number> {
     if (commits.length === 0) return 0;
     const rows = commits.map((c) => ({
-      sha: c.sha, parents: c.parents,
-      an: c.author.name, ae: c.author.email, ad: c.author.date, atz: offsetMinutes(c.author.date),
-      cn: c.committer.name, ce: c.committer.email, cd: c.committer.date, ctz: offsetMinutes(c.committer.date),
-      message: c.message, changes: c.changes, co: c.coAuthors, pr: c.prNumber, tags: c.tags,
+      sha: c.sha,
+      parents: c.parents,
+      an: c.author.name,
+      ae: c.author.email,
+      ad: c.author.date,
+      atz: offsetMinutes(c.author.date),
+      cn: c.committer.name,
+      ce: c.committer.email,
+      cd: c.committer.date,
+      ctz: offsetMinutes(c.committer.date),
+      message: c.message,
+      changes: c.changes,
+      co: c.coAuthors,
+      pr: c.prNumber,
+      tags: c.tags,
+      deps: c.dependencies ? JSON.stringify(c.dependencies) : null,
     }));
     const result = await sql<{ sha: string }>`
       INSERT INTO commits (project_id, repo_link_id, sha, parent_shas, author_name, author_email, authored_at,
         author_tz_offset, committer_name, committer_email, committed_at, committer_tz_offset, message, changes,
-        co_authors, pr_number, tags, on_tracked_branch)
+        co_authors, pr_number, tags, on_tracked_branch, dependencies)
       SELECT ${projectId}::uuid, ${linkId}::uuid, t.sha, t.parents, t.an, t.ae, t.ad, t.atz, t.cn, t.ce, t.cd, t.ctz,
-        t.message, t.changes, t.co, t.pr, t.tags, ${onTrackedBranch}::boolean
+        t.message, t.changes, t.co, t.pr, t.tags, ${onTrackedBranch}::boolean, t.deps
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(sha text, parents text[], an text, ae text,
         ad timestamptz, atz smallint, cn text, ce text, cd timestamptz, ctz smallint, message text, changes text,
-        co text, pr integer, tags text[])
+        co text, pr integer, tags text[], deps text)
       ON CONFLICT DO NOTHING
       RETURNING sha`.execute(db);
     return result.rows.length;
@@ -110,10 +122,7 @@ export const commitsRepository = {
   async countForProject(db: Executor, projectId: string): Promise<{ total: number; reachable: number }> {
     const row = await db
       .selectFrom('commits')
-      .select([
-        sql<string>`count(*)`.as('total'),
-        sql<string>`count(*) FILTER (WHERE reachable)`.as('reachable'),
-      ])
+      .select([sql<string>`count(*)`.as('total'), sql<string>`count(*) FILTER (WHERE reachable)`.as('reachable')])
       .where('project_id', '=', projectId)
       .executeTakeFirstOrThrow();
     return { total: Number(row.total), reachable: Number(row.reachable) };
@@ -157,6 +166,7 @@ export function toCommitRecord(row: CommitRow): CommitRecord & { reachable: bool
     tags: row.tags,
     coAuthors: JSON.parse(row.co_authors) as CommitRecord['coAuthors'],
     prNumber: row.pr_number,
+    ...(row.dependencies ? { dependencies: JSON.parse(row.dependencies) as NonNullable<CommitRecord['dependencies']> } : {}),
     reachable: row.reachable,
   };
 }

@@ -3,6 +3,7 @@ import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import type { DependencyChanges } from '../git/manifests.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
@@ -20,6 +21,7 @@ import {
   mirrorRefs,
   reachableShas,
   readCodeownersAt,
+  readMirrorDependencyChanges,
   releaseBranches,
   revList,
   syncMirror,
@@ -101,6 +103,20 @@ export interface IngestDeps {
 }
 
 /**
+ * What the range's commits change in their manifests' dependencies, or nothing when that read fails
+ * or runs out of its budget: the commits are stored without it and the engine goes by words and paths.
+ */
+function dependencyChangesOf(dir: string, source: GitSource, range: string[]): Promise<Map<string, DependencyChanges>> {
+  return readMirrorDependencyChanges(dir, source, range).catch(() => new Map<string, DependencyChanges>());
+}
+
+function withDependencies(commit: CommitRecord, dependencies: ReadonlyMap<string, DependencyChanges>): CommitRecord {
+  const d = dependencies.get(commit.sha);
+  if (d) commit.dependencies = d;
+  return commit;
+}
+
+/**
  * Brings a link's stored commits in line with its tracked branch: fetch into the mirror, store
  * the commits not stored yet (in batches, each one statement, so a crash leaves whole commits
  * only and the next run skips them), mark commits a force-push dropped as unreachable, and sync
@@ -135,7 +151,11 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       .catch(() => {})
       .then(() =>
         // Losing the lease stops the ingest at its next batch, as a shutdown does (retried later).
-        withLinkLock(linkId, (leaseLost) => ingestUnlocked(linkId, { ...options, signal: options.signal ? AbortSignal.any([options.signal, leaseLost]) : leaseLost }), options.signal).catch((error: unknown) => {
+        withLinkLock(
+          linkId,
+          (leaseLost) => ingestUnlocked(linkId, { ...options, signal: options.signal ? AbortSignal.any([options.signal, leaseLost]) : leaseLost }),
+          options.signal,
+        ).catch((error: unknown) => {
           // Stopping while another process ingests the link: nothing was done, the job is retried.
           throw error instanceof LinkLockAborted ? new IngestInterrupted(0) : error;
         }),
@@ -151,7 +171,16 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestUnlocked(linkId: string, options: IngestOptions): Promise<IngestResult> {
     const link = await linksRepository.findLink(db, linkId);
     if (!link) throw new AppError('not_found', 'Repository link not found');
-    const skipped: IngestResult = { linkId, projectId: link.project_id, status: 'skipped', added: 0, walked: 0, unreachable: 0, tip: link.last_ingested_sha, changed: false };
+    const skipped: IngestResult = {
+      linkId,
+      projectId: link.project_id,
+      status: 'skipped',
+      added: 0,
+      walked: 0,
+      unreachable: 0,
+      tip: link.last_ingested_sha,
+      changed: false,
+    };
     if (link.status === 'suspended') {
       await linksRepository.setSyncState(db, link.id, { state: 'idle' });
       return skipped;
@@ -186,7 +215,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       // A mirror's config keeps its URL, with any token in it: REPOS_DIR is the service user's alone.
       await ensurePrivateDir(deps.reposDir);
       // Release branches (`*.x`, `release/*`): which of the remote's branches match, then fetched with the tracked one.
-      const release: ReleaseBranches = link.release_branches.length ? await releaseBranches(source, link.release_branches, link.tracked_branch) : { branches: [], matched: 0 };
+      const release: ReleaseBranches = link.release_branches.length
+        ? await releaseBranches(source, link.release_branches, link.tracked_branch)
+        : { branches: [], matched: 0 };
       await syncMirror(dir, source, link.tracked_branch, release.branches);
       const { tip, tags, tagsCut } = await mirrorRefs(dir, link.tracked_branch);
       const fastForward = link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip));
@@ -195,6 +226,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const codeownersRead = readCodeownersAt(dir, source, tip);
       // Surfaced where it is awaited (after the commits); meanwhile not an unhandled rejection.
       codeownersRead.catch(() => {});
+      const dependenciesRead = dependencyChangesOf(dir, source, range);
 
       let total = 0;
       let done = 0;
@@ -209,6 +241,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       first.catch(() => {});
       try {
         total = await countCommits(dir, range);
+        // Needed before the first batch is stored: a stored commit keeps what it was stored with.
+        const dependencies = await dependenciesRead;
         let batch: CommitRecord[] = [];
         // One batch is stored while git produces the next.
         let inFlight: Promise<void> = Promise.resolve();
@@ -223,6 +257,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         };
         onProgress({ done, total });
         for (let next = await first; !next.done; next = await log.next()) {
+          withDependencies(next.value, dependencies);
           batch.push(next.value);
           if (releaseOnly.size && releaseOnly.has(next.value.sha)) nowTracked.push(next.value.sha);
           done++;
@@ -260,15 +295,24 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         returned = back.length;
       }
       const moved = await commitsRepository.setOnTrackedBranch(db, link.id, nowTracked);
-      const fromReleases = await ingestReleaseBranches(link, dir, tip, release, tags, releaseOnly.size > 0, options.signal);
+      const fromReleases = await ingestReleaseBranches(link, dir, source, tip, release, tags, releaseOnly.size > 0, options.signal);
       added += fromReleases.added;
       done += fromReleases.added;
       const retagged = await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await codeownersRead;
       const changed =
-        added > 0 || unreachable > 0 || returned > 0 || retagged > 0 || moved > 0 || fromReleases.changed > 0 || (codeowners !== undefined && codeowners !== link.codeowners);
+        added > 0 ||
+        unreachable > 0 ||
+        returned > 0 ||
+        retagged > 0 ||
+        moved > 0 ||
+        fromReleases.changed > 0 ||
+        (codeowners !== undefined && codeowners !== link.codeowners);
       // On an active link, what the ingest left out (shown as a warning, not an error).
-      const warnings = [...(tagsCut ? [TAGS_CUT_WARNING] : []), ...(release.matched > release.branches.length ? [releaseBranchesCutWarning(release.matched)] : [])];
+      const warnings = [
+        ...(tagsCut ? [TAGS_CUT_WARNING] : []),
+        ...(release.matched > release.branches.length ? [releaseBranchesCutWarning(release.matched)] : []),
+      ];
       await linksRepository.setLinkStatus(db, link.id, 'active', {
         lastIngestedSha: tip,
         lastError: warnings.length ? warnings.join('. ') : null,
@@ -300,6 +344,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestReleaseBranches(
     link: RepoLinkRow,
     dir: string,
+    source: GitSource,
     tip: string,
     release: ReleaseBranches,
     tags: Map<string, string[]>,
@@ -312,9 +357,11 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     let added = 0;
     if (heads.length) {
       const store = async (exclude: readonly string[]) => {
+        const range = [...heads, '--not', tip, ...exclude];
+        const dependencies = await dependencyChangesOf(dir, source, range);
         let batch: CommitRecord[] = [];
-        for await (const commit of readCommits(dir, [...heads, '--not', tip, ...exclude], tags)) {
-          batch.push(commit);
+        for await (const commit of readCommits(dir, range, tags)) {
+          batch.push(withDependencies(commit, dependencies));
           if (batch.length >= BATCH_SIZE) {
             added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
             batch = [];
@@ -324,7 +371,9 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
       };
       // What the last ingest's heads reach is stored already: only what is new is read.
-      const previous = Object.values(link.release_heads ?? {}).filter((sha) => /^[0-9a-f]{40,64}$/.test(sha)).slice(0, MAX_RELEASE_BRANCHES);
+      const previous = Object.values(link.release_heads ?? {})
+        .filter((sha) => /^[0-9a-f]{40,64}$/.test(sha))
+        .slice(0, MAX_RELEASE_BRANCHES);
       try {
         await store(previous);
       } catch (error) {
