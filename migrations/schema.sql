@@ -682,6 +682,7 @@ CREATE TABLE public.commits (
     tags text[] DEFAULT '{}'::text[] NOT NULL,
     reachable boolean DEFAULT true NOT NULL,
     on_tracked_branch boolean DEFAULT true NOT NULL,
+    dependencies text,
     CONSTRAINT commits_sha_check CHECK ((sha ~ '^[0-9a-f]{40}([0-9a-f]{24})?$'::text))
 );
 

@@ -115,18 +115,12 @@ async function expectPagesRight(project: { id: string; slug: string }, cursors: 
     for (const [i, request] of requests.entries()) {
       if (type && type !== 'monthly') continue;
       const listed = await changelogRepository.page(db(), request);
-      expect(
-        listed!.entries.map((e) => e.id),
-        JSON.stringify(request),
-      ).toEqual(expected[i]);
+      expect(listed!.entries.map((e) => e.id), JSON.stringify(request)).toEqual(expected[i]);
       expect(listed!.total).toBe(full.length);
     }
     for (const withCursor of [false, true]) {
       const batch = requests.map((r, i) => [r, expected[i]!] as const).filter(([r]) => Boolean(r.after) === withCursor);
-      const listed = await changelogRepository.pages(
-        db(),
-        batch.map(([r]) => r),
-      );
+      const listed = await changelogRepository.pages(db(), batch.map(([r]) => r));
       expect(listed.map((l) => l!.entries.map((e) => e.id))).toEqual(batch.map(([, e]) => e));
     }
   }
@@ -136,10 +130,7 @@ async function expectPagesRight(project: { id: string; slug: string }, cursors: 
       const ids = (await entriesOf(project.id, type, component)).map((e) => e.id);
       for (const offset of offsetsFor(ids.length)) {
         const rows = await changelogRepository.listPublished(db(), project.id, { type, component }, { limit: 21, offset });
-        expect(
-          rows.map((r) => r.id),
-          `${component} ${type} ${offset}`,
-        ).toEqual(ids.slice(offset, offset + 21));
+        expect(rows.map((r) => r.id), `${component} ${type} ${offset}`).toEqual(ids.slice(offset, offset + 21));
       }
     }
   }
@@ -148,20 +139,14 @@ async function expectPagesRight(project: { id: string; slug: string }, cursors: 
   for (const offset of offsetsFor(releases.length)) {
     for (const limit of [1, 20]) {
       const rows = await changelogRepository.publishedReleases(db(), project.id, { limit, offset });
-      expect(
-        rows.map((r) => r.id),
-        `releases ${offset}`,
-      ).toEqual(releaseIds.slice(offset, offset + limit));
+      expect(rows.map((r) => r.id), `releases ${offset}`).toEqual(releaseIds.slice(offset, offset + limit));
     }
   }
   for (const index of [0, 2, Math.floor(releases.length / 2)].filter((i) => i < releases.length)) {
     for (const offset of [0, K, K + 7, 40]) {
       const after = { sortAt: releases[index]!.at, id: releases[index]!.id };
       const rows = await changelogRepository.publishedReleases(db(), project.id, { limit: 20, offset, after });
-      expect(
-        rows.map((r) => r.id),
-        `releases after ${index} ${offset}`,
-      ).toEqual(releaseIds.slice(index + 1 + offset, index + 21 + offset));
+      expect(rows.map((r) => r.id), `releases after ${index} ${offset}`).toEqual(releaseIds.slice(index + 1 + offset, index + 21 + offset));
     }
   }
 }
@@ -258,9 +243,7 @@ describe('listing marks (migrations/0030)', () => {
     await expectMarksExact();
     await expectPagesRight(a);
     await sql`TRUNCATE changelog_entries, release_notes CASCADE`.execute(db());
-    const left = await sql<{
-      n: number;
-    }>`SELECT (SELECT count(*) FROM published_entry_marks)::int + (SELECT count(*) FROM published_release_marks)::int AS n`.execute(db());
+    const left = await sql<{ n: number }>`SELECT (SELECT count(*) FROM published_entry_marks)::int + (SELECT count(*) FROM published_release_marks)::int AS n`.execute(db());
     expect(left.rows[0]!.n).toBe(0);
   });
 });

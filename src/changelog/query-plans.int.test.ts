@@ -104,7 +104,9 @@ type PlanResult = { 'QUERY PLAN': [{ Plan: PlanNode }] };
 function literal(value: unknown, type: string): string {
   if (value === null || value === undefined) return `NULL::${type}`;
   const text = (v: unknown) => (v instanceof Date ? v.toISOString() : String(v));
-  const body = Array.isArray(value) ? `{${value.map((v) => (v === null ? 'NULL' : `"${text(v).replace(/["\\]/g, '\\$&')}"`)).join(',')}}` : text(value);
+  const body = Array.isArray(value)
+    ? `{${value.map((v) => (v === null ? 'NULL' : `"${text(v).replace(/["\\]/g, '\\$&')}"`)).join(',')}}`
+    : text(value);
   return `'${body.replace(/'/g, "''")}'::${type}`;
 }
 
@@ -251,11 +253,7 @@ const DEEP_READS: { name: string; url: () => string; page: number }[] = [
   { name: 'API, releases, offset of the last page', url: () => `/v1/changelog/history/releases?offset=${PUBLISHED_RELEASES - 20}&limit=20`, page: 21 },
   { name: 'API, releases, deep offset, one note', url: () => `/v1/changelog/history/releases?offset=${PUBLISHED_RELEASES / 2 + 5}&limit=1`, page: 2 },
   { name: 'API, releases, offset past the end', url: () => `/v1/changelog/history/releases?offset=${PUBLISHED_RELEASES + 1}&limit=20`, page: 21 },
-  {
-    name: 'API, releases, deep offset after a cursor',
-    url: () => `/v1/changelog/history/releases?cursor=${newestReleaseCursor}&offset=300&limit=20`,
-    page: 21,
-  },
+  { name: 'API, releases, deep offset after a cursor', url: () => `/v1/changelog/history/releases?cursor=${newestReleaseCursor}&offset=300&limit=20`, page: 21 },
   { name: 'releases page, deep page', url: () => '/c/history/releases?page=15', page: PAGE },
 ];
 
@@ -306,10 +304,7 @@ describe('deep offsets list what a walk from the top lists', () => {
     for (const offset of [16, 1000, PUBLISHED / 2, PUBLISHED - 20, PUBLISHED - 1]) {
       const expected = await ids(sql`SELECT id FROM changelog_entries WHERE project_id = ${project} AND status = 'published'
         ORDER BY published_at DESC, id DESC LIMIT 20 OFFSET ${offset}`);
-      expect(
-        (await api(`/v1/changelog/history?offset=${offset}&limit=20`)).entries.map((e) => e.id),
-        String(offset),
-      ).toEqual(expected);
+      expect((await api(`/v1/changelog/history?offset=${offset}&limit=20`)).entries.map((e) => e.id), String(offset)).toEqual(expected);
     }
     const expectedMonthly = await ids(sql`SELECT id FROM changelog_entries WHERE project_id = ${project} AND status = 'published'
       AND entry_type = 'monthly' ORDER BY published_at DESC, id DESC LIMIT 20 OFFSET 170`);

@@ -72,6 +72,7 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'entry-draft': { kind: 'ok', text: 'Entry unpublished: it is a draft again.' },
   'entry-archived': { kind: 'ok', text: 'Entry archived.' },
   'revision-discarded': { kind: 'ok', text: 'New content discarded: readers keep seeing the published text.' },
+  'entry-changed': { kind: 'error', text: 'Nothing was published: the entry changed since you opened it (new commits or another editor). Review what it holds now.' },
   'role-changed': { kind: 'ok', text: 'Role changed.' },
   'member-removed': { kind: 'ok', text: 'Member removed.' },
   'left-org': { kind: 'ok', text: 'You have left the organization.' },

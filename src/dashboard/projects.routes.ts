@@ -10,6 +10,7 @@ import { csrfField, field, formErrors, when } from './views/layout.js';
 import { reposPanel, type ReposPanel } from './views/repos.js';
 import { revisionDiff } from './views/review.js';
 import { AVAILABLE_VIEWS, VIEW_LABELS } from '../projects/public-view.js';
+import { entryVersion } from '../entries/entries.service.js';
 
 const Form = Type.Object({ _csrf: Type.Optional(Type.String()) });
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -37,13 +38,14 @@ const patternList = (value: string) => value.split(',').map((p) => p.trim()).fil
 export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
-  const statusButtons = (entry: EntryRow, csrf: string, small = true) =>
+  /** `seen`: on the entry's own page, what it shows (entryVersion), so that a publish publishes only that. */
+  const statusButtons = (entry: EntryRow, csrf: string, small = true, seen?: string) =>
     (Object.keys(STATUS_ACTIONS) as (keyof typeof STATUS_ACTIONS)[])
       .filter((s) => s !== entry.status)
       .map(
         (s) => html`<form class="inline" method="post" action="/dashboard/entries/${entry.id}/status">${csrfField({ csrf })}<input type="hidden" name="status" value="${s}">${
           small ? '' : html`<input type="hidden" name="back" value="entry">`
-        }<button class="${small ? 'small ' : ''}${s === 'published' ? '' : 'secondary'}" type="submit">${STATUS_ACTIONS[s]}</button></form>`,
+        }${s === 'published' && seen ? html`<input type="hidden" name="seen" value="${seen}">` : ''}<button class="${small ? 'small ' : ''}${s === 'published' ? '' : 'secondary'}" type="submit">${STATUS_ACTIONS[s]}</button></form>`,
       );
 
   async function projectPage(
@@ -324,6 +326,7 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
     const { entry, ws, projectSlug, projectId } = await reviewable(request, id);
     const csrf = kit.csrf(request);
     const [revision] = await services.entries.revisions(projectId, [entry.id]);
+    const seen = entryVersion(entry.updated_at, revision?.fingerprint ?? null);
     const title = draft?.title ?? entry.title ?? '';
     const content = draft?.content ?? entry.content ?? '';
     const [preview] = (await services.markdown.render([content])).html;
@@ -334,13 +337,13 @@ ${wrong ? html`<div class="notice error" role="alert">The slug you typed does no
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${projectSlug}">${projectSlug}</a> /</div>
 <h1>${entry.title ?? '(untitled)'} <span class="badge ${entry.status}">${entry.status}</span></h1>
 <p class="subtitle">${entry.entry_type} entry · created ${when(entry.created_at)}${entry.published_at ? html` · published ${when(entry.published_at)}` : ''}</p>
-<div class="actions page-actions">${statusButtons(entry, csrf, false)}</div>
+<div class="actions page-actions">${statusButtons(entry, csrf, false, seen)}</div>
 ${
   revision
     ? html`<section class="panel" aria-labelledby="revision-h"><h2 id="revision-h">New content waiting for review</h2>
   <p class="muted">Generated ${when(revision.proposed_at)} from newer commits. Readers still see the published text below until you publish this revision.</p>
   ${revisionDiff(revision)}
-  <div class="actions"><form class="inline" method="post" action="/dashboard/entries/${entry.id}/status">${csrfField({ csrf })}<input type="hidden" name="status" value="published"><input type="hidden" name="back" value="entry"><button type="submit">Publish this revision</button></form>
+  <div class="actions"><form class="inline" method="post" action="/dashboard/entries/${entry.id}/status">${csrfField({ csrf })}<input type="hidden" name="status" value="published"><input type="hidden" name="back" value="entry"><input type="hidden" name="seen" value="${seen}"><button type="submit">Publish this revision</button></form>
   <form class="inline" method="post" action="/dashboard/entries/${entry.id}/revision/discard">${csrfField({ csrf })}<button class="secondary" type="submit">Discard it, keep what is public</button></form></div>
 </section>`
     : ''
@@ -403,6 +406,7 @@ ${
         body: Type.Composite([Form, Type.Object({
             status: Type.Union([Type.Literal('published'), Type.Literal('draft'), Type.Literal('archived')]),
             back: Type.Optional(Type.Literal('entry')),
+            seen: Type.Optional(Type.String({ maxLength: 100 })),
           })]),
       },
     },
@@ -410,7 +414,14 @@ ${
       const { entry, projectSlug, projectId } = await reviewable(request, request.params.id);
       const status = request.body.status;
       // Publishing a published entry publishes its pending revision, if one waits.
-      if (status === 'published') await services.entries.publishInProject(projectId, entry.id);
+      if (status === 'published') {
+        try {
+          await services.entries.publishInProject(projectId, entry.id, request.body.seen);
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'conflict') return reply.redirect(`/dashboard/entries/${entry.id}?notice=entry-changed`, 303);
+          throw error;
+        }
+      }
       else if (status === 'draft') await services.entries.unpublish(entry.id);
       else await services.entries.archive(entry.id);
       const back = request.body.back === 'entry' ? `/dashboard/entries/${entry.id}` : `/dashboard/projects/${projectSlug}`;

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildCommit } from '../../test/helpers/commits.js';
-import { DashboardClient } from '../../test/helpers/dashboard-client.js';
-import { buildProject } from '../../test/helpers/factories.js';
+import type { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import { dashboardCast } from '../../test/helpers/dashboard-cast.js';
 import { storeCommits } from '../../test/helpers/releases.js';
 
 let ctx: TestContext;
@@ -61,19 +61,7 @@ function history() {
 
 beforeAll(async () => {
   ctx = await createTestContext({ SIGNUP_OPEN: 'true' });
-  alice = new DashboardClient(ctx.app);
-  carol = new DashboardClient(ctx.app);
-  dave = new DashboardClient(ctx.app);
-  expect((await alice.setUp(ctx.services, { name: 'alice', email: 'alice@example.com' })).status).toBe(303);
-  expect((await carol.signUp({ name: 'carol', email: 'carol@example.com' })).status).toBe(303);
-  expect((await dave.signUp({ name: 'dave', email: 'dave@example.com' })).status).toBe(303);
-  await alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
-  const carolId = (await db().selectFrom('users').select('id').where('email', '=', 'carol@example.com').executeTakeFirstOrThrow()).id;
-  const org = await db().selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow();
-  // carol may see acme's projects, not change them.
-  await db().insertInto('organization_members').values({ organization_id: org.id, user_id: carolId, role: 'member' }).execute();
-  app = await buildProject(ctx.services, { type: 'org', slug: 'acme' }, { slug: 'acme-app' });
-  other = await buildProject(ctx.services, { type: 'user', email: 'dave@example.com' }, { slug: 'dave-lib' });
+  ({ alice, carol, dave, app, other } = await dashboardCast(ctx, 'dave-lib'));
   for (const p of [app, other]) {
     await storeCommits(ctx.services, p.id, history());
     await ctx.services.generation.generate(p.slug);
@@ -225,5 +213,87 @@ describe('who may, and bad input', () => {
       .where('n.project_id', '=', app.id)
       .execute();
     expect(stored.map((s) => s.tag)).not.toContain('v1.0.0');
+  });
+});
+
+describe('pathological notes and addresses', () => {
+  it('a tag with a control character is a 404 page, not a failing query', async () => {
+    for (const tag of ['%00', 'v1.0.0%00', '%1B%5B2J']) {
+      expect((await alice.get(`/dashboard/projects/${app.slug}/releases/${tag}`)).status).toBe(404);
+      expect((await alice.get(`/dashboard/projects/${app.slug}/releases/${tag}/preview`)).status).toBe(404);
+    }
+    await alice.get(editor('v1.0.0'));
+    expect((await alice.post(`/dashboard/projects/${app.slug}/releases/%00/status`, { action: 'publish' })).status).toBe(404);
+  });
+
+  it('shows a note of 10,000 items a page at a time, and an edit on a later page comes back to it', async () => {
+    const note = await db()
+      .selectFrom('release_notes')
+      .select(['id', 'generated_json'])
+      .where('project_id', '=', other.id)
+      .where('tag', '=', 'v1.0.0')
+      .executeTakeFirstOrThrow();
+    const many = (prefix: string, n: number, pr = false) =>
+      Array.from({ length: n }, (_, i) => ({ text: `${prefix} ${i}${pr ? ` (#${i + 1})` : ''}`, component: null }));
+    const json = {
+      ...note.generated_json,
+      sections: [
+        { section_type_key: 'feature', label: 'Features', items: many('Feature', 5000) },
+        { section_type_key: 'fix', label: 'Fixes', items: many('Fix', 5000, true) },
+      ],
+    };
+    await db()
+      .updateTable('release_notes')
+      .set({ generated_json: JSON.stringify(json) as never })
+      .where('id', '=', note.id)
+      .execute();
+    const url = `/dashboard/projects/${other.slug}/releases/v1.0.0`;
+    const first = await dave.get(url);
+    expect(first.status).toBe(200);
+    // 14 MB of forms before pages; a page is a few hundred kilobytes.
+    expect(first.body.length).toBeLessThan(600_000);
+    expect(first.body).toContain('Items 1–200 of 10,000');
+    expect(first.body).toContain(`href="${url}?page=2#items-h"`);
+    const third = await dave.get(`${url}?page=30`);
+    expect(third.body).toContain('Items 5,801–6,000 of 10,000');
+    expect(third.body).toContain('Fix 800 (#801)');
+    expect(third.body).not.toContain('Feature 4999<');
+    expect(third.body).toContain(`action="${url}/edit?page=30"`);
+    const hidden = await dave.post(`${url}/edit?page=30`, { action: 'hide', key: 'pr:801' });
+    expect(hidden.status).toBe(303);
+    expect(hidden.location).toBe(`${url}?done=edit&page=30#item-pr_801`);
+    // Past the last page: the last page.
+    expect((await dave.get(`${url}?page=999`)).body).toContain('Items 9,801–10,000 of 10,000');
+    expect((await dave.get(`${url}?page=0`)).status).toBe(400);
+  });
+
+  it('the Releases list marks notes an editor changed', async () => {
+    const list = await alice.get(`/dashboard/projects/${app.slug}/releases`);
+    const rowOf = (tag: string) => list.body.split('<tr data-entry>').find((r) => r.includes(`aria-label="Select ${tag}"`))!;
+    expect(rowOf('v1.1.0')).toContain('>edited</span>');
+    expect(rowOf('v1.0.0')).not.toContain('>edited</span>');
+  });
+});
+
+describe('publishing what the editor saw', () => {
+  it('refuses (409) to publish a note a generation run changed after the editor opened it, and publishes once they look again', async () => {
+    const tag = 'v1.1.0';
+    const versionOn = (body: string) => /name="version" value="([^"]+)"/.exec(body)![1]!;
+    const opened = await alice.get(editor(tag));
+    expect((await row(app.id, tag)).status).toBe('draft');
+    const seen = versionOn(opened.body);
+    // Meanwhile new settings and a run: every item with a pull request now links to it.
+    await ctx.services.generation.configure(app.slug, { pullRequestUrl: 'https://example.com/pr/{number}' });
+    await ctx.services.generation.generate(app.slug);
+    expect((await row(app.id, tag)).content).toContain('https://example.com/pr/12');
+    const refused = await alice.post(`${editor(tag)}/status`, { action: 'publish', version: seen });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toContain('This note changed since you opened it');
+    expect((await row(app.id, tag)).status).toBe('draft');
+    expect(await publicNote(app.slug, tag)).toBeNull();
+    // The page they are shown is the note as it is now; publishing from it publishes that.
+    const published = await alice.post(`${editor(tag)}/status`, { action: 'publish', version: versionOn(refused.body) });
+    expect(published.status).toBe(303);
+    await expect.poll(async () => (await publicNote(app.slug, tag))?.content).toContain('https://example.com/pr/12');
   });
 });

@@ -23,8 +23,12 @@ const EditForm = Type.Object({
   section: Text(200),
   introduction: Text(200_000),
 });
-const StatusForm = Type.Object({ _csrf: Type.Optional(Type.String()), action: Type.String({ maxLength: 40 }) });
-const EditorQuery = Type.Object({ done: Text(40) });
+// `version`: the note as the editor saw it (entries.service.ts releaseVersion); a publish of anything else is refused.
+const StatusForm = Type.Object({ _csrf: Type.Optional(Type.String()), action: Type.String({ maxLength: 40 }), version: Text(100) });
+// The page of items (views/release-editor.ts EDITOR_PAGE_ITEMS a page), decimal; past the last one shows the last.
+const PageParam = Type.Optional(Type.String({ pattern: '^[1-9][0-9]{0,5}$' }));
+const EditorQuery = Type.Object({ done: Text(40), page: PageParam });
+const EditQuery = Type.Object({ page: PageParam });
 
 const DONE: Record<string, string> = {
   edit: 'Saved. Readers see it once the note is published.',
@@ -65,7 +69,16 @@ function editOf(body: {
 export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access, config } = kit;
 
-  async function page(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, tag: string, error?: AppError, done?: string) {
+  async function page(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: ProjectRow,
+    ws: Workspace,
+    tag: string,
+    error?: AppError,
+    done?: string,
+    at?: string,
+  ) {
     const view = await services.entries.releaseEditor(project.id, tag);
     const name = view.note.tag ?? 'Unreleased';
     const notice = done && DONE[done] ? { kind: 'ok' as const, text: DONE[done] } : undefined;
@@ -83,14 +96,14 @@ export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async
             view.note.package ? ` · package ${view.note.package}` : ''
           }
         </p>
-        ${releaseEditorPage({ slug: project.slug, csrf: kit.csrf(request), view, error })}`,
+        ${releaseEditorPage({ slug: project.slug, csrf: kit.csrf(request), view, error, page: at ? Number(at) : 1 })}`,
       { status: error ? error.status : 200, ...(notice ? { notice } : {}) },
     );
   }
 
   app.get('/dashboard/projects/:slug/releases/:tag', { schema: { hide: true, params: Params, querystring: EditorQuery } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
-    return page(request, reply, project, ws, request.params.tag, undefined, request.query.done);
+    return page(request, reply, project, ws, request.params.tag, undefined, request.query.done, request.query.page);
   });
 
   // The note as the public page will show it once published: the public page's own view and Markdown
@@ -110,20 +123,25 @@ export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async
     return reply.header('content-security-policy', publicPageCsp(publicProject, "'none'")).type('text/html; charset=utf-8').send(body);
   });
 
-  app.post('/dashboard/projects/:slug/releases/:tag/edit', { schema: { hide: true, params: Params, body: EditForm } }, async (request, reply) => {
-    // Access first: the item keys and sections are then checked against this note by the service.
-    const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
-    const { tag } = request.params;
-    const note = await services.entries.release(project.id, tag);
-    try {
-      await services.entries.editRelease(project.id, tag, editOf(request.body), kit.user(request).id);
-    } catch (error) {
-      if (!(error instanceof AppError) || !['invalid_request', 'not_found', 'conflict'].includes(error.code)) throw error;
-      return page(request, reply, project, ws, tag, error);
-    }
-    const anchor = request.body.key ? `#item-${request.body.key.replace(/[^\w-]/g, '_')}` : request.body.action === 'introduction' ? '#intro-h' : '';
-    return reply.redirect(`${releaseEditorUrl(project.slug, note.tag)}?done=${note.status === 'published' ? 'editPublished' : 'edit'}${anchor}`, 303);
-  });
+  app.post(
+    '/dashboard/projects/:slug/releases/:tag/edit',
+    { schema: { hide: true, params: Params, querystring: EditQuery, body: EditForm } },
+    async (request, reply) => {
+      // Access first: the item keys and sections are then checked against this note by the service.
+      const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
+      const { tag } = request.params;
+      const note = await services.entries.release(project.id, tag);
+      try {
+        await services.entries.editRelease(project.id, tag, editOf(request.body), kit.user(request).id);
+      } catch (error) {
+        if (!(error instanceof AppError) || !['invalid_request', 'not_found', 'conflict'].includes(error.code)) throw error;
+        return page(request, reply, project, ws, tag, error, undefined, request.query.page);
+      }
+      const anchor = request.body.key ? `#item-${request.body.key.replace(/[^\w-]/g, '_')}` : request.body.action === 'introduction' ? '#intro-h' : '';
+      const at = request.query.page ? `&page=${request.query.page}` : '';
+      return reply.redirect(`${releaseEditorUrl(project.slug, note.tag)}?done=${note.status === 'published' ? 'editPublished' : 'edit'}${at}${anchor}`, 303);
+    },
+  );
 
   app.post('/dashboard/projects/:slug/releases/:tag/status', { schema: { hide: true, params: Params, body: StatusForm } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
@@ -131,8 +149,14 @@ export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async
     const note = await services.entries.release(project.id, tag);
     const { action } = request.body;
     // Through the transitions that own publication: a waiting revision (the edits) is published with the note.
-    if (action === 'publish') await services.entries.publishRelease(project.slug, tag);
-    else if (action === 'unpublish') await services.entries.unpublishRelease(project.slug, tag);
+    if (action === 'publish') {
+      try {
+        await services.entries.publishRelease(project.slug, tag, request.body.version);
+      } catch (error) {
+        if (!(error instanceof AppError) || error.code !== 'conflict') throw error;
+        return page(request, reply, project, ws, tag, error);
+      }
+    } else if (action === 'unpublish') await services.entries.unpublishRelease(project.slug, tag);
     else if (action === 'reset') await services.entries.resetReleaseEdits(project.id, tag);
     else return page(request, reply, project, ws, tag, new AppError('invalid_request', 'Unknown action; one of publish, unpublish, reset'));
     return reply.redirect(`${releaseEditorUrl(project.slug, note.tag)}?done=${action}`, 303);

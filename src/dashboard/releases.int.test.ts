@@ -2,8 +2,8 @@
 // unpublish of ticked notes or all matching, the whole history in one action, and who may.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { DashboardClient } from '../../test/helpers/dashboard-client.js';
-import { buildProject } from '../../test/helpers/factories.js';
+import type { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import { dashboardCast } from '../../test/helpers/dashboard-cast.js';
 import { releaseHistory, storeCommits } from '../../test/helpers/releases.js';
 
 let ctx: TestContext;
@@ -30,19 +30,7 @@ async function withReleases(project: { id: string; slug: string }) {
 
 beforeAll(async () => {
   ctx = await createTestContext({ SIGNUP_OPEN: 'true' });
-  alice = new DashboardClient(ctx.app);
-  carol = new DashboardClient(ctx.app);
-  dave = new DashboardClient(ctx.app);
-  expect((await alice.setUp(ctx.services, { name: 'alice', email: 'alice@example.com' })).status).toBe(303);
-  expect((await carol.signUp({ name: 'carol', email: 'carol@example.com' })).status).toBe(303);
-  expect((await dave.signUp({ name: 'dave', email: 'dave@example.com' })).status).toBe(303);
-  await alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
-  const carolId = (await db().selectFrom('users').select('id').where('email', '=', 'carol@example.com').executeTakeFirstOrThrow()).id;
-  const org = await db().selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow();
-  // carol may see acme's projects, not change them.
-  await db().insertInto('organization_members').values({ organization_id: org.id, user_id: carolId, role: 'member' }).execute();
-  app = await buildProject(ctx.services, { type: 'org', slug: 'acme' }, { slug: 'acme-app' });
-  other = await buildProject(ctx.services, { type: 'user', email: 'dave@example.com' }, { slug: 'dave-lib' });
+  ({ alice, carol, dave, app, other } = await dashboardCast(ctx, 'dave-lib'));
   await withReleases(app);
   await withReleases(other);
 }, 60_000);

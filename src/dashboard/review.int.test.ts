@@ -3,7 +3,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import type { DashboardClient } from '../../test/helpers/dashboard-client.js';
+import { dashboardCast } from '../../test/helpers/dashboard-cast.js';
 import { buildProject, insertEntries } from '../../test/helpers/factories.js';
 import { removeRepoCopy, smallRepo } from '../../test/helpers/git-fixtures.js';
 import { BULK_LIMIT } from '../entries/entries.service.js';
@@ -30,19 +31,7 @@ const json = (sections: string[]) => JSON.stringify({ title: 't', headline_items
 
 beforeAll(async () => {
   ctx = await createTestContext({ SIGNUP_OPEN: 'true' });
-  alice = new DashboardClient(ctx.app);
-  carol = new DashboardClient(ctx.app);
-  const dave = new DashboardClient(ctx.app);
-  expect((await alice.setUp(ctx.services, { name: 'alice', email: 'alice@example.com' })).status).toBe(303);
-  expect((await carol.signUp({ name: 'carol', email: 'carol@example.com' })).status).toBe(303);
-  expect((await dave.signUp({ name: 'dave', email: 'dave@example.com' })).status).toBe(303);
-  await alice.submit('/dashboard', '/dashboard/orgs', { name: 'Acme', slug: 'acme' });
-  const carolId = (await db().selectFrom('users').select('id').where('email', '=', 'carol@example.com').executeTakeFirstOrThrow()).id;
-  const org = await db().selectFrom('organizations').select('id').where('slug', '=', 'acme').executeTakeFirstOrThrow();
-  // carol may see acme's projects, not change them.
-  await db().insertInto('organization_members').values({ organization_id: org.id, user_id: carolId, role: 'member' }).execute();
-  app = await buildProject(ctx.services, { type: 'org', slug: 'acme' }, { slug: 'acme-app' });
-  other = await buildProject(ctx.services, { type: 'user', email: 'dave@example.com' }, { slug: 'dave-blog' });
+  ({ alice, carol, app, other } = await dashboardCast(ctx, 'dave-blog'));
 
   // Stored newest first and oldest last: the queue must order by the entries' own dates, not by storing.
   await insertEntries(ctx.services, app.id, [5, 4, 3].map((i) => ({ entry_type: 'weekly' as const, title: `W${i}`, period_start: week(i), period_end: week(i + 1), generated_json: json(i % 2 ? ['fix'] : ['feature']) })));

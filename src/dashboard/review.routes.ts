@@ -24,12 +24,15 @@ const ReviewQuery = Type.Object({
   done: Text(),
   changed: Text(),
   unchanged: Text(),
+  stale: Text(),
 });
 const Ids = Type.Optional(Type.Union([Type.String({ maxLength: 100 }), Type.Array(Type.String({ maxLength: 100 }), { maxItems: 5000 })]));
 const BulkForm = Type.Object({
   _csrf: Type.Optional(Type.String()),
   action: Type.String({ maxLength: 100 }),
   ids: Ids,
+  // `id@version` of every row the page showed (entryVersion): a publish leaves rows changed since.
+  seen: Ids,
   scope: Text(),
   expected: Text(),
   after: Text(),
@@ -108,10 +111,10 @@ ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entr
     const notice =
       q.done && DONE[q.done]
         ? {
-            kind: 'ok' as const,
+            kind: Number(q.stale) ? ('warn' as const) : ('ok' as const),
             text: `${DONE[q.done]} ${Number(q.changed) || 0} ${Number(q.changed) === 1 ? 'entry' : 'entries'}${
               Number(q.unchanged) ? `; ${Number(q.unchanged)} left as they were` : ''
-            }.`,
+            }${Number(q.stale) ? `, ${Number(q.stale)} of them because ${Number(q.stale) === 1 ? 'it' : 'they'} changed since this page showed ${Number(q.stale) === 1 ? 'it' : 'them'}: review again` : ''}.`,
           }
         : undefined;
     return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, MAX_PAGE_ROWS), ...(notice ? { notice } : {}) });
@@ -135,18 +138,24 @@ ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entr
       } else {
         const ids = body.ids === undefined ? [] : Array.isArray(body.ids) ? body.ids : [body.ids];
         if (!ids.length) throw new AppError('invalid_request', 'Select entries first, or tick "all matching this filter"');
-        selection = { ids };
+        const shown = body.seen === undefined ? [] : Array.isArray(body.seen) ? body.seen : [body.seen];
+        const seen = new Map(shown.map((pair) => pair.split('@')).filter((p): p is [string, string] => p.length === 2).map(([id, version]) => [id.toLowerCase(), version]));
+        selection = { ids, seen };
       }
       let changed: number;
       let unchanged: number;
+      let stale = 0;
       if (action === 'regenerate') {
         const result = await services.generation.regenerateMany(project.id, selection);
         changed = result.selected - result.skipped;
         unchanged = result.skipped;
       } else {
-        ({ changed, unchanged } = await services.entries.bulkStatus(project.id, action as BulkStatusAction, selection));
+        ({ changed, unchanged, stale } = await services.entries.bulkStatus(project.id, action as BulkStatusAction, selection));
       }
-      return reply.redirect(reviewUrl(project.slug, raw, { after: back.after, done: action, changed: String(changed), unchanged: String(unchanged) }), 303);
+      return reply.redirect(
+        reviewUrl(project.slug, raw, { after: back.after, done: action, changed: String(changed), unchanged: String(unchanged), ...(stale ? { stale: String(stale) } : {}) }),
+        303,
+      );
     } catch (error) {
       if (!(error instanceof AppError) || !['invalid_request', 'not_found', 'conflict'].includes(error.code)) throw error;
       return page(request, reply, project, ws, { ...back, error });

@@ -120,6 +120,8 @@ export interface CommitsTable {
   reachable: ColumnType<boolean, boolean | undefined, boolean>;
   /** False for a commit only the link's release branches reach (migrations/0034): no entry reads it. */
   on_tracked_branch: ColumnType<boolean, boolean | undefined, boolean>;
+  /** JSON text of the commit's DependencyChanges (git/manifests.ts), null when ingest did not read them: migrations/0036. */
+  dependencies: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type EntryType = 'commit' | 'daily' | 'weekly' | 'monthly';

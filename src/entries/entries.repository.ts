@@ -74,6 +74,12 @@ export function releaseRecordOf(n: ReleaseNoteRow): Record<string, unknown> {
   };
 }
 
+/** Whether release_note_edits `e`'s edits change what readers see: release-edits.ts changesAnything, in SQL. */
+const EDITS_CHANGE_ANYTHING = sql.raw(
+  "(e.edits ->> 'introduction') IS NOT NULL OR e.edits -> 'items' <> '{}'::jsonb OR jsonb_typeof(e.edits -> 'headlines') = 'array'" +
+    " OR EXISTS (SELECT FROM jsonb_each(e.edits -> 'order') o WHERE jsonb_array_length(o.value) > 0)",
+);
+
 /** An editor's edits of a release note as stored (release_note_edits). */
 export interface ReleaseEditsRow {
   release_id: string;
@@ -93,6 +99,8 @@ export interface RegenerableEntry {
 export interface RevisionText {
   id: string;
   proposed_at: Date;
+  /** Which content waits: the page that shows it sends it back with a publish (entryVersion). */
+  fingerprint: string;
   public_title: string | null;
   public_content: string | null;
   title: string | null;
@@ -116,6 +124,8 @@ export interface ReviewRow {
   generated: boolean;
   /** Published, with new content waiting for review as a pending revision. */
   revision: boolean;
+  /** That revision's fingerprint (what the page shows: entryVersion), else null. */
+  revision_fingerprint: string | null;
 }
 
 /** The entry (of a query on changelog_entries) has a pending revision waiting for review. */
@@ -185,6 +195,8 @@ export interface ReleaseListRow {
   commits: number;
   /** New content waits for review (release_note_revisions). */
   revision: boolean;
+  /** An editor changed what it shows (release_note_edits that change anything: release-edits.ts changesAnything). */
+  edited: boolean;
   /** sort_at in microseconds since the epoch as text, or 'inf' (the Unreleased note): the page cursor. */
   sort_us: string;
 }
@@ -211,6 +223,17 @@ const releaseOlderThan = (c: ReleaseCursor) =>
     : sql<boolean>`(sort_at, id) < (timestamptz 'epoch' + ${c.atMicros.toString()}::bigint * interval '1 microsecond', ${c.id}::uuid)`;
 
 export const entriesRepository = {
+  /**
+   * The project's content lock, held to the end of `db`'s transaction: generation runs hold it while
+   * they read and rewrite the project's entries and notes, and an editor's change of a release note
+   * takes it too, so neither builds on what the other is rewriting. `waitMs`: give up (lock_not_available) after that long.
+   */
+  async lockContent(db: Executor, projectId: string, waitMs?: number): Promise<void> {
+    if (waitMs !== undefined) await sql`SELECT set_config('lock_timeout', ${`${Math.max(1, Math.round(waitMs))}ms`}, true)`.execute(db);
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
+    if (waitMs !== undefined) await sql`SELECT set_config('lock_timeout', '0', true)`.execute(db);
+  },
+
   async findById(db: Executor, id: string): Promise<EntryRow | undefined> {
     return db.selectFrom('changelog_entries').select(ENTRY_COLUMNS).where('id', '=', id).executeTakeFirst();
   },
@@ -565,8 +588,10 @@ export const entriesRepository = {
    * status first (publishing: the revision is published by this write, which fires the publish
    * path's triggers; leaving `published`: the row is no longer public when it is written).
    */
-  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
+  async applyEntryRevisions(db: Executor, projectId: string, ids: readonly string[], onlySeen?: ReadonlyMap<string, string | null>): Promise<string[]> {
     if (!ids.length) return [];
+    // Ids in `onlySeen` take only the revision a page showed (its fingerprint; null: none).
+    const seenJson = onlySeen ? JSON.stringify(Object.fromEntries(onlySeen)) : null;
     const applied = await sql<{ id: string }>`
       UPDATE changelog_entries e SET
         ${sql.raw(RECORD_COLUMNS.map((c) => `${c} = x.${c}`).join(', '))},
@@ -576,10 +601,33 @@ export const entriesRepository = {
       FROM changelog_entry_revisions r CROSS JOIN LATERAL jsonb_to_record(r.record) AS x(${sql.raw(RECORD_TYPES)})
       WHERE r.entry_id = e.id AND r.discarded_at IS NULL AND e.project_id = ${projectId}::uuid
         AND r.project_id = ${projectId}::uuid AND e.id = ANY(${[...ids]}::uuid[])
+        AND (${seenJson}::jsonb -> e.id::text IS NULL OR r.fingerprint = ${seenJson}::jsonb ->> e.id::text)
       RETURNING e.id`.execute(db);
     const done = applied.rows.map((r) => r.id);
     if (done.length) await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', done).execute();
     return done;
+  },
+
+  /**
+   * Locks entries and their waiting revisions for a publish, and says when each entry last changed
+   * and which revision waits (its fingerprint): a generation run that would rewrite either waits
+   * for the publish to commit.
+   */
+  async lockForPublish(db: Executor, ids: readonly string[]): Promise<Map<string, { updatedAt: Date; revision: string | null }>> {
+    const out = new Map<string, { updatedAt: Date; revision: string | null }>();
+    if (!ids.length) return out;
+    const rows = await db.selectFrom('changelog_entries').select(['id', 'updated_at']).where('id', 'in', [...ids]).orderBy('id').forUpdate().execute();
+    const revisions = await db
+      .selectFrom('changelog_entry_revisions')
+      .select(['entry_id', 'fingerprint'])
+      .where('entry_id', 'in', [...ids])
+      .where('discarded_at', 'is', null)
+      .orderBy('entry_id')
+      .forUpdate()
+      .execute();
+    const fingerprints = new Map(revisions.map((r) => [r.entry_id, r.fingerprint]));
+    for (const r of rows) out.set(r.id, { updatedAt: r.updated_at, revision: fingerprints.get(r.id) ?? null });
+    return out;
   },
 
   /** The project's published entries of these types with a revision waiting. */
@@ -655,27 +703,37 @@ export const entriesRepository = {
   },
 
   /**
-   * Drops the pending revisions among `ids` that hold what the row already shows (an editor undid
-   * their change; generation came back to what is public): nothing waits then.
+   * Drops the pending revisions among `ids` that hold what the row already shows readers (an editor
+   * undid their change; generation came back to what is public; generation changed only an item the
+   * editor hid): nothing waits then. The fingerprint and commit list are not compared: readers see
+   * neither change, and the next publish of a real change brings them along.
    */
   async dropIdleReleaseRevisions(db: Executor, ids: readonly string[]): Promise<void> {
     if (!ids.length) return;
     await sql`
       DELETE FROM release_note_revisions r USING release_notes n
-      WHERE r.release_id = n.id AND n.id = ANY(${[...ids]}::uuid[]) AND r.fingerprint IS NOT DISTINCT FROM n.fingerprint
+      WHERE r.release_id = n.id AND n.id = ANY(${[...ids]}::uuid[])
         AND r.record ->> 'title' = n.title AND r.record ->> 'content' = n.content AND r.record -> 'generated_json' = n.generated_json
-        AND (r.record ->> 'introduction') IS NOT DISTINCT FROM n.introduction`.execute(db);
+        AND (r.record ->> 'introduction') IS NOT DISTINCT FROM n.introduction
+        AND (r.record ->> 'team_attribution') IS NOT DISTINCT FROM n.team_attribution
+        AND r.record -> 'component_tags' = to_jsonb(n.component_tags)`.execute(db);
   },
 
   /** A note's pending revision (waiting or discarded), with whether it was discarded. */
-  async releaseRevisionRecord(db: Executor, projectId: string, id: string): Promise<{ record: Record<string, unknown>; discarded: boolean } | undefined> {
+  async releaseRevisionRecord(db: Executor, projectId: string, id: string): Promise<{ record: Record<string, unknown>; discarded: boolean; proposedAt: Date } | undefined> {
     const row = await db
       .selectFrom('release_note_revisions')
-      .select(['record', 'discarded_at'])
+      .select(['record', 'discarded_at', 'proposed_at'])
       .where('project_id', '=', projectId)
       .where('release_id', '=', id)
       .executeTakeFirst();
-    return row ? { record: row.record as Record<string, unknown>, discarded: row.discarded_at !== null } : undefined;
+    return row ? { record: row.record as Record<string, unknown>, discarded: row.discarded_at !== null, proposedAt: row.proposed_at } : undefined;
+  },
+
+  /** When a note's pending revision (waiting or discarded) was last written, if it has one. */
+  async releaseRevisionProposedAt(db: Executor, id: string): Promise<Date | undefined> {
+    const row = await db.selectFrom('release_note_revisions').select('proposed_at').where('release_id', '=', id).executeTakeFirst();
+    return row?.proposed_at;
   },
 
   /** A project's release note by key, locked in `db`'s transaction. */
@@ -703,7 +761,7 @@ export const entriesRepository = {
       .selectFrom('changelog_entry_revisions as r')
       .innerJoin('changelog_entries as e', 'e.id', 'r.entry_id')
       .select([
-        'r.entry_id as id', 'r.proposed_at', 'e.title as public_title', 'e.content as public_content',
+        'r.entry_id as id', 'r.proposed_at', 'r.fingerprint', 'e.title as public_title', 'e.content as public_content',
         sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
@@ -776,7 +834,7 @@ export const entriesRepository = {
       .selectFrom('release_note_revisions as r')
       .innerJoin('release_notes as n', 'n.id', 'r.release_id')
       .select([
-        'r.release_id as id', 'r.proposed_at', 'n.title as public_title', 'n.content as public_content',
+        'r.release_id as id', 'r.proposed_at', 'r.fingerprint', 'n.title as public_title', 'n.content as public_content',
         sql<string | null>`r.record ->> 'title'`.as('title'), sql<string | null>`r.record ->> 'content'`.as('content'),
       ])
       .where('r.project_id', '=', projectId)
@@ -793,6 +851,7 @@ export const entriesRepository = {
       sql<string>`(extract(epoch from occurred_at) * 1000000)::bigint::text`.as('occurred_us'),
       sql<boolean>`generation_key IS NOT NULL`.as('generated'),
       hasWaitingRevision.as('revision'),
+      sql<string | null>`(SELECT r.fingerprint FROM changelog_entry_revisions r WHERE r.entry_id = changelog_entries.id AND r.discarded_at IS NULL)`.as('revision_fingerprint'),
     ]);
     if (page.after) q = q.where(olderThan(page.after));
     return q.orderBy('occurred_at', 'desc').orderBy('id', 'desc').limit(page.limit).execute();
@@ -855,6 +914,7 @@ export const entriesRepository = {
       sql<number>`(SELECT coalesce(sum(jsonb_array_length(s -> 'items')), 0) FROM jsonb_array_elements(generated_json -> 'sections') s)::int`.as('items'),
       sql<number>`cardinality(commit_shas)`.as('commits'),
       sql<boolean>`EXISTS (SELECT FROM release_note_revisions v WHERE v.release_id = release_notes.id AND v.discarded_at IS NULL)`.as('revision'),
+      sql<boolean>`EXISTS (SELECT FROM release_note_edits e WHERE e.release_id = release_notes.id AND (${EDITS_CHANGE_ANYTHING}))`.as('edited'),
       sql<string>`CASE WHEN sort_at = 'infinity' THEN 'inf' ELSE (extract(epoch from sort_at) * 1000000)::bigint::text END`.as('sort_us'),
     ]);
     if (page.after) q = q.where(releaseOlderThan(page.after));

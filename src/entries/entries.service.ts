@@ -25,9 +25,33 @@ import { decodeReleaseCursor, encodeReleaseCursor, RELEASE_PAGE_MAX, type Releas
 /** Most entries one bulk action changes: a larger selection is refused, to be narrowed first. */
 export const BULK_LIMIT = 5000;
 
+/** How long an editor's change of a release note waits for a generation run of its project to end. */
+export const EDITOR_LOCK_WAIT_MS = 10_000;
+
+/**
+ * The project's content lock for an editor's change (edit, publish, unpublish of release notes): a
+ * generation run of the project holds it while it rewrites the notes, so the change is made on what
+ * the run wrote, never beside it (an edit applied onto content the run then replaces, a revision written
+ * for a note just unpublished). Past EDITOR_LOCK_WAIT_MS the change is refused (409), nothing changed.
+ */
+async function lockForEditor(tx: Executor, projectId: string): Promise<void> {
+  try {
+    await entriesRepository.lockContent(tx, projectId, EDITOR_LOCK_WAIT_MS);
+  } catch (error) {
+    if ((error as { code?: unknown }).code === '55P03') {
+      throw new AppError('conflict', 'The release notes of this project are being generated again; nothing was changed. Try again in a moment');
+    }
+    throw error;
+  }
+}
+
 /** What a bulk action applies to: ticked ids, or every entry matching a filter (re-evaluated here). */
 export type Selection =
-  | { ids: readonly string[] }
+  | {
+      ids: readonly string[];
+      /** What the page showed of ticked entries (id → entryVersion): a publish leaves those changed since. */
+      seen?: ReadonlyMap<string, string>;
+    }
   | {
       filter: ReviewFilter;
       /** How many the person saw matching when they confirmed; more matching now is refused. */
@@ -127,6 +151,13 @@ interface WriteOptions {
 const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
 
+/**
+ * What a page showed of an entry, as the token its publish form sends back: when the entry last
+ * changed and which revision waited. A publish checks it (transition), so an editor never publishes
+ * content that arrived after they looked.
+ */
+export const entryVersion = (updatedAt: Date, revisionFingerprint: string | null): string => `${updatedAt.getTime()}.${revisionFingerprint ?? ''}`;
+
 type InsertRow = { record: string; commitId: string | null; status: EntryStatus; publishedAt: Date | null; historyAt: Date | null };
 /** `seen`: the status the rules decided on (entries.repository.ts updateGenerated). */
 type UpdateRow = { id: string; record: string; commitId: string | null; seen: EntryStatus; restore?: EntryStatus; publishedAt?: Date | null };
@@ -182,7 +213,16 @@ export interface ReleaseEditorView {
   newItems: number;
   /** Published, with content (the editor's or generation's) waiting for a publish. */
   waiting: boolean;
+  /** releaseVersion: what the editor's publish expects to publish (publishRelease's `expected`). */
+  version: string;
 }
+
+/**
+ * The version of what publishing a note would publish, as an editor saw it: its row and its pending
+ * revision, each as of its last write. An edit, a generation run or another editor's publish moves it.
+ */
+export const releaseVersion = (note: Pick<ReleaseNoteRow, 'updated_at' | 'status'>, revisionAt: Date | undefined): string =>
+  `${note.status}.${note.updated_at.getTime()}.${revisionAt?.getTime() ?? 0}`;
 
 /** A generated record with the edits applied: the columns readers see once it is published. */
 function editedRecord(record: Record<string, unknown>, edits: ReleaseEdits, render: (json: NoteJson) => string): Record<string, unknown> {
@@ -361,15 +401,37 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
    * (the revision is what is published), leaving `published` writes it into the row once the row is
    * no longer public. The one place a revision reaches an entry's row.
    */
-  async function transition(id: string, status: EntryStatus, owner?: string): Promise<EntryRow> {
+  async function transition(id: string, status: EntryStatus, owner?: string, seen?: string): Promise<EntryRow> {
     const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
     if (!existing || (owner !== undefined && existing.project_id !== owner)) throw notFound('Entry');
     return db.transaction().execute(async (tx) => {
+      // A publish from a page that showed the entry publishes what that page showed, or nothing.
+      const checked = seen === undefined ? undefined : await checkSeen(tx, new Map([[id, seen]]));
+      if (checked?.stale.length) {
+        throw new AppError('conflict', 'This entry changed since the page showed it (new commits or another editor): review it again before publishing');
+      }
       const updated = await entriesRepository.setStatus(tx, id, status);
       if (!updated) throw notFound('Entry');
-      const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id]);
+      const applied = await entriesRepository.applyEntryRevisions(tx, updated.project_id, [id], checked?.revisions);
       return applied.length ? ((await entriesRepository.findById(tx, id)) ?? updated) : updated;
     });
+  }
+
+  /**
+   * Locks the entries a page showed and compares each with what it showed (entryVersion): the stale
+   * ones, and for the rest the revision each page showed (null: none), which is all a publish may apply.
+   */
+  async function checkSeen(tx: Executor, seen: ReadonlyMap<string, string>): Promise<{ stale: string[]; revisions: Map<string, string | null> }> {
+    const current = await entriesRepository.lockForPublish(tx, [...seen.keys()]);
+    const stale: string[] = [];
+    const revisions = new Map<string, string | null>();
+    for (const [id, token] of seen) {
+      const now = current.get(id);
+      if (!now) continue;
+      if (entryVersion(now.updatedAt, now.revision) === token) revisions.set(id, now.revision);
+      else stale.push(id);
+    }
+    return { stale, revisions };
   }
 
   /**
@@ -391,10 +453,20 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
   }
 
   /** A release note by project and tag (`unreleased`: the Unreleased note), moved to `status` (its revision as for entries). */
-  async function releaseTransition(projectSlug: string, tag: string, status: EntryStatus): Promise<ReleaseNoteRow> {
+  async function releaseTransition(projectSlug: string, tag: string, status: EntryStatus, expected?: string): Promise<ReleaseNoteRow> {
     const project = await deps.projects.findBySlug(projectSlug);
     if (!project) throw notFound(`Project ${projectSlug}`);
     return db.transaction().execute(async (tx) => {
+      await lockForEditor(tx, project.id);
+      if (expected !== undefined) {
+        // What the editor previewed is what is published: a run (or another editor) that changed the note
+        // since they opened it refuses the publish rather than publishing content nobody looked at.
+        const note = await entriesRepository.lockRelease(tx, project.id, releaseKey(tag));
+        if (!note) throw notFound(`Release ${tag}`);
+        if (releaseVersion(note, await entriesRepository.releaseRevisionProposedAt(tx, note.id)) !== expected) {
+          throw new AppError('conflict', 'This note changed since you opened it (new generated content or another edit); nothing was published. Review it and publish again');
+        }
+      }
       const updated = await entriesRepository.setReleaseStatus(tx, project.id, releaseKey(tag), status);
       if (!updated) throw notFound(`Release ${tag}`);
       const applied = await entriesRepository.applyReleaseRevisions(tx, project.id, [updated.id]);
@@ -581,8 +653,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     /**
      * Publishes an entry of the project (ids of other projects are not found): a draft, or the pending
      * revision of a published one. The dashboard's path, where the project was checked for the person.
+     * `seen` (entryVersion of what the page showed): anything changed since is refused (409), nothing published.
      */
-    publishInProject: (projectId: string, id: string) => transition(id, 'published', projectId),
+    publishInProject: (projectId: string, id: string, seen?: string) => transition(id, 'published', projectId, seen),
 
     /**
      * Keeps what is public: the entry's pending revision is discarded (remembered by its fingerprint,
@@ -637,10 +710,19 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      * Publishes, archives or unpublishes the selected entries of a project in one transaction;
      * entries already there (or not movable: publishing leaves published ones alone) are counted as unchanged.
      */
-    async bulkStatus(projectId: string, action: BulkStatusAction, selection: Selection): Promise<{ selected: number; changed: number; unchanged: number }> {
+    async bulkStatus(projectId: string, action: BulkStatusAction, selection: Selection): Promise<{ selected: number; changed: number; unchanged: number; stale: number }> {
       const move = BULK_MOVES[action];
       return db.transaction().execute(async (tx) => {
-        const ids = await select(projectId, selection, { tx });
+        let ids = await select(projectId, selection, { tx });
+        // Ticked on a page that showed them: a publish leaves those that changed since (new commits,
+        // another editor) as they are, and publishes of the others only the revision the page showed.
+        const selected = new Set(ids);
+        const seen = action === 'publish' && 'ids' in selection && selection.seen ? new Map([...selection.seen].filter(([id]) => selected.has(id))) : undefined;
+        const checked = seen?.size ? await checkSeen(tx, seen) : undefined;
+        if (checked?.stale.length) {
+          const stale = new Set(checked.stale);
+          ids = ids.filter((id) => !stale.has(id));
+        }
         // "All matching" the queue's default filter also matches published entries whose new content
         // waits: publishing publishes that content, but archiving or unpublishing drafts must not
         // take those entries off the public page.
@@ -649,9 +731,10 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         const moved = await entriesRepository.setStatusMany(tx, projectId, ids, move.to, from);
         // After the moves (see transition): a published entry's waiting revision is what a publish
         // publishes; one that left `published` takes it in once no longer public.
-        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, waitingOnly && action !== 'publish' ? moved : ids);
+        const revised = await entriesRepository.applyEntryRevisions(tx, projectId, waitingOnly && action !== 'publish' ? moved : ids, checked?.revisions);
         const changed = new Set([...moved, ...revised]).size;
-        return { selected: ids.length, changed, unchanged: ids.length - changed };
+        const stale = checked?.stale.length ?? 0;
+        return { selected: ids.length + stale, changed, unchanged: ids.length + stale - changed, stale };
       });
     },
 
@@ -660,6 +743,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const valid = ids.filter((id) => isUuid(id));
       return entriesRepository.publishDrafts(tx, projectId, [...new Set(valid)]);
     },
+
+    /** Serialises generation runs of one project (the job and the CLI may run at once) and editors' changes of its notes: a run takes it first in its transaction. */
+    lockContent: (projectId: string, { tx = db }: WriteOptions = {}) => entriesRepository.lockContent(tx, projectId),
 
     /** The project's generated entries (and release notes) as stored, for a generation run to reconcile, in its transaction. */
     storedGenerated: async (projectId: string, { tx = db, releases = false }: WriteOptions & { releases?: boolean } = {}) => ({
@@ -754,6 +840,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     async bulkReleaseStatus(projectId: string, action: ReleaseAction, selection: ReleaseSelection): Promise<{ selected: number; changed: number; unchanged: number }> {
       const move = BULK_MOVES[action];
       return db.transaction().execute(async (tx) => {
+        await lockForEditor(tx, projectId);
         const { ids, explicit } = await selectReleases(projectId, selection, tx);
         const from = action === 'publish' && !explicit ? (['draft'] as const) : move.from;
         const changed = await entriesRepository.setReleaseStatusMany(tx, projectId, ids, move.to, from);
@@ -780,7 +867,8 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       return published;
     },
 
-    publishRelease: (projectSlug: string, tag: string) => releaseTransition(projectSlug, tag, 'published'),
+    /** Publishes a release note with its waiting revision; with `expected` (releaseVersion), only if the note is still that version (409 otherwise). */
+    publishRelease: (projectSlug: string, tag: string, expected?: string) => releaseTransition(projectSlug, tag, 'published', expected),
 
     /** Keeps the public revision of a release note: its pending revision is discarded (as discardRevision). */
     async discardReleaseRevision(projectSlug: string, tag: string): Promise<void> {
@@ -808,7 +896,18 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const base = row ? row.generated : await generatedOf(db, projectId, note);
       const view = editorView(base.generated_json as NoteJson, edits);
       const revision = note.status === 'published' ? await entriesRepository.releaseRevisionRecord(db, projectId, note.id) : undefined;
-      return { note, edits, editedAt: row?.edited_at ?? null, introduction: edits?.introduction ?? null, ...view, waiting: !!revision && !revision.discarded };
+      // The version from the same reads the page shows (a revision only matters to a published note's publish,
+      // but a draft's is read too: publishing a draft applies a revision left from before an unpublish).
+      const revisionAt = revision?.proposedAt ?? (note.status === 'published' ? undefined : await entriesRepository.releaseRevisionProposedAt(db, note.id));
+      return {
+        note,
+        edits,
+        editedAt: row?.edited_at ?? null,
+        introduction: edits?.introduction ?? null,
+        ...view,
+        waiting: !!revision && !revision.discarded,
+        version: releaseVersion(note, revisionAt),
+      };
     },
 
     /**
@@ -819,6 +918,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      */
     async editRelease(projectId: string, tag: string, change: ReleaseEdit, userId: string | null = null): Promise<void> {
       await db.transaction().execute(async (tx) => {
+        await lockForEditor(tx, projectId);
         const note = await entriesRepository.lockRelease(tx, projectId, releaseKey(tag));
         if (!note) throw notFound(`Release ${tag}`);
         const [row] = await entriesRepository.releaseEdits(tx, projectId, [note.id], true);
@@ -833,6 +933,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     /** Drops the editor's edits of a note: its generated content comes back (for a published note, as a pending revision). */
     async resetReleaseEdits(projectId: string, tag: string): Promise<void> {
       await db.transaction().execute(async (tx) => {
+        await lockForEditor(tx, projectId);
         const note = await entriesRepository.lockRelease(tx, projectId, releaseKey(tag));
         if (!note) throw notFound(`Release ${tag}`);
         const [row] = await entriesRepository.releaseEdits(tx, projectId, [note.id], true);

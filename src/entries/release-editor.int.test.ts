@@ -7,7 +7,11 @@ import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { storeCommits } from '../../test/helpers/releases.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import { entriesRepository } from './entries.repository.js';
 import type { ReleaseEditorView } from './entries.service.js';
+import { storedEdits } from './release-edits.js';
+
+const storedEditsOf = (value: unknown) => storedEdits(value)!;
 
 let ctx: TestContext;
 let ownerEmail: string;
@@ -203,5 +207,87 @@ describe('edits of a published note', () => {
     // What waits is what is public: nothing waits.
     expect(view.waiting).toBe(false);
     expect(await publicNote(p.slug, 'unreleased')).toEqual(original);
+  });
+});
+
+describe('a change to nothing readers see', () => {
+  it('leaves nothing waiting when generation changes only an item the editor hid (the same change again, under its hidden item)', async () => {
+    const commits = history();
+    const p = await project(commits);
+    await ctx.services.entries.publishRelease(p.slug, 'unreleased');
+    const view = await ctx.services.entries.releaseEditor(p.id, 'unreleased');
+    await ctx.services.entries.editRelease(p.id, 'unreleased', { action: 'hide', key: keyOf(view, 'Crash on start (#12)') });
+    await ctx.services.entries.publishRelease(p.slug, 'unreleased');
+    const published = await publicNote(p.slug, 'unreleased');
+    const fingerprint = (await ctx.services.entries.release(p.id, 'unreleased')).fingerprint;
+    // Another commit of pull request #12, same title: the hidden item lists one more commit, nothing shown changes.
+    const again = buildCommit({ parents: [commits[4]!.sha], message: 'fix: crash on start (#12)', date: '2024-03-06T10:00:00Z' });
+    await storeCommits(ctx.services, p.id, [again]);
+    await ctx.services.generation.generate(p.slug);
+    const after = await ctx.services.entries.releaseEditor(p.id, 'unreleased');
+    expect(after.edits).not.toBeNull();
+    // Generation did produce new content for the note (its fingerprint moved), all of it under the hidden item.
+    const [stored] = await ctx.services.database.db.selectFrom('release_note_edits').select('generated').where('project_id', '=', p.id).execute();
+    expect((stored!.generated as { fingerprint: string }).fingerprint).not.toBe(fingerprint);
+    expect(after.waiting).toBe(false);
+    const { releases } = await ctx.services.entries.releases(p.id, {});
+    expect(releases.find((r) => r.tag === null)).toMatchObject({ revision: false, edited: true });
+    expect(await publicNote(p.slug, 'unreleased')).toEqual(published);
+  });
+});
+
+describe('an editor and a generation run at once', () => {
+  it("an edit waits for the run holding the project's content lock and is made on what the run wrote, never lost under it", async () => {
+    const p = await project(history());
+    const { entries, database } = ctx.services;
+    await entries.publishRelease(p.slug, 'unreleased');
+    const view = await entries.releaseEditor(p.id, 'unreleased');
+    await entries.editRelease(p.id, 'unreleased', { action: 'hide', key: keyOf(view, 'Typo in footer') });
+    const note = await entries.release(p.id, 'unreleased');
+    let edited = false;
+    let edit: Promise<void> | undefined;
+    // A run's writes as storeGenerated makes them for an edited, published note: the lock first, the
+    // edits read, then (a moment later) the new generated base and a pending revision built on those edits.
+    await database.db.transaction().execute(async (tx) => {
+      await entriesRepository.lockContent(tx, p.id);
+      const [row] = await entriesRepository.releaseEdits(tx, p.id, [note.id]);
+      edit = entries.editRelease(p.id, 'unreleased', { action: 'introduction', text: 'Written during the run.' }).then(() => void (edited = true));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(edited).toBe(false);
+      const base = { ...row!.generated, title: 'Regenerated title' };
+      await entriesRepository.setEditsGenerated(tx, [{ id: note.id, record: JSON.stringify(base) }]);
+      const record = { ...base, introduction: storedEditsOf(row!.edits).introduction };
+      await entriesRepository.reviseReleases(tx, p.id, [{ id: note.id, record: JSON.stringify(record), fingerprint: 'run' }]);
+    });
+    await edit;
+    // Both: the run's new content and the editor's introduction, in what waits and in the edits' base.
+    const preview = await entries.releasePreview(p.id, 'unreleased');
+    expect(preview.title).toBe('Regenerated title');
+    expect(preview.introduction).toBe('Written during the run.');
+    const [stored] = await database.db.selectFrom('release_note_edits').select('generated').where('release_id', '=', note.id).execute();
+    expect((stored!.generated as { title: string }).title).toBe('Regenerated title');
+  });
+
+  it('a tag with a control character is no release (404), never a failing query', async () => {
+    const p = await project(history());
+    for (const tag of ['v1.0.0\u0000', '\u0000', 'v1\u001b[2J']) {
+      await expect(ctx.services.entries.release(p.id, tag)).rejects.toMatchObject({ code: 'not_found' });
+      await expect(ctx.services.entries.editRelease(p.id, tag, { action: 'reviewed-all' })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(ctx.services.entries.publishRelease(p.slug, tag)).rejects.toMatchObject({ code: 'not_found' });
+    }
+  });
+
+  it('refuses text that reads otherwise than stored: bidirectional marks and overrides, line separators, noncharacters', async () => {
+    const p = await project(history());
+    const key = keyOf(await ctx.services.entries.releaseEditor(p.id, 'unreleased'), 'Dark mode');
+    for (const text of ['Dark \u202Eedom', 'Dark\u200F mode', 'Dark\u2028mode', 'Dark\u2029mode', 'Dark\uFFFEmode', 'Dark\u2066mode']) {
+      await expect(ctx.services.entries.editRelease(p.id, 'unreleased', { action: 'text', key, text })).rejects.toMatchObject({ code: 'invalid_request' });
+    }
+    await expect(ctx.services.entries.editRelease(p.id, 'unreleased', { action: 'introduction', text: 'An \u202Eoverride' })).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
+    // Paragraph and line separators in an introduction are line breaks of its Markdown.
+    await ctx.services.entries.editRelease(p.id, 'unreleased', { action: 'introduction', text: 'One\u2029Two' });
+    expect((await ctx.services.entries.releaseEditor(p.id, 'unreleased')).introduction).toBe('One\nTwo');
   });
 });

@@ -59,6 +59,15 @@ export type ReleaseEdits = Static<typeof ReleaseEditsSchema>;
 
 export const noEdits = (): ReleaseEdits => ({ introduction: null, items: {}, order: {}, headlines: null, known: [] });
 
+/** An item of a note with its key and generated section. */
+export interface KeyedItem {
+  key: string;
+  section: string;
+  item: NoteItem;
+}
+// keyedItems' results by the sections array they were computed from (never mutated once read).
+const keyed = new WeakMap<object, ReadonlyArray<KeyedItem>>();
+
 /** A trailing pull-request reference, `(#123)`: the item's key when it has one (text may be reworded). */
 const PULL_REQUEST = /\(#(\d{1,10})\)\s*$/;
 
@@ -68,9 +77,13 @@ const PULL_REQUEST = /\(#(\d{1,10})\)\s*$/;
  * sections) is told apart by its rank (`~2`). Items carry no commit of their own in generated_json, so
  * this is the identity that survives a regeneration: a reworded title is a new item.
  */
-export function keyedItems(json: Pick<NoteJson, 'sections'>): Array<{ key: string; section: string; item: NoteItem }> {
+export function keyedItems(json: Pick<NoteJson, 'sections'>): ReadonlyArray<KeyedItem> {
+  // One hash per item, once per note object: an edit and its rendering key the same note several times
+  // (about 11 ms for 10,000 items each time).
+  const known = keyed.get(json.sections);
+  if (known) return known;
   const seen = new Map<string, number>();
-  const out: Array<{ key: string; section: string; item: NoteItem }> = [];
+  const out: KeyedItem[] = [];
   for (const section of json.sections) {
     for (const item of section.items) {
       const pr = PULL_REQUEST.exec(item.text);
@@ -85,6 +98,7 @@ export function keyedItems(json: Pick<NoteJson, 'sections'>): Array<{ key: strin
       out.push({ key: n === 1 ? base : `${base}~${n}`, section: section.section_type_key, item });
     }
   }
+  keyed.set(json.sections, out);
   return out;
 }
 
@@ -205,9 +219,13 @@ export type ReleaseEdit =
 
 export const EDIT_ACTIONS = ['text', 'hide', 'show', 'up', 'down', 'headline', 'unheadline', 'move', 'introduction', 'reviewed', 'reviewed-all'] as const;
 
-// C0 controls but tab and newline, DEL, C1 controls and bidirectional overrides: never part of an item.
+// C0 controls but tab and newline, DEL, C1 controls, bidirectional marks, overrides and isolates (what
+// generation strips from commit text, engine/render.ts), interlinear annotations and noncharacters:
+// never part of what readers see, and a way to make shown text read otherwise than it is stored.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
-const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]/;
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u2069\uFFF9-\uFFFB\uFFFE\uFFFF]/;
+/** Line breaks an item (one line) may not hold, the Unicode separators too. */
+const LINE_BREAK = /[\r\n\u2028\u2029]/;
 
 /**
  * The edits after one more change, checked against the note's generated content: an unknown item, a
@@ -223,7 +241,7 @@ export function edit(json: NoteJson, current: ReleaseEdits | null, change: Relea
   if (change.action === 'introduction') {
     if (change.text.length > EDIT_LIMITS.introduction) throw bad('introduction', `must be at most ${EDIT_LIMITS.introduction.toLocaleString('en')} characters`);
     if (CONTROL.test(change.text.replace(/\r/g, ''))) throw bad('introduction', 'must not contain control characters');
-    const text = change.text.replace(/\r\n?/g, '\n').trim();
+    const text = change.text.replace(/\r\n?|[\u2028\u2029]/g, '\n').trim();
     e.introduction = text ? text : null;
     return e;
   }
@@ -242,7 +260,7 @@ export function edit(json: NoteJson, current: ReleaseEdits | null, change: Relea
       const text = change.text.trim();
       if (!text) throw bad('text', 'must not be empty (hide the item instead)');
       if (text.length > EDIT_LIMITS.itemText) throw bad('text', `must be at most ${EDIT_LIMITS.itemText} characters`);
-      if (/[\r\n]/.test(text) || CONTROL.test(text)) throw bad('text', 'must be one line without control characters');
+      if (LINE_BREAK.test(text) || CONTROL.test(text)) throw bad('text', 'must be one line without control characters');
       const generated = items.find((i) => i.key === key)!.item.text;
       if (text === generated) delete item.text;
       else item.text = text;

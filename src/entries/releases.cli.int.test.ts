@@ -85,6 +85,46 @@ describe('changelog releases show, publish and unpublish', () => {
     expect(json.tag).toBe(tags[0]);
   }, SLOW);
 
+  it(
+    "shows a note's release-editor edits: the introduction, hidden, reworded and moved items, and changes waiting",
+    async () => {
+      const tag = (await list('--all')).releases.find((r) => r.tag && r.items >= 2 && r.status === 'published')!.tag!;
+      const plain = await cli('releases', 'show', '--project', 'cliff', tag);
+      expect(plain.stdout).toContain('Not edited in the release editor.');
+      await session.withServices(async ({ entries, projects }) => {
+        const project = (await projects.findBySlug('cliff'))!;
+        const view = await entries.releaseEditor(project.id, tag);
+        const items = view.sections.flatMap((s) => s.items);
+        expect(items.length).toBeGreaterThanOrEqual(2);
+        await entries.editRelease(project.id, tag, { action: 'introduction', text: 'Our **best** release.\nTwo lines.' });
+        await entries.editRelease(project.id, tag, { action: 'hide', key: items[0]!.key });
+        await entries.editRelease(project.id, tag, { action: 'text', key: items[1]!.key, text: 'Reworded by the editor' });
+      });
+      const run = await cli('releases', 'show', '--project', 'cliff', tag);
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('Edited in the release editor');
+      expect(run.stdout).toContain('changes waiting: readers see them once published');
+      expect(run.stdout).toContain('Introduction:\n  Our **best** release.\n  Two lines.');
+      expect(run.stdout).toMatch(/\nHidden: .+/);
+      expect(run.stdout).toMatch(/\nEdited: .+ → Reworded by the editor/);
+      const json = (await cli('releases', 'show', '--project', 'cliff', tag, '--json')).json<{
+        edits: { introduction: string; waiting: boolean; hidden: unknown[]; edited: Array<{ text: string }> };
+      }>();
+      expect(json.edits).toMatchObject({
+        introduction: 'Our **best** release.\nTwo lines.',
+        waiting: true,
+        hidden: [expect.anything()],
+        edited: [{ text: 'Reworded by the editor' }],
+      });
+      // Published, the edits are what readers see; the command says nothing waits any more.
+      expect((await cli('releases', 'publish', '--project', 'cliff', tag)).code).toBe(0);
+      const after = await cli('releases', 'show', '--project', 'cliff', tag);
+      expect(after.stdout).not.toContain('changes waiting');
+      expect(after.stdout).toContain('Reworded by the editor');
+    },
+    SLOW,
+  );
+
   it('unpublishes every note in one call, then publishes named tags, and an unknown tag changes nothing', async () => {
     const off = await cli('releases', 'unpublish', '--project', 'cliff', '--all', '--json');
     expect(off.code, off.stderr).toBe(0);

@@ -4,7 +4,7 @@ import type { ReleaseNoteRow } from '../db/schema.js';
 import { AppError, notFound } from '../errors.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { ReleaseListRow } from './entries.repository.js';
-import type { EntriesService, ReleaseAction, ReleaseCounts } from './entries.service.js';
+import type { EntriesService, ReleaseAction, ReleaseCounts, ReleaseEditorView } from './entries.service.js';
 import { parseReleaseFilter, RELEASE_PAGE_MAX, ROOT_PACKAGE, type RawReleaseFilter } from './release-filter.js';
 
 type Services = { projects: ProjectsService; entries: EntriesService };
@@ -46,6 +46,42 @@ const presentCommon = (n: ReleaseListRow | ReleaseNoteRow) => ({
 const presentRow = (n: ReleaseListRow) => ({ ...presentCommon(n), history: n.history_at !== null, items: n.items, commits: n.commits });
 
 const presentNote = (n: ReleaseNoteRow) => ({ ...presentCommon(n), content: n.content, commit_shas: n.commit_shas });
+
+/** What the release editor changed in a note (null: nothing edited), from the editor's view of it. */
+function editsOf(view: ReleaseEditorView) {
+  if (!view.edits) return null;
+  const items = view.sections.flatMap((s) => s.items);
+  const label = new Map(view.sections.map((s) => [s.key, s.label]));
+  return {
+    edited_at: view.editedAt?.toISOString() ?? null,
+    introduction: view.introduction,
+    /** Published with content waiting for a publish (the edits or generation's). */
+    waiting: view.waiting,
+    hidden: items.filter((i) => i.hidden).map((i) => ({ key: i.key, text: i.generatedText })),
+    edited: items.filter((i) => i.text !== i.generatedText).map((i) => ({ key: i.key, generated: i.generatedText, text: i.text })),
+    moved: items.filter((i) => i.section !== i.generatedSection).map((i) => ({ key: i.key, text: i.text, from: i.generatedSection, to: i.section })),
+    headlines: view.edits.headlines === null ? null : items.filter((i) => i.headline && !i.hidden).map((i) => i.text),
+    new_since_edit: items.filter((i) => i.isNew).map((i) => ({ key: i.key, text: i.text })),
+    label: Object.fromEntries(label),
+  };
+}
+
+/** The edits as lines before the note's Markdown. */
+function editsText(edits: ReturnType<typeof editsOf>): string[] {
+  if (!edits) return ['Not edited in the release editor.'];
+  const section = (key: string) => edits.label[key] ?? key;
+  return [
+    `Edited in the release editor${edits.edited_at ? ` ${edits.edited_at.slice(0, 16).replace('T', ' ')} UTC` : ''}${
+      edits.waiting ? ' · changes waiting: readers see them once published (`changelog releases publish`)' : ''
+    }`,
+    ...(edits.introduction ? ['Introduction:', ...edits.introduction.split('\n').map((l) => `  ${l}`)] : []),
+    ...edits.hidden.map((i) => `Hidden: ${i.text}`),
+    ...edits.edited.map((i) => `Edited: ${i.generated} → ${i.text}`),
+    ...edits.moved.map((i) => `Moved: ${i.text} (${section(i.from)} → ${section(i.to)})`),
+    ...(edits.headlines ? [`Headlines: ${edits.headlines.join(' · ') || 'none'}`] : []),
+    ...edits.new_since_edit.map((i) => `New since the edit: ${i.text}`),
+  ];
+}
 
 const counted = (counts: Record<string, number>) =>
   Object.entries(counts)
@@ -116,11 +152,13 @@ export function registerReleasesCommands({ program, command, run, withServices }
         withServices(async (services) => {
           const project = await services.projects.findBySlug(opts.project);
           if (!project) throw notFound(`Project ${opts.project}`);
-          const note = await services.entries.release(project.id, tag);
+          const view = await services.entries.releaseEditor(project.id, tag);
+          const { note } = view;
           const head = `${note.tag ?? 'Unreleased'}  ${note.status}  released ${note.released_at?.toISOString().slice(0, 10) ?? 'not yet'}${
             note.package ? `  package ${note.package}` : ''
           }${note.previous_tag ? `  since ${note.previous_tag}` : ''}`;
-          return { json: presentNote(note), text: `${head}\n\n${note.content || '(no changes listed)'}` };
+          const edits = editsOf(view);
+          return { json: { ...presentNote(note), edits }, text: [head, ...editsText(edits), '', note.content || '(no changes listed)'].join('\n') };
         }),
       ),
     );

@@ -228,6 +228,80 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect((await db().selectFrom('changelog_entries').select('title').where('id', '=', draft.id).executeTakeFirstOrThrow()).title).toBe('Unreviewed racethingz');
   });
 
+  it('publishes what the entry page showed, or nothing: new content that arrived after the editor looked is refused', async () => {
+    const p = await newProject('looked');
+    await p.ingest('feat: looked at first', '2024-06-03T10:00:00Z');
+    await p.generate();
+    const weekly = await entryRow(p.id, 'weekly');
+    await ctx.services.entries.publish(weekly.id);
+    await p.ingest('feat: reviewed addition', '2024-06-04T10:00:00Z');
+    await p.generate();
+
+    // The editor opens the page (revision A), and a push proposes revision B before they click.
+    const page = await alice.get(`/dashboard/entries/${weekly.id}`);
+    expect(page.body).toContain('Reviewed addition');
+    const seen = /name="seen" value="([^"]+)"/.exec(page.body)?.[1];
+    expect(seen).toBeDefined();
+    await p.ingest('feat: unreviewed arrival', '2024-06-05T10:00:00Z');
+    expect((await p.generate()).revised).toBe(1);
+    const refused = await alice.post(`/dashboard/entries/${weekly.id}/status`, { status: 'published', back: 'entry', seen: seen! });
+    expect(refused.location).toBe(`/dashboard/entries/${weekly.id}?notice=entry-changed`);
+    const pub = await json<{ entry: { content: string } }>(`/v1/changelog/${p.slug}/entries/${weekly.id}`);
+    expect(pub.entry.content).not.toContain('Reviewed addition');
+    expect(pub.entry.content).not.toContain('Unreviewed arrival');
+    expect((await ctx.services.entries.revisions(p.id, [weekly.id]))[0]?.content).toContain('Unreviewed arrival');
+
+    // Looked at again, it publishes.
+    const again = await alice.get(`/dashboard/entries/${weekly.id}?notice=entry-changed`);
+    expect(again.body).toContain('Nothing was published');
+    const fresh = /name="seen" value="([^"]+)"/.exec(again.body)![1]!;
+    expect(fresh).not.toBe(seen);
+    const published = await alice.post(`/dashboard/entries/${weekly.id}/status`, { status: 'published', back: 'entry', seen: fresh });
+    expect(published.location).toBe(`/dashboard/entries/${weekly.id}?notice=entry-published`);
+    expect(await contentWith(p.slug, weekly.id, 'Unreviewed arrival')).toContain('Reviewed addition');
+
+    // A draft rewritten in place after the page showed it is refused the same way.
+    await p.ingest('feat: next week draft', '2024-06-11T10:00:00Z');
+    await p.generate();
+    const draft = await entryRow(p.id, 'weekly');
+    expect(draft.status).toBe('draft');
+    const draftSeen = /name="seen" value="([^"]+)"/.exec((await alice.get(`/dashboard/entries/${draft.id}`)).body)![1]!;
+    await p.ingest('feat: rewritten draft', '2024-06-12T10:00:00Z');
+    await p.generate();
+    expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry', seen: draftSeen })).location).toContain('notice=entry-changed');
+    expect((await entryRow(p.id, 'weekly')).status).toBe('draft');
+    // A made-up token refuses too; none at all (a list's button) publishes as before.
+    expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry', seen: '0.x' })).location).toContain('notice=entry-changed');
+    expect((await alice.post(`/dashboard/entries/${draft.id}/status`, { status: 'published', back: 'entry' })).location).toContain('notice=entry-published');
+  });
+
+  it('publishes from the review queue only what the queue showed: rows changed since are left, and said so', async () => {
+    const p = await newProject('queue-looked');
+    await p.ingest('feat: queue first', '2024-07-01T10:00:00Z');
+    await p.generate();
+    const weekly = await entryRow(p.id, 'weekly');
+    await ctx.services.entries.publish(weekly.id);
+    await p.ingest('feat: queue reviewed', '2024-07-02T10:00:00Z');
+    await p.generate();
+
+    const queue = `/dashboard/projects/${p.slug}/review`;
+    const shown = await alice.get(queue);
+    const seen = [...shown.body.matchAll(/name="seen" value="([^"]+)"/g)].map((m) => m[1]!);
+    expect(seen.some((s) => s.startsWith(`${weekly.id}@`))).toBe(true);
+    await p.ingest('feat: queue unreviewed', '2024-07-03T10:00:00Z');
+    await p.generate();
+    const left = await alice.post(`${queue}/bulk`, { action: 'publish', ids: [weekly.id], seen });
+    expect(left.location).toContain('stale=1');
+    expect((await alice.get(left.location!)).body).toContain('changed since this page showed it');
+    const pub = await json<{ entry: { content: string } }>(`/v1/changelog/${p.slug}/entries/${weekly.id}`);
+    expect(pub.entry.content).not.toContain('Queue reviewed');
+
+    const again = [...(await alice.get(queue)).body.matchAll(/name="seen" value="([^"]+)"/g)].map((m) => m[1]!);
+    const done = await alice.post(`${queue}/bulk`, { action: 'publish', ids: [weekly.id], seen: again });
+    expect(done.location).not.toContain('stale=');
+    expect(await contentWith(p.slug, weekly.id, 'Queue unreviewed')).toContain('Queue reviewed');
+  });
+
   it("refuses another tenant's publish and discard of a pending revision, and forged ids (404), changing nothing", async () => {
     const p = await newProject('tenancy');
     await p.ingest('feat: public text', '2024-01-08T10:00:00Z');
@@ -271,7 +345,7 @@ describe('the review bypass (regression): a published weekly entry and a new com
     expect(waiting.map((e) => e.entry_type).sort()).toEqual(['commit', 'commit', 'weekly']);
 
     const result = await ctx.services.entries.bulkStatus(p.id, 'archive', { filter: { status: 'draft' }, expected: waiting.length });
-    expect(result).toEqual({ selected: 3, changed: 2, unchanged: 1 });
+    expect(result).toEqual({ selected: 3, changed: 2, unchanged: 1, stale: 0 });
     expect(await publicSurfaces(p.slug, weekly.id)).toEqual(before);
     expect(await ctx.services.entries.revisions(p.id, [weekly.id])).toHaveLength(1);
   });

@@ -11,25 +11,44 @@ const commits: CommitRecord[] = [
     author: { name: 'Zoë ✨', email: 'z@example.com', date: '2024-01-01T10:00:00+01:00' },
     committer: { name: 'Ci', email: 'ci@example.com', date: '2024-01-01T10:00:05+01:00' },
     message: 'feat(core): émoji 🎉 (#2147483647)\n\nbody\u0000with a NUL\r\n\nCo-authored-by: Bó 🎉 <bo@example.com>',
-    changes: [['A', 'packages/core/ä.ts'], ['D', '']],
+    changes: [
+      ['A', 'packages/core/ä.ts'],
+      ['D', ''],
+    ],
     tags: ['v1.0.0', ''],
-    coAuthors: [{ name: 'Bó 🎉', email: 'bo@example.com' }, { name: '', email: '' }],
+    coAuthors: [
+      { name: 'Bó 🎉', email: 'bo@example.com' },
+      { name: '', email: '' },
+    ],
     prNumber: 2_147_483_647,
+    dependencies: { runtime: ['qs'], dev: ['@types/node', 'ä'] },
   },
   {
-    sha: 'b'.repeat(40), parents: ['a'.repeat(40), 'c'.repeat(40)], author: { name: '', email: '', date: '' }, committer: { name: '', email: '', date: '' },
-    message: '', changes: [], tags: [], coAuthors: [], prNumber: null,
+    sha: 'b'.repeat(40),
+    parents: ['a'.repeat(40), 'c'.repeat(40)],
+    author: { name: '', email: '', date: '' },
+    committer: { name: '', email: '', date: '' },
+    message: '',
+    changes: [],
+    tags: [],
+    coAuthors: [],
+    prNumber: null,
   },
 ];
 
 describe('what crosses to the generation thread', () => {
-  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors and PR numbers included', () => {
+  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors, PR numbers and dependency changes (or none) included', () => {
     expect(unpackCommits(structuredClone(packCommits(commits)))).toEqual(commits);
     expect(unpackCommits(packCommits([]))).toEqual([]);
   });
 
-  it('takes changes and co-authors as the JSON text storage holds, on the wire and inline', () => {
-    const stored = commits.map((c) => ({ ...c, changes: JSON.stringify(c.changes), coAuthors: JSON.stringify(c.coAuthors) }));
+  it('takes changes, co-authors and dependency changes as the JSON text storage holds, on the wire and inline', () => {
+    const stored = commits.map((c) => ({
+      ...c,
+      changes: JSON.stringify(c.changes),
+      coAuthors: JSON.stringify(c.coAuthors),
+      ...(c.dependencies ? { dependencies: JSON.stringify(c.dependencies) } : {}),
+    }));
     expect(unpackCommits(packCommits(stored))).toEqual(commits);
     expect(toCommitRecords(stored)).toEqual(commits);
   });
@@ -43,14 +62,29 @@ describe('what crosses to the generation thread', () => {
     const [entry] = generate(commits, resolveSettings({ entryTypes: ['commit'] })).entries;
     const fresh = entryToStore(entry!, undefined);
     expect(JSON.parse(fresh.record!)).toEqual({
-      generation_key: entry!.key, entry_type: 'commit', title: entry!.title, content: entry!.content, generated_json: entry!.generated_json,
-      version_label: entry!.version_label, team_attribution: entry!.team_attribution, component_tags: entry!.component_tags,
-      commit_shas: entry!.commit_shas, period_start: null, period_end: null, fingerprint: entry!.fingerprint,
+      generation_key: entry!.key,
+      entry_type: 'commit',
+      title: entry!.title,
+      content: entry!.content,
+      generated_json: entry!.generated_json,
+      version_label: entry!.version_label,
+      team_attribution: entry!.team_attribution,
+      component_tags: entry!.component_tags,
+      commit_shas: entry!.commit_shas,
+      period_start: null,
+      period_end: null,
+      fingerprint: entry!.fingerprint,
     });
     expect(entryToStore(entry!, 'stale').record).toBe(fresh.record);
     expect(entryToStore(entry!, entry!.fingerprint, 1_700_000_000_000)).toEqual({
-      key: entry!.key, entry_type: 'commit', fingerprint: entry!.fingerprint, commit_sha: entry!.commit_sha, period_end: null, commit_shas: null,
-      arrived_at: 1_700_000_000_000, record: null,
+      key: entry!.key,
+      entry_type: 'commit',
+      fingerprint: entry!.fingerprint,
+      commit_sha: entry!.commit_sha,
+      period_end: null,
+      commit_shas: null,
+      arrived_at: 1_700_000_000_000,
+      record: null,
     });
   });
 });

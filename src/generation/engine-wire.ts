@@ -5,6 +5,7 @@
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
 import type { Change, CoAuthor, CommitRecord } from '../git/commit-record.js';
+import type { DependencyChanges } from '../git/manifests.js';
 import type { ReleaseNote } from './engine/releases.js';
 import type { GeneratedEntry, GeneratedEntryType } from './engine/types.js';
 
@@ -13,25 +14,30 @@ import type { GeneratedEntry, GeneratedEntryType } from './engine/types.js';
  * holds: the HTTP process has no use for the 140k paths, and a crafted message's thousands of
  * co-author trailers are parsed in the thread like the rest of the untrusted text.
  */
-export interface EngineCommit extends Omit<CommitRecord, 'changes' | 'coAuthors'> {
+export interface EngineCommit extends Omit<CommitRecord, 'changes' | 'coAuthors' | 'dependencies'> {
   changes: Change[] | string;
   coAuthors: CoAuthor[] | string;
+  /** As stored (JSON text, migrations/0036) or parsed; absent when ingest did not read the manifests. */
+  dependencies?: DependencyChanges | string;
 }
 
 /** Nearly every commit has no co-author: its `[]` needs no parser. */
 const parseCoAuthors = (json: string): CoAuthor[] => (json === '[]' ? [] : (JSON.parse(json) as CoAuthor[]));
 
+const parseDependencies = (d: DependencyChanges | string): DependencyChanges => (typeof d === 'string' ? (JSON.parse(d) as DependencyChanges) : d);
+
 /** The commits with their JSON fields parsed (the inline engine's step; the thread's is `unpackCommits`). */
 export function toCommitRecords(commits: readonly EngineCommit[]): CommitRecord[] {
-  return commits.map((c) =>
-    typeof c.changes === 'string' || typeof c.coAuthors === 'string'
-      ? {
-          ...c,
-          changes: typeof c.changes === 'string' ? (JSON.parse(c.changes) as Change[]) : c.changes,
-          coAuthors: typeof c.coAuthors === 'string' ? parseCoAuthors(c.coAuthors) : c.coAuthors,
-        }
-      : (c as CommitRecord),
-  );
+  return commits.map((c) => {
+    if (typeof c.changes !== 'string' && typeof c.coAuthors !== 'string' && typeof c.dependencies !== 'string') return c as CommitRecord;
+    const { dependencies, ...rest } = c;
+    return {
+      ...rest,
+      changes: typeof c.changes === 'string' ? (JSON.parse(c.changes) as Change[]) : c.changes,
+      coAuthors: typeof c.coAuthors === 'string' ? parseCoAuthors(c.coAuthors) : c.coAuthors,
+      ...(dependencies !== undefined ? { dependencies: parseDependencies(dependencies) } : {}),
+    };
+  });
 }
 
 /**
@@ -67,6 +73,8 @@ export function packCommits(commits: readonly EngineCommit[]): PackedCommits {
     for (const t of c.tags) put(t);
     put(typeof c.coAuthors === 'string' ? c.coAuthors : JSON.stringify(c.coAuthors));
     lengths.push(c.prNumber ?? 0);
+    // '' for none: the JSON of a DependencyChanges is never empty.
+    put(c.dependencies === undefined ? '' : typeof c.dependencies === 'string' ? c.dependencies : JSON.stringify(c.dependencies));
   }
   return { count: commits.length, text: parts.join(''), lengths: Uint32Array.from(lengths) };
 }
@@ -93,7 +101,9 @@ export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRe
     for (let j = 0; j < tags.length; j++) tags[j] = next();
     const coAuthors = parseCoAuthors(next());
     const prNumber = lengths[li++]! || null;
+    const dependencies = next();
     commits[i] = { sha, parents, author, committer, message, changes, tags, coAuthors, prNumber };
+    if (dependencies) commits[i]!.dependencies = JSON.parse(dependencies) as DependencyChanges;
   }
   if (at !== text.length || li !== lengths.length) throw new Error('packed commits do not match their lengths');
   return commits;

@@ -30,8 +30,8 @@ export interface StoredCommit {
   linkId: string | null;
   /** False when only the link's release branches reach it: release notes read it, entries do not. */
   onTrackedBranch: boolean;
-  /** Changes and co-authors as the stored JSON text: only the generation thread reads them. */
-  record: EngineCommit & { changes: string; coAuthors: string };
+  /** Changes, co-authors and dependency changes as the stored JSON text: only the generation thread reads them. */
+  record: EngineCommit & { changes: string; coAuthors: string; dependencies?: string };
 }
 
 /**
@@ -72,11 +72,6 @@ export const generationRepository = {
     return new Map(rows.map((r) => [r.id, r.created_ms]));
   },
 
-  /** Serialises generation runs of one project (the job and the CLI may run at once). */
-  async lockProject(db: Executor, projectId: string): Promise<void> {
-    await sql`SELECT pg_advisory_xact_lock(hashtext(${`generate:${projectId}`}))`.execute(db);
-  },
-
   /**
    * The commits on the tracked branches (and, flagged, those only release branches reach), oldest first, as the engine takes them, with their row id
    * and when they were stored. Only the columns generation needs, instants as epoch milliseconds
@@ -87,8 +82,21 @@ export const generationRepository = {
     const rows = await db
       .selectFrom('commits')
       .select([
-        'id', 'repo_link_id', 'sha', 'author_name', 'author_email', 'author_tz_offset', 'committer_name', 'committer_email',
-        'committer_tz_offset', 'message', 'pr_number', 'changes', 'co_authors', 'on_tracked_branch',
+        'id',
+        'repo_link_id',
+        'sha',
+        'author_name',
+        'author_email',
+        'author_tz_offset',
+        'committer_name',
+        'committer_email',
+        'committer_tz_offset',
+        'message',
+        'pr_number',
+        'changes',
+        'co_authors',
+        'on_tracked_branch',
+        'dependencies',
         // Space-separated rather than as arrays: the driver's array parser cost more than a split,
         // and neither a SHA nor a tag name (git check-ref-format) holds a space.
         sql<string>`array_to_string(parent_shas, ' ')`.as('parents'),
@@ -117,6 +125,8 @@ export const generationRepository = {
         tags: r.tags ? r.tags.split(' ') : [],
         coAuthors: r.co_authors,
         prNumber: r.pr_number,
+        // Left as the stored JSON text, parsed in the generation thread like `changes`.
+        ...(r.dependencies !== null ? { dependencies: r.dependencies } : {}),
       },
     }));
   },

@@ -245,7 +245,7 @@ function summaryOf(
 export interface GenerationDeps {
   engine?: Engine;
   /** Every status, edit flag and revision of an entry is the entries service's. */
-  entries: Pick<EntriesService, 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable' | 'publishPolicyDrafts'>;
+  entries: Pick<EntriesService, 'lockContent' | 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable' | 'publishPolicyDrafts'>;
   /** The settings are kept on the project row. */
   projects: Pick<ProjectsService, 'findBySlug' | 'findById' | 'generationSettings' | 'saveGenerationSettings'>;
 }
@@ -356,7 +356,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
 
   async function run(project: ProjectRow, options: GenerateRunOptions = {}): Promise<GenerateSummary> {
     return db.transaction().execute(async (tx) => {
-      await generationRepository.lockProject(tx, project.id);
+      await entries.lockContent(project.id, { tx });
       if (options.clear?.length) await entries.dropEdits(project.id, options.clear, { tx });
       return generateAndPropose(tx, project, await readInput(tx, project, options), options);
     });

@@ -21,9 +21,10 @@ import {
 /**
  * Sections a public changelog leaves out unless the project turns them on: among them updates of the
  * project's own development tools (devDependencies, read from its manifests), which maintainers leave
- * out of their notes (docs/quality.md), the website's and blog's content, and governance and team documents.
+ * out of their notes (docs/quality.md), the website's and blog's content, governance and team documents, and
+ * refactorings the project itself types as such (`refactor:`).
  */
-export const HIDDEN_BY_DEFAULT: ReadonlySet<SectionKey> = new Set(['dev-dependencies', 'build', 'test', 'chore', 'website', 'governance']);
+export const HIDDEN_BY_DEFAULT: ReadonlySet<SectionKey> = new Set(['internal', 'dev-dependencies', 'build', 'test', 'chore', 'website', 'governance']);
 
 export interface SettingsInput {
   entryTypes?: readonly string[];

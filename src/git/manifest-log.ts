@@ -22,6 +22,9 @@ const WHOLE_FILE = MAX_MANIFEST_BYTES;
 export const MANIFEST_LOG_BUDGET_MS = 120_000;
 const COMMIT = '\x1eC';
 
+/** The manifests read, as git pathspecs. */
+export const MANIFEST_PATHSPECS = [':(glob)**/package.json', ':(glob)**/Cargo.toml', ':(glob)**/pyproject.toml', ':(glob)**/go.mod'];
+
 export function manifestLogArgs(range: string[]): string[] {
   return [
     // --full-history: a merge the paths do not change must not hide its branch's manifest changes.
@@ -37,10 +40,7 @@ export function manifestLogArgs(range: string[]): string[] {
     `--format=${COMMIT}%H`,
     ...range,
     '--',
-    ':(glob)**/package.json',
-    ':(glob)**/Cargo.toml',
-    ':(glob)**/pyproject.toml',
-    ':(glob)**/go.mod',
+    ...MANIFEST_PATHSPECS,
   ];
 }
 

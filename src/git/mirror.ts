@@ -6,6 +6,8 @@ import { ConfinementError, inspectRepository, type Confinement, type ConfinedRep
 import { GitError, runGit, streamGitTokens, type GitOptions } from './git.js';
 import { branchNameProblem } from './branch-name.js';
 import { byNewestLine, matchesReleasePattern, MAX_RELEASE_BRANCHES } from './release-branches.js';
+import { MANIFEST_LOG_BUDGET_MS, MANIFEST_PATHSPECS, readDependencyChanges } from './manifest-log.js';
+import type { DependencyChanges } from './manifests.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
 export interface GitSource {
@@ -487,6 +489,61 @@ export async function readCodeownersAt(dir: string, source: GitSource, tip: stri
   } catch {
     return undefined;
   }
+}
+
+/** Manifest versions fetched for one ingest at most: past it the commits go without manifest facts. */
+export const MAX_MANIFEST_BLOBS = 20_000;
+/** Object ids per fetch: one command line stays far below the system's argument limit. */
+const BLOBS_PER_FETCH = 1_000;
+const NULL_OID = /^0+$/;
+
+/**
+ * What each commit of `range` changes in its manifests' dependencies (manifest-log.ts), read from a
+ * mirror. A blobless mirror has no file contents: the manifests' versions the range changes are listed
+ * first (`git log --raw`, object ids only) and fetched in a few batches with the link's settings, as
+ * CODEOWNERS is; then the one `git log -p` reads them with no network allowed, so a blob still missing
+ * fails the read instead of being fetched per commit or outside the link's settings. Bounded by
+ * MANIFEST_LOG_BUDGET_MS for the whole and MAX_MANIFEST_BLOBS; the caller treats a failure as "not read".
+ */
+export async function readMirrorDependencyChanges(dir: string, source: GitSource, range: string[]): Promise<Map<string, DependencyChanges>> {
+  const deadline = Date.now() + MANIFEST_LOG_BUDGET_MS;
+  const left = () => Math.max(1, deadline - Date.now());
+  if (!source.confine && isPartialMirror(dir)) {
+    const blobs = new Set<string>();
+    const listing = streamGitTokens(
+      ['log', '--raw', '--no-abbrev', '--full-history', '--no-renames', '--diff-merges=first-parent', '--format=', ...range, '--', ...MANIFEST_PATHSPECS],
+      { gitDir: dir, separator: 10, maxTokenBytes: 8 * 1024, timeoutMs: left() },
+    );
+    for await (const batch of listing) {
+      for (const line of batch) {
+        // `:100644 100644 <old> <new> M\tpath`: both versions are read (before and after).
+        if (!line.startsWith(':')) continue;
+        const [, , before, after] = line.slice(0, line.indexOf('\t')).split(' ');
+        for (const oid of [before, after]) if (oid && !NULL_OID.test(oid)) blobs.add(oid);
+      }
+      if (blobs.size > MAX_MANIFEST_BLOBS) throw new GitError(`more than ${MAX_MANIFEST_BLOBS} manifest versions to read`, null, '');
+    }
+    const wanted = [...blobs];
+    const options = { ...sourceOptions(source), gitDir: dir };
+    // What git's own lazy fetch runs, with the link's settings and many objects per process.
+    const config = { ...options.config, 'fetch.negotiationAlgorithm': 'noop' };
+    for (let i = 0; i < wanted.length; i += BLOBS_PER_FETCH) {
+      await runGit(
+        [
+          'fetch',
+          '--quiet',
+          '--no-tags',
+          '--no-write-fetch-head',
+          '--recurse-submodules=no',
+          '--filter=blob:none',
+          'origin',
+          ...wanted.slice(i, i + BLOBS_PER_FETCH),
+        ],
+        { ...options, config, timeoutMs: left() },
+      );
+    }
+  }
+  return readDependencyChanges(range, { gitDir: dir, timeoutMs: left() });
 }
 
 /** The object id git gives a blob of `text` (UTF-8): the hash of `blob <size>\0` and the bytes. */

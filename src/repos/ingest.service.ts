@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import type { DependencyChanges } from '../git/manifests.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
@@ -21,6 +22,7 @@ import {
   mirrorRefs,
   reachableShas,
   readCodeownersAt,
+  readMirrorDependencyChanges,
   releaseBranches,
   revList,
   syncMirror,
@@ -111,6 +113,20 @@ export interface IngestDeps {
   leaseSeconds?: number;
   /** What links made from the dashboard may reach, checked again before each of their fetches. */
   policy?: SourcePolicy;
+}
+
+/**
+ * What the range's commits change in their manifests' dependencies, or nothing when that read fails
+ * or runs out of its budget: the commits are stored without it and the engine goes by words and paths.
+ */
+function dependencyChangesOf(dir: string, source: GitSource, range: string[]): Promise<Map<string, DependencyChanges>> {
+  return readMirrorDependencyChanges(dir, source, range).catch(() => new Map<string, DependencyChanges>());
+}
+
+function withDependencies(commit: CommitRecord, dependencies: ReadonlyMap<string, DependencyChanges>): CommitRecord {
+  const d = dependencies.get(commit.sha);
+  if (d) commit.dependencies = d;
+  return commit;
 }
 
 /**
@@ -224,6 +240,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const codeownersRead = readCodeownersAt(dir, source, tip, link.codeowners);
       // Surfaced where it is awaited (after the commits); meanwhile not an unhandled rejection.
       codeownersRead.catch(() => {});
+      const dependenciesRead = unmoved ? Promise.resolve(new Map<string, DependencyChanges>()) : dependencyChangesOf(dir, source, range);
 
       let total = 0;
       let done = 0;
@@ -238,6 +255,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       first.catch(() => {});
       try {
         total = unmoved ? 0 : await countCommits(dir, range);
+        // Needed before the first batch is stored: a stored commit keeps what it was stored with.
+        const dependencies = await dependenciesRead;
         let batch: CommitRecord[] = [];
         // One batch is stored while git produces the next.
         let inFlight: Promise<void> = Promise.resolve();
@@ -252,6 +271,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         };
         if (!unmoved) onProgress({ done, total });
         for (let next = await first; !next.done; next = await log.next()) {
+          withDependencies(next.value, dependencies);
           batch.push(next.value);
           if (releaseOnly.size && releaseOnly.has(next.value.sha)) nowTracked.push(next.value.sha);
           done++;
@@ -290,7 +310,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         returned = back.length;
       }
       const moved = await commitsRepository.setOnTrackedBranch(db, link.id, nowTracked);
-      const fromReleases = await ingestReleaseBranches(link, dir, tip, release, tags, releaseOnly.size > 0, options.signal);
+      const fromReleases = await ingestReleaseBranches(link, dir, source, tip, release, tags, releaseOnly.size > 0, options.signal);
       added += fromReleases.added;
       done += fromReleases.added;
       // The same tags as the last complete ingest stored (most polls): they match already.
@@ -342,6 +362,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
   async function ingestReleaseBranches(
     link: RepoLinkRow,
     dir: string,
+    source: GitSource,
     tip: string,
     release: ReleaseBranches,
     tags: Map<string, string[]>,
@@ -354,9 +375,11 @@ export function createIngestService(db: Db, deps: IngestDeps) {
     let added = 0;
     if (heads.length) {
       const store = async (exclude: readonly string[]) => {
+        const range = [...heads, '--not', tip, ...exclude];
+        const dependencies = await dependencyChangesOf(dir, source, range);
         let batch: CommitRecord[] = [];
-        for await (const commit of readCommits(dir, [...heads, '--not', tip, ...exclude], tags)) {
-          batch.push(commit);
+        for await (const commit of readCommits(dir, range, tags)) {
+          batch.push(withDependencies(commit, dependencies));
           if (batch.length >= BATCH_SIZE) {
             added += await commitsRepository.insertBatch(db, link.project_id, link.id, batch, false);
             batch = [];

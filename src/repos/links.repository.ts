@@ -168,11 +168,7 @@ export const linksRepository = {
 
   /** The release branches' tips an ingest read (the next one reads only what is new). */
   async setReleaseHeads(db: Executor, id: string, heads: Record<string, string>): Promise<void> {
-    await db
-      .updateTable('repo_links')
-      .set({ release_heads: JSON.stringify(heads) })
-      .where('id', '=', id)
-      .execute();
+    await db.updateTable('repo_links').set({ release_heads: JSON.stringify(heads) }).where('id', '=', id).execute();
   },
 
   async deleteLink(db: Executor, id: string): Promise<void> {
@@ -185,7 +181,12 @@ export const linksRepository = {
   },
 
   async setLinksStatusForInstallation(db: Executor, installationId: string, status: RepoLinkStatus): Promise<RepoLinkRow[]> {
-    return db.updateTable('repo_links').set({ status, updated_at: new Date() }).where('installation_id', '=', installationId).returningAll().execute();
+    return db
+      .updateTable('repo_links')
+      .set({ status, updated_at: new Date() })
+      .where('installation_id', '=', installationId)
+      .returningAll()
+      .execute();
   },
 
   /**

@@ -1,7 +1,9 @@
 import { rmSync } from 'node:fs';
 import { expect } from 'vitest';
 import { runCli } from './cli.js';
+import { createCoreServices } from '../../src/core-services.js';
 import { openDatabase, type Database } from '../../src/db/database.js';
+import { testConfig } from './config.js';
 import { createTestDatabase, seedDataDir, usePostgres, type TestDatabase } from './database.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from './git-fixtures.js';
 
@@ -20,6 +22,11 @@ export interface CliSession {
   origin: string;
   /** Runs the CLI in-process as a user would (its own database connection) and returns its exit code and output. */
   run(args: string[], extra?: { progress?: NodeJS.WriteStream }): Promise<CliRun>;
+  /**
+   * The installation's services, for what no command does (a release editor's edits): on the session's
+   * shared embedded database, or on its PostgreSQL scratch database. Not for unshared embedded sessions.
+   */
+  withServices<T>(fn: (services: ReturnType<typeof createCoreServices>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -55,11 +62,23 @@ export async function startCliSession(name: string, options: { shared?: boolean 
   };
   expect((await run(['users', 'create', '--email', 'ada@example.com', '--name', 'Ada'])).code).toBe(0);
   expect((await run(['projects', 'create', '--name', 'Cliff', '--slug', 'cliff', '--owner', 'user:ada@example.com'])).code).toBe(0);
+  const withServices: CliSession['withServices'] = async (fn) => {
+    const config = testConfig(env);
+    if (holder) return fn(createCoreServices(holder, config));
+    if (!database) throw new Error('withServices needs a shared session or PostgreSQL');
+    const opened = await openDatabase(config.database);
+    try {
+      return await fn(createCoreServices(opened, config));
+    } finally {
+      await opened.close();
+    }
+  };
   return {
     env,
     scratch,
     origin,
     run,
+    withServices,
     async close() {
       await holder?.close();
       await database?.close();

@@ -14,16 +14,28 @@ export interface ReleaseEditorPage {
   csrf: string;
   view: ReleaseEditorView;
   error?: AppError | undefined;
+  /** The page of items shown (1-based), EDITOR_PAGE_ITEMS a page. */
+  page?: number | undefined;
 }
+
+/**
+ * Items an editor page shows: a note of thousands of items (a first tag after years of history) is
+ * edited page by page, each page a few screens of forms rather than megabytes of them.
+ */
+export const EDITOR_PAGE_ITEMS = 200;
+
+/** The pages a note's items take (at least one). */
+export const editorPages = (view: Pick<ReleaseEditorView, 'sections'>): number =>
+  Math.max(1, Math.ceil(view.sections.reduce((n, s) => n + s.items.length, 0) / EDITOR_PAGE_ITEMS));
 
 const itemId = (key: string) => `item-${key.replace(/[^\w-]/g, '_')}`;
 
-function item(p: ReleaseEditorPage, base: string, sections: ReleaseEditorView['sections'], i: EditorItem, first: boolean, last: boolean): Html {
+function item(p: ReleaseEditorPage, base: string, action: string, sections: ReleaseEditorView['sections'], i: EditorItem, first: boolean, last: boolean): Html {
   const edited = i.text !== i.generatedText;
   const moved = i.section !== i.generatedSection;
   const from = sections.find((s) => s.key === i.generatedSection)?.label ?? i.generatedSection;
   return html`<li id="${itemId(i.key)}" class="edit-item${i.hidden ? ' hidden-item' : ''}" data-key="${i.key}">
-    <form class="inline" method="post" action="${base}/edit">
+    <form class="inline" method="post" action="${action}">
       ${csrfField(p)}<input type="hidden" name="key" value="${i.key}" />
       ${i.component ? html`<span class="muted">${i.component}:</span>` : ''}
       <label class="visually-hidden" for="t-${itemId(i.key)}">Text</label
@@ -60,6 +72,28 @@ export function releaseEditorPage(p: ReleaseEditorPage): Html {
   const { view } = p;
   const { note } = view;
   const base = releaseEditorUrl(p.slug, note.tag);
+  const pages = editorPages(view);
+  const page = Math.min(Math.max(1, p.page ?? 1), pages);
+  // Forms post back to the page they are on, so the editor stays where they work.
+  const action = page > 1 ? `${base}/edit?page=${page}` : `${base}/edit`;
+  const from = (page - 1) * EDITOR_PAGE_ITEMS;
+  let at = 0;
+  const shownSections = view.sections.flatMap((s) => {
+    const start = at;
+    at += s.items.length;
+    const items = s.items.slice(Math.max(0, from - start), Math.max(0, from + EDITOR_PAGE_ITEMS - start));
+    // An empty section shows on the first page ("No items"); a section of other pages is left out.
+    return items.length || (!s.items.length && page === 1) ? [{ s, items }] : [];
+  });
+  const total = at;
+  const pageUrl = (n: number) => (n > 1 ? `${base}?page=${n}#items-h` : `${base}#items-h`);
+  const pager =
+    pages > 1
+      ? html`<nav class="pager" aria-label="Pages of items">
+          Items ${(from + 1).toLocaleString('en')}–${Math.min(from + EDITOR_PAGE_ITEMS, total).toLocaleString('en')} of ${total.toLocaleString('en')}
+          ${page > 1 ? html` · <a href="${pageUrl(page - 1)}" rel="prev">Previous</a>` : ''}${page < pages ? html` · <a href="${pageUrl(page + 1)}" rel="next">Next</a>` : ''}
+        </nav>`
+      : '';
   const published = note.status === 'published';
   const state = published
     ? view.waiting
@@ -80,7 +114,12 @@ export function releaseEditorPage(p: ReleaseEditorPage): Html {
       ${state}
       <div class="actions">
         <form class="inline" method="post" action="${base}/status">
-          ${csrfField(p)}<button type="submit" name="action" value="publish" ${published && !view.waiting ? html` disabled` : ''}>
+          ${csrfField(p)}<input type="hidden" name="version" value="${view.version}" /><button
+            type="submit"
+            name="action"
+            value="publish"
+            ${published && !view.waiting ? html` disabled` : ''}
+          >
             ${published ? 'Publish changes' : 'Publish'}</button
           >${published ? html`<button class="secondary" type="submit" name="action" value="unpublish">Unpublish</button>` : ''}${
             view.edits
@@ -122,17 +161,17 @@ ${view.introduction ?? ''}</textarea>
       </p>
       ${
         view.sections.length
-          ? view.sections.map((s) => {
+          ? html`${pager}${shownSections.map(({ s, items }) => {
               const shown = s.items.filter((i) => !i.hidden);
               return html`<h3 id="section-${s.key}">${s.label}</h3>
                 ${
-                  s.items.length
+                  items.length
                     ? html`<ol class="edit-items">
-                        ${s.items.map((i) => item(p, base, view.sections, i, shown[0] === i, shown[shown.length - 1] === i))}
+                        ${items.map((i) => item(p, base, action, view.sections, i, shown[0] === i, shown[shown.length - 1] === i))}
                       </ol>`
                     : html`<p class="muted">No items.</p>`
                 }`;
-            })
+            })}${pager}`
           : html`<p class="empty">This note lists no changes.</p>`
       }
     </section>`;

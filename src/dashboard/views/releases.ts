@@ -60,7 +60,7 @@ function row(slug: string, n: ReleaseListRow): Html {
 <td>${n.version ?? '—'}</td><td>${unreleased ? '—' : when(n.released_at)}</td><td class="hide-sm">${n.package ?? html`<span class="muted">root</span>`}</td>
 <td><span class="badge ${n.status}">${n.status}</span>${n.history_at ? html` <span class="muted">history</span>` : ''}${
   n.revision ? html` <span class="badge pending" title="Publishing this note (ticked or by its tag) publishes its new content">new content waiting</span>` : ''
-}</td>
+}${n.edited ? html` <span class="badge draft" title="An editor changed its text, items or introduction in the release editor">edited</span>` : ''}</td>
 <td>${count(n.items)} items · ${count(n.commits)} commits${
     unreleased && n.commits ? html` <span class="badge pending">${count(n.commits)} new since ${n.previous_tag ?? 'the start'}</span>` : ''
   }</td></tr>`;

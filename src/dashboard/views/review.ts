@@ -1,6 +1,6 @@
 import type { ReviewRow, RevisionText } from '../../entries/entries.repository.js';
 import { lineDiff } from '../../entries/line-diff.js';
-import { BULK_LIMIT, type ReviewCounts } from '../../entries/entries.service.js';
+import { BULK_LIMIT, entryVersion, type ReviewCounts } from '../../entries/entries.service.js';
 import { ENTRY_STATUSES, ENTRY_TYPES } from '../../entries/entry.schemas.js';
 import type { AppError } from '../../errors.js';
 import { SECTION_KEYS } from '../../generation/engine/types.js';
@@ -115,7 +115,7 @@ ${counts.total
 ${v.entries.length
     ? html`<div class="table-wrap"><table class="queue"><thead><tr><th scope="col"><input type="checkbox" data-select-page aria-label="Select every entry on this page"></th><th scope="col">Title</th><th scope="col">Type</th><th scope="col">Date</th><th scope="col">Status</th><th scope="col" class="hide-sm">Updated</th></tr></thead><tbody>
 ${v.entries.map(
-  (e, i) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ? inlineHtmlText(v.titles[i]!) : 'entry'}"></td>
+  (e, i) => html`<tr data-entry><td><input type="checkbox" name="ids" value="${e.id}" aria-label="Select ${e.title ? inlineHtmlText(v.titles[i]!) : 'entry'}"><input type="hidden" name="seen" value="${e.id}@${entryVersion(e.updated_at, e.revision_fingerprint)}"></td>
 <td><a href="/dashboard/entries/${e.id}">${v.titles[i]!}</a>${e.version_label ? html` <span class="muted">${e.version_label}</span>` : ''}${
     e.pending_regeneration ? html` <span class="badge pending">newer commits</span>` : ''
   }${e.revision ? html` <span class="badge pending">new content waiting</span>` : ''}${

@@ -95,7 +95,7 @@ describe('near-conventional prefixes: understood, never in the title', () => {
     ['FEAT: shout', 'feature', 'Shout', null],
     ['Docs: clarify install', 'documentation', 'Clarify install', null],
     ['[WIP] feat: html support (#4753)', 'feature', 'Html support (#4753)', null],
-    ['(refactor): Move common options out of JS plugin (#4445)', 'refactor', 'Move common options out of JS plugin (#4445)', null],
+    ['(refactor): Move common options out of JS plugin (#4445)', 'internal', 'Move common options out of JS plugin (#4445)', null],
     ['feat(types): feat(types): add `ComponentCustomProperties` interface (#982)', 'feature', 'Add `ComponentCustomProperties` interface (#982)', 'types'],
   ])('%s → %s, "%s"', (message, expected, title, scope) => {
     expect(classify(message)).toMatchObject({ section: expected, title, scope });
@@ -503,7 +503,7 @@ describe('release housekeeping and repository configuration', () => {
   });
 
   it('does not take code named after the changelog for the changelog', () => {
-    expect(section('refactor(tera): remove bare unwrap', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('refactor');
+    expect(section('refactor(tera): remove bare unwrap', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('internal');
     expect(section('feat(changelog): show debug log for skipped tags', [['M', 'git-cliff-core/src/changelog.rs']])).toBe('feature');
     // A changelog entry beside the change it announces is evidence, not housekeeping, even in a build script.
     expect(

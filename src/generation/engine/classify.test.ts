@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCommit } from '../../../test/helpers/commits.js';
 import { classifyCommit } from './classify.js';
+import { docsAreWebsite } from './rules.js';
 import type { Change } from './types.js';
 
 const classify = (message: string, extra: Parameters<typeof buildCommit>[0] = {}, options = {}) => classifyCommit(buildCommit({ message, ...extra }), options);
@@ -12,7 +13,7 @@ describe('Conventional Commits', () => {
     ['fix: a', 'fix'],
     ['perf: a', 'performance'],
     ['docs: a', 'documentation'],
-    ['refactor: a', 'refactor'],
+    ['refactor: a', 'internal'],
     ['build: a', 'build'],
     ['ci: a', 'build'],
     ['test: a', 'test'],
@@ -350,9 +351,75 @@ describe('noise classes hidden by default (one section each)', () => {
     expect(section('Update sponsors', [['M', 'README.md']])).not.toBe('documentation');
   });
 
+  it('files refactorings the project types as such as Internal refactoring, and guesses from words as Refactoring', () => {
+    expect(section('refactor(runtime-core): extract the scheduler queue', [['M', 'packages/runtime-core/src/scheduler.ts']])).toBe('internal');
+    expect(section('[refactor] share the printer', [['M', 'src/printer.js']])).toBe('internal');
+    expect(section('Refactor: share the printer', [['M', 'src/printer.js']])).toBe('internal');
+    // Words only: maintainers who write such subjects list them (`Inline template literals as arrow body`).
+    expect(section('Inline template literals as arrow body (#1485)', [['M', 'src/printer.js']])).toBe('refactor');
+    expect(section('Refactor traversal (#442)', [['M', 'src/traverse.js']])).toBe('refactor');
+    // The type's other readings still win: a breaking refactor, one touching only tests or CI.
+    expect(section('refactor!: drop the legacy API', [['M', 'src/api.ts']])).toBe('breaking');
+    expect(section('refactor: share fixtures', [['M', 'test/fixtures.ts']])).toBe('test');
+  });
+
+  it('tells a docs/ folder a site generator builds (the website) from plain documentation', () => {
+    expect(docsAreWebsite(['src/a.ts', 'docs/.vitepress/config.ts'])).toBe(true);
+    expect(docsAreWebsite(['mkdocs.yml', 'docs/index.md'])).toBe(true);
+    expect(docsAreWebsite(['website/siteConfig.js'])).toBe(true);
+    expect(docsAreWebsite(['docs/docusaurus.config.ts'])).toBe(true);
+    // Docusaurus in website/ reads ../docs unless it ever had docs of its own.
+    expect(docsAreWebsite(['website/docusaurus.config.js', 'docs/intro.md'])).toBe(true);
+    expect(docsAreWebsite(['website/docusaurus.config.js', 'website/docs/intro.md', 'docs/intro.md'])).toBe(false);
+    // Sphinx, or no generator at all: docs/ is documentation.
+    expect(docsAreWebsite(['docs/conf.py', 'docs/index.rst'])).toBe(false);
+    expect(docsAreWebsite(['docs/options.md', 'README.md'])).toBe(false);
+  });
+
+  it('files docs/ changes as Website and blog when the history builds docs/ into its site', () => {
+    const site = (message: string, changes: Change[], siteDocs: boolean) => classify(message, { changes }, { siteDocs }).section;
+    expect(site('docs: explain the cache option', [['M', 'docs/options.md']], true)).toBe('website');
+    expect(site('Fix typo in docs (#19561)', [['M', 'docs/options.md']], true)).toBe('website');
+    expect(site('docs: explain the cache option', [['M', 'docs/options.md']], false)).toBe('documentation');
+    // Governance wins over the site; library code and documentation elsewhere are not the site.
+    expect(site('Add @jane to the triage team', [['M', 'docs/team.md']], true)).toBe('governance');
+    expect(
+      site(
+        'fix: the cache option',
+        [
+          ['M', 'docs/options.md'],
+          ['M', 'src/cache.ts'],
+        ],
+        true,
+      ),
+    ).toBe('fix');
+    expect(
+      site(
+        'docs: explain the cache option',
+        [
+          ['M', 'docs/options.md'],
+          ['M', 'README.md'],
+        ],
+        true,
+      ),
+    ).toBe('documentation');
+    expect(site('docs(pkg): explain it', [['M', 'packages/pkg/docs/options.md']], true)).toBe('documentation');
+    // A feature is never noise.
+    expect(site('feat: document every option', [['M', 'docs/options.md']], true)).not.toBe('website');
+  });
+
   it('leaves library changes and user documentation where they were', () => {
     expect(section('fix: warn about the triage option', [['M', 'src/options.ts']])).toBe('fix');
     expect(section('docs: explain the cache option', [['M', 'docs/options.md']])).toBe('documentation');
     expect(section('Fix typo in docs (#19561)', [['M', 'docs/options.md']])).toBe('documentation');
+  });
+});
+
+describe('release commits', () => {
+  it('take an arrow before the version (`-> v0.47.2`, `→ 1.0.1`) for a release commit, as housekeeping', () => {
+    expect(section('-> v0.47.2', [['M', 'package.json']])).toBe('chore');
+    expect(section('-> 0.22.2', [['M', 'package.json']])).toBe('chore');
+    expect(section('→ 1.0.1', [['M', 'package.json']])).toBe('chore');
+    expect(section('-> use the new parser', [['M', 'src/parse.ts']])).not.toBe('chore');
   });
 });

@@ -59,6 +59,8 @@ export interface ClassifyOptions {
   excludeBots?: boolean;
   /** For a merge commit: are the commits it brings in also in the history being generated? */
   mergedCommitsPresent?: boolean;
+  /** The history's top-level docs/ folder is its website's content (rules.ts `docsAreWebsite`). */
+  siteDocs?: boolean;
 }
 
 const SKIP_MARKER = /\[(skip[ _-]?changelog|changelog[ _-]?skip|no[ _-]?changelog|skip[ _-]?release[ _-]?notes|ignore[ _-]?changelog)\]/i;
@@ -194,7 +196,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   }
   if (section === 'breaking') breaking = true;
   section = dependencySection(section, typeName, scope, text, commit);
-  if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes) ?? section;
+  if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes, options.siteDocs) ?? section;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
   const dependencyUpdate =
@@ -202,6 +204,10 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   if (dependencyUpdate && /\[security\]/i.test(subject) && isRuntimeSecurityUpdate(subject, commit.changes)) section = 'security';
   // `fix: Revert "fix(x): …"`, `fix(build): revert "build: …"`: a revert whatever its type says.
   if (reverts && section !== 'revert' && (/^revert\b/i.test(subject) || /^revert:? "/i.test(text))) section = 'revert';
+  // The project's own word that nothing changes for users (`refactor:`, `[refactor]`): internal, hidden by
+  // default as conventional-changelog does. A refactoring guessed from free words (`Inline …`, `Use …`) stays
+  // Refactoring: maintainers who write such subjects list them (docs/quality.md).
+  if (section === 'refactor' && typeName !== null && TYPE_SECTIONS[typeName] === 'refactor') section = 'internal';
   if (breaking) section = 'breaking';
 
   // One literal with every field (no spread): V8 keeps it a fast object, and this runs per commit.

@@ -421,3 +421,23 @@ describe('idempotency and incremental generation', () => {
     expect(after.get('weekly:2024-01-15')!.fingerprint).toBe(before.get('weekly:2024-01-15')!.fingerprint);
   });
 });
+
+describe('a docs/ folder the site builds from', () => {
+  it('is the website: its changes are hidden by default once the history holds the site generator', () => {
+    const site = buildCommit({ message: 'chore: set up the site', changes: [['A', 'website/siteConfig.js']], date: '2024-01-01T10:00:00Z' });
+    const docs = buildCommit({
+      message: 'docs: explain the cache option',
+      changes: [['M', 'docs/options.md']],
+      parents: [site.sha],
+      date: '2024-01-02T10:00:00Z',
+    });
+    const fix = buildCommit({ message: 'fix: cache keys', changes: [['M', 'src/cache.ts']], parents: [docs.sha], date: '2024-01-03T10:00:00Z' });
+    const shown = (commits: CommitRecord[]) =>
+      generate(commits, all, { types: ['weekly'] }).entries.flatMap((e) =>
+        e.generated_json.sections.flatMap((s) => s.items.map((i) => `${s.section_type_key}: ${i.text}`)),
+      );
+    expect(shown([site, docs, fix])).toEqual(['fix: Cache keys']);
+    // Without the generator, docs/ is documentation.
+    expect(shown([{ ...docs, parents: [] }, fix])).toEqual(['fix: Cache keys', 'documentation: Explain the cache option']);
+  });
+});

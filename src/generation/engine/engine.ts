@@ -15,7 +15,7 @@ import { mergeItems, type MergeItem } from './merges.js';
 import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
 import { renderMarkdown } from './render.js';
 import { sameChanges } from './same-change.js';
-import { isKindScope, scopeRestates } from './rules.js';
+import { docsAreWebsite, isKindScope, scopeRestates } from './rules.js';
 import { attribute, createTeamResolver } from './teams.js';
 import {
   SECTION_KEYS,
@@ -110,15 +110,16 @@ export function prepareCommits(
 ): PreparedCommit[] {
   const shas = new Set(history.map((c) => c.sha));
   if (history !== commits) for (const c of commits) shas.add(c.sha);
-  const matcher: ComponentMatcher = compilePathRules(
-    settings.pathRules.length ? settings.pathRules : detectPathRules(allPaths(history)),
-  );
+  const paths = allPaths(history);
+  const matcher: ComponentMatcher = compilePathRules(settings.pathRules.length ? settings.pathRules : detectPathRules(paths));
+  const siteDocs = docsAreWebsite(paths);
   const teams = createTeamResolver(settings.teams, settings.codeowners, warnings);
   return commits.map((record) => {
     const classified = classifyCommit(record, {
       excludeAuthors: settings.excludeAuthors,
       excludeBots: settings.excludeBots,
       mergedCommitsPresent: record.parents.slice(1).some((p) => shas.has(p)),
+      siteDocs,
     });
     const pathComponents = matcher.componentsOf(record.changes);
     const scope = classified.scope?.toLowerCase().trim() || null;

@@ -19,7 +19,8 @@ function chain(specs: Array<Partial<CommitRecord>>): CommitRecord[] {
   return out;
 }
 
-const headlines = (commits: CommitRecord[], settings = weekly) => generate(commits, settings).entries.find((e) => e.entry_type === 'weekly')!.generated_json.headline_items;
+const headlines = (commits: CommitRecord[], settings = weekly) =>
+  generate(commits, settings).entries.find((e) => e.entry_type === 'weekly')!.generated_json.headline_items;
 
 describe('near-duplicate titles', () => {
   it('match when they differ only by PR references, case, quotes or trailing punctuation', () => {
@@ -56,7 +57,14 @@ describe('headline items', () => {
   it('rank breaking changes first, then features by component spread, changed files and mentions, not by time', () => {
     const commits = chain([
       { message: 'feat: small tweak (#1)', changes: files(1) },
-      { message: 'feat: wide feature (#2)', changes: [['M', 'packages/a/src/x.ts'], ['M', 'packages/b/src/y.ts'], ['M', 'packages/c/src/z.ts']] },
+      {
+        message: 'feat: wide feature (#2)',
+        changes: [
+          ['M', 'packages/a/src/x.ts'],
+          ['M', 'packages/b/src/y.ts'],
+          ['M', 'packages/c/src/z.ts'],
+        ],
+      },
       { message: 'feat: big feature (#3)', changes: files(12) },
       { message: 'feat: medium feature (#4)', changes: files(3) },
       { message: 'feat: another medium feature (#5)', changes: files(3) },
@@ -83,11 +91,7 @@ describe('headline items', () => {
   });
 
   it('keeps the limit and lists a change landed twice once, with both references', () => {
-    const commits = chain([
-      { message: 'feat: a (#1)' },
-      { message: 'feat: a (#2)' },
-      { message: 'feat: b' },
-    ]);
+    const commits = chain([{ message: 'feat: a (#1)' }, { message: 'feat: a (#2)' }, { message: 'feat: b' }]);
     expect(headlineItems([], 5)).toEqual([]);
     expect(generate(commits, resolveSettings({ entryTypes: ['weekly'], headlineLimit: 1 })).entries[0]!.generated_json.headline_items).toEqual([
       { section_type_key: 'feature', title: 'A (#1, #2)', body: null },
@@ -127,5 +131,46 @@ describe('headline items', () => {
     ]);
     const note = generateReleases(commits, weekly).find((n) => n.tag === 'v1.0.0')!;
     expect(note.generated_json.headline_items.map((h) => h.title)).toEqual(['The big one (#2)', 'First in time (#1)']);
+  });
+
+  it('give every release note with items a headline: a lone fix is one, a commit entry of it is not', () => {
+    const commits = chain([
+      { message: 'feat: first (#1)', changes: files(1), tags: ['v1.0.0'] },
+      { message: 'fix: crash on empty input (#2)', changes: files(1), tags: ['v1.0.1'] },
+    ]);
+    const note = generateReleases(commits, weekly).find((n) => n.tag === 'v1.0.1')!;
+    expect(note.generated_json.headline_items).toEqual([{ section_type_key: 'fix', title: 'Crash on empty input (#2)', body: null }]);
+    const entry = generate(commits, resolveSettings({ entryTypes: ['commit'] })).entries.find((e) => e.commit_sha === commits[1]!.sha)!;
+    expect(entry.generated_json.headline_items).toEqual([]);
+  });
+
+  it('lead a release note with nothing users notice with what it shows: code changes before documentation and dependencies', () => {
+    const commits = chain([
+      { message: 'feat: first (#1)', changes: files(1), tags: ['v1.0.0'] },
+      { message: 'Update dependencies (#2)', changes: [['M', 'package.json']] },
+      { message: 'docs: fix some links (#3)', changes: [['M', 'README.md']] },
+      { message: 'Use primitive string type in TransformHook (#4)', changes: files(1) },
+      { message: 'test: cover the hook (#5)', changes: [['M', 'test/hook.test.ts']] },
+      { message: '-> v1.0.1', changes: [['M', 'package.json']], tags: ['v1.0.1'] },
+    ]);
+    const note = generateReleases(commits, weekly).find((n) => n.tag === 'v1.0.1')!;
+    expect(note.generated_json.headline_items.map((h) => `${h.section_type_key}: ${h.title}`)).toEqual([
+      'refactor: Use primitive string type in TransformHook (#4)',
+      'documentation: Fix some links (#3)',
+      'dependencies: Update dependencies (#2)',
+    ]);
+    // The release commit (`-> v1.0.1`) is housekeeping, no item of the note.
+    expect(JSON.stringify(note.generated_json.sections)).not.toContain('v1.0.1');
+  });
+
+  it('never take a headline from a hidden section: a note that shows nothing has none', () => {
+    const commits = chain([
+      { message: 'feat: first (#1)', changes: files(1), tags: ['v1.0.0'] },
+      { message: 'test: cover the hook (#2)', changes: [['M', 'test/hook.test.ts']] },
+      { message: 'chore: tidy the scripts (#3)', changes: [['M', 'scripts/release.js']], tags: ['v1.0.1'] },
+    ]);
+    const note = generateReleases(commits, weekly).find((n) => n.tag === 'v1.0.1')!;
+    expect(note.generated_json.sections).toEqual([]);
+    expect(note.generated_json.headline_items).toEqual([]);
   });
 });

@@ -125,16 +125,35 @@ function isDependencyBump(c: HeadlineCandidate): boolean {
 // Whether a commit changes only tests, CI or docs: asked in each set the commit is a candidate in.
 const topicOnly = new WeakMap<object, boolean>();
 
-/** A commit's rank among headline candidates, or undefined when it is none: a bump, or (unless breaking) tests, CI or docs only. */
-function headlineRank(c: HeadlineCandidate, ranks: Partial<Record<SectionKey, number>>): number | undefined {
+/**
+ * A commit's rank among headline candidates, or undefined when it is none: a bump, or (unless breaking)
+ * tests, CI or docs only. `strict` false (a note's last resort) takes whatever `ranks` names.
+ */
+function headlineRank(c: HeadlineCandidate, ranks: Partial<Record<SectionKey, number>>, strict = true): number | undefined {
   const rank = ranks[c.classified.section];
-  if (rank === undefined || isDependencyBump(c)) return undefined;
+  if (rank === undefined || !strict) return rank;
+  if (isDependencyBump(c)) return undefined;
   if (rank > 0) {
     let only = topicOnly.get(c.record);
     if (only === undefined) topicOnly.set(c.record, (only = pathTopic(c.record.changes) !== null));
     if (only) return undefined;
   }
   return rank;
+}
+
+/**
+ * A release note's last resort, when it has no breaking change, feature or fix users notice: what it shows
+ * (visible sections only), changes of the code first, documentation and dependencies last. A note with
+ * items always has a headline.
+ */
+const LAST_RESORT_ORDER: readonly SectionKey[] = ['other', 'refactor', 'revert', 'documentation', 'dependencies'];
+
+function lastResortRanks(visible: ReadonlySet<SectionKey>): Partial<Record<SectionKey, number>> {
+  const ranks: Partial<Record<SectionKey, number>> = {};
+  let next = 6;
+  for (const key of LAST_RESORT_ORDER) if (visible.has(key)) ranks[key] = next++;
+  for (const key of visible) ranks[key] ??= next++;
+  return ranks;
 }
 
 /** The PR numbers a commit's message cites other than its own. */
@@ -158,9 +177,15 @@ function citations(c: HeadlineCandidate): number[] {
  * The `limit` most significant items. `lead` are items that speak for many (a merge with a message
  * of its own stands for its branch): they come first within their section.
  */
-export function headlineItems(commits: readonly HeadlineCandidate[], limit: number, lead: ReadonlySet<HeadlineCandidate> = new Set()): HeadlineItem[] {
+export function headlineItems(
+  commits: readonly HeadlineCandidate[],
+  limit: number,
+  lead: ReadonlySet<HeadlineCandidate> = new Set(),
+  /** A release note's visible sections: given, a note whose items none of the ranks name still gets one (lastResortRanks). */
+  visible?: ReadonlySet<SectionKey>,
+): HeadlineItem[] {
   if (limit <= 0) return [];
-  if (commits.length === 1) {
+  if (commits.length === 1 && !visible) {
     // A commit's own entry (most calls): nothing to rank.
     const c = commits[0]!;
     const rank = SECTION_RANK[c.classified.section];
@@ -179,15 +204,31 @@ export function headlineItems(commits: readonly HeadlineCandidate[], limit: numb
   }
   const groups = new Map<string, Ranked>();
   let order = 0;
-  // Breaking changes and features lead; only a set without any falls back to what users notice.
+  // Breaking changes and features lead; only a set without any falls back to what users notice, and a
+  // release note without either to what it shows.
   const major = commits.some((c) => headlineRank(c, SECTION_RANK) !== undefined);
+  let ranks = major ? SECTION_RANK : NOTICED_RANK;
+  let strict = true;
+  if (!major && visible && !commits.some((c) => headlineRank(c, NOTICED_RANK) !== undefined)) {
+    ranks = lastResortRanks(visible);
+    strict = false;
+  }
   for (const c of commits) {
-    const rank = headlineRank(c, major ? SECTION_RANK : NOTICED_RANK);
+    const rank = headlineRank(c, ranks, strict);
     if (rank === undefined) continue;
     const key = titleKey(c.classified);
     const g = groups.get(key);
     if (!g) {
-      groups.set(key, { first: c, rank, lead: lead.has(c), components: c.components.length, files: c.record.changes.length, mentions: 0, refs: prReferences(c.classified.title), order: order++ });
+      groups.set(key, {
+        first: c,
+        rank,
+        lead: lead.has(c),
+        components: c.components.length,
+        files: c.record.changes.length,
+        mentions: 0,
+        refs: prReferences(c.classified.title),
+        order: order++,
+      });
       continue;
     }
     // The same change landed twice: one headline, with both references and the larger reach.
@@ -215,7 +256,10 @@ export function headlineItems(commits: readonly HeadlineCandidate[], limit: numb
   if (cited.size && ranked.length > 1) {
     for (const c of commits) for (const n of citations(c)) for (const g of cited.get(n) ?? []) g.mentions++;
   }
-  ranked.sort((a, b) => a.rank - b.rank || Number(b.lead) - Number(a.lead) || b.components - a.components || b.files - a.files || b.mentions - a.mentions || a.order - b.order);
+  ranked.sort(
+    (a, b) =>
+      a.rank - b.rank || Number(b.lead) - Number(a.lead) || b.components - a.components || b.files - a.files || b.mentions - a.mentions || a.order - b.order,
+  );
   return ranked.slice(0, limit).map((g) => {
     const title = g.refs.length > prReferences(g.first.classified.title).length ? withReferences(g.first.classified.title, g.refs) : g.first.classified.title;
     const key: SectionKey = g.rank === 0 ? 'breaking' : g.rank === 1 ? 'feature' : g.first.classified.section;

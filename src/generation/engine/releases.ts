@@ -244,7 +244,7 @@ function releaseNote(
   const title = release ? release.tag : 'Unreleased';
   const json: GeneratedJson = {
     title,
-    headline_items: headlineItems(commits, settings.headlineLimit),
+    headline_items: headlineItems(commits, settings.headlineLimit, undefined, new Set(settings.sections.filter((s) => s.visible).map((s) => s.key))),
     sections: buildSections(commits, settings),
     component_tags: tags,
     team_attribution: teamAttribution,

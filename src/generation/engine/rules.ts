@@ -365,9 +365,9 @@ export function libraryChanges(changes: readonly Change[]): { touched: number; a
   return { touched, added };
 }
 
-// A release commit: `1.2.0`, `v4.0.0-rc1`, `0.2.0-dev`, `Release 1.2.0-beta.1`, `Prepare 2.0`, `Bump version to 3.1.4`.
+// A release commit: `1.2.0`, `v4.0.0-rc1`, `0.2.0-dev`, `Release 1.2.0-beta.1`, `Prepare 2.0`, `Bump version to 3.1.4`, `-> v0.47.2`.
 const RELEASE_SUBJECT =
-  /^(release[sd]?:?\s+|releasing\s+|publish(ed)?\s+|prepare\s+(for\s+)?(release\s+)?|bump(ed)?\s+(the\s+)?version\s+(to\s+)?|version:?\s+|tag(ged)?\s+)?(v|version\s?)?\d+\.\d+(\.\d+)?([-.+]?[a-z][\w.-]*|[-.]\d+)*(\s(release|hotfix|final))?(\s?\(#\d+\))?$|^(v|version\s?)?\d+\.\d+\.\d+\S*\s(--|—|-)\s|^(bump(ed)?\s+(the\s+)?(package\s+)?version|(new|next)\s+version|(prepare|preparing)\s+(for\s+)?(the\s+)?(next\s+)?release)\b|^chore\(release\)/i;
+  /^(release[sd]?:?\s+|->\s*|→\s*|releasing\s+|publish(ed)?\s+|prepare\s+(for\s+)?(release\s+)?|bump(ed)?\s+(the\s+)?version\s+(to\s+)?|version:?\s+|tag(ged)?\s+)?(v|version\s?)?\d+\.\d+(\.\d+)?([-.+]?[a-z][\w.-]*|[-.]\d+)*(\s(release|hotfix|final))?(\s?\(#\d+\))?$|^(v|version\s?)?\d+\.\d+\.\d+\S*\s(--|—|-)\s|^(bump(ed)?\s+(the\s+)?(package\s+)?version|(new|next)\s+version|(prepare|preparing)\s+(for\s+)?(the\s+)?(next\s+)?release)\b|^chore\(release\)/i;
 
 // `use ast-types 0.9.4`, `bump eslint to v9`, `upgrade to babel 7.1` anywhere in the subject (the version field itself excluded).
 const PACKAGE_TO_VERSION = /\b(use[sd]?|update[sd]?|upgrade[sd]?|bump(s|ed)?|pin(s|ned)?)\s(to\s)?`?(?!versions?\b)@?[a-z][\w./-]*`?\s(to\s)?[v^~]?\d+\.\d+/i;
@@ -638,11 +638,34 @@ export type NoiseClass = 'website' | 'governance';
  * commits that change no library code. (Typo fixes were measured as a third class and dropped: on
  * prettier they cost 0.65 pt of coverage for 0.1 pt of precision; docs/quality.md.)
  */
-export function noiseClassOf(text: string, changes: readonly Change[]): NoiseClass | null {
+export function noiseClassOf(text: string, changes: readonly Change[], siteDocs = false): NoiseClass | null {
   if (!changes.length || libraryChanges(changes).touched > 0) return null;
   if (changes.every(([, p]) => WEBSITE_PATH.test(p))) return 'website';
   if (changes.every(([, p]) => GOVERNANCE_PATH.test(p))) return 'governance';
   const docsOnly = changes.every(([, p]) => DOC_PATH.test(p) || WEBSITE_PATH.test(p));
   if (docsOnly && GOVERNANCE_WORDS.test(text)) return 'governance';
+  if (siteDocs && changes.every(([, p]) => p.startsWith('docs/') || WEBSITE_PATH.test(p))) return 'website';
   return null;
+}
+
+// A site generator whose configuration says the top-level docs/ folder is built into the project's site:
+// VitePress, VuePress or Docusaurus inside docs/, MkDocs (docs_dir defaults to docs/), Docusaurus 1
+// (website/siteConfig.js, which reads ../docs by convention).
+const SITE_DOCS_MARKER = /^docs\/\.(vitepress|vuepress)\/|^docs\/docusaurus\.config\.[cm]?[jt]s$|^mkdocs\.ya?ml$|^website\/siteConfig\.js$/;
+const WEBSITE_DOCUSAURUS = /^website\/docusaurus\.config\.[cm]?[jt]s$/;
+
+/**
+ * Whether the history says its top-level docs/ folder is its website's content: a site generator's
+ * configuration that builds it, or a Docusaurus site in website/ that never had docs of its own (it reads
+ * ../docs). Read from the paths the history changed, once per run.
+ */
+export function docsAreWebsite(paths: Iterable<string>): boolean {
+  let docusaurus = false;
+  let ownDocs = false;
+  for (const p of paths) {
+    if (SITE_DOCS_MARKER.test(p)) return true;
+    if (WEBSITE_DOCUSAURUS.test(p)) docusaurus = true;
+    else if (p.startsWith('website/docs/')) ownDocs = true;
+  }
+  return docusaurus && !ownDocs;
 }
