@@ -1,4 +1,4 @@
--- Two things of issue #27 (cost that grows with the change, not with the history).
+-- Three things of issue #27 (cost that grows with the change, not with the history).
 --
 -- 1. Listing marks stay exact when two transactions publish into one project at once.
 --
