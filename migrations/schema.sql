@@ -354,7 +354,7 @@ DECLARE
   base_at timestamptz;
   base_id uuid;
 BEGIN
-  -- Wait for every other transaction that changed this project's published entries (0038).
+  -- Wait for every other transaction that changed this project's published entries (0037).
   PERFORM FROM projects p WHERE p.id = of_project FOR NO KEY UPDATE;
   SELECT m.seq, m.published_at, m.entry_id INTO base_seq, base_at, base_id FROM published_entry_marks m
   WHERE m.project_id = of_project AND m.component = of_component AND m.listing = of_listing
@@ -464,7 +464,7 @@ DECLARE
   base_at timestamptz;
   base_id uuid;
 BEGIN
-  -- Wait for every other transaction that changed this project's published notes (0038).
+  -- Wait for every other transaction that changed this project's published notes (0037).
   PERFORM FROM projects p WHERE p.id = of_project FOR NO KEY UPDATE;
   SELECT m.seq, m.sort_at, m.release_id INTO base_seq, base_at, base_id FROM published_release_marks m
   WHERE m.project_id = of_project ORDER BY m.seq DESC LIMIT 1;

@@ -253,7 +253,7 @@ describe('listing marks (migrations/0030)', () => {
  * or an editor beside a run may: the second one's statement runs while the first is uncommitted, so it
  * numbers the listing without the first one's rows unless it waits for them. Each rebuild of a
  * project's marks waits for the project's row lock, held to the end by any transaction that changed a
- * published entry or note of that project (migrations/0038), and then reads what the other committed.
+ * published entry or note of that project (migrations/0037), and then reads what the other committed.
  * On PGlite (one session) the transactions run one after the other; the race is PostgreSQL's.
  */
 describe('listing marks under concurrent publishes', () => {

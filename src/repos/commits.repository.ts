@@ -109,7 +109,7 @@ export const commitsRepository = {
     const shas = [...tags.keys()];
     // One statement: the commits that lose every tag, and those whose tags differ. The two sets are
     // apart (a sha is listed or not), so no row is updated twice. Both cost what the tags number, not
-    // the history, whatever the statistics: the tagged commits come from their index (migrations/0038)
+    // the history, whatever the statistics: the tagged commits come from their index (migrations/0037)
     // and are matched to the listed ones by a hash (as `sha = ANY(list)`, each scanned the list); each
     // listed commit is looked up by its key, one at a time (LIMIT keeps the lookup from becoming a
     // join, which a planner without statistics made a hash of the link's every commit). At 300,000
