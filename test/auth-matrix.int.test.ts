@@ -11,7 +11,7 @@ import { createServices } from '../src/services.js';
 import { collectRoutes, type AppRoute } from './helpers/app-routes.js';
 import { createTestDatabase, seedDataDir, usePostgres } from './helpers/database.js';
 import { startServerProcess, type ServerProcess } from './helpers/process.js';
-import { seedTenant, type Tenant } from './helpers/tenants.js';
+import { RELEASE_TAG, seedTenant, type Tenant } from './helpers/tenants.js';
 
 /**
  * The authorization matrix: every route that needs credentials, enumerated from the application
@@ -113,6 +113,7 @@ function pathFillers(a: Tenant): Record<string, string> {
     'invites/:inviteId': a.invite.id,
     'invites/:token': a.invite.token,
     'members/:userId': a.member.id,
+    'releases/:tag': RELEASE_TAG,
   };
 }
 

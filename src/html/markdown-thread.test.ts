@@ -37,6 +37,9 @@ describe('MarkdownRenderer', () => {
     expect(out.html.map((h) => h.value)).toEqual(expected);
     expect(r.stats().threads).toBeGreaterThan(0);
     const slow = renderer({ timeLimitMs: 200, inlineChars: 0 });
+    // Its thread loaded first (a busy CI machine took longer than the 200 ms limit to start one, and a
+    // source that finds no thread is counted as busy, not costly).
+    expect((await slow.render(['`warm`'], { inline: true })).html[0]!.value).toBe('<code>warm</code>');
     const heavy = await slow.render([HEAVY], { inline: true });
     expect(heavy.html[0]!.value).toBe(inlineAsText(HEAVY).value);
     expect(heavy.html[0]!.value.startsWith('&lt;script&gt;alert(1)&lt;/script&gt;![![')).toBe(true);

@@ -16,6 +16,7 @@ export const onBothDatabases = [
   'src/cli/cli.int.test.ts',
   'src/keys/two-process-revocation.int.test.ts',
   'src/changelog/query-plans.int.test.ts',
+  'src/changelog/listing-marks.int.test.ts',
   'test/auth-matrix.int.test.ts',
   'test/multi-process.int.test.ts',
 ];

@@ -1,6 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Services } from '../../src/services.js';
+import { buildCommit } from './commits.js';
 import { generatedJson, insertEntries } from './factories.js';
+import { storeCommits } from './releases.js';
+
+/** The tag of each tenant's one release. */
+export const RELEASE_TAG = 'v1.0.0';
 
 /**
  * One tenant of the authorization matrix: a user who owns an organization with a project, entries,
@@ -52,6 +57,9 @@ export async function seedTenant(services: Services, label: 'a' | 'b'): Promise<
     },
     { status: 'draft', title: `Draft ${secretWord}`, generated_json: JSON.stringify(generatedJson(`Draft ${secretWord}`)) },
   ]);
+  // A tagged release, so that its note (a draft under the default policy) has pages to fill.
+  await storeCommits(services, project.id, [buildCommit({ message: `feat: release ${secretWord}`, tags: [RELEASE_TAG], date: '2026-01-01T10:00:00Z' })]);
+  await services.generation.generate(project.slug);
   const { endpoint } = await services.webhooks.create(project.id, { url: `http://127.0.0.1:9/hook-${tag}`, eventTypes: ['entry.published'] });
 
   // No service links a repository without asking git; the row is what linking would store.
