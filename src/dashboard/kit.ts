@@ -72,3 +72,16 @@ export async function keysetPage<T>(after: string, list: (after?: string) => Pro
     return { listing: await list(), after: '', cursorError: e };
   }
 }
+
+/**
+ * A page's filter from its query: what `parse` makes of it, or `fallback` and the refusal to show
+ * (the page still renders, with the error, rather than failing).
+ */
+export function filterOrError<T>(parse: () => T, fallback: T): { filter: T; filterError?: AppError } {
+  try {
+    return { filter: parse() };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return { filter: fallback, filterError: error };
+  }
+}

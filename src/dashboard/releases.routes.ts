@@ -7,7 +7,8 @@ import { parseReleaseFilter, type ReleaseFilter } from '../entries/release-filte
 import { AppError } from '../errors.js';
 import { html } from '../html/html.js';
 import type { Workspace } from './access.js';
-import { keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
+import { filterOrError, keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
+import { projectPageHead } from './views/layout.js';
 import { releasesPage, releasesUrl, type RawReleaseFilter } from './views/releases.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -53,14 +54,8 @@ export const releasesPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     ws: Workspace,
     input: { raw: RawReleaseFilter; after: string; limit: number; error?: AppError; notice?: RenderOptions['notice'] },
   ) {
-    let filter: ReleaseFilter = {};
-    let error = input.error;
-    try {
-      filter = parseReleaseFilter(input.raw);
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      error ??= e;
-    }
+    const { filter, filterError } = filterOrError<ReleaseFilter>(() => parseReleaseFilter(input.raw), {});
+    let error = input.error ?? filterError;
     const { listing, after, cursorError } = await keysetPage(input.after, (cursor) =>
       services.entries.releases(project.id, filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) }),
     );
@@ -74,9 +69,12 @@ export const releasesPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
       request,
       reply,
       `Releases · ${project.name}`,
-      html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
-<h1>Releases</h1>
-<p class="subtitle"><a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/c/${project.slug}?view=releases">Public page</a></p>
+      html`${projectPageHead(
+        ws,
+        project,
+        'Releases',
+        html`<a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/c/${project.slug}?view=releases">Public page</a>`,
+      )}
 ${releasesPage({
   slug: project.slug,
   csrf: kit.csrf(request),

@@ -7,7 +7,8 @@ import { parseReviewFilter, type ReviewFilter } from '../entries/review-filter.j
 import { AppError } from '../errors.js';
 import { html } from '../html/html.js';
 import type { Workspace } from './access.js';
-import { keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
+import { filterOrError, keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
+import { projectPageHead } from './views/layout.js';
 import { reviewPage, reviewUrl, type RawFilter } from './views/review.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
@@ -77,14 +78,8 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
     ws: Workspace,
     input: { raw: RawFilter; after: string; limit: number; error?: AppError; notice?: RenderOptions['notice'] },
   ) {
-    let filter: ReviewFilter = {};
-    let error = input.error;
-    try {
-      filter = parseReviewFilter(input.raw);
-    } catch (e) {
-      if (!(e instanceof AppError)) throw e;
-      error = e;
-    }
+    const { filter, filterError } = filterOrError<ReviewFilter>(() => parseReviewFilter(input.raw), {});
+    let error = filterError ?? input.error;
     const { listing, after, cursorError } = await keysetPage(input.after, (cursor) =>
       services.entries.review(project.id, filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) }),
     );
@@ -97,9 +92,12 @@ export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, 
       request,
       reply,
       `Review queue · ${project.name}`,
-      html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
-<h1>Review queue</h1>
-<p class="subtitle"><a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a></p>
+      html`${projectPageHead(
+        ws,
+        project,
+        'Review queue',
+        html`<a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a>`,
+      )}
 ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entries: listing.entries, revisions, titles, counts, next: listing.next, after, limit: input.limit, error })}`,
       { status: error ? error.status : 200, ...(input.notice ? { notice: input.notice } : {}) },
     );

@@ -92,3 +92,24 @@ export function when(date: Date | null | undefined, never = '—'): Html {
   if (!date) return html`<span class="muted">${never}</span>`;
   return html`<time datetime="${date.toISOString()}">${DATE.format(date)} UTC</time>`;
 }
+
+/** A number as lists show it (thousands separated). */
+export const count = (n: number) => n.toLocaleString('en');
+
+/** An <option>, selected when it is the current value. */
+export const option = (value: string, label: string, selected: string) =>
+  html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+
+/** A filtered list's URL: `path` with the filter `raw` and the given overrides (empty values left out). */
+export function filteredUrl(path: string, raw: object, extra: Record<string, string> = {}): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries({ ...raw, ...extra })) if (typeof v === 'string' && v) params.set(k, v);
+  const query = params.toString();
+  return `${path}${query ? `?${query}` : ''}`;
+}
+
+/** The head of a project's page: where it sits, its title, and the project's other editorial pages. */
+export const projectPageHead = (ws: { base: string; label: string }, project: { slug: string; name: string }, title: string, links: Html) =>
+  html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
+<h1>${title}</h1>
+<p class="subtitle">${links}</p>`;

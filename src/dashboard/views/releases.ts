@@ -4,7 +4,7 @@ import { ENTRY_STATUSES } from '../../entries/entry-kinds.js';
 import { ROOT_PACKAGE } from '../../entries/release-filter.js';
 import type { AppError } from '../../errors.js';
 import { html, type Html } from '../../html/html.js';
-import { csrfField, formErrors, when } from './layout.js';
+import { count, csrfField, filteredUrl, formErrors, option, when } from './layout.js';
 import { releaseEditorUrl } from './release-editor.js';
 
 /** The releases filter as typed (empty: any), carried through links, hidden fields and the filter form. */
@@ -29,18 +29,8 @@ export interface ReleasesView {
   error?: AppError | undefined;
 }
 
-const count = (n: number) => n.toLocaleString('en');
-
 /** The releases page's URL with `raw` and the given overrides (empty values left out). */
-export function releasesUrl(slug: string, raw: RawReleaseFilter, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...raw, ...extra })) if (v) params.set(k, v);
-  const query = params.toString();
-  return `/dashboard/projects/${slug}/releases${query ? `?${query}` : ''}`;
-}
-
-const option = (value: string, label: string, selected: string) =>
-  html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+export const releasesUrl = (slug: string, raw: RawReleaseFilter, extra: Record<string, string> = {}): string => filteredUrl(`/dashboard/projects/${slug}/releases`, raw, extra);
 
 const hidden = (name: string, value: string) => (value ? html`<input type="hidden" name="${name}" value="${value}">` : '');
 

@@ -6,7 +6,7 @@ import type { AppError } from '../../errors.js';
 import { SECTION_KEYS } from '../../generation/engine/types.js';
 import { html, type Html } from '../../html/html.js';
 import { inlineHtmlText } from '../../html/markdown.js';
-import { csrfField, formErrors, when } from './layout.js';
+import { count, csrfField, filteredUrl, formErrors, option, when } from './layout.js';
 
 /** The filter as typed (empty: any), carried through links, hidden fields and the filter form. */
 export interface RawFilter {
@@ -35,18 +35,8 @@ export interface ReviewView {
   error?: AppError | undefined;
 }
 
-const count = (n: number) => n.toLocaleString('en');
-
 /** The review page's URL with `raw` and the given overrides (empty values left out). */
-export function reviewUrl(slug: string, raw: RawFilter, extra: Record<string, string> = {}): string {
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries({ ...raw, ...extra })) if (v) params.set(k, v);
-  const query = params.toString();
-  return `/dashboard/projects/${slug}/review${query ? `?${query}` : ''}`;
-}
-
-const option = (value: string, label: string, selected: string) =>
-  html`<option value="${value}"${value === selected ? html` selected` : ''}>${label}</option>`;
+export const reviewUrl = (slug: string, raw: RawFilter, extra: Record<string, string> = {}): string => filteredUrl(`/dashboard/projects/${slug}/review`, raw, extra);
 
 /** A facet's choices as links that keep the rest of the filter, with the count each would show. */
 function facet(v: ReviewView, name: 'status' | 'type', values: readonly string[], counts: Record<string, number>, allCount: number): Html {
