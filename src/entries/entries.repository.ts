@@ -222,6 +222,37 @@ const releaseOlderThan = (c: ReleaseCursor) =>
     ? sql<boolean>`(sort_at, id) < ('infinity'::timestamptz, ${c.id}::uuid)`
     : sql<boolean>`(sort_at, id) < (timestamptz 'epoch' + ${c.atMicros.toString()}::bigint * interval '1 microsecond', ${c.id}::uuid)`;
 
+/** The two kinds of pending revision: an entry's and a release note's, alike but for their tables. */
+const REVISIONS = {
+  entry: { table: 'changelog_entry_revisions', key: 'entry_id' },
+  release: { table: 'release_note_revisions', key: 'release_id' },
+} as const;
+type RevisionTable = (typeof REVISIONS)[keyof typeof REVISIONS];
+
+/** Generated content as pending revisions: a waiting or discarded revision is replaced, and waits again. */
+async function revise(db: Executor, { table, key }: RevisionTable, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
+  await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
+    await sql`
+      INSERT INTO ${sql.table(table)} (${sql.ref(key)}, project_id, record, fingerprint)
+      SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
+      ON CONFLICT (${sql.ref(key)}) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
+  });
+}
+
+async function dropRevisions(db: Executor, { table, key }: RevisionTable, ids: readonly string[]): Promise<void> {
+  if (!ids.length) return;
+  await sql`DELETE FROM ${sql.table(table)} WHERE ${sql.ref(key)} = ANY(${[...ids]}::uuid[])`.execute(db);
+}
+
+/** Marks the waiting revision of the project's entry or note discarded; false when none waits. */
+async function discardRevision(db: Executor, { table, key }: RevisionTable, projectId: string, id: string): Promise<boolean> {
+  const rows = await sql`
+    UPDATE ${sql.table(table)} SET discarded_at = now()
+    WHERE ${sql.ref(key)} = ${id}::uuid AND project_id = ${projectId}::uuid AND discarded_at IS NULL
+    RETURNING 1`.execute(db);
+  return rows.rows.length > 0;
+}
+
 export const entriesRepository = {
   /**
    * The project's content lock, held to the end of `db`'s transaction: generation runs hold it while
@@ -554,14 +585,7 @@ export const entriesRepository = {
    * Stores generated content as the pending revisions of published entries (their rows, what readers
    * see, are not written): a waiting or discarded revision is replaced, and waits again.
    */
-  async reviseEntries(db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
-    await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
-      await sql`
-        INSERT INTO changelog_entry_revisions (entry_id, project_id, record, fingerprint)
-        SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
-        ON CONFLICT (entry_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
-    });
-  },
+  reviseEntries: (db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>) => revise(db, REVISIONS.entry, projectId, rows),
 
   /** Drops the entry's waiting revision (a person's edit replaces it); true when one waited. */
   async dropWaitingRevision(db: Executor, id: string): Promise<boolean> {
@@ -577,10 +601,7 @@ export const entriesRepository = {
     return db.selectFrom('release_notes').selectAll().where('project_id', '=', projectId).where('key', '=', key).executeTakeFirst();
   },
 
-  async dropEntryRevisions(db: Executor, ids: readonly string[]): Promise<void> {
-    if (!ids.length) return;
-    await db.deleteFrom('changelog_entry_revisions').where('entry_id', 'in', [...ids]).execute();
-  },
+  dropEntryRevisions: (db: Executor, ids: readonly string[]) => dropRevisions(db, REVISIONS.entry, ids),
 
   /**
    * Writes the waiting revisions of the project's entries among `ids` into their rows and drops
@@ -742,17 +763,7 @@ export const entriesRepository = {
   },
 
   /** Marks the waiting revision of the project's entry discarded; false when none waits. */
-  async discardEntryRevision(db: Executor, projectId: string, id: string): Promise<boolean> {
-    const rows = await db
-      .updateTable('changelog_entry_revisions')
-      .set({ discarded_at: sql<Date>`now()` })
-      .where('entry_id', '=', id)
-      .where('project_id', '=', projectId)
-      .where('discarded_at', 'is', null)
-      .returning('entry_id')
-      .execute();
-    return rows.length > 0;
-  },
+  discardEntryRevision: (db: Executor, projectId: string, id: string) => discardRevision(db, REVISIONS.entry, projectId, id),
 
   /** The waiting revisions of the project's entries among `ids`: the row's title and content beside the revision's. */
   async entryRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<RevisionText[]> {
@@ -772,19 +783,9 @@ export const entriesRepository = {
   },
 
   /** As reviseEntries, for published release notes. */
-  async reviseReleases(db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>): Promise<void> {
-    await pipelined(rows, ({ id, record, fingerprint }) => JSON.stringify({ id, fingerprint, record }), async (json) => {
-      await sql`
-        INSERT INTO release_note_revisions (release_id, project_id, record, fingerprint)
-        SELECT r.id, ${projectId}::uuid, r.record::jsonb, r.fingerprint FROM jsonb_to_recordset(${json}::jsonb) AS r(id uuid, fingerprint text, record text)
-        ON CONFLICT (release_id) DO UPDATE SET record = excluded.record, fingerprint = excluded.fingerprint, proposed_at = now(), discarded_at = NULL`.execute(db);
-    });
-  },
+  reviseReleases: (db: Executor, projectId: string, rows: ReadonlyArray<{ id: string; record: string; fingerprint: string }>) => revise(db, REVISIONS.release, projectId, rows),
 
-  async dropReleaseRevisions(db: Executor, ids: readonly string[]): Promise<void> {
-    if (!ids.length) return;
-    await db.deleteFrom('release_note_revisions').where('release_id', 'in', [...ids]).execute();
-  },
+  dropReleaseRevisions: (db: Executor, ids: readonly string[]) => dropRevisions(db, REVISIONS.release, ids),
 
   /** As applyEntryRevisions, for the project's release notes among `ids`. */
   async applyReleaseRevisions(db: Executor, projectId: string, ids: readonly string[]): Promise<string[]> {
@@ -803,17 +804,7 @@ export const entriesRepository = {
   },
 
   /** Marks the waiting revision of the project's release note discarded; false when none waits. */
-  async discardReleaseRevision(db: Executor, projectId: string, id: string): Promise<boolean> {
-    const rows = await db
-      .updateTable('release_note_revisions')
-      .set({ discarded_at: sql<Date>`now()` })
-      .where('release_id', '=', id)
-      .where('project_id', '=', projectId)
-      .where('discarded_at', 'is', null)
-      .returning('release_id')
-      .execute();
-    return rows.length > 0;
-  },
+  discardReleaseRevision: (db: Executor, projectId: string, id: string) => discardRevision(db, REVISIONS.release, projectId, id),
 
   /** The project's release notes among `ids` that have a waiting revision. */
   async releasesWithRevision(db: Executor, projectId: string, ids: readonly string[]): Promise<Set<string>> {
