@@ -222,6 +222,28 @@ const releaseOlderThan = (c: ReleaseCursor) =>
     ? sql<boolean>`(sort_at, id) < ('infinity'::timestamptz, ${c.id}::uuid)`
     : sql<boolean>`(sort_at, id) < (timestamptz 'epoch' + ${c.atMicros.toString()}::bigint * interval '1 microsecond', ${c.id}::uuid)`;
 
+/** Moves the project's entries or notes among `ids` whose status is one of `from` to `status`, in one statement; the ids changed. */
+async function setStatusIn(
+  db: Executor,
+  table: 'changelog_entries' | 'release_notes',
+  projectId: string,
+  ids: readonly string[],
+  status: EntryStatus,
+  from: readonly EntryStatus[],
+): Promise<string[]> {
+  if (!ids.length || !from.length) return [];
+  // Both tables have these columns; the builder is typed on one of them.
+  const rows = await db
+    .updateTable(table as 'changelog_entries')
+    .set({ status, published_at: publishedAtFor(status), unpublished_at: unpublishedAtFor(status), updated_at: sql<Date>`now()` })
+    .where('project_id', '=', projectId)
+    .where('status', 'in', [...from])
+    .where('id', 'in', [...ids])
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+
 /** The two kinds of pending revision: an entry's and a release note's, alike but for their tables. */
 const REVISIONS = {
   entry: { table: 'changelog_entry_revisions', key: 'entry_id' },
@@ -880,18 +902,8 @@ export const entriesRepository = {
   },
 
   /** Moves the project's entries among `ids` whose status is one of `from` to `status`; returns the ids changed. */
-  async setStatusMany(db: Executor, projectId: string, ids: readonly string[], status: EntryStatus, from: readonly EntryStatus[]): Promise<string[]> {
-    if (!ids.length || !from.length) return [];
-    const rows = await db
-      .updateTable('changelog_entries')
-      .set({ status, published_at: publishedAtFor(status), unpublished_at: unpublishedAtFor(status), updated_at: sql<Date>`now()` })
-      .where('project_id', '=', projectId)
-      .where('status', 'in', [...from])
-      .where('id', 'in', [...ids])
-      .returning('id')
-      .execute();
-    return rows.map((r) => r.id);
-  },
+  setStatusMany: (db: Executor, projectId: string, ids: readonly string[], status: EntryStatus, from: readonly EntryStatus[]) =>
+    setStatusIn(db, 'changelog_entries', projectId, ids, status, from),
 
   /** One page of a project's release notes, newest release first (Unreleased on top), then id: a stable keyset. */
   async releasePage(
@@ -954,18 +966,8 @@ export const entriesRepository = {
   },
 
   /** Moves the project's notes among `ids` whose status is one of `from` to `status`, in one statement; the ids changed. */
-  async setReleaseStatusMany(db: Executor, projectId: string, ids: readonly string[], status: EntryStatus, from: readonly EntryStatus[]): Promise<string[]> {
-    if (!ids.length || !from.length) return [];
-    const rows = await db
-      .updateTable('release_notes')
-      .set({ status, published_at: publishedAtFor(status), unpublished_at: unpublishedAtFor(status), updated_at: sql<Date>`now()` })
-      .where('project_id', '=', projectId)
-      .where('status', 'in', [...from])
-      .where('id', 'in', [...ids])
-      .returning('id')
-      .execute();
-    return rows.map((r) => r.id);
-  },
+  setReleaseStatusMany: (db: Executor, projectId: string, ids: readonly string[], status: EntryStatus, from: readonly EntryStatus[]) =>
+    setStatusIn(db, 'release_notes', projectId, ids, status, from),
 
   /**
    * Publishes what a publishing policy held back, once that policy is `auto`: the project's drafts
