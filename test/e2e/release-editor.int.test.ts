@@ -1,25 +1,37 @@
-// The release editor in headless Chromium (issue 23): publish the release history in one action, edit
+// The release editor in headless Chromium (issue 23): link a real repository with tags from the project
+// page (history drafted for review), publish the release history in one action, edit
 // one note (text, hide, move, headline, introduction), publish it, and read exactly that on the public
 // page and in the API; then a new commit and a new tag arrive under "draft for review", and nothing
 // public changes (page, API, feeds, the widget's data) until the editor publishes. Screenshots of the
 // editor, the public note, the review queue with a pending revision and the page after the publish
 // (docs/screenshots with UPDATE_DOCS_SCREENSHOTS=1).
+import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCommit } from '../helpers/commits.js';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { buildProject } from '../helpers/factories.js';
 import { launchChromium, runE2e, screenshot } from '../helpers/browser.js';
-import { storeCommits } from '../helpers/releases.js';
+import { datedRepository } from '../helpers/git-fixtures.js';
 
-function history() {
-  const a = buildCommit({ message: 'feat: first feature', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
-  const b = buildCommit({ parents: [a.sha], message: 'feat: search box', date: '2024-03-02T10:00:00Z' });
-  const c = buildCommit({ parents: [b.sha], message: 'fix: crash on start (#12)', date: '2024-03-03T10:00:00Z' });
-  const d = buildCommit({ parents: [c.sha], message: 'feat: dark mode', date: '2024-03-04T10:00:00Z' });
-  const e = buildCommit({ parents: [d.sha], message: 'fix: typo in footer', tags: ['v1.1.0'], date: '2024-03-05T10:00:00Z' });
-  return [a, b, c, d, e];
+/**
+ * A real repository: v1.0.0, then four changes and v1.1.0 (annotated tags), in `work`; `origin` is
+ * what the project links (a bare clone), and new work is pushed to it.
+ */
+function repository(root: string) {
+  const repo = datedRepository(join(root, 'work'), { extension: 'ts' });
+  repo.commit('03-01', 'feat: first feature');
+  repo.git('tag', '-a', 'v1.0.0', '-m', 'v1.0.0');
+  repo.commit('03-02', 'feat: search box');
+  repo.commit('03-03', 'fix: crash on start (#12)');
+  repo.commit('03-04', 'feat: dark mode');
+  repo.commit('03-05', 'fix: typo in footer');
+  repo.git('tag', '-a', 'v1.1.0', '-m', 'v1.1.0');
+  const origin = join(root, 'origin.git');
+  repo.git('clone', '--quiet', '--bare', repo.work, origin);
+  return { ...repo, origin, push: () => repo.git('push', '--quiet', '--follow-tags', origin, 'main') };
 }
 
 describe.runIf(runE2e)('the release editor in headless Chromium', () => {
@@ -29,9 +41,19 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
   let base: string;
   let slug: string;
 
+  let root: string;
+  let repo: ReturnType<typeof repository>;
+
   beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'release-editor-e2e-'));
+    repo = repository(root);
     // No response cache: every read below is what the database holds now, not what was cached before.
-    ctx = await createTestContext({ UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0', RESPONSE_CACHE: 'false' });
+    ctx = await createTestContext({
+      UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+      RESPONSE_CACHE: 'false',
+      REPO_PATHS_ALLOWED: root,
+      REPOS_DIR: join(root, 'mirrors'),
+    });
     await ctx.app.listen({ host: '127.0.0.1', port: 0 });
     base = `http://127.0.0.1:${(ctx.app.server.address() as AddressInfo).port}`;
     browser = await launchChromium();
@@ -43,9 +65,15 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await ctx?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
   });
 
-  let commits: ReturnType<typeof history> = [];
+  /** What the worker does after a link or a push: the link's sync, then generation (no worker runs in this file). */
+  const sync = async () => {
+    const project = (await ctx.services.projects.findBySlug(slug))!;
+    for (const link of await ctx.services.repos.listLinksOfProject(project.id)) await ctx.services.ingest.ingestLink(link.id);
+    await ctx.services.generation.generate(slug);
+  };
   const item = (text: string) => page.locator('li.edit-item', { has: page.locator(`input[name="text"][value="${text}"]`) });
 
   it('publishes the history, edits a note, publishes it, and the public page and API show exactly that', async () => {
@@ -58,9 +86,17 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
     await page.waitForURL(/\/dashboard/);
     const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' }, { slug: 'grace-app', name: 'Grace App' });
     slug = project.slug;
-    commits = history();
-    await storeCommits(ctx.services, project.id, commits);
-    await ctx.services.generation.generate(slug);
+    // The team reviews its history before it goes public: history is drafted, not published at link time.
+    await page.goto(`${base}/dashboard/projects/${slug}/generation`);
+    await page.locator('#f-history').selectOption('draft');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.waitForURL(/generation/);
+    // The real repository, linked by its path from the project page.
+    await page.goto(`${base}/dashboard/projects/${slug}`);
+    await page.getByLabel('Local path or git URL').fill(repo.origin);
+    await page.getByRole('button', { name: 'Link repository' }).click();
+    await page.waitForURL(`${base}/dashboard/projects/${slug}?notice=repo-linked`);
+    await sync();
 
     // The whole release history in one action.
     await page.goto(`${base}/dashboard/projects/${slug}/releases`);
@@ -107,6 +143,13 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
       ['feature', ['A `search` box on every page', 'Dark mode', 'Crash on start (#12)']],
     ]);
     expect(note.generated_json.headline_items.map((h) => h.title)).toContain('Crash on start (#12)');
+    // The feeds and what the widget fetches say the same: the introduction, the edited item, not the hidden one.
+    for (const url of [`/v1/changelog/${slug}/releases.atom`, `/v1/changelog/${slug}/feed.atom?view=releases`, `/v1/changelog/${slug}/releases?limit=10`]) {
+      const body = (await ctx.app.inject({ method: 'GET', url })).body;
+      expect(body, url).toMatch(/find anything, anywhere/);
+      expect(body, url).toMatch(/box on every page/);
+      expect(body, url).not.toContain('Typo in footer');
+    }
 
     await page.goto(`${base}/c/${slug}?view=releases`);
     const article = page.locator('article', { has: page.getByRole('heading', { name: 'v1.1.0' }) });
@@ -157,12 +200,12 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
     const before = await read();
     expect(before[1]!.body).toContain('The <strong>search</strong> release');
 
-    // A new commit in the already-published week of v1.1.0, and a new tag on the next one.
-    const f = buildCommit({ parents: [commits[4]!.sha], message: 'feat: export to CSV (#20)', date: '2024-03-06T10:00:00Z' });
-    const g = buildCommit({ parents: [f.sha], message: 'fix: slow start', tags: ['v1.2.0'], date: '2024-03-07T10:00:00Z' });
-    const project = (await ctx.services.projects.findBySlug(slug))!;
-    await storeCommits(ctx.services, project.id, [f, g]);
-    await ctx.services.generation.generate(slug);
+    // A push: a new commit in the already-published week of v1.1.0, and a new tag on the next one.
+    repo.commit('03-06', 'feat: export to CSV (#20)');
+    repo.commit('03-07', 'fix: slow start');
+    repo.git('tag', '-a', 'v1.2.0', '-m', 'v1.2.0');
+    repo.push();
+    await sync();
 
     // Byte for byte what it was: no new note, no new item in the published weekly entry, no feed entry.
     expect(await read()).toEqual(before);
