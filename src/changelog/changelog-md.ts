@@ -49,7 +49,11 @@ export function releaseName(note: Pick<PublishedRelease, 'tag' | 'version' | 'pa
 const day = (at: Date | string | null) => (at ? new Date(at).toISOString().slice(0, 10) : null);
 
 /** The note's `### Label` blocks (and a closing `_By …_` line), after its introduction. */
-export function noteBlocks(note: Pick<PublishedRelease, 'content' | 'introduction'>): { introduction: string | null; blocks: { label: string; body: string }[]; tail: string | null } {
+export function noteBlocks(note: Pick<PublishedRelease, 'content' | 'introduction'>): {
+  introduction: string | null;
+  blocks: { label: string; body: string }[];
+  tail: string | null;
+} {
   let body = note.content;
   const intro = note.introduction?.trim() ? note.introduction : null;
   if (intro && body.startsWith(intro)) body = body.slice(intro.length);
@@ -116,7 +120,9 @@ export function renderKeepAChangelog(doc: ChangelogDocument): string {
     if (link) links.push(`[${name}]: ${link}`);
   }
   if (doc.omitted && doc.omitted.count > 0) {
-    parts.push(`_${doc.omitted.count.toLocaleString('en')} older ${doc.omitted.count === 1 ? 'release is' : 'releases are'} not listed here: see <${doc.omitted.url}>._\n`);
+    parts.push(
+      `_${doc.omitted.count.toLocaleString('en')} older ${doc.omitted.count === 1 ? 'release is' : 'releases are'} not listed here: see <${doc.omitted.url}>._\n`,
+    );
   }
   if (links.length) parts.push(links.join('\n') + '\n');
   return parts.join('\n');

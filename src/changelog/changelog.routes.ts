@@ -48,7 +48,7 @@ const EntryListQuery = Type.Object({
       description:
         'Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change ' +
         'shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries ' +
-        "of that `entry_type` only; `all` lists every type; `default` lists the entry view the project shows by default (its " +
+        'of that `entry_type` only; `all` lists every type; `default` lists the entry view the project shows by default (its ' +
         "managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in " +
         '`meta.view`, and names the view the public page opens on in `meta.default_view` (`releases` when the project has ' +
         'published release notes and its managers chose nothing else). `releases` is not an entry view: release notes are ' +
@@ -59,18 +59,14 @@ const EntryListQuery = Type.Object({
 });
 
 const EXTENSION_NOTE =
-  ' **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract\'s ' +
-  '`entry_type` enum is unchanged.';
+  " **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract's " + '`entry_type` enum is unchanged.';
 
 /** Public, cacheable reads. Only published entries (and published release notes) are ever returned. */
 export const changelogRoutes: FastifyPluginAsyncTypebox<{
   services: { changelog: ChangelogService; releases: ReleasesService };
   config: Config;
   cache: ResponseCache;
-}> = async (
-  app,
-  { services, config, cache },
-) => {
+}> = async (app, { services, config, cache }) => {
   app.addSchema(Project);
   app.addSchema(ReleaseNote);
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
@@ -82,7 +78,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
         summary: 'A page of the published changelog of a project',
         description:
           'Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored. ' +
-          'Addition: `view` lists one kind of entry (`view=default`: what the project\'s public page shows first), as the ' +
+          "Addition: `view` lists one kind of entry (`view=default`: what the project's public page shows first), as the " +
           '`<changelog-feed>` widget does.',
         tags: ['changelog'],
         params: Type.Object({ slug: SlugParam }),
@@ -192,12 +188,12 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
         summary: "A project's published release notes as a CHANGELOG.md (Keep a Changelog)",
         description:
           'Public. The published release notes in the Keep a Changelog 1.1.0 layout: `# Changelog`, `## [Unreleased]` when the ' +
-          'project published its Unreleased note, then `## [1.2.3] - YYYY-MM-DD` per release, newest first (a package\'s ' +
-          'series by tag: `## [pkg@2.0.0]`), an editor\'s introduction under its heading, and the sections as `### Added` ' +
+          "project published its Unreleased note, then `## [1.2.3] - YYYY-MM-DD` per release, newest first (a package's " +
+          "series by tag: `## [pkg@2.0.0]`), an editor's introduction under its heading, and the sections as `### Added` " +
           '(features), `### Changed` (performance, refactoring, dependencies), `### Deprecated`, `### Fixed`, `### Security`; ' +
           'breaking changes lead under their own label and sections with no Keep a Changelog equivalent keep theirs. ' +
           `At most the ${CHANGELOG_MD_RELEASES} newest releases; a closing line counts the older ones and links the public ` +
-          'release page. Link references (GitHub compare views) close the document when the project\'s pull-request URL names a ' +
+          "release page. Link references (GitHub compare views) close the document when the project's pull-request URL names a " +
           'GitHub repository. Only published notes, as published: drafts and pending revisions never appear. Sends `ETag`, ' +
           '`Last-Modified` and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304.' +
           EXTENSION_NOTE,
