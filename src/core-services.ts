@@ -2,6 +2,7 @@ import { createAccountsService } from './auth/accounts.service.js';
 import { createUsersService } from './auth/users.service.js';
 import { createChangelogService } from './changelog/changelog.service.js';
 import { EntryJson } from './changelog/entry-json.js';
+import { createReleasesService } from './changelog/releases.service.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { createEntriesService, type ReleaseMarkdown } from './entries/entries.service.js';
@@ -40,6 +41,8 @@ export function createCoreServices(database: Database, config: Config) {
     keys: createKeysService(db, { projects, owners: orgs }),
     entries: createEntriesService(db, { projects, releaseMarkdown }),
     changelog,
+    /** Published release notes (the API's extension, changelog.md, `changelog export`). */
+    releases: createReleasesService(database.readDb),
     accounts: createAccountsService(db, {
       signupOpen: config.signupOpen,
       sessionTtlHours: config.sessionTtlHours,

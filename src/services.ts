@@ -3,7 +3,6 @@ import { createCoreServices } from './core-services.js';
 import type { Database } from './db/database.js';
 import { createFeedsService } from './changelog/feeds/feeds.service.js';
 import { createPublicPageService } from './changelog/page/public-page.service.js';
-import { createReleasesService } from './changelog/releases.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
@@ -50,9 +49,8 @@ export function createServices(
   });
   // Users, organizations, projects, keys, entries, accounts: what needs only the database and settings.
   const core = createCoreServices(database, config);
-  const { projects } = core;
+  const { projects, releases } = core;
   const publicPage = createPublicPageService(database.readDb);
-  const releases = createReleasesService(database.readDb);
   // Entry Markdown for pages, feeds and the dashboard: large sources render in worker threads.
   const markdown = options.markdown ?? createMarkdownRenderer({ timeLimitMs: config.markdownTimeLimitMs });
   // What the dashboard may link: the operator's directories, public addresses (as outbound webhooks).

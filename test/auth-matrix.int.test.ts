@@ -56,6 +56,7 @@ const PUBLIC_ROUTES: Record<string, string> = {
   'GET /v1/changelog/:slug/releases.atom': 'public release feed',
   'GET /v1/changelog/:slug/releases.rss': 'public release feed',
   'GET /v1/changelog/:slug/releases.json': 'public release feed',
+  'GET /v1/changelog/:slug/changelog.md': 'public CHANGELOG.md of release notes (OpenAPI extension)',
   'GET /c/:slug/releases': 'public page',
   'GET /c/:slug/releases/:tag': 'public page',
   'GET /widget.js': 'embeddable widget',

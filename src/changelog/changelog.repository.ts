@@ -494,6 +494,16 @@ export const changelogRepository = {
     return rows as PublishedRelease[];
   },
 
+  /** The project's pull-request URL setting (generation settings), from which changelog.md links GitHub's compare view. */
+  async pullRequestUrl(db: Executor, projectId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('projects')
+      .select(sql<string | null>`generation_settings->>'pullRequestUrl'`.as('url'))
+      .where('id', '=', projectId)
+      .executeTakeFirst();
+    return row?.url ?? null;
+  },
+
   /** A project's published release note by tag (`unreleased`: the Unreleased note). */
   async findPublishedRelease(db: Executor, projectId: string, tag: string): Promise<PublishedRelease | undefined> {
     // By key and by tag (the Unreleased note has none), so that either index a planner picks, the

@@ -3,11 +3,12 @@ import { Type } from '@sinclair/typebox';
 import { projectTag, type ResponseCache } from '../cache/response-cache.js';
 import type { Config } from '../config.js';
 import { replyCached } from '../cache/cached-reply.js';
+import { replyCachedText } from '../cache/cached-text.js';
 import { errorResponses, NotModified, SlugParam, StringEnum, Uuid } from '../http/schemas.js';
 import { ENTRY_VIEWS } from '../projects/public-view.js';
 import type { ChangelogService, ListView } from './changelog.service.js';
 import { EntryResponse, ListResponse, Project, ReleaseListResponse, ReleaseNote, ReleaseResponse, TagParam } from './changelog.schemas.js';
-import type { ReleasesService } from './releases.service.js';
+import { CHANGELOG_MD_RELEASES, type ReleasesService } from './releases.service.js';
 
 /** Far beyond any real changelog; keeps absurd offsets out of SQL. */
 const MAX_OFFSET = 10_000_000;
@@ -47,7 +48,7 @@ const EntryListQuery = Type.Object({
       description:
         'Addition: one view of the changelog, as on the public page, instead of every entry type interleaved (where one change ' +
         'shows as its commit entry, in its week and in its month). `weekly`, `monthly`, `daily` or `commit` lists the entries ' +
-        "of that `entry_type` only; `all` lists every type; `default` lists the entry view the project shows by default (its " +
+        'of that `entry_type` only; `all` lists every type; `default` lists the entry view the project shows by default (its ' +
         "managers' choice, else the first of weekly, monthly, daily and commit it has published entries of), named in " +
         '`meta.view`, and names the view the public page opens on in `meta.default_view` (`releases` when the project has ' +
         'published release notes and its managers chose nothing else). `releases` is not an entry view: release notes are ' +
@@ -58,18 +59,14 @@ const EntryListQuery = Type.Object({
 });
 
 const EXTENSION_NOTE =
-  ' **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract\'s ' +
-  '`entry_type` enum is unchanged.';
+  " **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract's " + '`entry_type` enum is unchanged.';
 
 /** Public, cacheable reads. Only published entries (and published release notes) are ever returned. */
 export const changelogRoutes: FastifyPluginAsyncTypebox<{
   services: { changelog: ChangelogService; releases: ReleasesService };
   config: Config;
   cache: ResponseCache;
-}> = async (
-  app,
-  { services, config, cache },
-) => {
+}> = async (app, { services, config, cache }) => {
   app.addSchema(Project);
   app.addSchema(ReleaseNote);
   const cacheControl = `public, max-age=${config.publicCacheMaxAge}`;
@@ -81,7 +78,7 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
         summary: 'A page of the published changelog of a project',
         description:
           'Public. Sends `ETag` and `Cache-Control`; answers `If-None-Match` with 304. Unknown query parameters are ignored. ' +
-          'Addition: `view` lists one kind of entry (`view=default`: what the project\'s public page shows first), as the ' +
+          "Addition: `view` lists one kind of entry (`view=default`: what the project's public page shows first), as the " +
           '`<changelog-feed>` widget does.',
         tags: ['changelog'],
         params: Type.Object({ slug: SlugParam }),
@@ -180,6 +177,45 @@ export const changelogRoutes: FastifyPluginAsyncTypebox<{
       return replyCached(reply, cache, `release:${slug}:${tag}`, async () => {
         const { project, release } = await services.releases.release(slug, tag);
         return { payload: { release }, tags: [projectTag(project.id)] };
+      });
+    },
+  );
+
+  app.get(
+    '/v1/changelog/:slug/changelog.md',
+    {
+      schema: {
+        summary: "A project's published release notes as a CHANGELOG.md (Keep a Changelog)",
+        description:
+          'Public. The published release notes in the Keep a Changelog 1.1.0 layout: `# Changelog`, `## [Unreleased]` when the ' +
+          "project published its Unreleased note, then `## [1.2.3] - YYYY-MM-DD` per release, newest first (a package's " +
+          "series by tag: `## [pkg@2.0.0]`), an editor's introduction under its heading, and the sections as `### Added` " +
+          '(features), `### Changed` (performance, refactoring, dependencies), `### Deprecated`, `### Fixed`, `### Security`; ' +
+          'breaking changes lead under their own label and sections with no Keep a Changelog equivalent keep theirs. ' +
+          `At most the ${CHANGELOG_MD_RELEASES} newest releases; a closing line counts the older ones and links the public ` +
+          "release page. Link references (GitHub compare views) close the document when the project's pull-request URL names a " +
+          'GitHub repository. Only published notes, as published: drafts and pending revisions never appear. Sends `ETag`, ' +
+          '`Last-Modified` and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304.' +
+          EXTENSION_NOTE,
+        tags: ['releases'],
+        params: Type.Object({ slug: SlugParam }),
+        response: {
+          200: { description: 'The CHANGELOG.md document.', content: { 'text/markdown': { schema: { type: 'string' } } } },
+          304: NotModified,
+          ...errorResponses(400, 404, 500),
+        },
+      },
+      config: { publicCache: true },
+    },
+    async (request, reply) => {
+      const { slug } = request.params;
+      reply.header('cache-control', cacheControl);
+      return replyCachedText(request, reply, cache, `changelog-md:${slug}`, 'text/markdown; charset=utf-8', async () => {
+        const doc = await services.releases.document(slug, 'keep-a-changelog', {
+          limit: CHANGELOG_MD_RELEASES,
+          olderUrl: `${config.publicUrl}/c/${slug}/releases`,
+        });
+        return { body: doc.body, tags: [projectTag(doc.project.id)], lastModified: doc.project.published_changed_at };
       });
     },
   );

@@ -1,7 +1,25 @@
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { changelogRepository, type PublicProject, type PublishedRelease } from './changelog.repository.js';
+import { githubRepoUrl, renderKeepAChangelog, renderPublishedMarkdown } from './changelog-md.js';
 import { decodeReleaseCursor, encodeReleaseCursor } from './cursor.js';
+
+/** How many of the newest published notes `changelog.md` carries; older ones are named in a closing line. */
+export const CHANGELOG_MD_RELEASES = 100;
+/** Notes read per statement while collecting them. */
+const READ_PAGE = 100;
+
+export type ExportFormat = 'keep-a-changelog' | 'markdown' | 'json';
+
+export interface PublishedNotes {
+  project: PublicProject;
+  /** Newest first, Unreleased on top when published. */
+  releases: PublishedRelease[];
+  /** Published notes older than the last one returned that were left out (a limit), not counting `since`'s cut. */
+  omitted: number;
+  /** `https://github.com/OWNER/REPO` when the project's pull-request URL names one. */
+  repoUrl: string | null;
+}
 
 export interface ReleasePage {
   project: PublicProject;
@@ -21,7 +39,7 @@ export function createReleasesService(readDb: Db) {
     return project;
   }
 
-  return {
+  const service = {
     /** A page by offset, or after a cursor (the listing's conventions), newest release first. */
     async page(slug: string, query: { limit: number; offset: number; cursor?: string | undefined }): Promise<ReleasePage> {
       const after = query.cursor !== undefined ? decodeReleaseCursor(query.cursor) : undefined;
@@ -52,6 +70,52 @@ export function createReleasesService(readDb: Db) {
       return { project, releases: await changelogRepository.latestReleased(readDb, project.id, limit) };
     },
 
+    /**
+     * Every published note newest first (Unreleased on top), at most `limit`, stopping before `since`
+     * (a published tag: the notes released after it, by the listing's order). Drafts, archived notes and
+     * pending revisions are never read: the rows are the published revisions.
+     */
+    async published(slug: string, options: { limit?: number; since?: string } = {}): Promise<PublishedNotes> {
+      const project = await requireProject(slug);
+      const limit = options.limit ?? Number.POSITIVE_INFINITY;
+      if (options.since !== undefined) {
+        const since = await changelogRepository.findPublishedRelease(readDb, project.id, options.since);
+        if (!since || since.tag === null) throw notFound(`Published release ${options.since}`);
+      }
+      const releases: PublishedRelease[] = [];
+      let after: { sortAt: string; id: string } | undefined;
+      let reachedSince = false;
+      for (;;) {
+        const page = await changelogRepository.publishedReleases(readDb, project.id, { limit: READ_PAGE, offset: 0, after });
+        for (const note of page) {
+          if (options.since !== undefined && note.tag === options.since) {
+            reachedSince = true;
+            break;
+          }
+          if (releases.length < limit) releases.push(note);
+        }
+        const last = page.at(-1);
+        if (reachedSince || page.length < READ_PAGE || !last || releases.length >= limit) break;
+        after = { sortAt: last.sort_key, id: last.id };
+      }
+      const omitted = options.since === undefined ? Math.max(0, project.published_release_count - releases.length) : 0;
+      const repoUrl = githubRepoUrl(await changelogRepository.pullRequestUrl(readDb, project.id));
+      return { project, releases, omitted, repoUrl };
+    },
+
+    /** The published notes as one document: Keep a Changelog (the route's), as published, or JSON. */
+    async document(slug: string, format: ExportFormat, options: { limit?: number; since?: string; olderUrl?: string } = {}) {
+      const notes = await service.published(slug, options);
+      const omitted = notes.omitted && options.olderUrl ? { count: notes.omitted, url: options.olderUrl } : null;
+      const body =
+        format === 'json'
+          ? `${JSON.stringify({ project: { name: notes.project.name, slug: notes.project.slug }, releases: notes.releases.map(presentNote) }, null, 2)}\n`
+          : format === 'markdown'
+            ? renderPublishedMarkdown({ title: `${notes.project.name} changelog`, releases: notes.releases, omitted })
+            : renderKeepAChangelog({ releases: notes.releases, repoUrl: notes.repoUrl, omitted });
+      return { ...notes, body };
+    },
+
     /** One published note by tag (`unreleased`: the Unreleased note). */
     async release(slug: string, tag: string): Promise<{ project: PublicProject; release: PublishedRelease }> {
       const project = await requireProject(slug);
@@ -59,6 +123,24 @@ export function createReleasesService(readDb: Db) {
       if (!release) throw notFound('Release');
       return { project, release };
     },
+  };
+  return service;
+}
+
+/** A note in the export's JSON: the API's ReleaseNote fields a reader of a changelog needs. */
+function presentNote(n: PublishedRelease) {
+  return {
+    tag: n.tag,
+    package: n.package,
+    version: n.version,
+    prerelease: n.prerelease,
+    previous_tag: n.previous_tag,
+    released_at: n.released_at ? new Date(n.released_at).toISOString() : null,
+    title: n.title,
+    introduction: n.introduction,
+    content: n.content,
+    generated_json: n.generated_json,
+    published_at: new Date(n.published_at).toISOString(),
   };
 }
 

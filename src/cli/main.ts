@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ConfigError, loadConfig, type Config } from '../config.js';
+import { registerExportCommand } from '../changelog/export.cli.js';
 import { registerEntriesCommands } from '../entries/entries.cli.js';
 import { registerReleasesCommands } from '../entries/releases.cli.js';
 import { AppError } from '../errors.js';
@@ -158,6 +159,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   registerKeysCommands(core);
   registerEntriesCommands(core);
   registerReleasesCommands(core);
+  registerExportCommand(core);
   registerReposCommands(parts);
   registerWorkerCommand(parts);
   registerGenerationCommands(parts);

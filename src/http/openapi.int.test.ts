@@ -43,6 +43,7 @@ const RELEASE_PATHS = [
   '/v1/changelog/{slug}/releases.atom',
   '/v1/changelog/{slug}/releases.rss',
   '/v1/changelog/{slug}/releases.json',
+  '/v1/changelog/{slug}/changelog.md',
 ];
 /** Public additions outside the contract, documented so clients can find them: feeds, the public page, the widget. */
 const ADDITION_PATHS = [
