@@ -484,6 +484,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changelog/{slug}/changelog.md": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's published release notes as a CHANGELOG.md (Keep a Changelog)
+         * @description Public. The published release notes in the Keep a Changelog 1.1.0 layout: `# Changelog`, `## [Unreleased]` when the project published its Unreleased note, then `## [1.2.3] - YYYY-MM-DD` per release, newest first (a package's series by tag: `## [pkg@2.0.0]`), an editor's introduction under its heading, and the sections as `### Added` (features), `### Changed` (performance, refactoring, dependencies), `### Deprecated`, `### Fixed`, `### Security`; breaking changes lead under their own label and sections with no Keep a Changelog equivalent keep theirs. At most the 100 newest releases; a closing line counts the older ones and links the public release page. Link references (GitHub compare views) close the document when the project's pull-request URL names a GitHub repository. Only published notes, as published: drafts and pending revisions never appear. Sends `ETag`, `Last-Modified` and `Cache-Control`; answers `If-None-Match` or `If-Modified-Since` with 304. **Extension outside the API contract** (marked `x-extension`): release notes are not entries, and the contract's `entry_type` enum is unchanged.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The CHANGELOG.md document. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/markdown": string;
+                    };
+                };
+                /** @description Not Modified: the If-None-Match ETag (or, where the route sends Last-Modified, the If-Modified-Since date) is current; no body. */
+                304: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/changelog/{slug}/entries/{id}": {
         parameters: {
             query?: never;
