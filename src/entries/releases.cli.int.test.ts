@@ -157,3 +157,26 @@ describe('changelog releases show, publish and unpublish', () => {
     expect(all.stdout).toMatch(new RegExp(`^Published ${(tags.length - 2).toLocaleString('en')} release notes of cliff; ${2 + policyDrafts} left as they were`));
   }, SLOW);
 });
+
+describe('changelog export', () => {
+  it('prints the published release notes as Keep a Changelog, newest first, the same as the route; --since and --format json', async () => {
+    const run = await cli('export', '--project', 'cliff');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.startsWith('# Changelog')).toBe(true);
+    const headings = [...run.stdout.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1]!);
+    // Every published tag once, in the order the release list gives (newest first).
+    expect(headings.filter((h) => h !== 'Unreleased')).toEqual(tags.map((t) => t.replace(/^v/, '')).filter((t) => headings.includes(t)));
+    expect(headings.length).toBeGreaterThanOrEqual(tags.length);
+
+    const since = await cli('export', '--project', 'cliff', '--since', tags[3]!);
+    expect(since.code, since.stderr).toBe(0);
+    const later = [...since.stdout.matchAll(/^## \[([^\]]+)\]/gm)].map((m) => m[1]!).filter((h) => h !== 'Unreleased');
+    expect(later).toEqual(headings.filter((h) => h !== 'Unreleased').slice(0, 3));
+
+    const json = await cli('export', '--project', 'cliff', '--format', 'json', '--json');
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.stringify(json.json())).toContain(tags[0]!);
+    const unknown = await cli('export', '--project', 'cliff', '--since', 'v0.0.0-none');
+    expect(unknown.code).not.toBe(0);
+  }, SLOW);
+});
