@@ -9,7 +9,9 @@ import { streamGitTokens, type GitOptions } from './git.js';
 import {
   dependencyDelta,
   isManifestPath,
+  isToolingManifest,
   MAX_MANIFEST_BYTES,
+  MAX_PACKAGES,
   mergeChanges,
   readManifest,
   type DependencyChanges,
@@ -60,6 +62,7 @@ interface FileDiff {
  */
 export async function readDependencyChanges(range: string[], options: GitOptions): Promise<Map<string, DependencyChanges>> {
   const perCommit = new Map<string, Array<[ManifestDependencies | null, ManifestDependencies | null]>>();
+  const packagesOf = new Map<string, Array<[string, string | null]>>();
   const localNames = new Set<string>();
   let sha: string | null = null;
   let file: FileDiff | null = null;
@@ -70,6 +73,12 @@ export async function readDependencyChanges(range: string[], options: GitOptions
     const before = file.added ? null : readManifest(file.path, file.before.join('\n'));
     const after = file.deleted ? null : readManifest(file.path, file.after.join('\n'));
     for (const m of [before, after]) if (m?.name) localNames.add(m.name);
+    if (!isToolingManifest(file.path)) {
+      let named = packagesOf.get(sha);
+      if (!named) packagesOf.set(sha, (named = []));
+      const slash = file.path.lastIndexOf('/');
+      if (named.length < MAX_PACKAGES) named.push([slash < 0 ? '' : file.path.slice(0, slash), after?.name ?? null]);
+    }
     let list = perCommit.get(sha);
     if (!list) perCommit.set(sha, (list = []));
     list.push([before, after]);
@@ -129,6 +138,8 @@ export async function readDependencyChanges(range: string[], options: GitOptions
   for (const [commit, files] of perCommit) {
     const changes: DependencyChanges = { runtime: [], dev: [] };
     for (const [before, after] of files) mergeChanges(changes, dependencyDelta(before, after, localNames));
+    const named = packagesOf.get(commit);
+    if (named?.length) changes.packages = named;
     out.set(commit, changes);
   }
   return out;

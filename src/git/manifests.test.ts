@@ -131,11 +131,19 @@ describe('readDependencyChanges (one git log for the whole history)', () => {
 
   it('gives each commit that changes a manifest its runtime and development changes, and no other commit any', async () => {
     const facts = await readDependencyChanges(['main'], { cwd: dir });
-    expect(facts.get(shas.dev!)).toEqual({ runtime: [], dev: ['vitest'] });
-    expect(facts.get(shas.runtime!)).toEqual({ runtime: ['qs'], dev: [] });
-    expect(facts.get(shas.branch!)).toEqual({ runtime: [], dev: ['vitest'] });
+    // `packages`: each changed manifest's directory and the name it declares ('' is the root).
+    expect(facts.get(shas.dev!)).toEqual({ runtime: [], dev: ['vitest'], packages: [['', 'lib']] });
+    expect(facts.get(shas.runtime!)).toEqual({ runtime: ['qs'], dev: [], packages: [['', 'lib']] });
+    expect(facts.get(shas.branch!)).toEqual({ runtime: [], dev: ['vitest'], packages: [['', 'lib']] });
     expect(facts.has(shas.code!)).toBe(false);
     // Added manifests: everything they declare is new, the repository's own package left out.
-    expect(facts.get(shas.init!)).toEqual({ runtime: ['qs'], dev: ['vitest'] });
+    expect(facts.get(shas.init!)).toEqual({
+      runtime: ['qs'],
+      dev: ['vitest'],
+      packages: [
+        ['', 'lib'],
+        ['packages/util', '@acme/util'],
+      ],
+    });
   });
 });

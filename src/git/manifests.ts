@@ -14,6 +14,12 @@ export interface DependencyChanges {
   runtime: string[];
   /** Packages whose development-only requirement was added, removed or changed. */
   dev: string[];
+  /**
+   * The manifests the commit changed, as `[directory, package name]` ('' for the root; the name null when
+   * the manifest was deleted or declares none): the engine names a commit's components from these.
+   * Tooling manifests (website/, e2e/, fixtures…) are left out; at most MAX_PACKAGES per commit.
+   */
+  packages?: Array<[dir: string, name: string | null]>;
 }
 
 type Kind = 'runtime' | 'dev';
@@ -30,10 +36,17 @@ export const MAX_MANIFEST_BYTES = 256 * 1024;
 /** Names kept per kind and commit: a lock-step update of a whole monorepo's tooling is still "dev". */
 export const MAX_NAMES = 50;
 const MAX_NAME_LENGTH = 214; // npm's limit
+/** Manifests named per commit: a release bumping every package of a large monorepo stays bounded. */
+export const MAX_PACKAGES = 500;
 
 const MANIFEST_FILE = /(^|\/)(package\.json|Cargo\.toml|pyproject\.toml|go\.mod)$/;
 // Manifests of the project's tooling rather than of what it ships: all their dependencies are dev.
 const TOOLING_DIR = /(^|\/)(website|docs?|site|scripts?|examples?|bench(marks?)?|playground|tools?|e2e|fixtures|__tests__|tests?|sandbox|demo|\.github)\//i;
+
+/** Whether a manifest belongs to the project's tooling (website, examples, test fixtures), not to a package it ships. */
+export function isToolingManifest(path: string): boolean {
+  return TOOLING_DIR.test(path);
+}
 
 /** Whether a path is a manifest whose dependencies this module reads. */
 export function isManifestPath(path: string): boolean {

@@ -40,10 +40,12 @@ describe('readMirrorDependencyChanges', () => {
     await syncMirror(dir, { url }, 'main');
     expect(missingBlobs(dir)).toBeGreaterThan(0);
     const changes = await readMirrorDependencyChanges(dir, { url }, ['main']);
+    // `packages`: the changed manifest's directory (the root) and the name it declares.
+    const rootPackage: Array<[string, string | null]> = [['', 'lib']];
     expect(Object.fromEntries(changes)).toEqual({
-      [shas[0]!]: { runtime: ['qs'], dev: ['eslint'] },
-      [shas[1]!]: { runtime: [], dev: ['eslint'] },
-      [shas[2]!]: { runtime: ['qs'], dev: [] },
+      [shas[0]!]: { runtime: ['qs'], dev: ['eslint'], packages: rootPackage },
+      [shas[1]!]: { runtime: [], dev: ['eslint'], packages: rootPackage },
+      [shas[2]!]: { runtime: ['qs'], dev: [], packages: rootPackage },
     });
     // Only the manifests came: the README's versions are still not in the mirror.
     expect(missingBlobs(dir)).toBe(2);

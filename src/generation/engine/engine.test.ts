@@ -321,8 +321,8 @@ describe('components', () => {
       ],
     });
     expect(week.content).not.toMatch(/\*\*(deps|deps-dev|dev-deps|npm|docs):\*\*/);
-    // `npm` names a part of some projects (their npm wrapper): still a tag; `deps` and `docs` never are.
-    expect(week.component_tags).toEqual(['npm', 'parser', 'readme']);
+    // A scope is a component only when it names one of the project's packages: this one has none.
+    expect(week.component_tags).toEqual([]);
   });
 
   it('shows a kind scope where it says something the section does not, and a package the paths name instead', () => {
@@ -359,6 +359,85 @@ describe('components', () => {
       ],
     });
     expect(week.component_tags).toEqual(['compiler', 'runtime']);
+  });
+});
+
+describe('components from the manifests', () => {
+  // A vite-like monorepo: the root package, the tool and a plugin with its own tags.
+  const workspace = buildCommit({
+    message: 'chore: set up the workspace',
+    date: '2024-01-01T00:00:00Z',
+    changes: [
+      ['A', 'package.json'],
+      ['A', 'packages/vite/package.json'],
+      ['A', 'packages/plugin-legacy/package.json'],
+    ],
+    dependencies: {
+      runtime: [],
+      dev: [],
+      packages: [
+        ['', 'vite-monorepo'],
+        ['packages/vite', 'vite'],
+        ['packages/plugin-legacy', '@vitejs/plugin-legacy'],
+      ],
+    },
+  });
+  const commitTags = (...commits: CommitRecord[]) =>
+    generate([workspace, ...commits], resolveSettings({ entryTypes: ['commit'] }))
+      .entries.filter((e) => e.commit_sha !== workspace.sha)
+      .map((e) => e.component_tags);
+
+  it("tags a commit with the packages its paths are in, by their manifests' names, whatever its scope says", () => {
+    const legacy = buildCommit({ message: 'feat(legacy): support modern browsers', changes: [['M', 'packages/plugin-legacy/src/index.ts']] });
+    const both = buildCommit({
+      message: 'fix(vite): share a helper',
+      changes: [
+        ['M', 'packages/vite/src/a.ts'],
+        ['M', 'packages/plugin-legacy/src/b.ts'],
+      ],
+    });
+    const misnamed = buildCommit({ message: 'fix(plugin-legacy): x', changes: [['M', 'packages/vite/src/a.ts']] });
+    expect(commitTags(legacy, both, misnamed)).toEqual([['@vitejs/plugin-legacy'], ['@vitejs/plugin-legacy', 'vite'], ['vite']]);
+  });
+
+  it('tags a scope only when it names a known package (normalised), and never junk', () => {
+    const root = (message: string) => buildCommit({ message, changes: [['M', 'README.md']] });
+    expect(
+      commitTags(
+        root('fix(Plugin_Legacy): a'),
+        root('fix(@vitejs/plugin-legacy): b'),
+        root('fix(cli): c'),
+        root('fix(#4774): d'),
+        root('feat(minor): e'),
+        root('signed-off-by: f'),
+        root('re-enable(x): g'),
+      ),
+    ).toEqual([['@vitejs/plugin-legacy'], ['@vitejs/plugin-legacy'], [], [], [], [], []]);
+  });
+
+  it("labels a plugin's commit with the plugin's own release, not the root's", () => {
+    const change = buildCommit({
+      message: 'feat(legacy): modern chunks',
+      parents: [workspace.sha],
+      date: '2024-01-02T00:00:00Z',
+      changes: [['M', 'packages/plugin-legacy/src/index.ts']],
+    });
+    const release = buildCommit({
+      message: 'release: plugin-legacy@2.1.0',
+      parents: [change.sha],
+      date: '2024-01-03T00:00:00Z',
+      changes: [['M', 'packages/plugin-legacy/package.json']],
+      tags: ['plugin-legacy@2.1.0'],
+    });
+    const rootRelease = buildCommit({
+      message: 'release: v5.0.0',
+      parents: [release.sha],
+      date: '2024-01-04T00:00:00Z',
+      changes: [['M', 'packages/vite/package.json']],
+      tags: ['v5.0.0'],
+    });
+    const entries = generate([workspace, change, release, rootRelease], resolveSettings({ entryTypes: ['commit'] })).entries;
+    expect(entries.find((e) => e.commit_sha === change.sha)).toMatchObject({ component_tags: ['@vitejs/plugin-legacy'], version_label: 'plugin-legacy@2.1.0' });
   });
 });
 

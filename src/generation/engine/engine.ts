@@ -9,7 +9,7 @@ import { computeArrivals, type ArrivalIndex } from './arrival.js';
 import type { CommitRecord } from '../../git/commit-record.js';
 import { Bumps, bumpOf } from './bumps.js';
 import { classifyCommit, type ClassifiedCommit } from './classify.js';
-import { compilePathRules, detectPathRules, type ComponentMatcher } from './components.js';
+import { componentSource, isJunkComponent } from './components.js';
 import { headlineItems, NearDuplicates, titleKey } from './headlines.js';
 import { mergeItems, type MergeItem } from './merges.js';
 import { isoWeek, parseLocalDate, periodOf, type Period } from './periods.js';
@@ -71,6 +71,8 @@ export interface PreparedCommit {
   components: string[];
   /** The item's component: the scope, else the only path component. */
   component: string | null;
+  /** The component whose release series labels the commit: the one its scope names, else its first. */
+  series: string | null;
   teams: string[];
 }
 
@@ -111,7 +113,7 @@ export function prepareCommits(
   const shas = new Set(history.map((c) => c.sha));
   if (history !== commits) for (const c of commits) shas.add(c.sha);
   const paths = allPaths(history);
-  const matcher: ComponentMatcher = compilePathRules(settings.pathRules.length ? settings.pathRules : detectPathRules(paths));
+  const source = componentSource(settings.pathRules, history, paths);
   const siteDocs = docsAreWebsite(paths);
   const teams = createTeamResolver(settings.teams, settings.codeowners, warnings);
   return commits.map((record) => {
@@ -121,13 +123,15 @@ export function prepareCommits(
       mergedCommitsPresent: record.parents.slice(1).some((p) => shas.has(p)),
       siteDocs,
     });
-    const pathComponents = matcher.componentsOf(record.changes);
+    const pathComponents = source.componentsOf(record.changes);
     const scope = classified.scope?.toLowerCase().trim() || null;
-    // `deps`, `docs`, `ci` name a kind of change, not a part of the product: no component tag, and no
-    // label where the section (or the title) already says it — the changed paths may name one instead.
-    const tagged = scope && !isKindScope(scope) ? scope : null;
-    const components = tagged && !pathComponents.includes(tagged) ? [tagged, ...pathComponents].sort() : pathComponents;
-    const shown = scope && !scopeRestates(scope, classified.section, classified.title) ? scope : null;
+    // The package a scope names (`deps`, `docs`, `ci` name a kind of change, and anything else that is
+    // not a known package is no component). The paths outrank it: it is a tag only when they name none.
+    const named = scope && !isKindScope(scope) ? source.named(scope) : null;
+    const components = pathComponents.length ? pathComponents : named ? [named] : [];
+    // The item's label: the scope as written, unless the section or title already says it or it is junk
+    // (`#4774`, `minor`, `signed-off-by`); else the only package the paths name.
+    const shown = scope && !scopeRestates(scope, classified.section, classified.title) && !isJunkComponent(scope) ? scope : null;
     const committedAt = Date.parse(record.committer.date);
     const p: PreparedCommit = {
       record,
@@ -136,6 +140,7 @@ export function prepareCommits(
       committedAt,
       components,
       component: shown ?? (pathComponents.length === 1 ? pathComponents[0]! : null),
+      series: named && components.includes(named) ? named : (components[0] ?? null),
       teams: teams.teamsOf(classified, record.changes),
     };
     onPrepared?.(p);
@@ -314,7 +319,7 @@ function commitEntry(p: PreparedCommit, settings: GenerationSettings, versions: 
     title: c.title,
     content: renderMarkdown(json, settings),
     generated_json: json,
-    version_label: versions.labelOf(p.record.sha, [p.component, ...p.components]),
+    version_label: versions.labelOf(p.record.sha, [p.series, ...p.components]),
     team_attribution: teamAttribution,
     component_tags: p.components,
     commit_sha: p.record.sha,

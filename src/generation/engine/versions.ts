@@ -151,6 +151,12 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
     if (!byComponent.has(bare)) byComponent.set(bare, key);
   }
 
+  // A component named by its manifest (`@vitejs/plugin-legacy`) finds the series its tags spell without the org (`plugin-legacy@2.1.0`).
+  const seriesOf = (component: string): string | undefined => {
+    const name = component.toLowerCase();
+    return byComponent.get(name) ?? (name.startsWith('@') ? byComponent.get(name.slice(name.indexOf('/') + 1)) : undefined);
+  };
+
   const labels = new Map<string | null, SeriesLabels>();
   /** Labels of one series (null: all series together), computed on first use. */
   const seriesLabels = (key: string | null): SeriesLabels => {
@@ -163,7 +169,7 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
   return {
     labelOf(sha, components = []) {
       for (const c of components) {
-        const key = c ? byComponent.get(c.toLowerCase()) : undefined;
+        const key = c ? seriesOf(c) : undefined;
         if (key !== undefined) return labelsOf(key).get(sha) ?? null;
       }
       return labelsOf(rootSeries).get(sha) ?? null;
@@ -177,7 +183,7 @@ export function buildVersionIndex(commits: readonly VersionedCommit[], options: 
     releases,
     series,
     rootSeries,
-    seriesOfComponent: (component) => byComponent.get(component.toLowerCase()) ?? null,
+    seriesOfComponent: (component) => seriesOf(component) ?? null,
     firstRelease(sha, key) {
       if (!series.has(key)) return null;
       const { owner, releases: list } = seriesLabels(key);
