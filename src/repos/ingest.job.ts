@@ -22,7 +22,7 @@ export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Pro
         signal: stopping,
         beforeIdle: async (result) => {
           if (!result.changed) return;
-          await jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 || result.returned > 0 }, { key: result.projectId });
+          await jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 || result.returned > 0, retagged: result.retagged > 0 }, { key: result.projectId });
         },
       });
     } catch (error) {

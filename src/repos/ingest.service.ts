@@ -101,6 +101,8 @@ export interface IngestResult {
    * must read them again in full (a run of what this ingest stored would not touch them).
    */
   returned: number;
+  /** Commits stored before whose tags this run added, moved or removed. */
+  retagged: number;
   tip: string | null;
   /**
    * Whether the run changed anything generation reads: commits stored, dropped or back on the
@@ -197,6 +199,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       walked: 0,
       unreachable: 0,
       returned: 0,
+      retagged: 0,
       tip: link.last_ingested_sha,
       changed: false,
     };
@@ -347,7 +350,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         ...(codeowners !== undefined ? { codeowners } : {}),
         tagsDigest: digest,
       });
-      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, returned, tip, changed };
+      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, returned, retagged, tip, changed };
       await options.beforeIdle?.(result);
       await linksRepository.setSyncState(db, link.id, { state: 'idle', done, total, finished: true, added });
       return result;

@@ -169,7 +169,7 @@ export function registerReposCommands({ program, command, run, withServices, io 
             const progress = await generationProgressBar(terminal);
             try {
               generated = await services.generation.generate(project.slug, {
-                ...(unreachable || returned ? {} : { storedSince: startedAt }),
+                ...(unreachable || returned ? {} : { storedSince: startedAt, retagged: results.some((r) => r.retagged > 0) }),
                 ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
               });
             } finally {
