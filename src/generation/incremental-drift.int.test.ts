@@ -45,7 +45,7 @@ type Step =
   /** A revert of the commit `back` first-parent steps from the tip, pushed an hour later. */
   | { kind: 'revert'; back: number }
   /** A branch made from the commit `base` steps back, its `n` commits dated back then, merged now. */
-  | { kind: 'merge-old'; base: number; n: number; conventional: boolean };
+  | { kind: 'merge-old'; base: number; n: number; conventional: boolean; tagged: boolean };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
   { weight: 5, arbitrary: fc.record({ kind: fc.constant('push' as const), n: fc.integer({ min: 1, max: 3 }), gapHours: fc.constantFrom(1, 6, 30, 200) }) },
@@ -62,6 +62,7 @@ const stepArb: fc.Arbitrary<Step> = fc.oneof(
       base: fc.integer({ min: 1, max: 5 }),
       n: fc.integer({ min: 1, max: 3 }),
       conventional: fc.boolean(),
+      tagged: fc.constantFrom(false, false, true),
     }),
   },
 );
@@ -170,6 +171,8 @@ class Repository {
         // The branch's commits were made back then, between its base and the tip: old work arriving now.
         let head = base;
         for (let i = 0; i < step.n; i++) head = this.commit([head], baseAt + (i + 1) * 60_000);
+        // A release tagged on the branch before it was merged.
+        if (step.tagged) this.tags.set(`v0.${++this.#tagged}.0`, head);
         this.clock += 2 * HOUR;
         const message = step.conventional ? `feat(topic): merge ${name} (#${this.#branches})` : `Merge branch '${name}' into main`;
         this.tip = this.commit([this.tip!, head], this.clock, message);
