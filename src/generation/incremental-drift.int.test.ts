@@ -1,13 +1,14 @@
-// The property: whatever sequence of pushes, force-pushes, new and moved tags and merges of old
-// branches a project went through, each followed by the incremental generation an ingest queues,
+// The property: whatever sequence of pushes, force-pushes (and force-pushes undone), reverts, new,
+// moved and deleted tags and merges of old branches a project went through, each followed by the incremental generation an ingest queues,
 // what it stores equals what one full generation of the same final history stores in a fresh
 // project. Incremental must never drift from full.
 //
 // Ingest is modelled as src/repos/ingest.service.ts does it, through the same repository calls: a
 // fast-forward stores the commits of `last..tip`, a rewrite stores what is new on the branch and
 // flags commits no longer on it (and commits back on it) through `reachable`; tags are synced on
-// every run. Generation then runs as src/repos/ingest.job.ts queues it: of what the ingest stored,
-// or in full when a force-push dropped commits.
+// every run; a fast-forward revives stored commits a force-push had dropped. Generation then runs as
+// src/repos/ingest.job.ts queues it: of what the ingest stored (saying whether stored commits were
+// retagged), or in full when a force-push dropped commits or brought dropped ones back.
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
