@@ -4,9 +4,9 @@ import type { GenerationService } from './generation.service.js';
 
 /** The `generate` job: store the entries of a project's new commits, or of its whole history when `full`. */
 export async function workGenerateJobs(jobs: JobQueue, generation: GenerationService): Promise<void> {
-  await jobs.work('generate', async ({ projectId, storedSince, full }) => {
+  await jobs.work('generate', async ({ projectId, storedSince, full, retagged }) => {
     try {
-      await generation.generateProject(projectId, full || !storedSince ? {} : { storedSince: new Date(storedSince) });
+      await generation.generateProject(projectId, full || !storedSince ? {} : { storedSince: new Date(storedSince), retagged: retagged === true });
     } catch (error) {
       // The project was deleted meanwhile: nothing left to do, and retrying will not change that.
       if (error instanceof AppError && error.code === 'not_found') return;

@@ -23,6 +23,11 @@ export interface GenerateRunOptions {
   shas?: readonly string[];
   /** Only commits stored at or after this instant (what an ingest added) and their periods. */
   storedSince?: Date;
+  /**
+   * The ingest added, moved or removed tags of commits stored before: with `storedSince`, the run
+   * also looks again at what a release window decides (engine/touched.ts `windowsMoved`).
+   */
+  retagged?: boolean;
   /** Entry types to produce; default: the project's. */
   types?: readonly GeneratedEntryType[];
   /** Store release notes too; default: the project's `releases` setting. */
@@ -131,9 +136,15 @@ interface RunInput {
 function touchOf({ rows, stored }: RunInput, options: GenerateRunOptions): Touch | null {
   if (!options.since && !options.shas && !options.storedSince) return null;
   const shas = new Set(options.shas ?? []);
+  let windowsMoved = options.retagged === true;
   if (options.storedSince) {
     const since = options.storedSince.getTime();
-    for (const r of rows) if (r.storedAt >= since) shas.add(r.record.sha);
+    for (const r of rows) {
+      if (r.storedAt < since) continue;
+      shas.add(r.record.sha);
+      // A new tagged commit can be the first release of older commits (a merged branch's tag).
+      if (r.record.tags.length) windowsMoved = true;
+    }
   }
   // A tag pushed later relabels entries no new commit touches: the thread checks each stored label.
   const labels: StoredLabel[] = [];
@@ -141,7 +152,7 @@ function touchOf({ rows, stored }: RunInput, options: GenerateRunOptions): Touch
     if (e.status === 'archived' || !e.commit_shas.length) continue;
     labels.push({ sha: e.commit_shas[0]!, components: e.component_tags, periodStart: e.period_start, periodEnd: e.period_end, label: e.version_label });
   }
-  return { shas: [...shas], ...(options.since ? { arrivedSince: options.since.getTime() } : {}), labels };
+  return { shas: [...shas], ...(options.since ? { arrivedSince: options.since.getTime() } : {}), labels, ...(windowsMoved ? { windowsMoved } : {}) };
 }
 
 /** The commits only release branches reach, as the engine takes them (nothing when there are none). */

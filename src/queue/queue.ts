@@ -7,9 +7,10 @@ export interface JobPayloads {
   'repo-ingest': { linkId: string };
   /**
    * Store the entries of a project's new commits (those stored since `storedSince`, ISO 8601), or
-   * of its whole history when `full` (a force-push dropped commits).
+   * of its whole history when `full` (a force-push dropped commits); `retagged`: tags of commits
+   * stored before changed too.
    */
-  generate: { projectId: string; storedSince?: string; full?: boolean };
+  generate: { projectId: string; storedSince?: string; full?: boolean; retagged?: boolean };
   /** One attempt of an outbound webhook delivery (src/webhooks/). */
   'webhook-deliver': { deliveryId: string };
   /** Queue the ingest of links without push webhooks, then schedule the next poll (src/repos/ingest.job.ts). */

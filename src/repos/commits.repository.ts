@@ -102,6 +102,23 @@ export const commitsRepository = {
   },
 
   /**
+   * Marks the given commits of the link's tracked branch reachable again where a force-push had
+   * dropped them (a stored commit is never stored twice, so a push that brings one back by a
+   * fast-forward finds it stored and unreachable); how many. One probe of the link's key per SHA.
+   */
+  async revive(db: Executor, linkId: string, shas: readonly string[]): Promise<number> {
+    if (!shas.length) return 0;
+    const result = await sql<{ n: number }>`
+      WITH revived AS (
+        UPDATE commits SET reachable = true
+        WHERE repo_link_id = ${linkId} AND sha = ANY(${[...shas]}::text[]) AND on_tracked_branch AND NOT reachable
+        RETURNING 1
+      )
+      SELECT count(*)::int AS n FROM revived`.execute(db);
+    return result.rows[0]!.n;
+  },
+
+  /**
    * Makes the stored tags of a link's commits match `tags` (tags move, appear and disappear); how
    * many commits' tags changed.
    */

@@ -150,6 +150,40 @@ describe('backfill of the dataset repository', () => {
   });
 });
 
+describe('a force-push undone by a fast-forward', () => {
+  // The commits a force-push dropped, pushed again on top of where it left the branch: the ingest
+  // walks only `last..tip` and finds them stored (unreachable). They used to stay unreachable, their
+  // entries archived, while a fresh link of the same history showed them.
+  it('makes the dropped commits reachable again and asks for a full generation, which brings their entries back', async () => {
+    const source = smallRepo({ defaultBranch: 'main', commits: 3 });
+    const { project, link } = await newLink(source);
+    await ctx.services.ingest.ingestLink(link.id);
+    await ctx.services.generation.generateProject(project.id);
+    const tip = revParse(source, 'main');
+    const commitEntryStatus = async () => {
+      const row = await ctx.services.database.db
+        .selectFrom('changelog_entries')
+        .select('status')
+        .where('project_id', '=', project.id)
+        .where('generation_key', '=', `commit:${tip}`)
+        .executeTakeFirst();
+      return row?.status;
+    };
+
+    execFileSync('git', ['-C', source, 'update-ref', 'refs/heads/main', `${tip}~1`]);
+    expect(await ctx.services.ingest.ingestLink(link.id)).toMatchObject({ added: 0, unreachable: 1, returned: 0 });
+    await ctx.services.generation.generateProject(project.id);
+    expect(await commitEntryStatus()).toBe('archived');
+
+    execFileSync('git', ['-C', source, 'update-ref', 'refs/heads/main', tip]);
+    expect(await ctx.services.ingest.ingestLink(link.id)).toMatchObject({ added: 0, unreachable: 0, returned: 1, changed: true });
+    expect(await stats(link.id)).toMatchObject({ total: 3, reachable: 3 });
+    await ctx.services.generation.generateProject(project.id);
+    // History (the commits predate the link): published under the default history policy, as before.
+    expect(await commitEntryStatus()).toBe('published');
+  });
+});
+
 // Before any test starts a worker, which would run the ingests that linking queues.
 describe('the link\'s ingest lease', () => {
   const lease = async (linkId: string) =>

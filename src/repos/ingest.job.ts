@@ -9,8 +9,8 @@ const CLOCK_SLACK_MS = 60_000;
 
 /**
  * The `repo-ingest` job: fetch a link's repository and store its new commits, then queue the
- * generation of their entries (of the whole history when a force-push dropped commits) when the
- * ingest changed anything.
+ * generation of their entries (of the whole history when a force-push dropped commits or brought
+ * dropped ones back) when the ingest changed anything.
  */
 export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Promise<void> {
   await jobs.work('repo-ingest', async ({ linkId }, stopping) => {
@@ -22,7 +22,7 @@ export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Pro
         signal: stopping,
         beforeIdle: async (result) => {
           if (!result.changed) return;
-          await jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 }, { key: result.projectId });
+          await jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 || result.returned > 0, retagged: result.retagged > 0 }, { key: result.projectId });
         },
       });
     } catch (error) {

@@ -96,6 +96,13 @@ export interface IngestResult {
   walked: number;
   /** Commits that a force-push made unreachable in this run. */
   unreachable: number;
+  /**
+   * Commits a force-push had dropped that are back on the branch: stored long ago, so generation
+   * must read them again in full (a run of what this ingest stored would not touch them).
+   */
+  returned: number;
+  /** Commits stored before whose tags this run added, moved or removed. */
+  retagged: number;
   tip: string | null;
   /**
    * Whether the run changed anything generation reads: commits stored, dropped or back on the
@@ -191,6 +198,8 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       added: 0,
       walked: 0,
       unreachable: 0,
+      returned: 0,
+      retagged: 0,
       tip: link.last_ingested_sha,
       changed: false,
     };
@@ -245,6 +254,11 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       let total = 0;
       let done = 0;
       let added = 0;
+      // Commits back on the branch that a force-push had dropped (a force-push undone).
+      let returned = 0;
+      // A fast-forward walks only `last..tip`: a commit of it stored before was dropped by a force-push
+      // since, and is live again (the rewrite's own path below finds those with a walk of the branch).
+      const revive = fastForward && !unmoved;
       // Commits stored as only a release branch's that the tracked branch now reaches (a release branch merged into it).
       const releaseOnly = new Set(await commitsRepository.releaseOnlyShas(db, link.id));
       const nowTracked: string[] = [];
@@ -264,6 +278,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
           await inFlight;
           inFlight = (async () => {
             added += await commitsRepository.insertBatch(db, link.project_id, link.id, commits);
+            if (revive) returned += await commitsRepository.revive(db, link.id, commits.map((c) => c.sha));
             options.afterBatch?.(added);
           })();
           // Surfaced by the next flush's `await inFlight` (or the last one's); meanwhile not an unhandled rejection.
@@ -296,7 +311,6 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       if (!unmoved) onProgress({ done, total });
 
       let unreachable = 0;
-      let returned = 0;
       if (!fastForward && link.last_ingested_sha !== null) {
         // Not a fast-forward: the branch was rewritten. Commits no longer on it are marked, and
         // commits back on it (a force-push undone) are live again.
@@ -307,7 +321,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         await commitsRepository.setReachable(db, link.id, gone, false);
         await commitsRepository.setReachable(db, link.id, back, true);
         unreachable = gone.length;
-        returned = back.length;
+        returned += back.length;
       }
       const moved = await commitsRepository.setOnTrackedBranch(db, link.id, nowTracked);
       const fromReleases = await ingestReleaseBranches(link, dir, source, tip, release, tags, releaseOnly.size > 0, options.signal);
@@ -336,7 +350,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         ...(codeowners !== undefined ? { codeowners } : {}),
         tagsDigest: digest,
       });
-      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, tip, changed };
+      const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, returned, retagged, tip, changed };
       await options.beforeIdle?.(result);
       await linksRepository.setSyncState(db, link.id, { state: 'idle', done, total, finished: true, added });
       return result;

@@ -158,16 +158,18 @@ export function registerReposCommands({ program, command, run, withServices, io 
           const counts = await services.repos.commitCounts(project.id);
           const added = results.reduce((sum, r) => sum + r.added, 0);
           const unreachable = results.reduce((sum, r) => sum + r.unreachable, 0);
+          const returned = results.reduce((sum, r) => sum + r.returned, 0);
           // Generation reads the whole history (seconds for thousands of commits): only when an ingest
           // changed something it reads (commits, tags, CODEOWNERS), as the worker's polls do.
           const changed = results.some((r) => r.changed);
-          // A force-push can empty any period, so it regenerates everything; otherwise only what is new.
+          // A force-push can empty any period, and one undone brings back commits stored long ago: either
+          // regenerates everything; otherwise only what is new.
           let generated = null;
           if (changed) {
             const progress = await generationProgressBar(terminal);
             try {
               generated = await services.generation.generate(project.slug, {
-                ...(unreachable ? {} : { storedSince: startedAt }),
+                ...(unreachable || returned ? {} : { storedSince: startedAt, retagged: results.some((r) => r.retagged > 0) }),
                 ...(progress.onProgress ? { onProgress: progress.onProgress } : {}),
               });
             } finally {

@@ -26,6 +26,15 @@ describe('what an incremental run touches', () => {
     expect(touchedCommits(commits, { shas: [], labels: [{ ...week, label: null }] }, arrival, versions)).toEqual(new Set([a.sha]));
   });
 
+  it('every revert when tags moved (a release window can split a change from its revert under the same label)', () => {
+    const revert = buildCommit({ parents: [d.sha], message: `Revert "chore: something"\n\nThis reverts commit ${c.sha}.`, date: '2024-01-12T10:00:00Z' });
+    const withRevert = [...commits, revert];
+    const arrivals = computeArrivals(withRevert);
+    const index = buildVersionIndex(withRevert, { arrival: arrivals });
+    expect(touchedCommits(withRevert, { shas: [], labels: [] }, arrivals, index).size).toBe(0);
+    expect(touchedCommits(withRevert, { shas: [], labels: [], windowsMoved: true }, arrivals, index)).toEqual(new Set([revert.sha]));
+  });
+
   it('speaks for the touched commits\' entries and the rollups of their periods', () => {
     expect(touchedKeys(commits, new Set([c.sha, d.sha]), ['commit', 'weekly', 'monthly'], 'UTC', arrival).sort()).toEqual(
       [`commit:${c.sha}`, `commit:${d.sha}`, 'monthly:2024-01-01', 'weekly:2024-01-08'].sort(),

@@ -5,6 +5,7 @@
  */
 import type { CommitRecord } from '../../git/commit-record.js';
 import type { ArrivalIndex } from './arrival.js';
+import { classifyCommit } from './classify.js';
 import { touchedPeriods } from './engine.js';
 import type { GeneratedEntryType } from './types.js';
 import type { VersionIndex } from './versions.js';
@@ -29,16 +30,29 @@ export interface Touch {
   arrivedSince?: number;
   /** Stored entries' labels: one the index no longer gives (a tag pushed later) brings its commit along. */
   labels: readonly StoredLabel[];
+  /**
+   * Tags were added, moved or removed on commits stored before, or came with new ones: a commit's
+   * release window may have moved where no label shows it. A revert and its target cancel out in a
+   * rollup only inside one window, so every revert is touched (its periods are regenerated).
+   */
+  windowsMoved?: boolean;
 }
 
+/** Every message classify.ts may read as a revert mentions the word: only those are classified. */
+const REVERTISH = /revert/i;
+
 /** The SHAs an incremental run regenerates. */
-export function touchedCommits(commits: readonly Pick<CommitRecord, 'sha'>[], touch: Touch, arrival: ArrivalIndex, versions: VersionIndex): Set<string> {
+export function touchedCommits(commits: readonly CommitRecord[], touch: Touch, arrival: ArrivalIndex, versions: VersionIndex): Set<string> {
   const touched = new Set(touch.shas);
   if (touch.arrivedSince !== undefined) for (const c of commits) if (arrival.get(c.sha)!.at >= touch.arrivedSince) touched.add(c.sha);
   for (const e of touch.labels) {
     const expected = e.periodStart && e.periodEnd ? versions.highestIn(e.periodStart, e.periodEnd) : versions.labelOf(e.sha, e.components);
     if (expected !== e.label) touched.add(e.sha);
   }
+  // A tag moved between a change and its revert in one week splits them into two releases: the week
+  // now lists both, though its label (the best release in it) is the same. The windows a run saw
+  // before are not kept, so a run that moved tags looks again at each revert (few in any history).
+  if (touch.windowsMoved) for (const c of commits) if (REVERTISH.test(c.message) && classifyCommit(c).reverts) touched.add(c.sha);
   return touched;
 }
 
