@@ -5,11 +5,11 @@
  * needed. Streamed line by line under a time budget; a file past MAX_MANIFEST_BYTES is skipped.
  * Read from the same range as the commits, so `--diff-merges=first-parent` matches their changed paths.
  */
+import { isToolingManifest } from './commit-record.js';
 import { streamGitTokens, type GitOptions } from './git.js';
 import {
   dependencyDelta,
   isManifestPath,
-  isToolingManifest,
   MAX_MANIFEST_BYTES,
   MAX_PACKAGES,
   mergeChanges,

@@ -8,6 +8,7 @@
  * Manifests come from whoever can push: each is read only up to MAX_MANIFEST_BYTES, with JSON.parse or
  * one pass over its lines (no regex that can backtrack over a line), and at most MAX_NAMES names are kept.
  */
+import { isToolingManifest } from './commit-record.js';
 
 export interface DependencyChanges {
   /** Packages whose runtime requirement was added, removed or changed. */
@@ -40,13 +41,6 @@ const MAX_NAME_LENGTH = 214; // npm's limit
 export const MAX_PACKAGES = 500;
 
 const MANIFEST_FILE = /(^|\/)(package\.json|Cargo\.toml|pyproject\.toml|go\.mod)$/;
-// Manifests of the project's tooling rather than of what it ships: all their dependencies are dev.
-const TOOLING_DIR = /(^|\/)(website|docs?|site|scripts?|examples?|bench(marks?)?|playground|tools?|e2e|fixtures|__tests__|tests?|sandbox|demo|\.github)\//i;
-
-/** Whether a manifest belongs to the project's tooling (website, examples, test fixtures), not to a package it ships. */
-export function isToolingManifest(path: string): boolean {
-  return TOOLING_DIR.test(path);
-}
 
 /** Whether a path is a manifest whose dependencies this module reads. */
 export function isManifestPath(path: string): boolean {
@@ -67,7 +61,8 @@ export function readManifest(path: string, text: string): ManifestDependencies |
           : file === 'go.mod'
             ? readGoMod(text)
             : null;
-  if (parsed && TOOLING_DIR.test(path)) for (const d of parsed.deps.values()) d.kind = 'dev';
+  // Manifests of the project's tooling rather than of what it ships: all their dependencies are dev.
+  if (parsed && isToolingManifest(path)) for (const d of parsed.deps.values()) d.kind = 'dev';
   return parsed;
 }
 

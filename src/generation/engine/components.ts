@@ -5,8 +5,7 @@
  * conventional scope is a component only when it names one of those (ComponentSource.named); the
  * paths outrank it.
  */
-import type { CommitRecord } from '../../git/commit-record.js';
-import { isToolingManifest } from '../../git/manifests.js';
+import { isToolingManifest, type CommitRecord } from '../../git/commit-record.js';
 import { compileGlob, globProblem } from './glob.js';
 import { parseReleaseTag } from './versions.js';
 import type { Change, PathRule } from './types.js';
