@@ -111,12 +111,3 @@ export function isoWithOffset(date: Date, offset: number): string {
   const abs = Math.abs(offset);
   return `${local}${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
-
-// Manifests of the project's tooling rather than of what it ships (read at ingest, manifests.ts; the
-// engine's components skip them too, so it lives beside the record both read).
-const TOOLING_DIR = /(^|\/)(website|docs?|site|scripts?|examples?|bench(marks?)?|playground|tools?|e2e|fixtures|__tests__|tests?|sandbox|demo|\.github)\//i;
-
-/** Whether a manifest belongs to the project's tooling (website, examples, test fixtures), not to a package it ships. */
-export function isToolingManifest(path: string): boolean {
-  return TOOLING_DIR.test(path);
-}

@@ -5,7 +5,7 @@
  * needed. Streamed line by line under a time budget; a file past MAX_MANIFEST_BYTES is skipped.
  * Read from the same range as the commits, so `--diff-merges=first-parent` matches their changed paths.
  */
-import { isToolingManifest } from './commit-record.js';
+import { isToolingManifest } from './manifest-paths.js';
 import { streamGitTokens, type GitOptions } from './git.js';
 import {
   dependencyDelta,

@@ -8,7 +8,7 @@
  * Manifests come from whoever can push: each is read only up to MAX_MANIFEST_BYTES, with JSON.parse or
  * one pass over its lines (no regex that can backtrack over a line), and at most MAX_NAMES names are kept.
  */
-import { isToolingManifest } from './commit-record.js';
+import { isToolingManifest } from './manifest-paths.js';
 
 export interface DependencyChanges {
   /** Packages whose runtime requirement was added, removed or changed. */

@@ -5,7 +5,8 @@
  * conventional scope is a component only when it names one of those (ComponentSource.named); the
  * paths outrank it.
  */
-import { isToolingManifest, type CommitRecord } from '../../git/commit-record.js';
+import type { CommitRecord } from '../../git/commit-record.js';
+import { isToolingManifest } from '../../git/manifest-paths.js';
 import { compileGlob, globProblem } from './glob.js';
 import { parseReleaseTag } from './versions.js';
 import type { Change, PathRule } from './types.js';
