@@ -9,6 +9,7 @@ import { runCli, type CliOutput } from '../../test/helpers/cli.js';
 import { generatedJson } from '../../test/helpers/factories.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
 import { testConfig } from '../../test/helpers/config.js';
 import { openDatabase, type Database } from '../db/database.js';
 import { loadMigrations } from '../db/migrate.js';
@@ -524,7 +525,8 @@ describe('changelog users invite', () => {
     expect(link).toBeDefined();
 
     await withDb(async (database) => {
-      const app = await buildApp({ config: testConfig(env), database });
+      // Production password hashing (this checks its cost), load shedding off as in the test settings.
+      const app = await buildApp({ config: loadConfig({ ...env, UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' }), database });
       try {
         const browser = new DashboardClient(app);
         expect((await browser.get(link!)).body).toContain('ada@example.com');
