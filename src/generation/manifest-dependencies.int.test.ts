@@ -49,10 +49,11 @@ describe('manifest-aware dependency classification on the hosted path', () => {
 
     const stored = await db().selectFrom('commits').select(['message', 'dependencies']).where('project_id', '=', project.id).orderBy('committed_at').execute();
     expect(stored.map((c) => [c.message.split('\n')[0], c.dependencies === null ? null : JSON.parse(c.dependencies)])).toEqual([
-      // The first commit adds the manifest: both requirements are new.
-      ['feat: first version', { runtime: ['left-pad'], dev: ['vitest'] }],
-      ['chore(deps): bump vitest from 1.0.0 to 1.1.0', { runtime: [], dev: ['vitest'] }],
-      ['chore(deps): bump left-pad from 1.0.0 to 1.3.0', { runtime: ['left-pad'], dev: [] }],
+      // The first commit adds the manifest: both requirements are new. Each names the package whose
+      // manifest it changed (the root's, tiny-lib).
+      ['feat: first version', { runtime: ['left-pad'], dev: ['vitest'], packages: [['', 'tiny-lib']] }],
+      ['chore(deps): bump vitest from 1.0.0 to 1.1.0', { runtime: [], dev: ['vitest'], packages: [['', 'tiny-lib']] }],
+      ['chore(deps): bump left-pad from 1.0.0 to 1.3.0', { runtime: ['left-pad'], dev: [], packages: [['', 'tiny-lib']] }],
       ['fix: pad on the left', null],
     ]);
 
