@@ -45,8 +45,9 @@ describe('the password gate', () => {
 
   it('refuses at once (503, Retry-After) a request whose turn would come too late, but not a newcomer from another address', async () => {
     const gate = createPasswordGate({ concurrency: 1, maxWaitMs: 200 });
-    // One timed hash: the gate now expects about 50 ms a hash.
-    await gate.run('a', () => sleep(50));
+    // One timed hash: the gate now expects about 60 ms a hash. (At 50 ms, four hashes sat on the 200 ms
+    // boundary: a timer that fired a fraction early made them 199.6 ms, not over it.)
+    await gate.run('a', () => sleep(60));
     const held = deferred();
     const running = gate.run('a', () => held.done);
     const queued = [1, 2, 3].map(() => gate.run('a', () => sleep(1)));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { buildProject } from '../helpers/factories.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from '../helpers/git-fixtures.js';
-import { launchChromium, runE2e } from '../helpers/browser.js';
+import { createFirstAccount, launchChromium, runE2e } from '../helpers/browser.js';
 
 const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
 
@@ -38,13 +38,7 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
   });
 
   it('previews the edited form and leaves the saved settings alone', async () => {
-    const setup = await ctx.services.accounts.firstAccountSetupLink();
-    await page.goto(`${base}/dashboard/setup/${setup!.token}`);
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Grace Hopper');
-    await page.getByLabel('E-mail').fill('grace@example.com');
-    await page.getByLabel('Password').fill('correct-horse-battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await createFirstAccount(page, base, ctx.services);
     const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' });
     slug = project.slug;
     const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: slug, source: origin, branch: 'main' });

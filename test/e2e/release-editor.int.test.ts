@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { buildProject } from '../helpers/factories.js';
-import { launchChromium, runE2e, screenshot } from '../helpers/browser.js';
+import { createFirstAccount, launchChromium, runE2e, screenshot } from '../helpers/browser.js';
 import { datedRepository } from '../helpers/git-fixtures.js';
 
 /**
@@ -77,13 +77,7 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
   const item = (text: string) => page.locator('li.edit-item', { has: page.locator(`input[name="text"][value="${text}"]`) });
 
   it('publishes the history, edits a note, publishes it, and the public page and API show exactly that', async () => {
-    const setup = await ctx.services.accounts.firstAccountSetupLink();
-    await page.goto(`${base}/dashboard/setup/${setup!.token}`);
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Grace Hopper');
-    await page.getByLabel('E-mail').fill('grace@example.com');
-    await page.getByLabel('Password').fill('correct-horse-battery');
-    await page.getByRole('button', { name: 'Create account' }).click();
-    await page.waitForURL(/\/dashboard/);
+    await createFirstAccount(page, base, ctx.services);
     const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' }, { slug: 'grace-app', name: 'Grace App' });
     slug = project.slug;
     // The team reviews its history before it goes public: history is drafted, not published at link time.

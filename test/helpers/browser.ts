@@ -54,6 +54,19 @@ export const FIRST_ACCOUNT = {
 
 export type SetupStep = 'signup' | 'organization' | 'project';
 
+/** The installation's first account (Grace Hopper), from its setup link, and nothing else: signed in on `page`. */
+export async function createFirstAccount(page: Page, base: string, services: Pick<Services, 'accounts'>): Promise<{ email: string }> {
+  const setup = await services.accounts.firstAccountSetupLink();
+  if (!setup) throw new Error('the installation already has its first account');
+  await page.goto(`${base}/dashboard/setup/${setup.token}`);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Grace Hopper');
+  await page.getByLabel('E-mail').fill('grace@example.com');
+  await page.getByLabel('Password').fill('correct-horse-battery');
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(/\/dashboard/);
+  return { email: 'grace@example.com' };
+}
+
 /**
  * What a newcomer does first, through the dashboard: opens the setup link the server printed,
  * creates the first account, an organization, and a project in it. `beforeSubmit` runs with each

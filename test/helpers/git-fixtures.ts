@@ -163,3 +163,20 @@ export function datedRepository(work: string, { extension = 'txt' }: { extension
     },
   };
 }
+
+/**
+ * The start of a project with a maintained line, as fastify's: on main, a [v5.11.3] ← b ← c
+ * [v6.0.0-alpha.0]; the branch 5.x forked at b with d [v5.12.0]. Left checked out on 5.x; the shas by name.
+ */
+export function maintainedLine(r: ReturnType<typeof datedRepository>): Record<'a' | 'b' | 'c' | 'd', string> {
+  const a = r.commit('01-01', 'feat: plugins load faster');
+  r.git('tag', 'v5.11.3');
+  const b = r.commit('01-02', 'fix: keep the reply headers');
+  r.git('branch', '5.x');
+  const c = r.commit('01-03', 'feat!: drop the old logger\n\nBREAKING CHANGE: use pino');
+  r.git('tag', 'v6.0.0-alpha.0');
+  r.git('checkout', '--quiet', '5.x');
+  const d = r.commit('01-04', 'fix: backported content-type parsing');
+  r.git('tag', 'v5.12.0');
+  return { a, b, c, d };
+}

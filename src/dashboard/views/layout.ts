@@ -113,3 +113,12 @@ export const projectPageHead = (ws: { base: string; label: string }, project: { 
   html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> / <a href="/dashboard/projects/${project.slug}">${project.name}</a> /</div>
 <h1>${title}</h1>
 <p class="subtitle">${links}</p>`;
+
+/** A list's "all N matching this filter" choice for its bulk actions, refused above `limit`. */
+export function allMatching(total: number, limit: number): Part {
+  if (!total) return '';
+  const tooMany = total > limit;
+  return html`<label class="check"><input type="checkbox" name="scope" value="matching"${tooMany ? html` disabled` : ''}> all ${count(total)} matching this filter${
+    tooMany ? html` <span class="muted">(at most ${count(limit)} at once: narrow the filter)</span>` : ''
+  }</label>`;
+}

@@ -4,7 +4,7 @@ import { ENTRY_STATUSES } from '../../entries/entry-kinds.js';
 import { ROOT_PACKAGE } from '../../entries/release-filter.js';
 import type { AppError } from '../../errors.js';
 import { html, type Html } from '../../html/html.js';
-import { count, csrfField, filteredUrl, formErrors, option, when } from './layout.js';
+import { allMatching, count, csrfField, filteredUrl, formErrors, option, when } from './layout.js';
 import { releaseEditorUrl } from './release-editor.js';
 
 /** The releases filter as typed (empty: any), carried through links, hidden fields and the filter form. */
@@ -58,7 +58,6 @@ function row(slug: string, n: ReleaseListRow): Html {
 
 export function releasesPage(v: ReleasesView): Html {
   const { counts } = v;
-  const tooMany = counts.total > BULK_LIMIT;
   const packageChoices = v.packages.map((p) => (p === null ? option(ROOT_PACKAGE, 'root (tags like v1.2.0)', v.raw.package) : option(p, p, v.raw.package)));
   const carry = html`${hidden('status', v.raw.status)}${hidden('package', v.raw.package)}${hidden('prerelease', v.raw.prerelease)}${hidden('after', v.after)}`;
   return html`<section class="panel" aria-labelledby="history-h"><h2 id="history-h">Release history</h2>
@@ -86,11 +85,7 @@ ${carry}<input type="hidden" name="expected" value="${String(counts.total)}">
 <div class="actions">
 <button type="submit" name="action" value="publish">Publish</button>
 <button class="secondary" type="submit" name="action" value="unpublish">Unpublish</button>
-${counts.total
-    ? html`<label class="check"><input type="checkbox" name="scope" value="matching"${tooMany ? html` disabled` : ''}> all ${count(counts.total)} matching this filter${
-        tooMany ? html` <span class="muted">(at most ${count(BULK_LIMIT)} at once: narrow the filter)</span>` : ''
-      }</label>`
-    : ''}
+${allMatching(counts.total, BULK_LIMIT)}
 </div>
 </div>
 ${v.releases.length

@@ -6,7 +6,7 @@ import type { AppError } from '../../errors.js';
 import { SECTION_KEYS } from '../../generation/engine/types.js';
 import { html, type Html } from '../../html/html.js';
 import { inlineHtmlText } from '../../html/markdown.js';
-import { count, csrfField, filteredUrl, formErrors, option, when } from './layout.js';
+import { allMatching, count, csrfField, filteredUrl, formErrors, option, when } from './layout.js';
 
 /** The filter as typed (empty: any), carried through links, hidden fields and the filter form. */
 export interface RawFilter {
@@ -68,7 +68,6 @@ export function reviewPage(v: ReviewView): Html {
   const { counts } = v;
   const statusTotal = Object.values(counts.byStatus).reduce((a, b) => a + b, 0);
   const typeTotal = Object.values(counts.byType).reduce((a, b) => a + b, 0);
-  const tooMany = counts.total > BULK_LIMIT;
   return html`<section class="panel" aria-labelledby="filter-h"><h2 id="filter-h" class="visually-hidden">Filter</h2>
 <form class="filters" method="get" action="/dashboard/projects/${v.slug}/review">
 <div><label for="f-status">Status</label><select id="f-status" name="status">${option('all', 'all', v.raw.status)}${ENTRY_STATUSES.map((s) => option(s, s, v.raw.status))}</select></div>
@@ -94,11 +93,7 @@ ${hidden('status', v.raw.status)}${hidden('type', v.raw.type)}${hidden('section'
 <button type="submit" name="action" value="publish">Publish</button>
 <button class="secondary" type="submit" name="action" value="archive">Archive</button>
 <button class="secondary" type="submit" name="action" value="regenerate">Regenerate</button>
-${counts.total
-    ? html`<label class="check"><input type="checkbox" name="scope" value="matching"${tooMany ? html` disabled` : ''}> all ${count(counts.total)} matching this filter${
-        tooMany ? html` <span class="muted">(at most ${count(BULK_LIMIT)} at once: narrow the filter)</span>` : ''
-      }</label>`
-    : ''}
+${allMatching(counts.total, BULK_LIMIT)}
 </div>
 <p class="hint">Keys: <kbd>j</kbd>/<kbd>k</kbd> move, <kbd>x</kbd> select, <kbd>p</kbd> publish, <kbd>a</kbd> archive, <kbd>o</kbd> open. Regenerate drops people's edits of the selected entries.</p>
 </div>

@@ -2,7 +2,7 @@
 // get release notes whose ranges stay within their line, while Unreleased, entries and rollups stay main's.
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { datedRepository, tempDir } from '../../../test/helpers/git-fixtures.js';
+import { datedRepository, maintainedLine, tempDir } from '../../../test/helpers/git-fixtures.js';
 import { readRepository } from '../../git/local.js';
 import type { CommitRecord } from '../../git/commit-record.js';
 import { computeArrivals } from './arrival.js';
@@ -45,15 +45,7 @@ describe('release branches', () => {
     const work = tempDir('release-branches');
     scratch.push(work);
     const r = datedRepository(work);
-    sha.a = r.commit('01-01', 'feat: plugins load faster');
-    r.git('tag', 'v5.11.3');
-    sha.b = r.commit('01-02', 'fix: keep the reply headers');
-    r.git('branch', '5.x');
-    sha.c = r.commit('01-03', 'feat!: drop the old logger\n\nBREAKING CHANGE: use pino');
-    r.git('tag', 'v6.0.0-alpha.0');
-    r.git('checkout', '--quiet', '5.x');
-    sha.d = r.commit('01-04', 'fix: backported content-type parsing');
-    r.git('tag', 'v5.12.0');
+    Object.assign(sha, maintainedLine(r));
     r.git('checkout', '--quiet', 'main');
     sha.e = r.commit('01-05', 'feat: typed routes');
     r.git('checkout', '--quiet', '5.x');
