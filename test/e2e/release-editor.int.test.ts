@@ -1,11 +1,12 @@
-// The release editor in headless Chromium (issue 23): link a real repository with tags from the project
-// page (history drafted for review), publish the release history in one action, edit
-// one note (text, hide, move, headline, introduction), publish it, and read exactly that on the public
-// page and in the API; then a new commit and a new tag arrive under "draft for review", and nothing
-// public changes (page, API, feeds, the widget's data) until the editor publishes. Screenshots of the
-// editor, the public note, the review queue with a pending revision and the page after the publish
-// (docs/screenshots with UPDATE_DOCS_SCREENSHOTS=1).
+// The release editor in headless Chromium (issue 23): link a real repository with tags from the
+// project page (history drafted for review), publish the release history in one action, edit one note
+// (text, hide, move, headline, introduction), publish it, and read exactly that on the public page, in
+// the API, the feeds and the widget on another origin; then a new commit and a new tag arrive under
+// "draft for review", and nothing public changes (page, API, feeds, the widget's data) until the editor
+// publishes. Screenshots of the editor, the public note, the review queue with a pending revision and
+// the page after the publish (docs/screenshots with UPDATE_DOCS_SCREENSHOTS=1).
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -154,6 +155,25 @@ describe.runIf(runE2e)('the release editor in headless Chromium', () => {
     await article.screenshot({ path: 'test-results/screenshots/release-editor-public-note.png' });
     await page.goto(`${base}/c/${slug}/releases/v1.1.0`);
     await screenshot(page, 'release-editor-public-note', { docs: true });
+
+    // The widget on a customer's site (another origin: host name and port), as its readers see the note.
+    const site = createServer((_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Grace's site</title><script src="${base}/widget.js" defer></script></head>
+<body><changelog-feed project="${slug}" view="releases" limit="5"></changelog-feed></body></html>`),
+    );
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const customer = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+    await customer.goto(`http://localhost:${(site.address() as AddressInfo).port}/`);
+    const inWidget = customer.locator('changelog-feed article', { hasText: 'v1.1.0' });
+    await expect.poll(() => inWidget.count()).toBe(1);
+    const shown = (await inWidget.textContent()) ?? '';
+    expect(shown).toContain('find anything, anywhere');
+    expect(shown).toContain('box on every page');
+    expect(shown).toContain('Crash on start (#12)');
+    expect(shown).not.toContain('Typo in footer');
+    await customer.close();
+    await new Promise((resolve) => site.close(resolve));
   }, 120_000);
 
   it('under "draft for review", a new commit and a new tag change nothing public until the editor publishes', async () => {
