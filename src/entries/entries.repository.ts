@@ -516,19 +516,6 @@ export const entriesRepository = {
       .executeTakeFirst();
   },
 
-  /** Publishes the given drafts of a project; others (wrong project, not drafts) are left alone. */
-  async publishDrafts(db: Executor, projectId: string, ids: string[]): Promise<number> {
-    if (!ids.length) return 0;
-    const rows = await db
-      .updateTable('changelog_entries')
-      .set({ status: 'published', published_at: sql<Date>`now()`, unpublished_at: null, updated_at: sql<Date>`now()` })
-      .where('project_id', '=', projectId)
-      .where('status', '=', 'draft')
-      .where('id', 'in', ids)
-      .returning('id')
-      .execute();
-    return rows.length;
-  },
   /**
    * Inserts generated release notes, each `draft` or `published` as placed (generated.ts): new work
    * published is stamped now, history with the date its tag reached the branch.

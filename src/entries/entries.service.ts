@@ -738,12 +738,6 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       });
     },
 
-    /** Bulk publish from the review queue; ids that are not drafts of the project are ignored. */
-    async publishDrafts(projectId: string, ids: readonly string[], { tx = db }: WriteOptions = {}): Promise<number> {
-      const valid = ids.filter((id) => isUuid(id));
-      return entriesRepository.publishDrafts(tx, projectId, [...new Set(valid)]);
-    },
-
     /** Serialises generation runs of one project (the job and the CLI may run at once) and editors' changes of its notes: a run takes it first in its transaction. */
     lockContent: (projectId: string, { tx = db }: WriteOptions = {}) => entriesRepository.lockContent(tx, projectId),
 
