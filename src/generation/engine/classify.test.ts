@@ -159,6 +159,27 @@ describe('unconventional styles', () => {
     ).toBe('other');
   });
 
+  it('files a feature or fix that changes only the website, tests, docs or CI by what it changes (issue 24)', () => {
+    // prettier's `Add Dropbox as a user`, `Add cursorOffset to Playground`: the website, hidden by default.
+    expect(section('Add Dropbox as a user (#5965)', [['M', 'website/data/users.yml'], ['A', 'website/static/images/users/dropbox.svg']])).toBe('website');
+    expect(section('feat: add sponsors page', [['A', 'website/pages/sponsors.jsx']])).toBe('website');
+    expect(section('fix: flaky snapshot', [['M', 'tests/format/__snapshots__/a.snap']])).toBe('test');
+    expect(section('Fix release workflow', [['M', '.github/workflows/release.yml'], ['M', 'scripts/release.js']])).toBe('build');
+    expect(section('Add examples for every option', [['A', 'docs/options.md'], ['A', 'examples/a.md']])).toBe('documentation');
+    // A declared type stands unless only the website or tests change: examples may ship, `feat(docker):` is distribution.
+    expect(section('feat(examples): add GitLab templates', [['A', 'examples/gitlab.toml']])).toBe('feature');
+    expect(section('Fix playground and its docs', [['M', 'website/playground/Playground.jsx'], ['M', 'docs/playground.md']])).toBe('website');
+    // A project's own feature of how it ships (`feat(docker):`) stays one; a mixture of kinds keeps its words.
+    expect(section('feat(docker): build arm64 images', [['M', 'Dockerfile'], ['M', '.github/workflows/docker.yml']])).toBe('feature');
+    expect(section('Add arm64 images', [['M', 'Dockerfile'], ['M', '.github/workflows/docker.yml']])).toBe('build');
+    expect(section('fix: the example and its test', [['M', 'examples/a.md'], ['M', 'tests/a.test.js']])).toBe('fix');
+    // What users may get stays as its words say: library code, a manifest, a lock file a binary is built from.
+    expect(section('feat: add exports field', [['M', 'package.json']])).toBe('feature');
+    expect(section('Fix panic with unicode characters (#5674)', [['M', 'rust/Cargo.lock'], ['A', 'test/function/samples/unicode-string/main.js']])).not.toBe('test');
+    expect(section('fix: crash on empty input', [['M', 'src/parse.ts'], ['M', 'tests/parse.test.ts']])).toBe('fix');
+    expect(section('feat!: drop the website build from the package', [['M', 'website/build.js']])).toBe('breaking');
+  });
+
   it.each([
     ['✨ add dark mode', 'feature', 'Add dark mode'],
     [':bug: fix login redirect', 'fix', 'Fix login redirect'],

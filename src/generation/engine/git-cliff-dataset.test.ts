@@ -138,6 +138,8 @@ describe('git-cliff history', () => {
       if (dependencyUpdate && ['dependencies', 'dev-dependencies', 'build'].includes(p.classified.section)) continue;
       // …the website's content and governance documents have sections of their own (issue 24)…
       if (['documentation', 'chore', 'fix', 'refactor'].includes(expected) && ['website', 'governance'].includes(p.classified.section)) continue;
+      // …a feature of the website alone is the website's (`feat(website): add search bar to the website`)…
+      if (expected === 'feature' && p.classified.section === 'website' && only(/^website\//)) continue;
       // …and maintenance naming a runtime dependency it changes (`chore(args): update arg parsing to clap v3`) is one.
       if (['chore', 'build'].includes(expected) && p.classified.section === 'dependencies' && p.record.dependencies?.runtime.length) continue;
       // …and a refactoring the project types as one (`refactor:`) is internal, hidden by default.

@@ -648,6 +648,30 @@ export function noiseClassOf(text: string, changes: readonly Change[], siteDocs 
   return null;
 }
 
+/**
+ * What a feature or fix that changes nothing a user runs is about, by its paths: all of them the website,
+ * tests, docs or CI and build files. A manifest, a lock file or any other file may change what users get
+ * (a fix that pins a compiled dependency in `Cargo.lock` ships in the binary), so then, as for a mixture
+ * of kinds, null: the words decide. When the project declared the type (`feat:`, `fix:`), only the
+ * website and tests overrule it: its examples may ship (git-cliff builds its `examples/` templates into
+ * the binary) and `feat(docker):` is how it distributes itself.
+ */
+export function sectionOfNonLibraryChange(changes: readonly Change[], declared = false): SectionKey | null {
+  if (!changes.length) return null;
+  const kinds = new Set<SectionKey>();
+  for (const [, p] of changes) {
+    if (WEBSITE_PATH.test(p)) kinds.add('website');
+    else if (TEST_PATH.test(p)) kinds.add('test');
+    else if (declared) return null;
+    else if (CI_PATH.test(p) && !MANIFEST_PATH.test(p)) kinds.add('build');
+    else if (DOC_PATH.test(p) && !CHANGELOG_ENTRY.test(p)) kinds.add('documentation');
+    else return null;
+  }
+  if (kinds.size === 1) return [...kinds][0]!;
+  // The site and its docs: the website.
+  return kinds.size === 2 && kinds.has('website') && kinds.has('documentation') ? 'website' : null;
+}
+
 // A site generator whose configuration says the top-level docs/ folder is built into the project's site:
 // VitePress, VuePress or Docusaurus inside docs/, MkDocs (docs_dir defaults to docs/), Docusaurus 1
 // (website/siteConfig.js, which reads ../docs by convention).
