@@ -72,7 +72,8 @@ const CONTROL = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u20
 const RENDERED_BY_CODE: ReadonlyArray<[RegExp, string]> = [
   [/[a-z][a-z0-9+.-]{1,20}:\/\/|\bwww\./i, 'contains a link (links are rendered by code)'],
   [/(^|[^\w&])#\d/, 'contains a pull-request or issue number (rendered by code)'],
-  [/(^|[^\w.])@[a-z0-9]/i, 'mentions someone (authors are rendered by code)'],
+  // `@name`, not a scoped package (`@scope/name`).
+  [/(^|[^\w.])@[a-z0-9][\w-]*(?![\w-]|\/)/i, 'mentions someone (authors are rendered by code)'],
   [/[<>[\]]/, 'contains Markdown link or HTML syntax'],
 ];
 
