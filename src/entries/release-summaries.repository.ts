@@ -48,7 +48,10 @@ export const releaseSummariesRepository = {
   },
 
   /** A new summary (or failure) for a note, replacing the one before whatever its status. */
-  async save(db: Executor, row: { releaseId: string; projectId: string; fingerprint: string; model: string; status: SummaryStatus; summary: StoredSummary; error: string | null }): Promise<void> {
+  async save(
+    db: Executor,
+    row: { releaseId: string; projectId: string; fingerprint: string; model: string; status: SummaryStatus; summary: StoredSummary; error: string | null },
+  ): Promise<void> {
     const values = { fingerprint: row.fingerprint, model: row.model, status: row.status, summary: JSON.stringify(row.summary), error: row.error };
     await db
       .insertInto('release_note_summaries')

@@ -10,7 +10,9 @@ export interface ChatRequest {
 }
 
 /** The items of the release the request carried (parsed from between the untrusted-data markers). */
-export function requestItems(request: ChatRequest): Array<{ id: string; section: string; text: string; component?: string; pr_title?: string; pr_body_excerpt?: string }> {
+export function requestItems(
+  request: ChatRequest,
+): Array<{ id: string; section: string; text: string; component?: string; pr_title?: string; pr_body_excerpt?: string }> {
   const user = request.messages.find((m) => m.role === 'user')?.content ?? '';
   const data = /<untrusted-data>\n([\s\S]*)\n<\/untrusted-data>/.exec(user);
   return data ? (JSON.parse(data[1]!) as ReturnType<typeof requestItems>) : [];
@@ -36,7 +38,9 @@ export const echoResponder: Responder = (request) => {
   const items = requestItems(request);
   const bySection = new Map<string, (typeof items)[number]>();
   for (const item of items) if (!bySection.has(item.section)) bySection.set(item.section, item);
-  return answer({ introduction: [...bySection.values()].slice(0, 3).map((i) => ({ text: `${i.text.replace(/^./, (c) => c.toUpperCase())}.`, items: [i.id] })) });
+  return answer({
+    introduction: [...bySection.values()].slice(0, 3).map((i) => ({ text: `${i.text.replace(/^./, (c) => c.toUpperCase())}.`, items: [i.id] })),
+  });
 };
 
 /**

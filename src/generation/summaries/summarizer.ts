@@ -32,8 +32,10 @@ export function summaryItems(candidate: Pick<SummaryCandidate, 'items'>, commits
   const byPr = new Map<number, string>();
   const bySubject = new Map<string, string>();
   for (const c of commits) {
-    if (c.prNumber !== null && !byPr.has(c.prNumber)) byPr.set(c.prNumber, c.message);
     const subject = c.message.split('\n', 1)[0]!.trim();
+    // Ingestion records the number; a subject's own `(#N)` is the same reference (squash merges).
+    const prNumber = c.prNumber ?? Number(/\(#(\d{1,10})\)\s*$/.exec(subject)?.[1] ?? NaN);
+    if (Number.isFinite(prNumber) && !byPr.has(prNumber)) byPr.set(prNumber, c.message);
     if (!bySubject.has(subject)) bySubject.set(subject, c.message);
   }
   return candidate.items.map(({ key, section, item }) => {
