@@ -168,7 +168,15 @@ export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async
         if (!(error instanceof AppError) || !['conflict', 'not_found'].includes(error.code)) throw error;
         return page(request, reply, project, ws, tag, error);
       }
-    } else return page(request, reply, project, ws, tag, new AppError('invalid_request', 'Unknown action; one of publish, unpublish, reset, summary-accept, summary-dismiss'));
+    } else
+      return page(
+        request,
+        reply,
+        project,
+        ws,
+        tag,
+        new AppError('invalid_request', 'Unknown action; one of publish, unpublish, reset, summary-accept, summary-dismiss'),
+      );
     return reply.redirect(`${releaseEditorUrl(project.slug, note.tag)}?done=${action}`, 303);
   });
 };

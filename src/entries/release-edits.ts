@@ -336,7 +336,12 @@ export function storedEdits(value: unknown): ReleaseEdits | null {
     headlines: Array.isArray(v.headlines) ? v.headlines : null,
     known: Array.isArray(v.known) ? v.known : [],
     ...(v.machine && typeof v.machine === 'object'
-      ? { machine: { introduction: v.machine.introduction === true, items: Array.isArray(v.machine.items) ? v.machine.items.filter((k) => typeof k === 'string') : [] } }
+      ? {
+          machine: {
+            introduction: v.machine.introduction === true,
+            items: Array.isArray(v.machine.items) ? v.machine.items.filter((k) => typeof k === 'string') : [],
+          },
+        }
       : {}),
   };
 }
@@ -346,7 +351,11 @@ export function storedEdits(value: unknown): ReleaseEdits | null {
  * rewordings of items no person reworded (a person's text wins), all marked machine-written. Keys the
  * note no longer has are left out (the summary was for this content: callers check its fingerprint).
  */
-export function withSummary(json: NoteJson, current: ReleaseEdits | null, summary: { introduction: string | null; rewordings: ReadonlyArray<{ id: string; text: string }> }): ReleaseEdits {
+export function withSummary(
+  json: NoteJson,
+  current: ReleaseEdits | null,
+  summary: { introduction: string | null; rewordings: ReadonlyArray<{ id: string; text: string }> },
+): ReleaseEdits {
   const keys = new Set(keyedItems(json).map((i) => i.key));
   const e: ReleaseEdits = current ? structuredClone(current) : { ...noEdits(), known: [...keys] };
   const machine = { introduction: e.machine?.introduction === true, items: [...(e.machine?.items ?? [])] };
@@ -369,7 +378,9 @@ export function withSummary(json: NoteJson, current: ReleaseEdits | null, summar
 export function editedByPerson(edits: ReleaseEdits | null): boolean {
   if (!edits) return false;
   const machineItems = new Set(edits.machine?.items ?? []);
-  const personItems = Object.entries(edits.items).some(([key, item]) => item.hidden || item.section !== undefined || (item.text !== undefined && !machineItems.has(key)));
+  const personItems = Object.entries(edits.items).some(
+    ([key, item]) => item.hidden || item.section !== undefined || (item.text !== undefined && !machineItems.has(key)),
+  );
   return (
     personItems ||
     (edits.introduction !== null && edits.machine?.introduction !== true) ||

@@ -90,22 +90,27 @@ function summaryPanel(p: ReleaseEditorPage, base: string): Html {
   if (summary.status === 'failed') {
     return html`<section class="panel" aria-labelledby="summary-h">
       ${header}
-      <p>No summary for this content (${summary.model}, ${when(summary.created_at)}): ${summary.error ?? 'nothing passed verification'}. The note stays as generated.</p>
+      <p>
+        No summary for this content (${summary.model}, ${when(summary.created_at)}): ${summary.error ?? 'nothing passed verification'}. The note stays as
+        generated.
+      </p>
       ${dropped}
     </section>`;
   }
   if (summary.status !== 'pending') {
     return html`<section class="panel" aria-labelledby="summary-h">
       ${header}
-      <p class="muted">The summary ${summary.model} wrote ${when(summary.created_at)} was ${summary.status}${summary.decided_at ? html` ${when(summary.decided_at)}` : ''}.</p>
+      <p class="muted">
+        The summary ${summary.model} wrote ${when(summary.created_at)} was ${summary.status}${summary.decided_at ? html` ${when(summary.decided_at)}` : ''}.
+      </p>
     </section>`;
   }
   const { sentences, rewordings } = summary.summary;
   return html`<section class="panel" aria-labelledby="summary-h">
     ${header}
     <p>
-      ${summary.model} suggests the text below (${when(summary.created_at)}). Every sentence cites items of this release, and every name, number and
-      version in it is in those items' text; check the sources. Readers see none of it unless you use it and publish.
+      ${summary.model} suggests the text below (${when(summary.created_at)}). Every sentence cites items of this release, and every name, number and version in
+      it is in those items' text; check the sources. Readers see none of it unless you use it and publish.
     </p>
     ${summary.current ? '' : html`<p class="notice">Written for earlier content of this note: it cannot be used. The next generation run asks again.</p>`}
     ${
@@ -113,15 +118,16 @@ function summaryPanel(p: ReleaseEditorPage, base: string): Html {
         ? html`<h3>Introduction</h3>
             <ol class="summary-sentences">
               ${sentences.map(
-                (s) => html`<li>
-                  ${s.text}
-                  <details>
-                    <summary>Sources (${String(s.items.length)})</summary>
-                    <ul>
-                      ${s.items.map((key) => html`<li><a href="#${itemId(key)}">${texts.get(key) ?? key}</a></li>`)}
-                    </ul>
-                  </details>
-                </li>`,
+                (s) =>
+                  html`<li>
+                    ${s.text}
+                    <details>
+                      <summary>Sources (${String(s.items.length)})</summary>
+                      <ul>
+                        ${s.items.map((key) => html`<li><a href="#${itemId(key)}">${texts.get(key) ?? key}</a></li>`)}
+                      </ul>
+                    </details>
+                  </li>`,
               )}
             </ol>`
         : ''
@@ -131,21 +137,33 @@ function summaryPanel(p: ReleaseEditorPage, base: string): Html {
         ? html`<h3>Reworded items</h3>
             <table class="summary-rewordings">
               <thead>
-                <tr><th>Generated</th><th>Suggested</th></tr>
+                <tr>
+                  <th>Generated</th>
+                  <th>Suggested</th>
+                </tr>
               </thead>
               <tbody>
-                ${rewordings.map((r) => html`<tr><td><a href="#${itemId(r.id)}">${texts.get(r.id) ?? r.id}</a></td><td>${r.text}</td></tr>`)}
+                ${rewordings.map(
+                  (r) =>
+                    html`<tr>
+                      <td><a href="#${itemId(r.id)}">${texts.get(r.id) ?? r.id}</a></td>
+                      <td>${r.text}</td>
+                    </tr>`,
+                )}
               </tbody>
             </table>`
         : ''
     }
     ${dropped}
     <form class="inline" method="post" action="${base}/status">
-      ${csrfField(p)}${
-        summary.current
-          ? html`<button type="submit" name="action" value="summary-accept">Use this summary</button>`
-          : ''
-      }<button class="secondary" type="submit" name="action" value="summary-dismiss">Dismiss</button>
+      ${csrfField(p)}${summary.current ? html`<button type="submit" name="action" value="summary-accept">Use this summary</button>` : ''}<button
+        class="secondary"
+        type="submit"
+        name="action"
+        value="summary-dismiss"
+      >
+        Dismiss
+      </button>
     </form>
   </section>`;
 }
