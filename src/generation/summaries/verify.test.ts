@@ -67,6 +67,7 @@ describe('verifySummary', () => {
           { text: 'Adds support for @rollup/plugin-terser.', items: ['pr:5002'] },
           { text: 'Adds the --watch-poll option.', items: ['pr:5002'] },
           { text: 'The semicolon fix is 30% faster.', items: ['pr:5001'] },
+          { text: 'This release fixes three bugs, e.g. a missing semicolon.', items: ['pr:5001'] },
           { text: 'Updates vite to v5.2.8.', items: ['pr:5001'] },
         ],
       }),
@@ -78,6 +79,7 @@ describe('verifySummary', () => {
       'names what its sources do not: "@rollup/plugin-terser"',
       'names what its sources do not: "--watch-poll"',
       'names what its sources do not: "30"',
+      'names what its sources do not: "three"',
       // Real, but of another item than the one it cites.
       'names what its sources do not: "v5.2.8"',
     ]);

@@ -119,9 +119,18 @@ const GENERIC = new Set(
   dependency dependencies bump bumps bumped upgrade upgrades upgraded documentation docs doc readme
   error errors crash crashes failure failures fail fails failing reliable reliability stability stable faster performance
   include includes included including introduce introduces introduced well plus like such than then here
-  first second last latest previous next one two three several number handful range set series
+  first second last latest previous next several number handful range set series
   summary summarizes brings bring brought includes across way ways using use uses used option options`.split(/\s+/),
 );
+
+/** Counts spelled out are claims like digits ("fixes three bugs"): they need a source too. */
+const NUMBER_WORDS = new Set(
+  'one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty hundred hundreds thousand thousands million dozen dozens twice thrice'.split(
+    ' ',
+  ),
+);
+/** Abbreviations that are punctuation, not identifiers. */
+const ABBREVIATIONS = new Set(['e.g', 'i.e', 'etc', 'vs']);
 
 /** The lower-cased tokens of a source, with the parts of compound ones (`@rollup/plugin-node` → rollup, plugin, node). */
 function evidenceOf(texts: ReadonlyArray<string | null>): { tokens: Set<string>; stems: Set<string> } {
@@ -152,6 +161,9 @@ const stem = (word: string): string => (word.length > 5 ? word.slice(0, 5) : wor
  * that is not the first of a sentence (a name).
  */
 function isSpecific(raw: string, sentenceStart: boolean): boolean {
+  const lower = raw.toLowerCase();
+  if (ABBREVIATIONS.has(lower)) return false;
+  if (NUMBER_WORDS.has(lower)) return true;
   if (/\p{N}/u.test(raw)) return true;
   if (/^-|[_./:@$#+]/.test(raw)) return true;
   if (/\p{Ll}\p{Lu}/u.test(raw)) return true;
