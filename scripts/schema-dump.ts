@@ -6,8 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import pg from 'pg';
-import { openDatabase } from '../src/db/database.js';
-import { migrate } from '../src/db/migrate.js';
+import { migrateDatabaseNamed } from '../src/db/migrate.js';
 import { dumpSchema, SCHEMA_FILE } from './schema-sql.js';
 
 const adminUrl = process.env.SCHEMA_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -25,15 +24,8 @@ async function admin(text: string): Promise<void> {
 
 await admin(`CREATE DATABASE ${name}`);
 try {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 1 });
-  try {
-    await migrate(database);
-  } finally {
-    await database.close();
-  }
-  writeFileSync(SCHEMA_FILE, dumpSchema(url.toString()));
+  const url = await migrateDatabaseNamed(adminUrl, name);
+  writeFileSync(SCHEMA_FILE, dumpSchema(url));
   console.log(`Wrote ${SCHEMA_FILE}`);
 } finally {
   await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

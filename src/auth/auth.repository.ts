@@ -139,11 +139,11 @@ export const setupTokensRepository = {
   async findUsable(db: Executor, tokenHash: string) {
     return db
       .selectFrom('account_setup_tokens as t')
-      .leftJoin('users as u', 'u.id', 't.user_id')
-      .select(['t.id', 't.user_id', 'u.email', 'u.name', 't.expires_at'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.used_at', 'is', null)
       .where('t.expires_at', '>', sql<Date>`now()`)
+      .leftJoin('users as u', 'u.id', 't.user_id')
+      .select(['t.id', 't.user_id', 'u.email', 'u.name', 't.expires_at'])
       .executeTakeFirst();
   },
 

@@ -127,21 +127,10 @@ export function createReleasesService(readDb: Db) {
   return service;
 }
 
-/** A note in the export's JSON: the API's ReleaseNote fields a reader of a changelog needs. */
-function presentNote(n: PublishedRelease) {
-  return {
-    tag: n.tag,
-    package: n.package,
-    version: n.version,
-    prerelease: n.prerelease,
-    previous_tag: n.previous_tag,
-    released_at: n.released_at ? new Date(n.released_at).toISOString() : null,
-    title: n.title,
-    introduction: n.introduction,
-    content: n.content,
-    generated_json: n.generated_json,
-    published_at: new Date(n.published_at).toISOString(),
-  };
-}
+/** The API's ReleaseNote fields a reader of a changelog needs, in the order the export's JSON lists them. */
+const EXPORTED_FIELDS = ['tag', 'package', 'version', 'prerelease', 'previous_tag', 'released_at', 'title', 'introduction', 'content', 'generated_json', 'published_at'] as const;
+
+/** A note in the export's JSON (its dates become ISO 8601 strings there, as in the API). */
+const presentNote = (n: PublishedRelease) => Object.fromEntries(EXPORTED_FIELDS.map((field) => [field, n[field]]));
 
 export type ReleasesService = ReturnType<typeof createReleasesService>;

@@ -60,28 +60,40 @@ export function pageLimit(text: string | undefined, max: number, fallback = max)
   return Number.isInteger(n) && n >= 1 ? Math.min(n, max) : fallback;
 }
 
-/**
- * One keyset page of a listing from its cursor (`after`, '' for the first page). A damaged cursor
- * (an invalid_request) gives the first page with the reason, instead of an error page.
- */
-export async function keysetPage<T>(after: string, list: (after?: string) => Promise<T>): Promise<{ listing: T; after: string; cursorError?: AppError }> {
-  try {
-    return { listing: await list(after || undefined), after };
-  } catch (e) {
-    if (!(e instanceof AppError) || e.code !== 'invalid_request') throw e;
-    return { listing: await list(), after: '', cursorError: e };
-  }
+/** A filtered listing page's input: the filter as typed, the cursor and page size, and what an action left to say. */
+export interface ListingInput<Raw> {
+  raw: Raw;
+  after: string;
+  limit: number;
+  error?: AppError;
+  notice?: RenderOptions['notice'];
 }
 
 /**
- * A page's filter from its query: what `parse` makes of it, or `fallback` and the refusal to show
- * (the page still renders, with the error, rather than failing).
+ * One page of a filtered listing. A filter that does not parse lists everything, and a damaged
+ * cursor (an invalid_request) gives the first page: either way the page still renders, with the
+ * reason as its error (the caller's own error first), rather than failing.
  */
-export function filterOrError<T>(parse: () => T, fallback: T): { filter: T; filterError?: AppError } {
+export async function filteredPage<F extends object, T>(
+  input: { after: string; limit: number; error?: AppError },
+  parse: () => F,
+  list: (filter: F, page: { limit: number; after?: string }) => Promise<T>,
+): Promise<{ filter: F; listing: T; after: string; error?: AppError }> {
+  let filter: F;
+  let filterError: AppError | undefined;
   try {
-    return { filter: parse() };
+    filter = parse();
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
-    return { filter: fallback, filterError: error };
+    // Every field of a listing's filter is optional: the empty one lists everything.
+    filter = {} as F;
+    filterError = error;
+  }
+  const first = (cursor?: string) => list(filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) });
+  try {
+    return { filter, listing: await first(input.after || undefined), after: input.after, error: input.error ?? filterError };
+  } catch (e) {
+    if (!(e instanceof AppError) || e.code !== 'invalid_request') throw e;
+    return { filter, listing: await first(), after: '', error: input.error ?? filterError ?? e };
   }
 }

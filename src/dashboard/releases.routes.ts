@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
 import { RELEASE_ACTIONS, type ReleaseAction, type ReleaseSelection } from '../entries/entries.service.js';
-import { parseReleaseFilter, type ReleaseFilter } from '../entries/release-filter.js';
+import { parseReleaseFilter } from '../entries/release-filter.js';
 import { AppError } from '../errors.js';
 import { html } from '../html/html.js';
 import type { Workspace } from './access.js';
-import { filterOrError, keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
+import { filteredPage, pageLimit, type ListingInput, type Kit } from './kit.js';
 import { projectPageHead } from './views/layout.js';
 import { releasesPage, releasesUrl, type RawReleaseFilter } from './views/releases.js';
 
@@ -47,19 +47,10 @@ function rawFilter(input: Partial<Record<keyof RawReleaseFilter, string | undefi
 export const releasesPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
-  async function page(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    project: ProjectRow,
-    ws: Workspace,
-    input: { raw: RawReleaseFilter; after: string; limit: number; error?: AppError; notice?: RenderOptions['notice'] },
-  ) {
-    const { filter, filterError } = filterOrError<ReleaseFilter>(() => parseReleaseFilter(input.raw), {});
-    let error = input.error ?? filterError;
-    const { listing, after, cursorError } = await keysetPage(input.after, (cursor) =>
-      services.entries.releases(project.id, filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) }),
+  async function page(request: FastifyRequest, reply: FastifyReply, { project, ws }: { project: ProjectRow; ws: Workspace }, input: ListingInput<RawReleaseFilter>) {
+    const { filter, listing, after, error } = await filteredPage(input, () => parseReleaseFilter(input.raw), (filter, page) =>
+      services.entries.releases(project.id, filter, page),
     );
-    error ??= cursorError;
     const [counts, history, packages] = await Promise.all([
       services.entries.releaseCounts(project.id, filter),
       services.entries.releaseCounts(project.id, { tagged: true, status: 'draft' }),
@@ -103,7 +94,7 @@ ${releasesPage({
             text: `${DONE[q.done]} ${changed} release ${changed === 1 ? 'note' : 'notes'}${Number(q.unchanged) ? `; ${Number(q.unchanged)} left as they were` : ''}.`,
           }
         : undefined;
-    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, 100, 50), ...(notice ? { notice } : {}) });
+    return page(request, reply, { project, ws }, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, 100, 50), ...(notice ? { notice } : {}) });
   });
 
   app.post('/dashboard/projects/:slug/releases/bulk', { schema: { hide: true, params: SlugParams, body: BulkForm } }, async (request, reply) => {
@@ -134,7 +125,7 @@ ${releasesPage({
       return reply.redirect(releasesUrl(project.slug, raw, { after: back.after, done: action, changed: String(changed), unchanged: String(unchanged) }), 303);
     } catch (error) {
       if (!(error instanceof AppError) || !['invalid_request', 'not_found', 'conflict'].includes(error.code)) throw error;
-      return page(request, reply, project, ws, { ...back, error });
+      return page(request, reply, { project, ws }, { ...back, error });
     }
   });
 };

@@ -3,11 +3,11 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
 import { BULK_STATUS_ACTIONS, type BulkStatusAction, type Selection } from '../entries/entries.service.js';
-import { parseReviewFilter, type ReviewFilter } from '../entries/review-filter.js';
+import { parseReviewFilter } from '../entries/review-filter.js';
 import { AppError } from '../errors.js';
 import { html } from '../html/html.js';
 import type { Workspace } from './access.js';
-import { filterOrError, keysetPage, pageLimit, type Kit, type RenderOptions } from './kit.js';
+import { filteredPage, pageLimit, type ListingInput, type Kit } from './kit.js';
 import { projectPageHead } from './views/layout.js';
 import { reviewPage, reviewUrl, type RawFilter } from './views/review.js';
 
@@ -71,19 +71,10 @@ const MAX_PAGE_ROWS = 50;
 export const reviewPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
-  async function page(
-    request: FastifyRequest,
-    reply: FastifyReply,
-    project: ProjectRow,
-    ws: Workspace,
-    input: { raw: RawFilter; after: string; limit: number; error?: AppError; notice?: RenderOptions['notice'] },
-  ) {
-    const { filter, filterError } = filterOrError<ReviewFilter>(() => parseReviewFilter(input.raw), {});
-    let error = filterError ?? input.error;
-    const { listing, after, cursorError } = await keysetPage(input.after, (cursor) =>
-      services.entries.review(project.id, filter, { limit: input.limit, ...(cursor ? { after: cursor } : {}) }),
+  async function page(request: FastifyRequest, reply: FastifyReply, { project, ws }: { project: ProjectRow; ws: Workspace }, input: ListingInput<RawFilter>) {
+    const { filter, listing, after, error } = await filteredPage(input, () => parseReviewFilter(input.raw), (filter, page) =>
+      services.entries.review(project.id, filter, page),
     );
-    error ??= cursorError;
     const counts = await services.entries.reviewCounts(project.id, filter);
     const waiting = listing.entries.filter((e) => e.revision).map((e) => e.id);
     const revisions = new Map((await services.entries.revisions(project.id, waiting)).map((r) => [r.id, r]));
@@ -115,7 +106,7 @@ ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entr
             }${Number(q.stale) ? `, ${Number(q.stale)} of them because ${Number(q.stale) === 1 ? 'it' : 'they'} changed since this page showed ${Number(q.stale) === 1 ? 'it' : 'them'}: review again` : ''}.`,
           }
         : undefined;
-    return page(request, reply, project, ws, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, MAX_PAGE_ROWS), ...(notice ? { notice } : {}) });
+    return page(request, reply, { project, ws }, { raw: rawFilter(q), after: q.after ?? '', limit: pageLimit(q.limit, MAX_PAGE_ROWS), ...(notice ? { notice } : {}) });
   });
 
   app.post('/dashboard/projects/:slug/review/bulk', { schema: { hide: true, params: SlugParams, body: BulkForm } }, async (request, reply) => {
@@ -156,7 +147,7 @@ ${reviewPage({ slug: project.slug, csrf: kit.csrf(request), raw: input.raw, entr
       );
     } catch (error) {
       if (!(error instanceof AppError) || !['invalid_request', 'not_found', 'conflict'].includes(error.code)) throw error;
-      return page(request, reply, project, ws, { ...back, error });
+      return page(request, reply, { project, ws }, { ...back, error });
     }
   });
 };

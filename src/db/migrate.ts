@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Database, ScriptRunner } from './database.js';
+import { openDatabase, type Database, type ScriptRunner } from './database.js';
 import { holderName } from './data-dir-lock.js';
 
 const upperFirst = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -116,4 +116,20 @@ function verifyChecksums(migrations: Migration[], applied: Map<number, string>):
       );
     }
   }
+}
+
+/**
+ * Migrates the PostgreSQL database `name` on the server of `serverUrl` over a connection of its own,
+ * closed when done (a template or a scratch copy must have no session left), and returns its URL.
+ */
+export async function migrateDatabaseNamed(serverUrl: string, name: string): Promise<string> {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 1 });
+  try {
+    await migrate(database);
+  } finally {
+    await database.close();
+  }
+  return url.toString();
 }

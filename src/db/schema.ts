@@ -37,6 +37,8 @@ export interface DB {
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
 type UpdatedAt = ColumnType<Date, Date | string | undefined, Date | string>;
+/** A column only the database writes (a trigger or a generated column): never in an insert or update. */
+type Derived<T> = ColumnType<T, never, never>;
 
 export interface UsersTable {
   id: Generated<string>;
@@ -74,14 +76,14 @@ export interface ProjectsTable {
   owner_org_id: string | null;
   name: string;
   slug: string;
-  published_entry_count: ColumnType<number, never, never>;
+  published_entry_count: Derived<number>;
   /** Kept by the release notes trigger (migrations/0029). */
-  published_release_count: ColumnType<number, never, never>;
+  published_release_count: Derived<number>;
   /** Published entries of each type, kept by the same trigger (migrations/0024): each view's total, and the automatic default view. */
-  published_commit_count: ColumnType<number, never, never>;
-  published_daily_count: ColumnType<number, never, never>;
-  published_weekly_count: ColumnType<number, never, never>;
-  published_monthly_count: ColumnType<number, never, never>;
+  published_commit_count: Derived<number>;
+  published_daily_count: Derived<number>;
+  published_weekly_count: Derived<number>;
+  published_monthly_count: Derived<number>;
   /** The engine's SettingsInput as stored; see src/generation/settings.ts. */
   generation_settings: ColumnType<Record<string, unknown>, string | undefined, string>;
   /** Public page accent colour, `#rrggbb` (lowercase); null for the default. */
@@ -91,7 +93,7 @@ export interface ProjectsTable {
   /** The view /c/{slug} shows by default (src/projects/public-view.ts); null: the page picks (migrations/0022). */
   public_view: ColumnType<string | null, string | null | undefined, string | null>;
   /** When the public listing last changed (entries or displayed fields); kept by triggers (migrations/0017), never decreasing. */
-  published_changed_at: ColumnType<Date, never, never>;
+  published_changed_at: Derived<Date>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }
@@ -159,12 +161,12 @@ export interface ChangelogEntriesTable {
   edited_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   pending_regeneration: ColumnType<boolean, boolean | undefined, boolean>;
   /** Unique to each stored version of the row (migration 0012); read as text. */
-  row_version: ColumnType<string, never, never>;
+  row_version: Derived<string>;
   /**
    * The entry's own date (its period's start, or its commit's date): set by generation's INSERT, else
    * by a trigger (migrations 0023, 0025). Written through raw SQL only, hence `never` here.
    */
-  occurred_at: ColumnType<Date, never, never>;
+  occurred_at: Derived<Date>;
   /** The date it carries as history (generated before the link), else null (migrations/0033). */
   history_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** When a person last sent it from published back to draft; cleared by a publish (migrations/0033). */
@@ -193,7 +195,7 @@ export interface ReleaseNotesTable {
   status: ColumnType<EntryStatus, EntryStatus | undefined, EntryStatus>;
   published_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   /** coalesce(released_at, infinity): the listing's order (Unreleased first). */
-  sort_at: ColumnType<Date, never, never>;
+  sort_at: Derived<Date>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
   /** As on changelog_entries (migrations/0033). */
@@ -421,23 +423,23 @@ export interface WebhookDeliveryAttemptsTable {
  * derived data, written by the entries' triggers only, hence `never` on writes.
  */
 export interface PublishedEntryMarksTable {
-  project_id: ColumnType<string, never, never>;
+  project_id: Derived<string>;
   /** '' for the listings of every component, else a component of migrations/0029's listing. */
-  component: ColumnType<string, never, never>;
+  component: Derived<string>;
   /** 'all' or an entry type. */
-  listing: ColumnType<string, never, never>;
+  listing: Derived<string>;
   /** The entry with seq × K older entries in the listing. */
-  seq: ColumnType<number, never, never>;
-  published_at: ColumnType<Date, never, never>;
-  entry_id: ColumnType<string, never, never>;
+  seq: Derived<number>;
+  published_at: Derived<Date>;
+  entry_id: Derived<string>;
 }
 
 /** The same for a project's published release notes, keyed as their listing is (sort_at, id). */
 export interface PublishedReleaseMarksTable {
-  project_id: ColumnType<string, never, never>;
-  seq: ColumnType<number, never, never>;
-  sort_at: ColumnType<Date, never, never>;
-  release_id: ColumnType<string, never, never>;
+  project_id: Derived<string>;
+  seq: Derived<number>;
+  sort_at: Derived<Date>;
+  release_id: Derived<string>;
 }
 
 /**

@@ -176,20 +176,11 @@ const unpublishedAtFor = (status: EntryStatus) =>
       : sql<Date | null>`unpublished_at`;
 
 /** A release note as the dashboard and the command line list it. */
-export interface ReleaseListRow {
-  id: string;
-  key: string;
-  tag: string | null;
-  package: string | null;
-  version: string | null;
-  prerelease: boolean;
-  previous_tag: string | null;
-  released_at: Date | null;
-  title: string;
-  status: EntryStatus;
-  published_at: Date | null;
-  updated_at: Date;
-  history_at: Date | null;
+export interface ReleaseListRow
+  extends Pick<
+    ReleaseNoteRow,
+    'id' | 'key' | 'tag' | 'package' | 'version' | 'prerelease' | 'previous_tag' | 'released_at' | 'title' | 'status' | 'published_at' | 'updated_at' | 'history_at'
+  > {
   /** Items of its sections, and the commits it lists. */
   items: number;
   commits: number;

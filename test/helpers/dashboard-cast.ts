@@ -24,3 +24,5 @@ export async function dashboardCast(ctx: TestContext, otherSlug: string) {
   const other = await buildProject(ctx.services, { type: 'user', email: 'dave@example.com' }, { slug: otherSlug });
   return { alice, carol, dave, app, other };
 }
+
+export type DashboardCast = Awaited<ReturnType<typeof dashboardCast>>;

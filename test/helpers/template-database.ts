@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../../src/db/database.js';
-import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { loadMigrations, migrate, migrateDatabaseNamed } from '../../src/db/migrate.js';
 
 // Vitest global setup of the integration projects: migrates one template database per run, which every
 // test file then copies instead of creating and migrating its own (createTestDatabase in database.ts).
@@ -78,15 +78,8 @@ async function setupPostgres(project: TestProject): Promise<() => Promise<void>>
   await withAdmin(adminUrl, (client) => client.query(`CREATE DATABASE ${name}`));
   const drop = () => withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   try {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
     // Closed before any file copies it: CREATE DATABASE … TEMPLATE refuses a template with sessions.
-    const database = await openDatabase({ kind: 'postgres', url: url.toString(), readUrl: null, poolMax: 1 });
-    try {
-      await migrate(database);
-    } finally {
-      await database.close();
-    }
+    await migrateDatabaseNamed(adminUrl, name);
     // A closed session's backend leaves a moment later; until then the template cannot be copied.
     await withAdmin(adminUrl, async (client) => {
       const deadline = Date.now() + 10_000;
