@@ -81,8 +81,8 @@ describe('the release editor', () => {
 
   it('without a language model configured shows no summary and asks nobody (docs/summaries.md)', async () => {
     expect(ctx.services.summarizer).toBeNull();
-    expect((await alice.get(editor('v1.1.0'))).body).not.toContain('Machine-written summary');
-    expect((await alice.get(`/dashboard/projects/${app.slug}/generation`)).body).toContain('No language model is configured on this server');
+    expect((await cast.alice.get(editor('v1.1.0'))).body).not.toContain('Machine-written summary');
+    expect((await cast.alice.get(`/dashboard/projects/${cast.app.slug}/generation`)).body).toContain('No language model is configured on this server');
   });
 
   it('edits text, hides, moves, reorders, picks headlines and writes an introduction with plain forms; publishing shows exactly that', async () => {
