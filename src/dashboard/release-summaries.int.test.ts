@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { dashboardCast } from '../../test/helpers/dashboard-cast.js';
+import { eventually } from '../../test/helpers/eventually.js';
 import type { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { answer, FakeLlm } from '../../test/helpers/fake-llm.js';
 import { storeCommits } from '../../test/helpers/releases.js';
@@ -90,7 +91,8 @@ describe('summaries in the dashboard', () => {
     // Public only once published.
     expect(await publicNote()).toBe(before);
     await alice.post(`${editor()}/status`, { action: 'publish' });
-    const published = await publicNote();
+    // Change notifications reach the response cache a moment after the commit.
+    const published = await eventually(publicNote, (body) => body !== before);
     expect(published).toContain('This release adds dark mode for the settings page and fixes a crash on start.');
     expect(published).toContain('Fix a crash on start when the config file is empty (#12)');
     expect(published).not.toContain('CVE-2024-1234');

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCommit } from '../../../test/helpers/commits.js';
 import { createTestContext, type TestContext } from '../../../test/helpers/context.js';
+import { eventually } from '../../../test/helpers/eventually.js';
 import { buildProject, buildUser } from '../../../test/helpers/factories.js';
 import { answer, FakeLlm, requestItems, type Responder } from '../../../test/helpers/fake-llm.js';
 import { storeCommits } from '../../../test/helpers/releases.js';
@@ -43,6 +44,21 @@ const publicTexts = async (slug: string, tag: string) => {
   const note = JSON.parse(await publicNote(slug, tag)) as Published;
   return { introduction: note.introduction, items: note.generated_json.sections.flatMap((s) => s.items.map((i) => i.text)), content: note.content };
 };
+/** What readers see once a publish reached the response cache (change notifications arrive a moment after the commit). */
+const publishedTexts = (slug: string, tag: string, before: string) =>
+  eventually(
+    async () => ({ raw: await publicNote(slug, tag), ...(await publicTexts(slug, tag)) }),
+    (v) => v.raw !== before,
+  );
+
+/** The note's row as stored: what the public surfaces read, past any response cache. */
+const rowOf = (projectId: string) =>
+  ctx.services.database.db
+    .selectFrom('release_notes')
+    .select(['status', 'title', 'content', 'introduction', 'generated_json', 'updated_at'])
+    .where('project_id', '=', projectId)
+    .where('tag', '=', 'v1.1.0')
+    .executeTakeFirstOrThrow();
 
 const keyOf = (view: ReleaseEditorView, pr: number) => view.sections.flatMap((s) => s.items).find((i) => i.key === `pr:${pr}`)!.key;
 
@@ -57,16 +73,18 @@ async function scenario(respond: Responder, policy: 'review' | 'auto' = 'auto') 
   await ctx.services.entries.publishRelease(p.slug, 'v1.1.0');
   await ctx.services.generation.configure(p.slug, { summaries: policy });
   const before = await publicNote(p.slug, 'v1.1.0');
+  const row = await rowOf(p.id);
   const requests = llm.requests.length;
   llm.respond = respond;
   const outcome = await ctx.services.summarizer!.summarizeProject(p.id);
   const view = await ctx.services.entries.releaseEditor(p.id, 'v1.1.0');
-  return { p, before, outcome, view, requests: llm.requests.slice(requests) };
+  return { p, before, row, outcome, view, requests: llm.requests.slice(requests) };
 }
 
 /** A failed or fully dropped answer: nothing changed for readers or in the note, the reason recorded. */
 async function expectUnchanged(s: Awaited<ReturnType<typeof scenario>>, reason: RegExp) {
   expect(await publicNote(s.p.slug, 'v1.1.0')).toBe(s.before);
+  expect(await rowOf(s.p.id)).toEqual(s.row);
   expect(s.view.edits).toBeNull();
   expect(s.view.waiting).toBe(false);
   expect(s.view.summary).toMatchObject({ status: 'failed' });
@@ -142,9 +160,10 @@ describe('a good answer', () => {
     expect(accepted.summary).toMatchObject({ status: 'accepted' });
     // A pending revision: readers still see what was published.
     expect(await publicNote(s.p.slug, 'v1.1.0')).toBe(s.before);
+    expect(await rowOf(s.p.id)).toEqual(s.row);
 
     await ctx.services.entries.publishRelease(s.p.slug, 'v1.1.0', accepted.version);
-    const after = await publicTexts(s.p.slug, 'v1.1.0');
+    const after = await publishedTexts(s.p.slug, 'v1.1.0', s.before);
     expect(after.introduction).toBe('This release adds the output.sourcemapDebugIds option and keeps a semicolon after a replaced default export.');
     expect(after.items).toContain('Fix a missing semicolon after a replaced default export (#5001)');
     expect(after.content).toContain('Fix a missing semicolon after a replaced default export');
@@ -157,7 +176,7 @@ describe('a good answer', () => {
   it('under auto is published at once onto a published note nobody edited, and is asked for once per content', async () => {
     const s = await scenario(good, 'auto');
     expect(s.outcome).toEqual({ summarized: 1, failed: 0, accepted: 1 });
-    expect((await publicTexts(s.p.slug, 'v1.1.0')).introduction).toMatch(/^This release adds the output\.sourcemapDebugIds option/);
+    expect((await publishedTexts(s.p.slug, 'v1.1.0', s.before)).introduction).toMatch(/^This release adds the output\.sourcemapDebugIds option/);
     const asked = llm.requests.length;
     expect(await ctx.services.summarizer!.summarizeProject(s.p.id)).toEqual({ summarized: 0, failed: 0, accepted: 0 });
     expect(llm.requests.length).toBe(asked);
@@ -199,7 +218,7 @@ describe('answers that fail verification leave the note as it was (under auto, t
         reason: expect.stringMatching(/^describes what its sources do not mention/),
       },
     ]);
-    expect((await publicTexts(mixed.p.slug, 'v1.1.0')).introduction).toBe('It keeps the semicolon added after a replaced default export.');
+    expect((await publishedTexts(mixed.p.slug, 'v1.1.0', mixed.before)).introduction).toBe('It keeps the semicolon added after a replaced default export.');
   });
 
   it('a sentence citing another release’s item is dropped', async () => {
