@@ -182,6 +182,19 @@ describe('a good answer', () => {
     expect(llm.requests.length).toBe(asked);
   });
 
+  it('under auto leaves a draft note a draft: publishing notes follows the release policy', async () => {
+    const p = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
+    await storeCommits(ctx.services, p.id, history());
+    await ctx.services.generation.generate(p.slug);
+    await ctx.services.generation.configure(p.slug, { summaries: 'auto' });
+    llm.respond = good;
+    expect(await ctx.services.summarizer!.summarizeProject(p.id)).toEqual({ summarized: 1, failed: 0, accepted: 1 });
+    const row = await rowOf(p.id);
+    expect(row.status).toBe('draft');
+    expect(row.introduction).toMatch(/^This release adds/);
+    expect(await publicNote(p.slug, 'v1.1.0')).toBe('status 404');
+  });
+
   it('under auto waits for the editor when a person edited the note', async () => {
     const p = await buildProject(ctx.services, { type: 'user', email: ownerEmail });
     await storeCommits(ctx.services, p.id, history());
