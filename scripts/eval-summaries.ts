@@ -7,8 +7,9 @@
  *
  *   LLM_BASE_URL=http://127.0.0.1:11434/v1 LLM_MODEL=qwen2.5:7b-instruct npm run eval:summaries -- --releases 5
  *
- * Without LLM_BASE_URL it starts the test suite's stand-in server (test/helpers/fake-llm.ts, an echoing
- * model) on 127.0.0.1, so the whole path runs anywhere in seconds: a smoke test, not a quality measure.
+ * Without LLM_BASE_URL it starts the test suite's stand-in server (test/helpers/fake-llm.ts: it echoes an
+ * item per section and adds one invented claim, which verification must drop) on 127.0.0.1, so the whole
+ * path runs anywhere in seconds: a smoke test, not a quality measure.
  * Options: --releases N (default 5), --out FILE (the report as Markdown; default stdout only).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { LlmError, requestSummary } from '../src/generation/summaries/llm-client
 import { introductionOf, summaryItems } from '../src/generation/summaries/summarizer.js';
 import { verifySummary, type VerifiedSummary } from '../src/generation/summaries/verify.js';
 import type { CommitRecord } from '../src/git/commit-record.js';
-import { FakeLlm } from '../test/helpers/fake-llm.js';
+import { echoAndInventResponder, FakeLlm } from '../test/helpers/fake-llm.js';
 import { sharedPath } from './shared-dir.js';
 
 const args = process.argv.slice(2);
@@ -84,7 +85,8 @@ const configured = loadConfig({ ...process.env, LOG_LEVEL: 'silent' }).llm;
 if (configured) llm = configured;
 else {
   stand = await new FakeLlm().start();
-  llm = { baseUrl: stand.baseUrl, model: 'stand-in (echo)', apiKey: null, timeoutMs: 10_000, releasesPerRun: releases };
+  stand.respond = echoAndInventResponder;
+  llm = { baseUrl: stand.baseUrl, model: 'stand-in (echo + one invented claim)', apiKey: null, timeoutMs: 10_000, releasesPerRun: releases };
 }
 
 const started = performance.now();
@@ -102,6 +104,7 @@ const lines: string[] = [
   `Model: ${llm.model} at ${stand ? 'the stand-in server (no LLM_BASE_URL)' : llm.baseUrl}.`,
   '',
 ];
+let inventionKept = false;
 const totals = { sentences: 0, sentencesKept: 0, rewordings: 0, rewordingsKept: 0, failed: 0 };
 const quote = (text: string) => text.replace(/\n/g, ' ');
 
@@ -127,6 +130,7 @@ for (const note of notes) {
   const ms = Math.round(performance.now() - asked);
   const droppedSentences = verified.rejected.filter((r) => r.kind === 'sentence').length;
   const droppedRewordings = verified.rejected.filter((r) => r.kind === 'rewording').length;
+  if (verified.sentences.some((x) => x.text.includes('CVE-2099-0001'))) inventionKept = true;
   totals.sentences += verified.sentences.length + droppedSentences;
   totals.sentencesKept += verified.sentences.length;
   totals.rewordings += verified.rewordings.length + droppedRewordings;
@@ -166,3 +170,8 @@ const report = lines.join('\n') + '\n';
 process.stdout.write(report);
 if (out) writeFileSync(out, report);
 await stand?.stop();
+// Against the stand-in the outcome is known: its echoes pass and its invented claim does not (CI's check).
+if (stand && (inventionKept || !totals.sentencesKept || totals.failed)) {
+  process.stderr.write('The stand-in run went wrong: an invented claim was kept, or nothing was.\n');
+  process.exitCode = 1;
+}

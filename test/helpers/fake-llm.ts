@@ -44,6 +44,17 @@ export const echoResponder: Responder = (request) => {
 };
 
 /**
+ * The echoing model, plus one invented claim per release (a CVE its items never mention, citing its first
+ * item): what the evaluation's stand-in answers, so its report shows verification dropping something.
+ */
+export const echoAndInventResponder: Responder = (request) => {
+  const echoed = JSON.parse((echoResponder(request) as { content: string }).content) as { introduction: Array<{ text: string; items: string[] }> };
+  const first = requestItems(request)[0];
+  if (first) echoed.introduction.push({ text: 'This release also fixes CVE-2099-0001.', items: [first.id] });
+  return answer({ introduction: echoed.introduction.slice(0, 3) });
+};
+
+/**
  * A local stand-in for an OpenAI-compatible server (`POST /v1/chat/completions`), on 127.0.0.1, with
  * scripted answers: tests set `respond` per case and read `requests`.
  */
