@@ -826,6 +826,24 @@ CREATE TABLE public.release_note_revisions (
 );
 
 --
+-- Name: release_note_summaries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.release_note_summaries (
+    release_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    fingerprint text NOT NULL,
+    model text NOT NULL,
+    status text NOT NULL,
+    summary jsonb NOT NULL,
+    error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    decided_at timestamp with time zone,
+    decided_by uuid,
+    CONSTRAINT release_note_summaries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'accepted'::text, 'dismissed'::text, 'failed'::text])))
+);
+
+--
 -- Name: release_notes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1274,6 +1292,13 @@ ALTER TABLE ONLY public.release_note_revisions
     ADD CONSTRAINT release_note_revisions_pkey PRIMARY KEY (release_id);
 
 --
+-- Name: release_note_summaries release_note_summaries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_summaries
+    ADD CONSTRAINT release_note_summaries_pkey PRIMARY KEY (release_id);
+
+--
 -- Name: release_notes release_notes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1545,6 +1570,12 @@ CREATE INDEX release_note_edits_project_idx ON public.release_note_edits USING b
 --
 
 CREATE INDEX release_note_revisions_waiting_idx ON public.release_note_revisions USING btree (project_id) WHERE (discarded_at IS NULL);
+
+--
+-- Name: release_note_summaries_project_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX release_note_summaries_project_idx ON public.release_note_summaries USING btree (project_id);
 
 --
 -- Name: release_notes_published_idx; Type: INDEX; Schema: public; Owner: -
@@ -2008,6 +2039,27 @@ ALTER TABLE ONLY public.release_note_revisions
 
 ALTER TABLE ONLY public.release_note_revisions
     ADD CONSTRAINT release_note_revisions_release_id_fkey FOREIGN KEY (release_id) REFERENCES public.release_notes(id) ON DELETE CASCADE;
+
+--
+-- Name: release_note_summaries release_note_summaries_decided_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_summaries
+    ADD CONSTRAINT release_note_summaries_decided_by_fkey FOREIGN KEY (decided_by) REFERENCES public.users(id) ON DELETE SET NULL;
+
+--
+-- Name: release_note_summaries release_note_summaries_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_summaries
+    ADD CONSTRAINT release_note_summaries_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
+
+--
+-- Name: release_note_summaries release_note_summaries_release_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.release_note_summaries
+    ADD CONSTRAINT release_note_summaries_release_id_fkey FOREIGN KEY (release_id) REFERENCES public.release_notes(id) ON DELETE CASCADE;
 
 --
 -- Name: release_notes release_notes_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -213,6 +213,24 @@ describe('loadConfig: webhook delivery slots', () => {
   });
 });
 
+describe('loadConfig: language model for release summaries', () => {
+  it('is off unless a server is named, and reads the model, key and budgets', () => {
+    expect(loadConfig({}).llm).toBeNull();
+    const config = loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:11434/v1/', LLM_MODEL: 'qwen2.5', LLM_API_KEY: 'sk-secret', LLM_TIMEOUT_MS: '5000' });
+    expect(config.llm).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'qwen2.5', apiKey: 'sk-secret', timeoutMs: 5000, releasesPerRun: 3 });
+    expect(Object.isFrozen(config.llm)).toBe(true);
+  });
+
+  it('lists every problem: a URL that is none, a server without a model, a bad timeout', () => {
+    const attempt = () => loadConfig({ LLM_BASE_URL: 'ftp://x', LLM_TIMEOUT_MS: '5', LLM_RELEASES_PER_RUN: '0' });
+    expect(attempt).toThrow(/LLM_BASE_URL must be an absolute http\(s\) URL/);
+    expect(attempt).toThrow(/LLM_TIMEOUT_MS must be an integer from 100/);
+    expect(attempt).toThrow(/LLM_RELEASES_PER_RUN must be an integer from 1/);
+    expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:8080/v1' })).toThrow(/LLM_MODEL must name the model when LLM_BASE_URL is set/);
+    expect(() => loadConfig({ LLM_MODEL: 'm' })).toThrow(/LLM_MODEL needs LLM_BASE_URL/);
+  });
+});
+
 describe('loadConfig: repository links', () => {
   it('allows no local path from the dashboard and polls every 300 s by default', () => {
     expect(loadConfig({}).repoLinks).toEqual({ pathsAllowed: [], pathsOrgs: [], pollIntervalSeconds: 300, ingestConcurrency: 3, ingestConcurrencyPerTenant: 2 });

@@ -49,6 +49,21 @@ export interface Config {
   readonly markdownTimeLimitMs: number;
   readonly hardening: HardeningConfig;
   readonly webhooks: WebhooksConfig;
+  /** The language model that writes release summaries (docs/summaries.md); null: none, summaries off everywhere. */
+  readonly llm: LlmConfig | null;
+}
+
+/** An OpenAI-compatible chat-completions server (docs/summaries.md). */
+export interface LlmConfig {
+  /** The API root, e.g. http://127.0.0.1:11434/v1; `/chat/completions` is appended. The only place summaries call. */
+  readonly baseUrl: string;
+  readonly model: string;
+  /** Sent as a bearer token when set; never logged. */
+  readonly apiKey: string | null;
+  /** Longest one release's summary may take, the whole answer read. */
+  readonly timeoutMs: number;
+  /** Release notes summarized at most per generation run (newest first). */
+  readonly releasesPerRun: number;
 }
 
 /** Repositories linked from the dashboard, and polling of links without push webhooks (see docs/repositories.md). */
@@ -368,6 +383,17 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
   };
 
+  const llmBaseUrl = httpUrl('LLM_BASE_URL', null);
+  const llmModel = read('LLM_MODEL') ?? null;
+  const llmTimeoutMs = integer('LLM_TIMEOUT_MS', 60_000, 100, 600_000);
+  const llmReleasesPerRun = integer('LLM_RELEASES_PER_RUN', 3, 1, 100);
+  if (llmBaseUrl !== null && llmModel === null) problems.push('LLM_MODEL must name the model when LLM_BASE_URL is set');
+  if (llmBaseUrl === null && llmModel !== null) problems.push('LLM_MODEL needs LLM_BASE_URL (the server to ask)');
+  const llm: LlmConfig | null =
+    llmBaseUrl !== null && llmModel !== null
+      ? { baseUrl: llmBaseUrl, model: llmModel, apiKey: read('LLM_API_KEY') ?? null, timeoutMs: llmTimeoutMs, releasesPerRun: llmReleasesPerRun }
+      : null;
+
   const passwordScryptLogN = integer('PASSWORD_SCRYPT_LOG_N', 17, 10, 20);
   if (nodeEnv === 'production' && passwordScryptLogN < 17) {
     problems.push(`PASSWORD_SCRYPT_LOG_N must be at least 17 in production (got ${passwordScryptLogN}); lower costs are for tests`);
@@ -431,6 +457,7 @@ export function loadConfig(env: Env = process.env): Config {
       concurrencyPerTenant: webhookConcurrencyPerTenant,
       encryptionKey: webhookEncryptionKey,
     },
+    llm,
   };
 
   if (problems.length > 0) throw new ConfigError(problems);

@@ -5,6 +5,7 @@ import { createFeedsService } from './changelog/feeds/feeds.service.js';
 import { createPublicPageService } from './changelog/page/public-page.service.js';
 import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
+import { createSummarizer } from './generation/summaries/summarizer.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
 import { setGitLimits } from './git/git.js';
@@ -78,6 +79,8 @@ export function createServices(
     }),
     // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
     generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects }),
+    /** Release summaries by the configured language model; null without one (docs/summaries.md). */
+    summarizer: config.llm ? createSummarizer(db, { llm: config.llm, entries: core.entries, projects }) : null,
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

@@ -34,6 +34,7 @@ const SettingsForm = Type.Object(
     codeowners: Type.Optional(Type.String({ maxLength: 200_000 })),
     history: Type.Optional(Type.String({ maxLength: 10 })),
     history_since: Type.Optional(Type.String({ maxLength: 40 })),
+    summaries: Type.Optional(Type.String({ maxLength: 10 })),
     ...Object.fromEntries(PUBLISH_TARGETS.map((t) => [`publish_${t}`, Type.Optional(Type.String({ maxLength: 10 }))])),
     releases: Type.Optional(Type.String({ maxLength: 10 })),
     ...Object.fromEntries(
@@ -81,8 +82,15 @@ function patchFromForm(body: FormBody): SettingsPatch {
     // Left out of a post (an older form): kept as stored. Validated with the rest.
     ...(body.history !== undefined ? { history: text('history') } : {}),
     ...(body.history_since !== undefined ? { historySince: text('history_since') || null } : {}),
+    ...(body.summaries !== undefined ? { summaries: text('summaries') } : {}),
   };
 }
+
+const SUMMARY_LABELS: Record<string, string> = {
+  off: 'off',
+  review: 'suggest them in the release editor, for an editor to use or dismiss',
+  auto: 'use them at once (published with a published note nobody edited)',
+};
 
 const HISTORY_LABELS: Record<HistoryPolicy, string> = {
   publish: 'publish it, dated when each change reached the branch',
@@ -180,6 +188,16 @@ ${GENERATED_ENTRY_TYPES.map(
 )}</select></div>
 <div><label for="f-history_since">Only history from (a date; empty: all of it)</label><input id="f-history_since" name="history_since" type="date" value="${s.historySince ? s.historySince.slice(0, 10) : ''}"></div>
 <p class="muted">New work (changes after the link) follows the publishing policy above. The policy applies to entries not stored yet.</p>
+</fieldset>
+<fieldset><legend>Release summaries by a language model</legend>
+<div><label for="f-summaries">Summaries</label> <select id="f-summaries" name="summaries">${(['off', 'review', 'auto'] as const).map(
+  (p) => html`<option value="${p}"${s.summaries === p ? html` selected` : ''}>${SUMMARY_LABELS[p]!}</option>`,
+)}</select></div>
+<p class="muted">${
+  kit.config.llm
+    ? html`Written by ${kit.config.llm.model} for the newest release notes after each generation run; only sentences every name and number of which is in the release's own items are kept (docs/summaries.md in the service's repository).`
+    : 'No language model is configured on this server (LLM_BASE_URL): nothing is summarized whatever this says.'
+}</p>
 </fieldset>
 <div><label for="f-time_zone">Time zone</label><input id="f-time_zone" name="time_zone" value="${s.timeZone}"></div>
 <fieldset><legend>Sections (shown, label, order)</legend>

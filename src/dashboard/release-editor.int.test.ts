@@ -79,6 +79,12 @@ describe('the release editor', () => {
     expect((await cast.alice.get(editor('v9.9.9'))).status).toBe(404);
   });
 
+  it('without a language model configured shows no summary and asks nobody (docs/summaries.md)', async () => {
+    expect(ctx.services.summarizer).toBeNull();
+    expect((await cast.alice.get(editor('v1.1.0'))).body).not.toContain('Machine-written summary');
+    expect((await cast.alice.get(`/dashboard/projects/${cast.app.slug}/generation`)).body).toContain('No language model is configured on this server');
+  });
+
   it('edits text, hides, moves, reorders, picks headlines and writes an introduction with plain forms; publishing shows exactly that', async () => {
     const page = await cast.alice.get(editor('v1.1.0'));
     expect(page.status).toBe(200);

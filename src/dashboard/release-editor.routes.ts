@@ -36,6 +36,8 @@ const DONE: Record<string, string> = {
   publish: 'Published: readers see this note as shown.',
   unpublish: 'Unpublished: readers no longer see this note.',
   reset: 'Your edits were dropped; the generated content is back.',
+  'summary-accept': 'The summary is in the note, marked machine-written. Readers see it once you publish.',
+  'summary-dismiss': 'The summary was dismissed; nothing of it is used.',
 };
 
 /** The edit a form asks for, or a 400 naming what is missing. */
@@ -158,7 +160,23 @@ export const releaseEditorPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async
       }
     } else if (action === 'unpublish') await services.entries.unpublishRelease(project.slug, tag);
     else if (action === 'reset') await services.entries.resetReleaseEdits(project.id, tag);
-    else return page(request, reply, project, ws, tag, new AppError('invalid_request', 'Unknown action; one of publish, unpublish, reset'));
+    else if (action === 'summary-accept' || action === 'summary-dismiss') {
+      try {
+        if (action === 'summary-accept') await services.entries.acceptReleaseSummary(project.id, tag, kit.user(request).id);
+        else await services.entries.dismissReleaseSummary(project.id, tag, kit.user(request).id);
+      } catch (error) {
+        if (!(error instanceof AppError) || !['conflict', 'not_found'].includes(error.code)) throw error;
+        return page(request, reply, project, ws, tag, error);
+      }
+    } else
+      return page(
+        request,
+        reply,
+        project,
+        ws,
+        tag,
+        new AppError('invalid_request', 'Unknown action; one of publish, unpublish, reset, summary-accept, summary-dismiss'),
+      );
     return reply.redirect(`${releaseEditorUrl(project.slug, note.tag)}?done=${action}`, 303);
   });
 };

@@ -12,6 +12,7 @@ export interface DB {
   changelog_entry_revisions: EntryRevisionsTable;
   release_note_revisions: ReleaseRevisionsTable;
   release_note_edits: ReleaseEditsTable;
+  release_note_summaries: ReleaseSummariesTable;
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
   schema_migrations: SchemaMigrationsTable;
@@ -471,6 +472,21 @@ export interface ReleaseEditsTable {
   generated: ColumnType<Record<string, unknown>, string, string>;
   edited_at: ColumnType<Date, Date | string | undefined, Date | string>;
   edited_by: string | null;
+}
+
+/** A language model's summary of a release note, verified, for the editor to accept or dismiss (migrations/0038). */
+export interface ReleaseSummariesTable {
+  release_id: string;
+  project_id: string;
+  fingerprint: string;
+  model: string;
+  status: 'pending' | 'accepted' | 'dismissed' | 'failed';
+  /** src/entries/release-summaries.ts StoredSummary. */
+  summary: ColumnType<unknown, string, string>;
+  error: string | null;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  decided_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  decided_by: string | null;
 }
 
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;

@@ -18,7 +18,21 @@ import { ENTRY_STATUSES, ENTRY_TYPES, GeneratedJson, HeadlineItem, Section, Sect
 import { decodeCursor, encodeCursor, REVIEW_PAGE_MAX, type ReviewFilter } from './review-filter.js';
 import { isUuid } from '../ids.js';
 import { releaseKey } from './release-key.js';
-import { applyEdits, edit, editorView, storedEdits, type EditorItem, type NoteJson, type ReleaseEdit, type ReleaseEdits } from './release-edits.js';
+import {
+  applyEdits,
+  edit,
+  editedByPerson,
+  editorView,
+  keyedItems,
+  storedEdits,
+  withSummary,
+  type EditorItem,
+  type KeyedItem,
+  type NoteJson,
+  type ReleaseEdit,
+  type ReleaseEdits,
+} from './release-edits.js';
+import { releaseSummariesRepository, type ReleaseSummaryRow, type StoredSummary, type SummaryStatus } from './release-summaries.repository.js';
 import { releaseRecordOf } from './entries.repository.js';
 import { decodeReleaseCursor, encodeReleaseCursor, RELEASE_PAGE_MAX, type ReleaseFilter } from './release-filter.js';
 
@@ -215,7 +229,23 @@ export interface ReleaseEditorView {
   waiting: boolean;
   /** releaseVersion: what the editor's publish expects to publish (publishRelease's `expected`). */
   version: string;
+  /** The newest machine-written summary of the note (docs/summaries.md), whatever its status; null: none. */
+  summary: (ReleaseSummaryRow & { current: boolean }) | null;
+  /** The introduction was written by a language model (an accepted summary) and no person has edited it since. */
+  machineIntroduction: boolean;
 }
+
+/** A release note a language model may be asked to summarize: its generated content now (docs/summaries.md). */
+export interface SummaryCandidate {
+  note: ReleaseNoteRow;
+  /** The fingerprint of that content: a summary is for it, and only it. */
+  fingerprint: string;
+  json: NoteJson;
+  items: ReadonlyArray<KeyedItem>;
+}
+
+/** What accepting a summary did: `held` when `auto` left it for the editor (a person's edits, other content waiting). */
+export type SummaryAcceptance = 'accepted' | 'published' | 'held';
 
 /**
  * The version of what publishing a note would publish, as an editor saw it: its row and its pending
@@ -893,6 +923,7 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       // The version from the same reads the page shows (a revision only matters to a published note's publish,
       // but a draft's is read too: publishing a draft applies a revision left from before an unpublish).
       const revisionAt = revision?.proposedAt ?? (note.status === 'published' ? undefined : await entriesRepository.releaseRevisionProposedAt(db, note.id));
+      const summary = await releaseSummariesRepository.find(db, projectId, note.id);
       return {
         note,
         edits,
@@ -901,6 +932,8 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         ...view,
         waiting: !!revision && !revision.discarded,
         version: releaseVersion(note, revisionAt),
+        summary: summary ? { ...summary, current: summary.fingerprint === String(base.fingerprint ?? '') } : null,
+        machineIntroduction: edits?.machine?.introduction === true && edits.introduction !== null,
       };
     },
 
@@ -922,6 +955,82 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
         await entriesRepository.saveReleaseEdits(tx, { releaseId: note.id, projectId, edits: next, generated: base, userId });
         await writeEdited(tx, projectId, note, record, base);
       });
+    },
+
+    /**
+     * The project's newest tagged release notes (at most `limit`) whose generated content has no summary
+     * yet: what a generation run asks the model about. Their content is the generated base edits apply to.
+     */
+    async summaryCandidates(projectId: string, limit: number): Promise<SummaryCandidate[]> {
+      const notes = (await entriesRepository.listReleases(db, projectId, limit + 1)).filter((n) => n.tag !== null && n.status !== 'archived').slice(0, limit);
+      const ids = notes.map((n) => n.id);
+      const [edits, seen] = await Promise.all([entriesRepository.releaseEdits(db, projectId, ids), releaseSummariesRepository.fingerprints(db, projectId, ids)]);
+      const edited = new Map(edits.map((e) => [e.release_id, e.generated]));
+      const out: SummaryCandidate[] = [];
+      for (const note of notes) {
+        const base = edited.get(note.id) ?? (await generatedOf(db, projectId, note));
+        const fingerprint = String(base.fingerprint ?? '');
+        if (seen.get(note.id) === fingerprint) continue;
+        const json = base.generated_json as NoteJson;
+        out.push({ note, fingerprint, json, items: keyedItems(json) });
+      }
+      return out;
+    },
+
+    /** Stores what the model wrote for a note (verified) or why it wrote nothing: for the editor, never for readers. */
+    async saveReleaseSummary(
+      projectId: string,
+      releaseId: string,
+      row: { fingerprint: string; model: string; status: Extract<SummaryStatus, 'pending' | 'failed'>; summary: StoredSummary; error: string | null },
+    ): Promise<void> {
+      await releaseSummariesRepository.save(db, { releaseId, projectId, ...row });
+    },
+
+    /**
+     * Applies a note's waiting summary as edits (release-edits.ts withSummary: marked machine-written): a
+     * draft's row takes it, a published note's pending revision does, so readers see it once it is
+     * published. `auto` (the project's `auto` for summaries) publishes it at once, but only onto a note no
+     * person edited and with nothing else waiting: it never publishes what an editor has not.
+     * A summary written for other content than the note's now is refused (409).
+     */
+    async acceptReleaseSummary(projectId: string, tag: string, userId: string | null, { auto = false }: { auto?: boolean } = {}): Promise<SummaryAcceptance> {
+      return db.transaction().execute(async (tx) => {
+        await lockForEditor(tx, projectId);
+        const note = await entriesRepository.lockRelease(tx, projectId, releaseKey(tag));
+        if (!note) throw notFound(`Release ${tag}`);
+        const summary = await releaseSummariesRepository.find(tx, projectId, note.id, true);
+        if (!summary || summary.status !== 'pending') throw notFound(`Summary waiting for release ${tag}`);
+        const [row] = await entriesRepository.releaseEdits(tx, projectId, [note.id], true);
+        const base = row ? row.generated : await generatedOf(tx, projectId, note);
+        if (String(base.fingerprint ?? '') !== summary.fingerprint) {
+          throw new AppError('conflict', 'This note was generated again since the summary was written; nothing was changed');
+        }
+        const current = row ? storedEdits(row.edits) : null;
+        if (auto) {
+          const revision = note.status === 'published' ? await entriesRepository.releaseRevisionRecord(tx, projectId, note.id) : undefined;
+          if (editedByPerson(current) || (revision && !revision.discarded)) return 'held';
+        }
+        const next = withSummary(base.generated_json as NoteJson, current, summary.summary);
+        const record = editedRecord(base, next, await releaseRenderer(projectId, tx));
+        await entriesRepository.saveReleaseEdits(tx, { releaseId: note.id, projectId, edits: next, generated: base, userId });
+        await writeEdited(tx, projectId, note, record, base);
+        await releaseSummariesRepository.decide(tx, note.id, 'accepted', userId);
+        if (auto && note.status === 'published') {
+          // The publish the project chose to make automatic: the revision just written, and nothing else (checked above).
+          await entriesRepository.applyReleaseRevisions(tx, projectId, [note.id]);
+          return 'published';
+        }
+        return 'accepted';
+      });
+    },
+
+    /** Dismisses a note's waiting summary: nothing of it is used; the next new content asks again. */
+    async dismissReleaseSummary(projectId: string, tag: string, userId: string | null): Promise<void> {
+      const note = await entriesRepository.findRelease(db, projectId, releaseKey(tag));
+      if (!note) throw notFound(`Release ${tag}`);
+      const summary = await releaseSummariesRepository.find(db, projectId, note.id);
+      if (!summary || summary.status !== 'pending') throw notFound(`Summary waiting for release ${tag}`);
+      await releaseSummariesRepository.decide(db, note.id, 'dismissed', userId);
     },
 
     /** Drops the editor's edits of a note: its generated content comes back (for a published note, as a pending revision). */

@@ -54,6 +54,11 @@ export const ReleaseEditsSchema = Type.Object({
   headlines: Type.Union([Type.Array(Key), Type.Null()]),
   /** The items the editor has seen; any other item of the note is new since their edit. */
   known: Type.Array(Key),
+  /**
+   * What of the edits a language model wrote (an accepted summary, docs/summaries.md): the introduction,
+   * items' texts. Shown as machine-written in the editor until a person edits that text.
+   */
+  machine: Type.Optional(Type.Object({ introduction: Type.Optional(Type.Boolean()), items: Type.Optional(Type.Array(Key)) })),
 });
 export type ReleaseEdits = Static<typeof ReleaseEditsSchema>;
 
@@ -115,6 +120,8 @@ export interface EditorItem {
   headline: boolean;
   /** Generated after the editor's last edit: for them to review. */
   isNew: boolean;
+  /** Its text was written by a language model (an accepted summary) and no person has edited it since. */
+  machine: boolean;
 }
 
 /** Generation's headline items as item keys (a headline is an item's text in its section). */
@@ -140,6 +147,7 @@ export function editorView(
   const sectionKeys = new Set(json.sections.map((s) => s.section_type_key));
   const headlines = new Set(e.headlines ?? generatedHeadlineKeys(json, items));
   const known = new Set(e.known);
+  const machine = new Set(e.machine?.items ?? []);
   const view: EditorItem[] = items.map(({ key, section, item }) => {
     const edit = e.items[key] ?? {};
     return {
@@ -152,6 +160,7 @@ export function editorView(
       hidden: edit.hidden === true,
       headline: headlines.has(key),
       isNew: edits !== null && !known.has(key),
+      machine: edit.text !== undefined && machine.has(key),
     };
   });
   const sections = json.sections.map((s) => {
@@ -242,6 +251,8 @@ export function edit(json: NoteJson, current: ReleaseEdits | null, change: Relea
     if (change.text.length > EDIT_LIMITS.introduction) throw bad('introduction', `must be at most ${EDIT_LIMITS.introduction.toLocaleString('en')} characters`);
     if (CONTROL.test(change.text.replace(/\r/g, ''))) throw bad('introduction', 'must not contain control characters');
     const text = change.text.replace(/\r\n?|[\u2028\u2029]/g, '\n').trim();
+    // A person's introduction, even if they kept the machine's words: they saw and saved it.
+    if (e.machine) delete e.machine.introduction;
     e.introduction = text ? text : null;
     return e;
   }
@@ -264,6 +275,7 @@ export function edit(json: NoteJson, current: ReleaseEdits | null, change: Relea
       const generated = items.find((i) => i.key === key)!.item.text;
       if (text === generated) delete item.text;
       else item.text = text;
+      if (e.machine?.items) e.machine.items = e.machine.items.filter((k) => k !== key);
       break;
     }
     case 'hide':
@@ -323,7 +335,58 @@ export function storedEdits(value: unknown): ReleaseEdits | null {
     order: v.order && typeof v.order === 'object' ? v.order : {},
     headlines: Array.isArray(v.headlines) ? v.headlines : null,
     known: Array.isArray(v.known) ? v.known : [],
+    ...(v.machine && typeof v.machine === 'object'
+      ? {
+          machine: {
+            introduction: v.machine.introduction === true,
+            items: Array.isArray(v.machine.items) ? v.machine.items.filter((k) => typeof k === 'string') : [],
+          },
+        }
+      : {}),
   };
+}
+
+/**
+ * The edits with an accepted machine summary applied (docs/summaries.md): its introduction, and its
+ * rewordings of items no person reworded (a person's text wins), all marked machine-written. Keys the
+ * note no longer has are left out (the summary was for this content: callers check its fingerprint).
+ */
+export function withSummary(
+  json: NoteJson,
+  current: ReleaseEdits | null,
+  summary: { introduction: string | null; rewordings: ReadonlyArray<{ id: string; text: string }> },
+): ReleaseEdits {
+  const keys = new Set(keyedItems(json).map((i) => i.key));
+  const e: ReleaseEdits = current ? structuredClone(current) : { ...noEdits(), known: [...keys] };
+  const machine = { introduction: e.machine?.introduction === true, items: [...(e.machine?.items ?? [])] };
+  if (summary.introduction) {
+    e.introduction = summary.introduction;
+    machine.introduction = true;
+  }
+  for (const { id, text } of summary.rewordings) {
+    if (!keys.has(id)) continue;
+    const item = (e.items[id] ??= {});
+    if (item.text !== undefined && !machine.items.includes(id)) continue;
+    item.text = text;
+    if (!machine.items.includes(id)) machine.items.push(id);
+  }
+  e.machine = machine;
+  return e;
+}
+
+/** Whether a person (not only an accepted machine summary) edited the note. */
+export function editedByPerson(edits: ReleaseEdits | null): boolean {
+  if (!edits) return false;
+  const machineItems = new Set(edits.machine?.items ?? []);
+  const personItems = Object.entries(edits.items).some(
+    ([key, item]) => item.hidden || item.section !== undefined || (item.text !== undefined && !machineItems.has(key)),
+  );
+  return (
+    personItems ||
+    (edits.introduction !== null && edits.machine?.introduction !== true) ||
+    Object.values(edits.order).some((o) => o.length) ||
+    edits.headlines !== null
+  );
 }
 
 /** Whether the edits change anything readers see. */

@@ -38,18 +38,18 @@ afterAll(async () => {
 
 describe('changelog projects configure', () => {
   it('refuses bad settings with every problem named, and changes nothing', async () => {
-    const bad = await cli('projects', 'configure', 'cliff', '--entry-types', 'weekly,yearly', '--timezone', 'Nowhere/Land', '--publish', 'maybe', '--json');
+    const bad = await cli('projects', 'configure', 'cliff', '--entry-types', 'weekly,yearly', '--timezone', 'Nowhere/Land', '--publish', 'maybe', '--summaries', 'sometimes', '--json');
     expect(bad.code).toBe(1);
     const error = JSON.parse(bad.stderr) as { code: string; details: { message: string }[] };
     expect(error.code).toBe('invalid_request');
-    expect(error.details.map((d) => d.message).join('\n')).toMatch(/yearly[\s\S]*Nowhere\/Land[\s\S]*maybe/);
+    expect(error.details.map((d) => d.message).join('\n')).toMatch(/yearly[\s\S]*Nowhere\/Land[\s\S]*maybe[\s\S]*summaries must be off, review, auto \(got "sometimes"\)/);
     expect((await cli('projects', 'configure', 'nope', '--timezone', 'UTC')).code).toBe(1);
   });
 
   it('stores entry types, policies, time zone, sections, exclusions and path rules', async () => {
     const ok = await cli(
       'projects', 'configure', 'cliff', '--entry-types', 'commit,weekly,monthly', '--publish', 'weekly=auto,monthly=auto',
-      '--timezone', 'America/New_York', '--sections', 'breaking,feature=New,fix', '--exclude-authors', '*[bot]*', '--path-rule', 'git-cliff-core/**=core', '--json',
+      '--timezone', 'America/New_York', '--sections', 'breaking,feature=New,fix', '--exclude-authors', '*[bot]*', '--path-rule', 'git-cliff-core/**=core', '--summaries', 'review', '--json',
     );
     expect(ok.code).toBe(0);
     const { settings } = ok.json<{ settings: { entryTypes: string[]; publish: Record<string, string>; timeZone: string; sections: { key: string; label: string; visible: boolean }[]; excludeAuthors: string[]; pathRules: unknown[] } }>();
@@ -59,6 +59,7 @@ describe('changelog projects configure', () => {
     expect(settings.sections.filter((s) => s.visible).map((s) => [s.key, s.label])).toEqual([['breaking', 'Breaking changes'], ['feature', 'New'], ['fix', 'Bug fixes']]);
     expect(settings.excludeAuthors).toEqual(['*[bot]*']);
     expect(settings.pathRules).toHaveLength(1);
+    expect(ok.json<{ settings: { summaries: string } }>().settings.summaries).toBe('review');
   });
 });
 

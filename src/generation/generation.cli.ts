@@ -94,6 +94,7 @@ const presentSettings = (s: GenerationSettings) => ({
   codeowners: codeownersSource(s),
   history: s.history,
   historySince: s.historySince,
+  summaries: s.summaries,
 });
 
 
@@ -171,6 +172,7 @@ export function registerGenerationCommands({ program, command, run, withServices
     .option('--history <policy>', 'changes from before the link: publish (dated when each reached the branch), draft or skip')
     .option('--history-since <date>', 'skip history before this date, e.g. 2024-01-01 ("none" clears it)')
     .option('--public-view <view>', `what /c/SLUG shows by default: auto, ${AVAILABLE_VIEWS.join(', ')}`)
+    .option('--summaries <policy>', 'release summaries by the configured language model (LLM_BASE_URL): off, review or auto (docs/summaries.md)')
     .action(
       run(
         async (
@@ -178,7 +180,7 @@ export function registerGenerationCommands({ program, command, run, withServices
           opts: {
             entryTypes?: string; publish?: string; releases?: string; timezone?: string; sections?: string; excludeAuthors?: string; excludeBots?: string; pathRule?: string[];
             teamRule?: string[]; teamAuthor?: string[]; clearTeams?: boolean; codeowners?: string; headlineLimit?: string; pullRequestUrl?: string;
-            history?: string; historySince?: string; publicView?: string;
+            history?: string; historySince?: string; publicView?: string; summaries?: string;
           },
         ) => {
           const patch: SettingsPatch = {};
@@ -206,6 +208,8 @@ export function registerGenerationCommands({ program, command, run, withServices
           }
           if (opts.pullRequestUrl !== undefined) patch.pullRequestUrl = opts.pullRequestUrl === 'none' ? null : opts.pullRequestUrl;
           if (opts.codeowners !== undefined) patch.codeowners = await codeownersOption(opts.codeowners);
+          // Validated with the other settings (off, review or auto).
+          if (opts.summaries !== undefined) patch.summaries = opts.summaries;
           const { historyPatch, teamRules } = await import('./settings.js');
           Object.assign(patch, historyPatch(opts));
           // Checked before anything is stored, so a bad view stores no other setting either.
@@ -234,6 +238,7 @@ export function registerGenerationCommands({ program, command, run, withServices
                   : 'no team rules') +
                 `; CODEOWNERS: ${{ repository: "the repository's, if any", none: 'not used', project: 'the project\'s own file' }[codeownersSource(settings)]}` +
                 `; history: ${settings.history}${settings.historySince ? ` from ${settings.historySince.slice(0, 10)}` : ''}` +
+                `; release summaries: ${settings.summaries}` +
                 (view !== undefined ? `; public page shows ${view ?? 'auto'} by default` : '') +
                 // What the policy held back, published now that it is auto (not what a person unpublished or edited).
                 (published ? `\nPublished the existing drafts of ${published.types.join(', ')}: ${published.entries} entries, ${published.releases} release notes` : ''),

@@ -40,6 +40,21 @@ export interface StoredCommit {
  * entries service's; the settings are kept on the project row by the projects service.
  */
 export const generationRepository = {
+  /**
+   * The messages and pull-request numbers of the project's commits among `shas` (a release note's):
+   * the sources a release summary's items are checked against (generation/summaries).
+   */
+  async commitMessages(db: Executor, projectId: string, shas: readonly string[]): Promise<Array<{ sha: string; message: string; prNumber: number | null }>> {
+    if (!shas.length) return [];
+    const rows = await db
+      .selectFrom('commits')
+      .select(['sha', 'message', 'pr_number'])
+      .where('project_id', '=', projectId)
+      .where(sql<boolean>`sha = ANY(${[...shas]}::text[])`)
+      .execute();
+    return rows.map((r) => ({ sha: r.sha, message: r.message, prNumber: r.pr_number }));
+  },
+
   /** The CODEOWNERS of the project's repositories (the first linked one that has the file), if any. */
   async codeownersOf(db: Executor, projectId: string): Promise<string | null> {
     const row = await db

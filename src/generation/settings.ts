@@ -8,6 +8,7 @@ import {
   GENERATED_ENTRY_TYPES,
   HISTORY_POLICIES,
   SECTION_KEYS,
+  SUMMARY_POLICIES,
   type GeneratedEntryType,
   type GenerationSettings,
   type PublishTarget,
@@ -15,6 +16,7 @@ import {
   type PathRule,
   type SectionKey,
   type SectionSetting,
+  type SummaryPolicy,
   type TeamMapping,
 } from './engine/types.js';
 
@@ -45,6 +47,8 @@ export interface SettingsInput {
   history?: string;
   /** History before this date is skipped; an ISO 8601 date or instant, null for none. */
   historySince?: string | null;
+  /** Release summaries by a language model: off (default), review or auto (docs/summaries.md). */
+  summaries?: string;
 }
 
 export class SettingsError extends Error {
@@ -140,6 +144,8 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
   const history = (input.history ?? 'publish') as HistoryPolicy;
   if (!HISTORY_POLICIES.includes(history)) problems.push(`history must be ${HISTORY_POLICIES.join(', ')} (got "${String(input.history)}")`);
   const historySince = parseSince(input.historySince, problems);
+  const summaries = (input.summaries ?? 'off') as SummaryPolicy;
+  if (!SUMMARY_POLICIES.includes(summaries)) problems.push(`summaries must be ${SUMMARY_POLICIES.join(', ')} (got "${String(input.summaries)}")`);
   if (problems.length) throw new SettingsError(problems);
   return {
     entryTypes: [...new Set(entryTypes)],
@@ -156,6 +162,7 @@ export function resolveSettings(input: SettingsInput = {}): GenerationSettings {
     releases: input.releases ?? true,
     history,
     historySince,
+    summaries,
   };
 }
 

@@ -17,7 +17,7 @@ export async function startWorker(services: Services): Promise<{ resumed: number
   const resumed = await services.repos.resumeUnfinished();
   await workIngestJobs(services.jobs, services.ingest);
   await workPollJobs(services.jobs, services.repos, services.config.repoLinks.pollIntervalSeconds);
-  await workGenerateJobs(services.jobs, services.generation);
+  await workGenerateJobs(services.jobs, services.generation, services.summarizer);
   await workDeliverJobs(services.jobs, services.webhooks);
   return { resumed };
 }

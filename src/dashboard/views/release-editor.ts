@@ -62,9 +62,110 @@ function item(p: ReleaseEditorPage, base: string, action: string, sections: Rele
       ${i.isNew ? html`<span class="badge pending">new since your edit</span><button class="secondary" type="submit" name="action" value="reviewed">Reviewed</button>` : ''}
       ${i.headline && !i.hidden ? html`<span class="badge published">headline</span>` : ''}${i.hidden ? html`<span class="badge archived">hidden</span>` : ''}${
         edited ? html`<span class="badge draft" title="Generated: ${i.generatedText}">edited</span>` : ''
-      }${moved ? html`<span class="badge draft">moved from ${from}</span>` : ''}
+      }${moved ? html`<span class="badge draft">moved from ${from}</span>` : ''}${
+        i.machine ? html`<span class="badge pending machine" title="Written by a language model; generated: ${i.generatedText}">machine-written</span>` : ''
+      }
     </form>
   </li>`;
+}
+
+/**
+ * The language model's summary of the note (docs/summaries.md): each kept sentence with the items it
+ * cites (their generated text: its sources), the reworded items beside their generated text, what
+ * verification dropped and why, and the editor's choice. Nothing of it is public unless used and published.
+ */
+function summaryPanel(p: ReleaseEditorPage, base: string): Html {
+  const { summary } = p.view;
+  if (!summary) return html``;
+  const texts = new Map(p.view.sections.flatMap((s) => s.items.map((i) => [i.key, i.generatedText] as const)));
+  const dropped = summary.summary.rejected.length
+    ? html`<details class="summary-dropped">
+        <summary>${String(summary.summary.rejected.length)} dropped by verification</summary>
+        <ul>
+          ${summary.summary.rejected.map((r) => html`<li><span class="muted">${r.kind}:</span> “${r.text}” — ${r.reason}</li>`)}
+        </ul>
+      </details>`
+    : '';
+  const header = html`<h2 id="summary-h">Machine-written summary <span class="badge pending machine">machine-written</span></h2>`;
+  if (summary.status === 'failed') {
+    return html`<section class="panel" aria-labelledby="summary-h">
+      ${header}
+      <p>
+        No summary for this content (${summary.model}, ${when(summary.created_at)}): ${summary.error ?? 'nothing passed verification'}. The note stays as
+        generated.
+      </p>
+      ${dropped}
+    </section>`;
+  }
+  if (summary.status !== 'pending') {
+    return html`<section class="panel" aria-labelledby="summary-h">
+      ${header}
+      <p class="muted">
+        The summary ${summary.model} wrote ${when(summary.created_at)} was ${summary.status}${summary.decided_at ? html` ${when(summary.decided_at)}` : ''}.
+      </p>
+    </section>`;
+  }
+  const { sentences, rewordings } = summary.summary;
+  return html`<section class="panel" aria-labelledby="summary-h">
+    ${header}
+    <p>
+      ${summary.model} suggests the text below (${when(summary.created_at)}). Every sentence cites items of this release, and every name, number and version in
+      it is in those items' text; check the sources. Readers see none of it unless you use it and publish.
+    </p>
+    ${summary.current ? '' : html`<p class="notice">Written for earlier content of this note: it cannot be used. The next generation run asks again.</p>`}
+    ${
+      sentences.length
+        ? html`<h3>Introduction</h3>
+            <ol class="summary-sentences">
+              ${sentences.map(
+                (s) =>
+                  html`<li>
+                    ${s.text}
+                    <details>
+                      <summary>Sources (${String(s.items.length)})</summary>
+                      <ul>
+                        ${s.items.map((key) => html`<li><a href="#${itemId(key)}">${texts.get(key) ?? key}</a></li>`)}
+                      </ul>
+                    </details>
+                  </li>`,
+              )}
+            </ol>`
+        : ''
+    }
+    ${
+      rewordings.length
+        ? html`<h3>Reworded items</h3>
+            <table class="summary-rewordings">
+              <thead>
+                <tr>
+                  <th>Generated</th>
+                  <th>Suggested</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rewordings.map(
+                  (r) =>
+                    html`<tr>
+                      <td><a href="#${itemId(r.id)}">${texts.get(r.id) ?? r.id}</a></td>
+                      <td>${r.text}</td>
+                    </tr>`,
+                )}
+              </tbody>
+            </table>`
+        : ''
+    }
+    ${dropped}
+    <form class="inline" method="post" action="${base}/status">
+      ${csrfField(p)}${summary.current ? html`<button type="submit" name="action" value="summary-accept">Use this summary</button>` : ''}<button
+        class="secondary"
+        type="submit"
+        name="action"
+        value="summary-dismiss"
+      >
+        Dismiss
+      </button>
+    </form>
+  </section>`;
 }
 
 /** One release note in the editor: its introduction, its items by section, publication. */
@@ -140,8 +241,9 @@ export function releaseEditorPage(p: ReleaseEditorPage): Html {
         ${view.newItems ? html`<form class="inline" method="post" action="${base}/edit">${csrfField(p)}<button class="secondary" type="submit" name="action" value="reviewed-all">Mark all new items reviewed</button></form>` : ''}
       </div>
     </section>
+    ${summaryPanel(p, base)}
     <section class="panel" aria-labelledby="intro-h">
-      <h2 id="intro-h">Introduction</h2>
+      <h2 id="intro-h">Introduction${p.view.machineIntroduction ? html` <span class="badge pending machine">machine-written</span>` : ''}</h2>
       <form class="stack" method="post" action="${base}/edit">
         ${csrfField(p)}<input type="hidden" name="action" value="introduction" />
         <label for="f-introduction">Shown before the changes (Markdown; empty: none)</label>

@@ -108,7 +108,16 @@ export interface GenerationSettings {
   history: HistoryPolicy;
   /** History before this instant (ISO 8601) is skipped whatever the policy; null: none. */
   historySince: string | null;
+  /**
+   * Release summaries by a language model (docs/summaries.md; the engine does not read it): `off`
+   * (default), `review` (verified summaries wait for an editor in the release editor), `auto`
+   * (accepted and, on a published note nobody edited, published as written).
+   */
+  summaries: SummaryPolicy;
 }
+
+export const SUMMARY_POLICIES = ['off', 'review', 'auto'] as const;
+export type SummaryPolicy = (typeof SUMMARY_POLICIES)[number];
 
 /** What a publishing policy is set for: each generated entry type, and release notes. */
 export type PublishTarget = GeneratedEntryType | 'release';
