@@ -96,6 +96,8 @@ export const PreviewBody = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 200,
+        // As generation.service.ts checks it (PREVIEW_TAG): refused here, before the preview counts against the tenant's limit.
+        pattern: '^[A-Za-z0-9@][A-Za-z0-9._@/+-]{0,199}$',
         description: 'Preview the release as if `ref` were tagged this (the tag about to be pushed). Without it: the note of `ref` when it is a tag, else what would be Unreleased at `ref`.',
       }),
     ),
