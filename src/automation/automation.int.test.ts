@@ -60,16 +60,31 @@ beforeAll(async () => {
   // Tagged history: generation makes its release notes, drafts (no link, so nothing is history).
   await storeCommits(services, acme.id, history.commits);
   await services.generation.generate(acme.slug, { types: [] });
-  [draftId, publishedId] = await insertEntries(services, acme.id, [
+  [draftId, publishedId] = (await insertEntries(services, acme.id, [
     { status: 'draft', title: 'A draft entry', generated_json: JSON.stringify(generatedJson('A draft entry')) },
-    { status: 'published', title: 'A published entry', generated_json: JSON.stringify(generatedJson('A published entry')), published_at: new Date('2024-03-01T00:00:00Z') },
-  ]) as [string, string];
+    {
+      status: 'published',
+      title: 'A published entry',
+      generated_json: JSON.stringify(generatedJson('A published entry')),
+      published_at: new Date('2024-03-01T00:00:00Z'),
+    },
+  ])) as [string, string];
   [bobDraftId] = (await insertEntries(services, bobProject.id, [{ status: 'draft', title: 'Bob draft' }])) as [string];
   // No service links without asking git; these rows are what linking stores (never fetched here: the worker does not run).
   const link = (projectId: string, path: string) =>
     db()
       .insertInto('repo_links')
-      .values({ project_id: projectId, kind: 'local', installation_id: null, repo_owner: null, repo_name: null, source_url: path, source_key: `local:${path}`, tracked_branch: 'main', default_branch: 'main' })
+      .values({
+        project_id: projectId,
+        kind: 'local',
+        installation_id: null,
+        repo_owner: null,
+        repo_name: null,
+        source_url: path,
+        source_key: `local:${path}`,
+        tracked_branch: 'main',
+        default_branch: 'main',
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
   linkId = (await link(acme.id, '/srv/git/acme.git')).id;
@@ -85,7 +100,11 @@ beforeAll(async () => {
   keys.revoked = revoked.secret;
   const expired = await services.keys.create({ name: 'expired', context: org, publish: true, expiresAt: new Date(Date.now() + 3_600_000) });
   // No service sets an expiry in the past; the expiry arriving is what this stands for.
-  await db().updateTable('api_keys').set({ expires_at: new Date(Date.now() - 60_000) }).where('id', '=', expired.key.id).execute();
+  await db()
+    .updateTable('api_keys')
+    .set({ expires_at: new Date(Date.now() - 60_000) })
+    .where('id', '=', expired.key.id)
+    .execute();
   keys.expired = expired.secret;
 });
 
@@ -206,12 +225,17 @@ describe('publishing from CI', () => {
     expect((await ctx.app.inject({ method: 'GET', url: '/v1/changelog/acme-app/releases/v1.1.0' })).statusCode).toBe(404);
     const published = await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/v1.1.0/publish');
     expect(published.statusCode).toBe(200);
-    expect(published.json()).toMatchObject({ project: { slug: 'acme-app' }, release: { tag: 'v1.1.0', status: 'published', url: '/v1/changelog/acme-app/releases/v1.1.0' } });
+    expect(published.json()).toMatchObject({
+      project: { slug: 'acme-app' },
+      release: { tag: 'v1.1.0', status: 'published', url: '/v1/changelog/acme-app/releases/v1.1.0' },
+    });
     expect((await ctx.app.inject({ method: 'GET', url: '/v1/changelog/acme-app/releases/v1.1.0' })).statusCode).toBe(200);
     // Again: nothing waits, nothing changes.
     expect((await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/v1.1.0/publish')).json().release.status).toBe('published');
     // A package's tag, URL-encoded.
-    expect((await call(keys.publish, 'POST', `/v1/projects/acme-app/releases/${encodeURIComponent('pkg@2.0.0')}/publish`)).json().release.tag).toBe('pkg@2.0.0');
+    expect((await call(keys.publish, 'POST', `/v1/projects/acme-app/releases/${encodeURIComponent('pkg@2.0.0')}/publish`)).json().release.tag).toBe(
+      'pkg@2.0.0',
+    );
 
     const unpublished = await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/v1.1.0/unpublish');
     expect(unpublished.json().release).toMatchObject({ status: 'draft', published_at: null });
@@ -284,7 +308,9 @@ describe('sync and preview', () => {
     expect(unknown.statusCode).toBe(422);
     expect(unknown.json().details).toEqual([expect.objectContaining({ parameter: 'ref' })]);
 
-    expect(await db().selectFrom('release_notes').select(['tag', 'status', 'updated_at']).where('project_id', '=', acme.id).orderBy('tag').execute()).toEqual(before);
+    expect(await db().selectFrom('release_notes').select(['tag', 'status', 'updated_at']).where('project_id', '=', acme.id).orderBy('tag').execute()).toEqual(
+      before,
+    );
 
     // The sixth preview of the window is over the tenant's limit (previews count apart from syncs).
     expect((await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/preview', { ref: 'v1.1.0' })).statusCode).toBe(429);
@@ -302,7 +328,9 @@ describe('sync and preview', () => {
 
 describe('the OpenAPI document', () => {
   it('marks every automation operation as an extension that needs the publish scope', async () => {
-    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as { paths: Record<string, Record<string, { tags: string[]; security: unknown; 'x-extension'?: boolean }>> };
+    const doc = (await ctx.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { tags: string[]; security: unknown; 'x-extension'?: boolean }>>;
+    };
     const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
     const publishing = operations.filter((o) => o.op.tags?.includes('publishing'));
     expect(publishing.map((o) => `${o.method.toUpperCase()} ${o.path}`).sort()).toEqual(

@@ -47,7 +47,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
     {
       schema: {
         summary: 'Entries waiting for a publish: drafts, and published entries with a pending revision',
-        description: 'What the review queue shows as `draft`, newest first by each entry\'s own date; page with `after`.' + COMMON_ERRORS,
+        description: "What the review queue shows as `draft`, newest first by each entry's own date; page with `after`." + COMMON_ERRORS,
         tags: TAGS,
         security: PUBLISH,
         params: SlugParams,
@@ -122,8 +122,11 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
           description:
             (action === 'publish'
               ? 'Publishing what is already published, with nothing waiting, changes nothing and answers the same.'
-              : 'Readers stop seeing it at once; a pending revision becomes the draft\'s content.') +
-            ' The same publication as the dashboard and `changelog entries ' + action + '`.' + COMMON_ERRORS,
+              : "Readers stop seeing it at once; a pending revision becomes the draft's content.") +
+            ' The same publication as the dashboard and `changelog entries ' +
+            action +
+            '`.' +
+            COMMON_ERRORS,
           tags: TAGS,
           security: PUBLISH,
           params: EntryParams,
@@ -135,7 +138,9 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
         const id = request.params.id.toLowerCase();
         const principal = principalOf(request);
         const { project, entry } =
-          action === 'publish' ? await automation.publishEntry(principal, request.params.slug, id) : await automation.unpublishEntry(principal, request.params.slug, id);
+          action === 'publish'
+            ? await automation.publishEntry(principal, request.params.slug, id)
+            : await automation.unpublishEntry(principal, request.params.slug, id);
         return { project: projectRef(project), entry: { id: entry.id, status: entry.status, published_at: entry.published_at, updated_at: entry.updated_at } };
       },
     );
@@ -147,7 +152,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
           summary: action === 'publish' ? 'Publish a release note by tag, with its pending revision' : 'Unpublish a release note by tag (back to draft)',
           description:
             'The tag is URL-encoded (`pkg%402.0.0`); `unreleased` is the Unreleased note. The same publication as the dashboard and ' +
-            '`changelog entries ' + action + '-release`.' + COMMON_ERRORS,
+            '`changelog entries ' +
+            action +
+            '-release`.' +
+            COMMON_ERRORS,
           tags: TAGS,
           security: PUBLISH,
           params: ReleaseParams,
@@ -158,7 +166,8 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
       async (request) => {
         const principal = principalOf(request);
         const { slug, tag } = request.params;
-        const { project, release } = action === 'publish' ? await automation.publishRelease(principal, slug, tag) : await automation.unpublishRelease(principal, slug, tag);
+        const { project, release } =
+          action === 'publish' ? await automation.publishRelease(principal, slug, tag) : await automation.unpublishRelease(principal, slug, tag);
         return {
           project: projectRef(project),
           release: { tag: release.tag, status: release.status, published_at: release.published_at, url: releaseUrl(project.slug, release.tag) },
@@ -174,7 +183,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
         summary: 'Sync a repository link now (queue its ingest; generation follows)',
         description:
           'Answers 202 once the ingest is queued; one waits at most, whatever the calls. 422: the link is suspended (its GitHub ' +
-          'installation is). 429: too many syncs for the project\'s owner (`RATE_LIMIT_TENANT_ACTIONS_MAX` per ' +
+          "installation is). 429: too many syncs for the project's owner (`RATE_LIMIT_TENANT_ACTIONS_MAX` per " +
           '`RATE_LIMIT_TENANT_ACTIONS_WINDOW_MS`, all its keys and members together, "Sync now" included; `Retry-After`).' +
           COMMON_ERRORS,
         tags: TAGS,
@@ -198,10 +207,10 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
       schema: {
         summary: 'Preview the release note a ref would produce (stored nowhere)',
         description:
-          'From the synced history up to `ref`, with the project\'s settings and the generator of a real run, in a worker thread under ' +
+          "From the synced history up to `ref`, with the project's settings and the generator of a real run, in a worker thread under " +
           '`GENERATION_TIME_BUDGET_MS` (503 past it). 409: `tag` already names another commit. 422: `ref` is not a tag or commit of the ' +
-          'synced history (push and sync first), or there is no note to show. 429: too many previews for the project\'s owner ' +
-          '(`RATE_LIMIT_TENANT_ACTIONS_MAX`, with the dashboard\'s settings previews; `Retry-After`).' +
+          "synced history (push and sync first), or there is no note to show. 429: too many previews for the project's owner " +
+          "(`RATE_LIMIT_TENANT_ACTIONS_MAX`, with the dashboard's settings previews; `Retry-After`)." +
           COMMON_ERRORS,
         tags: TAGS,
         security: PUBLISH,

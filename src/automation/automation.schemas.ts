@@ -12,7 +12,9 @@ const EXTENSION = { 'x-extension': true } as const;
 const ProjectRef = Type.Object({ id: Uuid, slug: Type.String() });
 
 export const PageQuery = Type.Object({
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: REVIEW_PAGE_MAX, default: 50, description: `Page size (1 to ${REVIEW_PAGE_MAX}), in decimal digits.` })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: REVIEW_PAGE_MAX, default: 50, description: `Page size (1 to ${REVIEW_PAGE_MAX}), in decimal digits.` }),
+  ),
   after: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'Continue after the page that returned this `next`.' })),
 });
 
@@ -80,7 +82,11 @@ export const ReleaseState = Type.Object(
 );
 
 export const SyncQueued = Type.Object(
-  { project: ProjectRef, link: Type.Object({ id: Uuid }), queued: Type.Literal(true, { description: 'The ingest is queued (one waits at most, whatever the calls).' }) },
+  {
+    project: ProjectRef,
+    link: Type.Object({ id: Uuid }),
+    queued: Type.Literal(true, { description: 'The ingest is queued (one waits at most, whatever the calls).' }),
+  },
   { ...EXTENSION, $id: 'SyncQueued' },
 );
 
@@ -98,7 +104,8 @@ export const PreviewBody = Type.Object(
         maxLength: 200,
         // As generation.service.ts checks it (PREVIEW_TAG): refused here, before the preview counts against the tenant's limit.
         pattern: '^[A-Za-z0-9@][A-Za-z0-9._@/+-]{0,199}$',
-        description: 'Preview the release as if `ref` were tagged this (the tag about to be pushed). Without it: the note of `ref` when it is a tag, else what would be Unreleased at `ref`.',
+        description:
+          'Preview the release as if `ref` were tagged this (the tag about to be pushed). Without it: the note of `ref` when it is a tag, else what would be Unreleased at `ref`.',
       }),
     ),
   },

@@ -28,14 +28,22 @@ export function createAutomationService(deps: AutomationDeps) {
 
   return {
     /** Drafts and published entries whose new content waits (pending revisions), newest first by their own date. */
-    async pendingEntries(principal: Principal, slug: string, page: { limit: number; after?: string }): Promise<{ project: ProjectRow; entries: ReviewRow[]; next: string | null }> {
+    async pendingEntries(
+      principal: Principal,
+      slug: string,
+      page: { limit: number; after?: string },
+    ): Promise<{ project: ProjectRow; entries: ReviewRow[]; next: string | null }> {
       const p = await project(principal, slug);
       const { entries, next } = await deps.entries.review(p.id, { status: 'draft' }, page);
       return { project: p, entries, next };
     },
 
     /** Draft release notes and published ones whose new content waits, newest release first. */
-    async pendingReleases(principal: Principal, slug: string, page: { limit: number; after?: string }): Promise<{ project: ProjectRow; releases: ReleaseListRow[]; next: string | null }> {
+    async pendingReleases(
+      principal: Principal,
+      slug: string,
+      page: { limit: number; after?: string },
+    ): Promise<{ project: ProjectRow; releases: ReleaseListRow[]; next: string | null }> {
       const p = await project(principal, slug);
       const { releases, next } = await deps.entries.releases(p.id, { awaiting: true }, page);
       return { project: p, releases, next };
@@ -73,7 +81,12 @@ export function createAutomationService(deps: AutomationDeps) {
     },
 
     /** The note `ref` would produce (with `tag` put on it when given), stored nowhere. */
-    async previewRelease(principal: Principal, slug: string, input: { ref: string; tag?: string }, charge: ChargeTenant): Promise<{ project: ProjectRow; preview: ReleasePreview }> {
+    async previewRelease(
+      principal: Principal,
+      slug: string,
+      input: { ref: string; tag?: string },
+      charge: ChargeTenant,
+    ): Promise<{ project: ProjectRow; preview: ReleasePreview }> {
       const p = await project(principal, slug);
       await charge(p);
       return { project: p, preview: await deps.generation.previewRelease(p.id, input.ref, input.tag) };

@@ -16,7 +16,7 @@ import type { PublishedRelease } from './changelog.repository.js';
  * arrived with one merge) are ordered by version, highest first, root package first, as a changelog lists
  * them, instead of by their ids. Linear apart from sorting each tie.
  */
-export function documentOrder<T extends Pick<PublishedRelease, 'released_at' | 'package' | 'version'>>(notes: readonly T[]): T[] {
+export function documentOrder<T extends { released_at: Date | string | null; package: string | null; version: string | null }>(notes: readonly T[]): T[] {
   const ordered: T[] = [];
   const at = (n: T) => (n.released_at === null ? null : new Date(n.released_at).getTime());
   for (let i = 0; i < notes.length; ) {

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { documentOrder } from './changelog-md.js';
 
-const note = (tag: string | null, released_at: string | null, version: string | null = tag?.replace(/^.*?v?(\d)/, '$1') ?? null, pkg: string | null = null) => ({
+const note = (
+  tag: string | null,
+  released_at: string | null,
+  version: string | null = tag?.replace(/^.*?v?(\d)/, '$1') ?? null,
+  pkg: string | null = null,
+) => ({
   tag,
   released_at,
   version,
