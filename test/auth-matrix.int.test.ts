@@ -382,6 +382,8 @@ describe('authorization matrix: every credentialed route, every caller, over rea
     // The enumeration sees both kinds (and would notice losing either).
     expect(routes.some((r) => r.guard === 'api-key')).toBe(true);
     expect(routes.some((r) => r.guard === 'session')).toBe(true);
+    // …and routes that need a key scope, where A's read-only key must get 403 (the automation API's).
+    expect(routes.filter((r) => r.scopes.includes('publish')).length).toBeGreaterThanOrEqual(8);
   });
 
   it('answers every credentialed GET (and HEAD) to its own caller only, whatever A asked first', async () => {
