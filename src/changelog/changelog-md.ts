@@ -19,7 +19,7 @@ import type { PublishedRelease } from './changelog.repository.js';
 export function documentOrder<T extends { released_at: Date | string | null; package: string | null; version: string | null }>(notes: readonly T[]): T[] {
   const ordered: T[] = [];
   const at = (n: T) => (n.released_at === null ? null : new Date(n.released_at).getTime());
-  for (let i = 0; i < notes.length; ) {
+  for (let i = 0; i < notes.length;) {
     let j = i + 1;
     while (j < notes.length && at(notes[i]!) !== null && at(notes[j]!) === at(notes[i]!)) j++;
     const tie = notes.slice(i, j);

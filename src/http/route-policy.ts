@@ -25,9 +25,12 @@ export interface AuthenticationOptions {
  */
 export function requiredCapabilities(route: Pick<RouteOptions, 'schema' | 'url'>): KeyCapability[] {
   const schema = route.schema as { security?: Record<string, unknown>[] } | undefined;
-  const names = new Set((schema?.security ?? []).flatMap((requirement) => Object.values(requirement).flatMap((scopes) => (Array.isArray(scopes) ? scopes : []))));
+  const names = new Set(
+    (schema?.security ?? []).flatMap((requirement) => Object.values(requirement).flatMap((scopes) => (Array.isArray(scopes) ? scopes : []))),
+  );
   for (const name of names) {
-    if (!(KEY_CAPABILITIES as readonly string[]).includes(name)) throw new Error(`${route.url}: unknown key scope "${String(name)}" in its security requirement`);
+    if (!(KEY_CAPABILITIES as readonly string[]).includes(name))
+      throw new Error(`${route.url}: unknown key scope "${String(name)}" in its security requirement`);
   }
   return [...names] as KeyCapability[];
 }
