@@ -162,6 +162,10 @@ describe('who may call the automation routes', () => {
     }
     expect(await statusOf('changelog_entries', 'id', draftId)).toEqual(['draft']);
     expect(await statusOf('release_notes', 'tag', 'v1.1.0')).toEqual(['draft']);
+    // The limited key works on the project it was given.
+    const own = await call(keys.selectedOther, 'GET', '/v1/projects/acme-other/drafts/entries');
+    expect(own.statusCode).toBe(200);
+    expect(own.json()).toEqual({ project: { id: expect.any(String), slug: 'acme-other' }, entries: [], next: null });
   });
 
   it('stops a key at once when it is revoked', async () => {
