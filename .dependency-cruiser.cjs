@@ -23,7 +23,8 @@ const LAYERS = [
   ['entries', 'keys'],
   ['changelog', 'webhooks', 'generation'],
   ['repos', 'demo'],
-  ['github'],
+  // automation/: the API for CI (publish-scoped keys), through entries, repos and generation.
+  ['github', 'automation'],
   ['dashboard'],
   // The composition root (its core, what row-only CLI commands build alone, first), then the entry points.
   ['core-services.ts'],

@@ -585,6 +585,7 @@ CREATE TABLE public.api_keys (
     last_used_at timestamp with time zone,
     expires_at timestamp with time zone,
     revoked_at timestamp with time zone,
+    can_publish boolean DEFAULT false NOT NULL,
     CONSTRAINT api_keys_check CHECK ((((context_type = 'user'::text) AND (user_id IS NOT NULL) AND (org_id IS NULL)) OR ((context_type = 'org'::text) AND (org_id IS NOT NULL) AND (user_id IS NULL)))),
     CONSTRAINT api_keys_context_type_check CHECK ((context_type = ANY (ARRAY['user'::text, 'org'::text]))),
     CONSTRAINT api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text)),

@@ -6,6 +6,7 @@ import type { DestinationStream } from 'pino';
 import { connectChangeFeed } from './cache/change-feed.js';
 import { createFastPath, requestIdOf, type FastPathHandler } from './cache/fast-path.js';
 import { ResponseCache } from './cache/response-cache.js';
+import { automationRoutes } from './automation/automation.routes.js';
 import { changelogRoutes } from './changelog/changelog.routes.js';
 import { dashboardPlugin, redactInviteTokens } from './dashboard/dashboard.plugin.js';
 import type { Config } from './config.js';
@@ -134,6 +135,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dashboardPlugin, { services, config });
   await app.register(githubRoutes, { services });
   await app.register(webhookRoutes, { services });
+  await app.register(automationRoutes, { services });
   // Only now: until every route and hook is in place, all requests go through the framework.
   fast.path = fastPathHandler;
   // Stop the job queue before the database under it closes.

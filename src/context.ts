@@ -6,6 +6,13 @@ export type ContextRef = { type: 'user'; email: string } | { type: 'org'; slug: 
 /** The owner of projects, keys and installations, once: every layer uses this type. */
 export type ResolvedContext = { type: 'user'; userId: string } | { type: 'org'; orgId: string };
 
+/**
+ * What a key may do beyond reading, granted when it is made (`publish`: the automation routes). Routes
+ * name what they need in their security requirement (`{ bearerAuth: ['publish'] }`, http/route-policy.ts).
+ */
+export const KEY_CAPABILITIES = ['publish'] as const;
+export type KeyCapability = (typeof KEY_CAPABILITIES)[number];
+
 /** Who is calling an authenticated route, and so which projects they may see. */
 export type Principal =
   | {
@@ -13,6 +20,7 @@ export type Principal =
       keyId: string;
       context: ResolvedContext;
       scope: 'all' | 'selected';
+      capabilities: readonly KeyCapability[];
     }
   /** A user vouched for by the trusted gateway through X-Identity-User-Id: personal projects only. */
   | { kind: 'identity'; userId: string };

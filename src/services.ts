@@ -1,3 +1,4 @@
+import { createAutomationService } from './automation/automation.service.js';
 import { loadConfig, type Config } from './config.js';
 import { createCoreServices } from './core-services.js';
 import type { Database } from './db/database.js';
@@ -62,6 +63,8 @@ export function createServices(
   const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
+  // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI, the automation API).
+  const generation = createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects });
   return {
     ...core,
     publicPage,
@@ -77,10 +80,11 @@ export function createServices(
       installationTokens,
       policy: repoPolicy,
     }),
-    // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
-    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects }),
+    generation,
     /** Release summaries by the configured language model; null without one (docs/summaries.md). */
     summarizer: config.llm ? createSummarizer(db, { llm: config.llm, entries: core.entries, projects }) : null,
+    /** The API for CI (keys with the `publish` scope): through the entries, repos and generation services. */
+    automation: createAutomationService({ projects, entries: core.entries, repos, generation }),
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

@@ -101,6 +101,9 @@ interface Caller {
   headers: Record<string, string>;
 }
 
+/** An API caller and what it must get: `refused`, 401; `forbidden`, 403 (a valid key without the route's scope). */
+type ApiCaller = Caller & { refused: boolean; forbidden?: boolean };
+
 /** What each path parameter stands for: always something of A's (`<segment before>/:<name>`). */
 function pathFillers(a: Tenant): Record<string, string> {
   return {
@@ -305,10 +308,10 @@ describe('authorization matrix: every credentialed route, every caller, over rea
   const credentialed = () => routes.filter((r) => r.guard !== 'none');
   const leaksOf = (answer: Answer) => a.markers.filter((m) => answer.body.includes(m));
 
-  /** Callers of an API-key route other than A. `refused`: must get 401. */
-  function apiCallers(route: AppRoute): (Caller & { refused: boolean })[] {
+  /** Callers of an API-key route other than A. `refused`: must get 401; `forbidden`: 403. */
+  function apiCallers(route: AppRoute): ApiCaller[] {
     const headerKey = route.schemes.includes('apiKeyHeader');
-    const both = (name: string, secret: string, refused: boolean): (Caller & { refused: boolean })[] => [
+    const both = (name: string, secret: string, refused: boolean): ApiCaller[] => [
       { name: `${name} (Bearer)`, headers: { authorization: `Bearer ${secret}` }, refused },
       { name: `${name} (X-API-KEY)`, headers: { 'x-api-key': secret }, refused: refused || !headerKey },
     ];
@@ -318,7 +321,10 @@ describe('authorization matrix: every credentialed route, every caller, over rea
       ...both('garbage key', 'cl_live_garbage0123456789', true),
       ...both("A's revoked key", a.revocable.secret, true),
       ...both("A's expired key", a.expired.secret, true),
+      // B's key has every scope A's has: only the tenant boundary stands between it and A's things.
       ...both("B's key", b.key.secret, false),
+      // A's own read-only key where the route needs a scope (elsewhere it is A, and served as A).
+      ...(route.scopes.length ? [{ name: "A's key without the route's scope", headers: { authorization: `Bearer ${a.readOnly.secret}` }, refused: false, forbidden: true }] : []),
       // A's own key where the route does not take X-API-KEY is refused like any other.
       ...(headerKey ? [] : [{ name: "A's key (X-API-KEY, not accepted here)", headers: { 'x-api-key': a.key.secret }, refused: true }]),
     ];
@@ -376,6 +382,8 @@ describe('authorization matrix: every credentialed route, every caller, over rea
     // The enumeration sees both kinds (and would notice losing either).
     expect(routes.some((r) => r.guard === 'api-key')).toBe(true);
     expect(routes.some((r) => r.guard === 'session')).toBe(true);
+    // …and routes that need a key scope, where A's read-only key must get 403 (the automation API's).
+    expect(routes.filter((r) => r.scopes.includes('publish')).length).toBeGreaterThanOrEqual(8);
   });
 
   it('answers every credentialed GET (and HEAD) to its own caller only, whatever A asked first', async () => {
@@ -427,6 +435,8 @@ describe('authorization matrix: every credentialed route, every caller, over rea
               const refusedRightly =
                 route.guard === 'session' ? answer.status === 303 && (answer.headers.get('location') ?? '').startsWith('/login') : answer.status === 401;
               if (!refusedRightly) problems.push(`${who}: ${describeAnswer(answer)}, expected ${route.guard === 'session' ? '303 to /login' : '401'}`);
+            } else if ('forbidden' in caller && caller.forbidden) {
+              if (answer.status !== 403) problems.push(`${who}: ${describeAnswer(answer)}, expected 403`);
             } else if (route.guard === 'session') {
               // B is signed in: where the URL names nothing of A's, B's own page (answered as A's was), otherwise "not found".
               const expected = hasParams ? [403, 404] : [mine[0]!.status];
@@ -507,6 +517,7 @@ describe('authorization matrix: every credentialed route, every caller, over rea
             const who = `${where} as ${caller.name}`;
             if (leaksOf(answer).length) problems.push(`${who}: got A's data (${describeAnswer(answer)})`);
             if (caller.refused && answer.status !== 401) problems.push(`${who}: ${describeAnswer(answer)}, expected 401`);
+            if (caller.forbidden && answer.status !== 403) problems.push(`${who}: ${describeAnswer(answer)}, expected 403`);
             if (!caller.refused && answer.status < 400) problems.push(`${who}: ${describeAnswer(answer)}, expected a refusal`);
           }
         }

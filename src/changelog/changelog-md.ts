@@ -7,7 +7,34 @@
  * with the release editor's edits applied), so what a reader sees is exactly the published revision; the
  * blocks are matched, in order, with `generated_json.sections` to know each one's kind.
  */
+import semver from 'semver';
 import type { PublishedRelease } from './changelog.repository.js';
+
+/**
+ * The notes in a document's order: the listing's (newest release first), except that releases which reached
+ * the branch at the same instant (pre-releases tagged on a branch merged later: vue core's 3.5.0 alphas all
+ * arrived with one merge) are ordered by version, highest first, root package first, as a changelog lists
+ * them, instead of by their ids. Linear apart from sorting each tie.
+ */
+export function documentOrder<T extends { released_at: Date | string | null; package: string | null; version: string | null }>(notes: readonly T[]): T[] {
+  const ordered: T[] = [];
+  const at = (n: T) => (n.released_at === null ? null : new Date(n.released_at).getTime());
+  for (let i = 0; i < notes.length;) {
+    let j = i + 1;
+    while (j < notes.length && at(notes[i]!) !== null && at(notes[j]!) === at(notes[i]!)) j++;
+    const tie = notes.slice(i, j);
+    if (tie.length > 1) {
+      tie.sort((x, y) => {
+        if (x.package !== y.package) return x.package === null ? -1 : y.package === null ? 1 : x.package < y.package ? -1 : 1;
+        const [vx, vy] = [semver.valid(x.version ?? ''), semver.valid(y.version ?? '')];
+        return vx && vy ? semver.rcompare(vx, vy) : vx ? -1 : vy ? 1 : 0;
+      });
+    }
+    ordered.push(...tie);
+    i = j;
+  }
+  return ordered;
+}
 
 /**
  * Our sections → Keep a Changelog's. Several of ours can share one (their items are merged, in the

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 import { notFound } from '../errors.js';
 import { changelogRepository, type PublicProject, type PublishedRelease } from './changelog.repository.js';
-import { githubRepoUrl, renderKeepAChangelog, renderPublishedMarkdown } from './changelog-md.js';
+import { documentOrder, githubRepoUrl, renderKeepAChangelog, renderPublishedMarkdown } from './changelog-md.js';
 import { decodeReleaseCursor, encodeReleaseCursor } from './cursor.js';
 
 /** How many of the newest published notes `changelog.md` carries; older ones are named in a closing line. */
@@ -105,7 +105,8 @@ export function createReleasesService(readDb: Db) {
 
     /** The published notes as one document: Keep a Changelog (the route's), as published, or JSON. */
     async document(slug: string, format: ExportFormat, options: { limit?: number; since?: string; olderUrl?: string } = {}) {
-      const notes = await service.published(slug, options);
+      const published = await service.published(slug, options);
+      const notes = { ...published, releases: documentOrder(published.releases) };
       const omitted = notes.omitted && options.olderUrl ? { count: notes.omitted, url: options.olderUrl } : null;
       const body =
         format === 'json'

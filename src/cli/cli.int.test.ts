@@ -236,6 +236,7 @@ describe('changelog keys', () => {
       context: { type: 'user', id: ids.ada },
       scope: 'all',
       projects: [],
+      capabilities: [],
       status: 'active',
       revoked_at: null,
     });
@@ -244,10 +245,10 @@ describe('changelog keys', () => {
     keys.all = { id: created.id, key: created.key };
   });
 
-  it('keys create --projects a,b makes a key limited to those projects', async () => {
-    const created = await cliJson('keys', 'create', '--name', 'Scoped', '--owner', 'user:ada@example.com', '--projects', 'alpha,gamma');
+  it('keys create --projects a,b makes a key limited to those projects (--publish: one that may publish them)', async () => {
+    const created = await cliJson('keys', 'create', '--name', 'Scoped', '--owner', 'user:ada@example.com', '--projects', 'alpha,gamma', '--publish');
     expect(created.key).toMatch(SECRET);
-    expect(created).toMatchObject({ scope: 'selected', context: { type: 'user', id: ids.ada } });
+    expect(created).toMatchObject({ scope: 'selected', capabilities: ['publish'], context: { type: 'user', id: ids.ada } });
     expect([...created.projects].sort()).toEqual(['alpha', 'gamma']);
     keys.scoped = { id: created.id, key: created.key };
 
@@ -324,7 +325,7 @@ describe('changelog keys', () => {
     const byId = new Map(list.keys.map((k: { id: string }) => [k.id, k]));
     expect(byId.has(keys.doomed.id)).toBe(false);
     expect(byId.get(keys.all.id)).toMatchObject({ name: 'CI (renamed)', status: 'active', display_prefix: keys.all.key.slice(0, 12) });
-    expect(byId.get(keys.scoped.id)).toMatchObject({ scope: 'selected', status: 'active' });
+    expect(byId.get(keys.scoped.id)).toMatchObject({ scope: 'selected', capabilities: ['publish'], status: 'active' });
     expect(byId.get(keys.org.id)).toMatchObject({ status: 'revoked' });
 
     const text = await cli('keys', 'list');
@@ -332,6 +333,7 @@ describe('changelog keys', () => {
     for (const secret of secrets) expect(text.stdout).not.toContain(secret);
     expect(text.stdout).not.toMatch(SHA256_HEX);
     expect(text.stdout).toContain(keys.all.key.slice(0, 12));
+    expect(text.stdout.split('\n').find((line) => line.includes(keys.scoped.key.slice(0, 12)))).toMatch(/ publish +alpha,gamma +Scoped$/);
   });
 
   it('through the API: a rotated-out secret, a revoked key and a deleted key are refused; the new secret works', async () => {

@@ -19,6 +19,8 @@ const CreateForm = Type.Composite([
     scope: Type.Optional(Type.Union([Type.Literal('all'), Type.Literal('selected')])),
     // One checkbox per project; a single ticked box arrives as a string.
     projects: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Array(Type.String({ maxLength: 64 }), { maxItems: 1000 })])),
+    // A checkbox: present ("on") when ticked.
+    publish: Type.Optional(Type.Literal('on')),
   }),
 ]);
 
@@ -37,13 +39,22 @@ export function keyStatus(key: KeyView): 'active' | 'revoked' | 'expired' {
   return 'active';
 }
 
+/** What the key may do: read, or publish too (the automation API's scope). */
+const accessText = (key: KeyView) => (key.can_publish ? html`<span class="badge publish">read and publish</span>` : 'read');
+
 const scopeText = (key: KeyView) =>
   key.scope === 'all' ? 'All projects' : key.projects.length ? key.projects.join(', ') : html`<span class="muted">Selected projects (none left)</span>`;
 
 export const keysRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
-  async function listPage(request: FastifyRequest, reply: FastifyReply, ws: Workspace, error?: AppError, values: { name?: string; scope?: string; projects?: string[] } = {}) {
+  async function listPage(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    ws: Workspace,
+    error?: AppError,
+    values: { name?: string; scope?: string; projects?: string[]; publish?: boolean } = {},
+  ) {
     const csrf = kit.csrf(request);
     const keys = await services.keys.listIn(ws.resolved);
     const projects = await services.projects.listForContext(ws.resolved);
@@ -54,14 +65,14 @@ export const keysRoutes: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, {
       reply,
       `API keys · ${ws.label}`,
       html`<div class="crumbs"><a href="/dashboard">Overview</a> / <a href="${ws.base}">${ws.label}</a> /</div>
-<h1>API keys</h1><p class="subtitle">Keys of ${ws.kind === 'user' ? 'your personal context' : html`<strong>${ws.label}</strong>`}: integrations send them to <code>GET /v1/projects</code>.</p>
+<h1>API keys</h1><p class="subtitle">Keys of ${ws.kind === 'user' ? 'your personal context' : html`<strong>${ws.label}</strong>`}: integrations send them to <code>GET /v1/projects</code>; keys with the publish scope let CI publish through the API.</p>
 <section class="panel" aria-labelledby="keys-h"><h2 id="keys-h">Keys</h2>
 ${
   keys.length
-    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col" class="hide-sm">Context</th><th scope="col">Scope</th><th scope="col" class="hide-sm">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead><tbody>
+    ? html`<div class="table-wrap"><table><thead><tr><th scope="col">Name</th><th scope="col">Key</th><th scope="col" class="hide-sm">Context</th><th scope="col">Scope</th><th scope="col">Access</th><th scope="col" class="hide-sm">Created</th><th scope="col">Last used</th><th scope="col">Status</th></tr></thead><tbody>
   ${keys.map((k) => {
     const status = keyStatus(k);
-    return html`<tr><td><a href="/dashboard/keys/${k.id}">${k.name}</a></td><td><code>${k.display_prefix}…</code></td><td class="hide-sm">${contextLabel}</td><td>${scopeText(k)}</td><td class="hide-sm">${when(k.created_at)}</td><td>${when(k.last_used_at, 'never')}</td><td><span class="badge ${status}">${status}</span></td></tr>`;
+    return html`<tr><td><a href="/dashboard/keys/${k.id}">${k.name}</a></td><td><code>${k.display_prefix}…</code></td><td class="hide-sm">${contextLabel}</td><td>${scopeText(k)}</td><td>${accessText(k)}</td><td class="hide-sm">${when(k.created_at)}</td><td>${when(k.last_used_at, 'never')}</td><td><span class="badge ${status}">${status}</span></td></tr>`;
   })}
 </tbody></table></div>`
     : html`<p class="empty">No keys yet.</p>`
@@ -81,6 +92,10 @@ ${
             )}</div>`
           : html`<p class="hint">This context has no projects yet.</p>`
       }
+    </fieldset>
+    <fieldset><legend>What this key may do</legend>
+      <label class="check"><input type="checkbox" name="publish" value="on"${values.publish ? html` checked` : ''}> Publish: CI may publish and unpublish entries and release notes, sync repositories and preview release notes of these projects through the API</label>
+      <p class="hint">Without it the key only reads. A publishing key changes what readers see: keep it in your CI's secrets.</p>
     </fieldset>
     <div><button type="submit">Create key</button></div>
   </form>
@@ -112,10 +127,15 @@ ${
   const list = async (request: FastifyRequest, reply: FastifyReply, orgSlug: string | undefined) =>
     listPage(request, reply, await access.managedWorkspace(kit.user(request), orgSlug));
 
-  async function create(request: FastifyRequest, reply: FastifyReply, orgSlug: string | undefined, body: { name: string; scope?: string; projects?: string | string[] }) {
+  async function create(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    orgSlug: string | undefined,
+    body: { name: string; scope?: string; projects?: string | string[]; publish?: string },
+  ) {
     const ws = await access.managedWorkspace(kit.user(request), orgSlug);
     const picked = body.projects === undefined ? [] : Array.isArray(body.projects) ? body.projects : [body.projects];
-    const values = { name: body.name, scope: body.scope ?? 'all', projects: picked };
+    const values = { name: body.name, scope: body.scope ?? 'all', projects: picked, publish: body.publish === 'on' };
     try {
       if (values.scope === 'selected' && picked.length === 0) {
         throw new AppError('invalid_request', 'Tick at least one project, or choose all projects', [{ parameter: 'projects', message: 'none ticked' }]);
@@ -125,6 +145,7 @@ ${
         context: ws.resolved,
         projectSlugs: values.scope === 'selected' ? picked : [],
         createdBy: kit.user(request).id,
+        publish: values.publish,
       });
       return secretPage(request, reply, created.key, created.secret, ws, false);
     } catch (error) {
@@ -150,6 +171,7 @@ ${
       ['Key', html`<code>${key.display_prefix}…</code>`],
       ['Context', ws.kind === 'user' ? 'Personal' : `Organization ${ws.org!.slug}`],
       ['Scope', html`${scopeText(key)}`],
+      ['Access', html`${accessText(key)}`],
       ['Status', html`<span class="badge ${status}">${status}</span>`],
       ['Created', when(key.created_at)],
       ['Last used', when(key.last_used_at, 'never')],

@@ -190,6 +190,23 @@ describe('who may manage which keys', () => {
     expect((await app.inject({ url: '/v1/projects', headers: { authorization: `Bearer ${orgKey.secret}` } })).statusCode).toBe(200);
   });
 
+  it('creates a key with the publish scope only when its box is ticked, and says which keys have it', async () => {
+    const publishing = await createKey(people.bob, '/dashboard/orgs/acme', { name: 'acme-release', scope: 'selected', projects: 'acme-app', publish: 'on' });
+    expect(await services.keys.get(publishing.id)).toMatchObject({ can_publish: true, projects: ['acme-app'] });
+    expect((await services.keys.get(orgKey.id)).can_publish).toBe(false);
+    expect((await people.bob.get(`/dashboard/keys/${publishing.id}`)).body).toContain('read and publish');
+    const list = (await people.alice.get('/dashboard/orgs/acme/keys')).body;
+    expect(list).toContain('name="publish"');
+    const rowOf = (name: string) => list.split('<tr>').find((row) => row.includes(`>${name}</a>`)) ?? '';
+    expect(rowOf('acme-release')).toContain('read and publish');
+    expect(rowOf('acme-ci-2')).not.toContain('publish');
+    // Only "on" means ticked: anything else is a 400 and no key.
+    const before = await keyCount();
+    await people.bob.get('/dashboard/orgs/acme/keys');
+    expect((await people.bob.submit('/dashboard/orgs/acme/keys', '/dashboard/orgs/acme/keys', { name: 'odd', scope: 'all', publish: 'yes' })).status).toBe(400);
+    expect(await keyCount()).toBe(before);
+  });
+
   it('keeps personal keys to their owner, even from the org owner', async () => {
     expect((await people.carol.get('/dashboard/personal/keys')).body).toContain('carol-own');
     expect((await people.carol.get('/dashboard/personal/keys')).body).not.toContain('alice-own');

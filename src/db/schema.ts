@@ -225,6 +225,8 @@ export interface ApiKeysTable {
   last_used_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   expires_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
   revoked_at: ColumnType<Date | null, Date | string | null, Date | string | null>;
+  /** The `publish` scope (0039): the automation routes' publishing, syncs and previews. */
+  can_publish: ColumnType<boolean, boolean | undefined, boolean>;
 }
 
 export interface ApiKeyProjectsTable {

@@ -205,6 +205,11 @@ function releasesFiltered<O>(query: ReleasesQuery<O>, projectId: string, f: Rele
   // After a tag: strictly newer than its release (the Unreleased note, never released, is newest).
   if (f.sinceAt) q = q.where('sort_at', '>', f.sinceAt);
   if (f.tagged) q = q.where('tag', 'is not', null);
+  if (f.awaiting) {
+    q = q.where(
+      sql<boolean>`(status = 'draft' OR (status = 'published' AND EXISTS (SELECT FROM release_note_revisions v WHERE v.release_id = release_notes.id AND v.discarded_at IS NULL)))`,
+    );
+  }
   return q;
 }
 

@@ -687,6 +687,9 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      */
     publishInProject: (projectId: string, id: string, seen?: string) => transition(id, 'published', projectId, seen),
 
+    /** Back to draft, an entry of the project only (ids of other projects are not found), as `unpublish`. */
+    unpublishInProject: (projectId: string, id: string) => transition(id, 'draft', projectId),
+
     /**
      * Keeps what is public: the entry's pending revision is discarded (remembered by its fingerprint,
      * so the same content is not proposed again; new content is). Not an entry of the project, or no

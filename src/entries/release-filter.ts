@@ -24,6 +24,8 @@ export interface ReleaseFilter {
   sinceTag?: string;
   /** Only notes of a tag: leaves out the Unreleased note (publishing "the history of releases"). */
   tagged?: boolean;
+  /** What waits for a publish: drafts, and published notes with a pending revision (as the review queue's `draft`). */
+  awaiting?: boolean;
 }
 
 /** The filter as a form, a query string or the CLI give it: text, with empty meaning "any". */

@@ -6,7 +6,7 @@ import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, Stored
 import type { ProjectsService } from '../projects/projects.service.js';
 import { type SettingsComparison } from './engine/compare.js';
 import type { StoredLabel, Touch } from './engine/touched.js';
-import { inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
+import { GenerationTimeout, inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredCommit } from './generation.repository.js';
 import { historyDate, type HistoryContext } from './history.js';
@@ -15,6 +15,59 @@ import { resolveSettings, SettingsError, type SettingsInput } from './settings.j
 import { type GeneratedEntryType, type GenerationSettings } from './engine/types.js';
 
 type PerType = Record<GeneratedEntryType, number>;
+
+/** The note a ref would produce (previewRelease): generated, stored nowhere. */
+export interface ReleasePreview {
+  /** The tag the note is for; null: what would be Unreleased at the ref. */
+  tag: string | null;
+  previous_tag: string | null;
+  version: string | null;
+  prerelease: boolean;
+  title: string;
+  /** GitHub-flavoured Markdown, as a publish of the note would show it (the same renderer). */
+  content: string;
+  /** The full SHA the ref named. */
+  sha: string;
+  commits: number;
+}
+
+/** A full or abbreviated commit SHA (7 to 40 hex digits). */
+const SHA_REF = /^[0-9a-f]{7,40}$/i;
+/** A tag a preview may name for the release at its ref: what git accepts, kept to one plain line. */
+const PREVIEW_TAG = /^[A-Za-z0-9@][A-Za-z0-9._@/+-]{0,199}$/;
+
+/** The commit `ref` names among the stored ones: a tag, else a unique SHA prefix (in linear time). */
+function resolveRef(rows: readonly StoredCommit[], ref: string): StoredCommit {
+  const byTag = rows.find((r) => r.record.tags.includes(ref));
+  if (byTag) return byTag;
+  if (SHA_REF.test(ref)) {
+    const prefix = ref.toLowerCase();
+    const matches = rows.filter((r) => r.record.sha.startsWith(prefix));
+    if (matches.length === 1) return matches[0]!;
+    if (matches.length > 1) {
+      throw new AppError('invalid_request', `The ref ${ref} is ambiguous: it starts ${matches.length} synced commits; give more digits`, [{ parameter: 'ref', message: 'ambiguous' }]);
+    }
+  }
+  throw new AppError('unprocessable', `The ref ${ref} is neither a tag nor a commit of the synced history: push it and sync the link first`, [
+    { parameter: 'ref', message: 'not a synced tag or commit' },
+  ]);
+}
+
+/** `tip` and every commit it reaches through the stored parents, in their stored order. */
+function ancestorsOf(rows: readonly StoredCommit[], tip: StoredCommit): StoredCommit[] {
+  const bySha = new Map(rows.map((r) => [r.record.sha, r]));
+  const reached = new Set<string>([tip.record.sha]);
+  const stack = [tip.record.sha];
+  while (stack.length) {
+    for (const parent of bySha.get(stack.pop()!)?.record.parents ?? []) {
+      if (!reached.has(parent) && bySha.has(parent)) {
+        reached.add(parent);
+        stack.push(parent);
+      }
+    }
+  }
+  return rows.filter((r) => reached.has(r.record.sha));
+}
 
 export interface GenerateRunOptions {
   /** Only commits that reached the tracked branch at or after this instant (and the periods they fall in). */
@@ -430,6 +483,55 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       const project = await projects.findById(projectId);
       if (!project) throw notFound('Project');
       return run(project, options);
+    },
+
+    /**
+     * The release note `ref` (a synced tag, or a SHA of a synced commit) would produce, stored nowhere:
+     * the history up to the ref, with `tag` put on it when given (the release about to be tagged), through
+     * the same engine, settings and renderer as a run, in a worker thread under its time budget. A tag
+     * gives its own note; an untagged ref without `tag` gives what would be Unreleased there.
+     */
+    async previewRelease(projectId: string, ref: string, tag?: string): Promise<ReleasePreview> {
+      if (tag !== undefined && !PREVIEW_TAG.test(tag)) {
+        throw new AppError('invalid_request', 'The tag must be a plain tag name (letters, digits, . _ @ / + -; at most 200)', [{ parameter: 'tag', message: 'not a tag name' }]);
+      }
+      const settings = await settingsFor(db, projectId);
+      const rows = await generationRepository.reachableCommits(db, projectId);
+      const tip = resolveRef(rows, ref);
+      if (tag !== undefined && tag !== ref && rows.some((r) => r.record.tags.includes(tag) && r !== tip)) {
+        throw new AppError('conflict', `The tag ${tag} already names another commit`, [{ parameter: 'tag', message: 'already tags another commit' }]);
+      }
+      const wanted = tag ?? (tip.record.tags.includes(ref) ? ref : null);
+      const history = ancestorsOf(rows, tip).map((r) =>
+        r === tip && wanted !== null && !r.record.tags.includes(wanted) ? { ...r, record: { ...r.record, tags: [...r.record.tags, wanted] } } : r,
+      );
+      const trunk = await generationRepository.trackedBranches(db, projectId);
+      let result: EngineResult;
+      try {
+        result = await engine.run({ kind: 'generate', commits: history.map((r) => r.record), settings, options: { types: [], trunk }, releases: { stored: new Map() }, ...releaseOnlyOf(history) });
+      } catch (error) {
+        // A caller waiting on HTTP gets a plain answer, not a 500: the budget is the operator's.
+        if (error instanceof GenerationTimeout) throw new AppError('unavailable', 'The preview took longer than the generation time budget (GENERATION_TIME_BUDGET_MS); try again later', undefined, { retryAfterSeconds: 60 });
+        throw error;
+      }
+      const note = (result.releases ?? []).find((n) => n.tag === wanted);
+      if (!note?.record) {
+        // An untagged ref right on a tag has nothing unreleased; a tag outside the project's release series makes no note.
+        throw new AppError('unprocessable', wanted === null ? `Nothing is unreleased at ${ref}` : `The tag ${wanted} makes no release note (not a version the project's tags follow)`, [
+          { parameter: wanted === null || tag === undefined ? 'ref' : 'tag', message: 'no note' },
+        ]);
+      }
+      const record = JSON.parse(note.record) as { previous_tag: string | null; version: string | null; prerelease: boolean; title: string; content: string; commit_shas: string[] };
+      return {
+        tag: wanted,
+        previous_tag: record.previous_tag,
+        version: record.version,
+        prerelease: record.prerelease,
+        title: record.title,
+        content: record.content,
+        sha: tip.record.sha,
+        commits: record.commit_shas.length,
+      };
     },
 
     /** Whether a linked repository has a CODEOWNERS file (read at ingest). */

@@ -45,6 +45,17 @@ const RELEASE_PATHS = [
   '/v1/changelog/{slug}/releases.json',
   '/v1/changelog/{slug}/changelog.md',
 ];
+/** Publishing from CI (outside the contract, `x-extension: true`, a key of the `publish` scope): src/automation/. */
+const PUBLISHING_PATHS = [
+  '/v1/projects/{slug}/drafts/entries',
+  '/v1/projects/{slug}/drafts/releases',
+  '/v1/projects/{slug}/entries/{id}/publish',
+  '/v1/projects/{slug}/entries/{id}/unpublish',
+  '/v1/projects/{slug}/releases/{tag}/publish',
+  '/v1/projects/{slug}/releases/{tag}/unpublish',
+  '/v1/projects/{slug}/repos/{id}/sync',
+  '/v1/projects/{slug}/releases/preview',
+];
 /** Public additions outside the contract, documented so clients can find them: feeds, the public page, the widget. */
 const ADDITION_PATHS = [
   '/v1/changelog/{slug}/feed.atom',
@@ -56,6 +67,7 @@ const ADDITION_PATHS = [
   ...RELEASE_PATHS,
   '/c/{slug}/releases',
   '/c/{slug}/releases/{tag}',
+  ...PUBLISHING_PATHS,
 ];
 const NAMED_COMPONENTS = ['ChangelogEntry', 'GeneratedJson', 'ErrorResponse', 'ProjectSummary', 'Project'];
 

@@ -27,7 +27,13 @@ embeddable \`<changelog-feed>\` web component at \`/widget.js\`.
 **Extension: release notes** (tag \`releases\`, operations and schemas marked \`x-extension: true\`; outside the contract,
 whose \`entry_type\` enum is unchanged): \`GET /v1/changelog/{slug}/releases\` and \`GET /v1/changelog/{slug}/releases/{tag}\`,
 public like the listing and only for published notes; their feeds at \`/v1/changelog/{slug}/releases.atom|rss|json\`; HTML
-pages at \`/c/{slug}/releases\` and \`/c/{slug}/releases/{tag}\`.`;
+pages at \`/c/{slug}/releases\` and \`/c/{slug}/releases/{tag}\`.
+
+**Extension: publishing from CI** (tag \`publishing\`, marked \`x-extension: true\`; outside the contract): with a key of
+the \`publish\` scope (named in each operation's security requirement, \`bearerAuth: [publish]\`; a key without it gets 403),
+list the drafts and pending revisions of a project, publish or unpublish an entry by id or a release note by tag, sync a
+repository link, and preview the note a ref would produce. The key's context and selected projects bound what it reaches:
+anything else is 404, the same as what does not exist.`;
 
 /** The OpenAPI 3.1 document, generated from the route schemas, at /openapi.json; a reference at /docs. */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -37,7 +43,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       info: { title: 'Changelog Service API', version: API_VERSION, description: DESCRIPTION },
       components: {
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'API key as `Authorization: Bearer <API key>`.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key as `Authorization: Bearer <API key>`. Operations that name `publish` need a key created with the `publish` scope.',
+          },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: 'API key (GET /v1/projects only).' },
         },
       },
@@ -48,6 +58,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         { name: 'public page', description: 'Public HTML changelog page and the embeddable widget' },
         { name: 'scm', description: 'GitHub App installations and repository links' },
         { name: 'releases', description: 'Release notes per tag: an extension outside the API contract (x-extension)' },
+        { name: 'publishing', description: 'Publishing from CI with a `publish`-scoped key: an extension outside the API contract (x-extension)' },
       ],
     },
     // Operations of the release-notes extension say so in the document itself, not only in prose.
@@ -55,7 +66,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       if (!('openapiObject' in document)) return document.swaggerObject;
       for (const operations of Object.values(document.openapiObject.paths ?? {})) {
         for (const operation of Object.values(operations as Record<string, { tags?: string[] } & Record<string, unknown>>)) {
-          if (operation?.tags?.includes('releases')) operation['x-extension'] = true;
+          if (operation?.tags?.includes('releases') || operation?.tags?.includes('publishing')) operation['x-extension'] = true;
         }
       }
       return document.openapiObject;

@@ -87,6 +87,13 @@ describe('start-up check', () => {
     expect(String(error)).toMatch(/GET \/dashboard\/cached: dashboard routes cannot declare config.publicCache/);
   });
 
+  it('refuses a security requirement naming a key scope that does not exist', async () => {
+    const error = await startUpError(await app(), async (scope) => {
+      scope.get('/v1/typo', { schema: { security: [{ bearerAuth: ['pubilsh'] }] } }, async () => ({}));
+    });
+    expect(String(error)).toMatch(/\/v1\/typo: unknown key scope "pubilsh"/);
+  });
+
   it('lets a public GET route declare it', async () => {
     const error = await startUpError(await app(), async (scope) => {
       scope.get('/v1/fine', { config: { publicCache: true } }, async () => ({}));
@@ -160,6 +167,28 @@ describe('routes with a security requirement', () => {
     // Whatever the handler says: an answer made with a key is the caller's alone.
     expect(ok.headers['cache-control']).toBe('private, no-store');
     expect(seen).toEqual(['api_key']);
+  });
+});
+
+describe('routes that name a key scope', () => {
+  it('refuse a key without it with 403 before reading the body, and serve a key with it', async () => {
+    const instance = await app();
+    instance.post(
+      '/v1/test-scoped',
+      { schema: { security: [{ bearerAuth: ['publish'] }], body: Type.Object({ name: Type.String() }, { additionalProperties: false }) } },
+      async () => ({ ok: true }),
+    );
+    await instance.ready();
+    const post = (secret: string, payload: string) =>
+      instance.inject({ method: 'POST', url: '/v1/test-scoped', headers: { 'content-type': 'application/json', authorization: `Bearer ${secret}` }, payload });
+    // A megabyte of unknown keys would be a 400 (or a 413) if the body were read: the scope is checked first.
+    const readOnly = await post(key, unknownKeys(900_000));
+    expect(readOnly.statusCode).toBe(403);
+    expect(readOnly.json()).toMatchObject({ code: 'forbidden', error: expect.stringContaining('publish scope') });
+    expect(readOnly.headers['cache-control']).toBe('private, no-store');
+    const user = await buildUser(services);
+    const publishing = (await services.keys.create({ name: 'scoped', context: { type: 'user', email: user.email }, publish: true })).secret;
+    expect((await post(publishing, '{"name":"x"}')).statusCode).toBe(200);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest, onSendHookHandler, preParsingAsyncHookHandler, RouteOptions } from 'fastify';
-import type { Principal } from '../context.js';
+import { KEY_CAPABILITIES, type KeyCapability, type Principal } from '../context.js';
+import { AppError } from '../errors.js';
 import { isAuthenticatedRoute, isPublicCache } from './plugins/route-kind.js';
 
 declare module 'fastify' {
@@ -15,6 +16,23 @@ export interface AuthenticationOptions {
   allowApiKeyHeader: boolean;
   /** A user vouched for by the trusted gateway (`X-Identity-User-Id`), when the operator enabled it. */
   allowIdentityHeader: boolean;
+}
+
+/**
+ * The capabilities a route's security requirement names (`{ bearerAuth: ['publish'] }`): the scopes of
+ * OpenAPI 3.1's requirement objects, so the document says what the route enforces. An unknown name is a
+ * start-up error, not a route nobody can call.
+ */
+export function requiredCapabilities(route: Pick<RouteOptions, 'schema' | 'url'>): KeyCapability[] {
+  const schema = route.schema as { security?: Record<string, unknown>[] } | undefined;
+  const names = new Set(
+    (schema?.security ?? []).flatMap((requirement) => Object.values(requirement).flatMap((scopes) => (Array.isArray(scopes) ? scopes : []))),
+  );
+  for (const name of names) {
+    if (!(KEY_CAPABILITIES as readonly string[]).includes(name))
+      throw new Error(`${route.url}: unknown key scope "${String(name)}" in its security requirement`);
+  }
+  return [...names] as KeyCapability[];
 }
 
 /** Resolves the caller of an authenticated route, or throws `unauthorized` (the app's is keys/authenticate.ts). */
@@ -65,8 +83,18 @@ export function registerRoutePolicy(app: FastifyInstance, deps: { authenticate: 
     if (!authenticated) return;
 
     const options = authenticationOptions(route);
+    const needs = requiredCapabilities(route);
     const authenticate: preParsingAsyncHookHandler = async (request, _reply, payload) => {
-      request.principal = await deps.authenticate(request, options);
+      const principal = await deps.authenticate(request, options);
+      // Before the body is read, like the authentication: a read-only key's megabyte costs a 403 and nothing more.
+      const missing = needs.filter((capability) => principal.kind !== 'api_key' || !principal.capabilities.includes(capability));
+      if (missing.length) {
+        throw new AppError(
+          'forbidden',
+          `This API key lacks the ${missing.join(', ')} scope: create a key with it (dashboard: API keys, or \`changelog keys create --publish\`)`,
+        );
+      }
+      request.principal = principal;
       return payload;
     };
     route.preParsing = [authenticate, ...hooksOf(route.preParsing)];

@@ -15,6 +15,8 @@ const presentKey = (k: KeyView) => ({
   context: { type: k.context_type, id: k.user_id ?? k.org_id },
   scope: k.scope,
   projects: k.projects,
+  // Capabilities beyond reading: `publish` (the automation API).
+  capabilities: k.can_publish ? ['publish'] : [],
   status: keyStatus(k),
   created_at: k.created_at,
   last_used_at: k.last_used_at,
@@ -30,18 +32,20 @@ export function registerKeysCommands({ program, command, run, withServices }: Cl
   ownerOption(create, 'user:EMAIL or org:SLUG', { required: true })
     .option('--projects <slugs>', 'limit the key to these projects (comma-separated); default: all projects of the owner')
     .option('--expires-at <date>', 'ISO 8601 date after which the key stops working')
+    .option('--publish', 'the publish scope: CI may publish and unpublish, sync and preview through the API (default: read-only)')
     .action(
-      run(async (opts: { name: string; owner: string; projects?: string; expiresAt?: string }) =>
+      run(async (opts: { name: string; owner: string; projects?: string; expiresAt?: string; publish?: boolean }) =>
         withServices(async (services) => {
           const { key, secret } = await services.keys.create({
             name: opts.name,
             context: parseContextRef(opts.owner, '--owner'),
             projectSlugs: splitList(opts.projects),
             expiresAt: opts.expiresAt ? parseDate(opts.expiresAt, '--expires-at') : null,
+            publish: opts.publish === true,
           });
           return {
             json: { ...presentKey(key), key: secret },
-            text: `Created API key "${key.name}" (${key.id})\nSecret, shown this once — store it now:\n${secret}`,
+            text: `Created ${key.can_publish ? 'a publishing' : 'a read-only'} API key "${key.name}" (${key.id})\nSecret, shown this once — store it now:\n${secret}`,
           };
         }),
       ),
@@ -54,7 +58,10 @@ export function registerKeysCommands({ program, command, run, withServices }: Cl
           const list = await services.keys.list(opts.owner ? parseContextRef(opts.owner, '--owner') : undefined);
           const text = list.length
             ? list
-                .map((k) => `${k.id}  ${k.display_prefix}…  ${keyStatus(k).padEnd(7)}  ${k.scope === 'all' ? 'all projects' : k.projects.join(',')}  ${k.name}`)
+                .map(
+                  (k) =>
+                    `${k.id}  ${k.display_prefix}…  ${keyStatus(k).padEnd(7)}  ${(k.can_publish ? 'publish' : 'read').padEnd(7)}  ${k.scope === 'all' ? 'all projects' : k.projects.join(',')}  ${k.name}`,
+                )
                 .join('\n')
             : 'No API keys';
           return { json: { keys: list.map(presentKey), count: list.length }, text };

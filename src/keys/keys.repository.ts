@@ -19,6 +19,7 @@ export const KEY_PUBLIC_COLUMNS = [
   'expires_at',
   'revoked_at',
   'previous_expires_at',
+  'can_publish',
 ] as const;
 
 export type ApiKeyRecord = Pick<ApiKeyRow, (typeof KEY_PUBLIC_COLUMNS)[number]>;
@@ -29,6 +30,7 @@ export interface ActiveKey {
   user_id: string | null;
   org_id: string | null;
   scope: KeyScope;
+  can_publish: boolean;
   last_used_at: Date | null;
 }
 
@@ -43,6 +45,7 @@ export const keysRepository = {
       displayPrefix: string;
       createdBy: string | null;
       expiresAt: Date | null;
+      canPublish: boolean;
     },
   ): Promise<ApiKeyRecord> {
     return db
@@ -55,6 +58,7 @@ export const keysRepository = {
         display_prefix: key.displayPrefix,
         created_by: key.createdBy,
         expires_at: key.expiresAt,
+        can_publish: key.canPublish,
       })
       .returning(KEY_PUBLIC_COLUMNS)
       .executeTakeFirstOrThrow();
@@ -91,7 +95,7 @@ export const keysRepository = {
     return db
       .selectFrom('api_keys')
       .modifyFront(sql.raw(PREPARED))
-      .select(['id', 'context_type', 'user_id', 'org_id', 'scope', 'last_used_at'])
+      .select(['id', 'context_type', 'user_id', 'org_id', 'scope', 'can_publish', 'last_used_at'])
       .where((eb) =>
         eb.or([
           eb('key_hash', '=', hash),

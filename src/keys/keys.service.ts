@@ -53,6 +53,8 @@ export function createKeysService(
       projectSlugs?: string[];
       expiresAt?: Date | null;
       createdBy?: string | null;
+      /** The `publish` scope: the automation routes (publish, unpublish, sync, preview). Default: read-only. */
+      publish?: boolean;
     }): Promise<CreatedKey> {
       const name = validName(input.name);
       if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) {
@@ -85,6 +87,7 @@ export function createKeysService(
           displayPrefix: displayPrefix(secret),
           createdBy: input.createdBy ?? null,
           expiresAt: input.expiresAt ?? null,
+          canPublish: input.publish === true,
         });
         await keysRepository.setProjects(tx, created.id, projectIds);
         return created;
@@ -181,6 +184,7 @@ export function createKeysService(
         keyId: key.id,
         scope: key.scope,
         context: contextOfRow(key),
+        capabilities: key.can_publish ? ['publish'] : [],
       };
     },
   };

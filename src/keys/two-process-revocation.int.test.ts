@@ -39,9 +39,9 @@ describe.runIf(usePostgres)('revocation across two server processes on one Postg
     await database?.close();
   });
 
-  async function createKey(name: string) {
+  async function createKey(name: string, options: { publish?: boolean } = {}) {
     await dashboard.request('/dashboard/personal/keys');
-    const page = await dashboard.request('/dashboard/personal/keys', { name, scope: 'all' });
+    const page = await dashboard.request('/dashboard/personal/keys', { name, scope: 'all', ...(options.publish ? { publish: 'on' } : {}) });
     const secret = /id="new-secret"[^>]*value="(clk_\w+)"/.exec(page.body)![1]!;
     const id = /href="\/dashboard\/keys\/([0-9a-f-]{36})"/.exec(page.body)![1]!;
     return { secret, id };
@@ -58,6 +58,20 @@ describe.runIf(usePostgres)('revocation across two server processes on one Postg
     expect((await dashboard.request(`/dashboard/keys/${key.id}/revoke`, {})).status).toBe(303);
     expect((await listProjects(b!.url, key.secret)).status).toBe(401);
     expect((await listProjects(a!.url, key.secret)).status).toBe(401);
+  });
+
+  it('a publishing key revoked through process A can no longer publish through process B', async () => {
+    const key = await createKey('ci-publish', { publish: true });
+    expect((await dashboard.request(`/dashboard/keys/${key.id}`)).body).toContain('read and publish');
+    const drafts = () => fetch(`${b!.url}/v1/projects/shared/drafts/entries`, { headers: { authorization: `Bearer ${key.secret}` } });
+    const publish = () =>
+      fetch(`${b!.url}/v1/projects/shared/releases/unreleased/publish`, { method: 'POST', headers: { authorization: `Bearer ${key.secret}` } });
+    expect((await drafts()).status).toBe(200);
+    expect((await publish()).status).toBe(404); // no such note yet: the key was let through to the project
+    await dashboard.request(`/dashboard/keys/${key.id}`);
+    expect((await dashboard.request(`/dashboard/keys/${key.id}/revoke`, {})).status).toBe(303);
+    expect((await drafts()).status).toBe(401);
+    expect((await publish()).status).toBe(401);
   });
 
   it('a key deleted through process A is refused by process B on the very next request', async () => {

@@ -61,6 +61,11 @@ export const projectsRepository = {
     return whereVisible(query, visibility).orderBy('p.slug').execute();
   },
 
+  /** The project of this slug if `visibility` may see it (the automation routes' one check of a slug). */
+  async findVisibleBySlug(db: Executor, slug: string, visibility: Visibility): Promise<ProjectRow | undefined> {
+    return whereVisible(db.selectFrom('projects as p').selectAll('p').where('p.slug', '=', slug), visibility).executeTakeFirst();
+  },
+
   async findById(db: Executor, id: string): Promise<ProjectRow | undefined> {
     return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
   },

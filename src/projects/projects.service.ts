@@ -35,6 +35,16 @@ export function createProjectsService(db: Db, readDb: Db, owners: Pick<OrgsServi
     /** The projects `principal` may see, by slug (the project listing's; its entries are the changelog's to read). */
     listVisible: (principal: Principal): Promise<ProjectSummaryRow[]> => projectsRepository.listVisible(readDb, visibilityOf(principal)),
 
+    /**
+     * The project of `slug` when `principal` may see it (its context's, and one of the key's selected
+     * projects); otherwise 404, the same answer whether the slug is another tenant's or nobody's.
+     */
+    async visibleBySlug(slug: string, principal: Principal): Promise<ProjectRow> {
+      const project = await projectsRepository.findVisibleBySlug(db, slug, visibilityOf(principal));
+      if (!project) throw new AppError('not_found', `Project ${slug} not found`);
+      return project;
+    },
+
     async create(input: { name: string; slug: string; owner: ContextRef | ResolvedContext }): Promise<ProjectRow> {
       const name = validNameAndSlug(input);
       return db.transaction().execute(async (tx) => {

@@ -16,6 +16,8 @@ export interface AppRoute {
   guard: RouteGuard;
   /** Security schemes the schema accepts (`bearerAuth`, `apiKeyHeader`). */
   schemes: string[];
+  /** Key scopes its security requirement names (`publish`): a key without them is refused with 403. */
+  scopes: string[];
   querystring: unknown;
   body: unknown;
   config: Record<string, unknown>;
@@ -45,6 +47,7 @@ export async function collectRoutes(build: () => Promise<FastifyInstance>): Prom
           url: route.url,
           guard,
           schemes: security.flatMap((requirement) => Object.keys(requirement)),
+          scopes: [...new Set(security.flatMap((requirement) => Object.values(requirement).flatMap((s) => (Array.isArray(s) ? (s as string[]) : []))))],
           querystring: (route.schema as { querystring?: unknown } | undefined)?.querystring,
           body: (route.schema as { body?: unknown } | undefined)?.body,
           config,

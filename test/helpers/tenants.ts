@@ -23,11 +23,13 @@ export interface Tenant {
   /** A repository link of the project (a local path; never fetched here). */
   repoLinkId: string;
   invite: { id: string; token: string };
-  /** An organization key, valid throughout. */
+  /** An organization key with the `publish` scope, valid throughout. */
   key: { id: string; secret: string };
-  /** A second organization key the test revokes (through the dashboard) once the servers run. */
+  /** An organization key without the `publish` scope (read-only), valid throughout. */
+  readOnly: { id: string; secret: string };
+  /** A second organization key (`publish` scope) the test revokes (through the dashboard) once the servers run. */
   revocable: { id: string; secret: string };
-  /** An organization key whose expiry lies in the past. */
+  /** An organization key (`publish` scope) whose expiry lies in the past. */
   expired: { id: string; secret: string };
   /** Session cookie values: one kept, one the test signs out once the servers run. */
   session: string;
@@ -70,9 +72,11 @@ export async function seedTenant(services: Services, label: 'a' | 'b'): Promise<
     .executeTakeFirstOrThrow();
 
   const context = { type: 'org' as const, slug: org.slug };
-  const key = await services.keys.create({ name: `key ${secretWord}`, context });
-  const revocable = await services.keys.create({ name: `revocable ${secretWord}`, context });
-  const expired = await services.keys.create({ name: `expired ${secretWord}`, context, expiresAt: new Date(Date.now() + 3_600_000) });
+  // Every withdrawn key could publish: revocation and expiry must stop the strongest keys too.
+  const key = await services.keys.create({ name: `key ${secretWord}`, context, publish: true });
+  const readOnly = await services.keys.create({ name: `read-only ${secretWord}`, context });
+  const revocable = await services.keys.create({ name: `revocable ${secretWord}`, context, publish: true });
+  const expired = await services.keys.create({ name: `expired ${secretWord}`, context, expiresAt: new Date(Date.now() + 3_600_000), publish: true });
   // No service sets an expiry in the past; the expiry arriving is what this stands for.
   await services.database.db.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 60_000) }).where('id', '=', expired.key.id).execute();
 
@@ -89,6 +93,7 @@ export async function seedTenant(services: Services, label: 'a' | 'b'): Promise<
     repoLinkId: repoLink.id,
     invite: { id: pending.invite.id, token: pending.token },
     key: { id: key.key.id, secret: key.secret },
+    readOnly: { id: readOnly.key.id, secret: readOnly.secret },
     revocable: { id: revocable.key.id, secret: revocable.secret },
     expired: { id: expired.key.id, secret: expired.secret },
     session: session.token,

@@ -1514,6 +1514,950 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{slug}/drafts/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Entries waiting for a publish: drafts, and published entries with a pending revision
+         * @description What the review queue shows as `draft`, newest first by each entry's own date; page with `after`. Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Continue after the page that returned this `next`. */
+                    after?: string;
+                    /** @description Page size (1 to 500), in decimal digits. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Drafts and published entries with a pending revision, newest first by their own date. */
+                            entries: {
+                                /** Format: date-time */
+                                date: string;
+                                /** @description A person edited its text. */
+                                edited: boolean;
+                                /** @enum {string} */
+                                entry_type: "commit" | "daily" | "weekly" | "monthly";
+                                /** Format: uuid */
+                                id: string;
+                                /** @description Published, with new generated content waiting: publishing it makes that content public. */
+                                pending_revision: boolean;
+                                /** Format: date-time */
+                                published_at: string | null;
+                                /**
+                                 * @description `draft`, or `published` with a pending revision.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "published" | "archived";
+                                title: string | null;
+                                /** Format: date-time */
+                                updated_at: string;
+                                version_label: string | null;
+                            }[];
+                            /** @description Pass as `after` for the next page; null on the last page. */
+                            next: string | null;
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/drafts/releases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Release notes waiting for a publish: drafts, and published notes with a pending revision
+         * @description Newest release first, the Unreleased note on top; page with `after`. Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Continue after the page that returned this `next`. */
+                    after?: string;
+                    /** @description Page size (1 to 500), in decimal digits. */
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Pass as `after` for the next page; null on the last page. */
+                            next: string | null;
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                            /** @description Draft notes and published ones with a pending revision, newest release first, Unreleased on top. */
+                            releases: {
+                                /** @description An editor changed what it shows (release editor). */
+                                edited: boolean;
+                                /** @description Items of its sections. */
+                                items: number;
+                                pending_revision: boolean;
+                                prerelease: boolean;
+                                previous_tag: string | null;
+                                /** Format: date-time */
+                                published_at: string | null;
+                                /** Format: date-time */
+                                released_at: string | null;
+                                /**
+                                 * @description `draft`, or `published` with a pending revision.
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "published" | "archived";
+                                /** @description Null for the Unreleased note (addressed as `unreleased`). */
+                                tag: string | null;
+                                title: string;
+                                version: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/entries/{id}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish an entry (a draft, or the pending revision of a published one)
+         * @description Publishing what is already published, with nothing waiting, changes nothing and answers the same. The same publication as the dashboard and `changelog entries publish`. Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                published_at: string | null;
+                                /** @enum {string} */
+                                status: "draft" | "published" | "archived";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/entries/{id}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish an entry (back to draft)
+         * @description Readers stop seeing it at once; a pending revision becomes the draft's content. The same publication as the dashboard and `changelog entries unpublish`. Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entry: {
+                                /** Format: uuid */
+                                id: string;
+                                /** Format: date-time */
+                                published_at: string | null;
+                                /** @enum {string} */
+                                status: "draft" | "published" | "archived";
+                                /** Format: date-time */
+                                updated_at: string;
+                            };
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/releases/{tag}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a release note by tag, with its pending revision
+         * @description The tag is URL-encoded (`pkg%402.0.0`); `unreleased` is the Unreleased note. The same publication as the dashboard and `changelog entries publish-release`. Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                    /** @description Release tag, URL-encoded (`pkg%402.0.0`, `%40org%2Fpkg%401.0.0`), or `unreleased` for the Unreleased note. */
+                    tag: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                            release: {
+                                /** Format: date-time */
+                                published_at: string | null;
+                                /** @enum {string} */
+                                status: "draft" | "published" | "archived";
+                                tag: string | null;
+                                /** @description Where readers see it (the public API route of the note). */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/releases/{tag}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish a release note by tag (back to draft)
+         * @description The tag is URL-encoded (`pkg%402.0.0`); `unreleased` is the Unreleased note. The same publication as the dashboard and `changelog entries unpublish-release`. Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                    /** @description Release tag, URL-encoded (`pkg%402.0.0`, `%40org%2Fpkg%401.0.0`), or `unreleased` for the Unreleased note. */
+                    tag: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                            release: {
+                                /** Format: date-time */
+                                published_at: string | null;
+                                /** @enum {string} */
+                                status: "draft" | "published" | "archived";
+                                tag: string | null;
+                                /** @description Where readers see it (the public API route of the note). */
+                                url: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/releases/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview the release note a ref would produce (stored nowhere)
+         * @description From the synced history up to `ref`, with the project's settings and the generator of a real run, in a worker thread under `GENERATION_TIME_BUDGET_MS` (503 past it). 409: `tag` already names another commit. 422: `ref` is not a tag or commit of the synced history (push and sync first), or there is no note to show. 429: too many previews for the project's owner (`RATE_LIMIT_TENANT_ACTIONS_MAX`, with the dashboard's settings previews; `Retry-After`). Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description A tag, or a full or abbreviated (7+ hex digits) SHA, of the synced history. */
+                        ref: string;
+                        /** @description Preview the release as if `ref` were tagged this (the tag about to be pushed). Without it: the note of `ref` when it is a tag, else what would be Unreleased at `ref`. */
+                        tag?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            preview: {
+                                /** @description Commits the note lists. */
+                                commits: number;
+                                /** @description Markdown, as the generated note reads (the renderer of a publish). */
+                                content: string;
+                                prerelease: boolean;
+                                previous_tag: string | null;
+                                /** @description The commit `ref` named. */
+                                sha: string;
+                                tag: string | null;
+                                title: string;
+                                version: string | null;
+                            };
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{slug}/repos/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sync a repository link now (queue its ingest; generation follows)
+         * @description Answers 202 once the ingest is queued; one waits at most, whatever the calls. 422: the link is suspended (its GitHub installation is). 429: too many syncs for the project's owner (`RATE_LIMIT_TENANT_ACTIONS_MAX` per `RATE_LIMIT_TENANT_ACTIONS_WINDOW_MS`, all its keys and members together, "Sync now" included; `Retry-After`). Errors: 400 malformed parameters (each named in `details`); 401 missing or invalid key (revoked, expired, deleted: the same answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected projects), or an id or tag that is not the project's (the same answer as for one that does not exist).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
+                    slug: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            link: {
+                                /** Format: uuid */
+                                id: string;
+                            };
+                            project: {
+                                /** Format: uuid */
+                                id: string;
+                                slug: string;
+                            };
+                            /**
+                             * @description The ingest is queued (one waits at most, whatever the calls).
+                             * @enum {boolean}
+                             */
+                            queued: true;
+                        };
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/scm/callback": {
         parameters: {
             query?: never;
