@@ -7,6 +7,8 @@ import { createThreadEngine } from './generation/engine-thread.js';
 import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
+import { createPublishingService } from './github/publishing.service.js';
+import { createReleasesService } from './changelog/releases.service.js';
 import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
@@ -61,6 +63,8 @@ export function createServices(
   const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
   const github = createGitHubService({ db, config, github: githubClient, repos });
+  // Published notes to GitHub Releases, read from the primary (see createPublishingService).
+  const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: createReleasesService(db), projects, jobs });
   return {
     ...core,
     publicPage,
@@ -71,6 +75,7 @@ export function createServices(
     githubClient,
     repos,
     github,
+    publishing,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
       installationTokens,

@@ -12,7 +12,44 @@ export interface FakeRepo {
   defaultBranch?: string;
   /** The branches GET /repos/{o}/{r}/branches/{b} knows; default: those of the bare repository at cloneUrl (any, when there is none). */
   branches?: string[];
+  /** The tags GET /repos/{o}/{r}/git/ref/tags/{tag} knows; default: those of the bare repository at cloneUrl (any, when there is none). */
+  tags?: string[];
 }
+
+/** A release as GitHub stores it (the fields the REST API returns that the service may read or set). */
+export interface FakeRelease {
+  id: number;
+  tag_name: string;
+  target_commitish: string;
+  name: string | null;
+  body: string | null;
+  draft: boolean;
+  prerelease: boolean;
+  created_at: string;
+  published_at: string | null;
+  /** Assets someone uploaded: the service must never change them. */
+  assets: { id: number; name: string; size: number }[];
+}
+
+/** A check run as POST /repos/{o}/{r}/check-runs stored it. */
+export interface FakeCheckRun {
+  id: number;
+  repo: string;
+  name: string;
+  head_sha: string;
+  status: string;
+  conclusion: string | null;
+  external_id: string | null;
+  output: { title?: string; summary?: string; text?: string };
+}
+
+/** What the next matching requests get instead of GitHub's normal answer. */
+export type FakeFault =
+  /** GitHub's primary rate limit (403, x-ratelimit-remaining: 0, x-ratelimit-reset) or a secondary one (403 or 429 with retry-after). */
+  | { kind: 'rate-limit'; status: 403 | 429; retryAfterSeconds?: number; resetInSeconds?: number }
+  | { kind: 'status'; status: number }
+  /** GitHub does the work, then the connection drops before the answer: the caller never learns it happened. */
+  | { kind: 'drop-after' };
 
 export interface FakeInstallation {
   id: number;
@@ -23,6 +60,8 @@ export interface FakeInstallation {
   users?: string[];
   /** Organization admins (GET /orgs/{org}/memberships/{username} with its installation token). */
   admins?: string[];
+  /** The permissions the installation was granted; default contents: read, metadata: read. */
+  permissions?: Record<string, 'read' | 'write'>;
 }
 
 export interface FakeUser {
@@ -61,8 +100,20 @@ export async function startFakeGitHub(options: {
   const userTokens = new Map<string, string>();
   const requests: { method: string; path: string; status: number }[] = [];
   let failWith: number | null = null;
+  /** Releases and check runs per repository (`owner/name`, lower case). */
+  const releases = new Map<string, FakeRelease[]>();
+  const checkRuns: FakeCheckRun[] = [];
+  let nextId = 1000;
+  const faults: { method: string; path: RegExp; fault: FakeFault; remaining: number }[] = [];
+  /** Set while a request's answer is to be dropped after its work is done. */
+  let dropping = false;
 
   const send = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+    if (dropping) {
+      dropping = false;
+      res.socket?.destroy();
+      return status;
+    }
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
     res.end(JSON.stringify(body));
     return status;
@@ -103,6 +154,39 @@ export async function startFakeGitHub(options: {
     }
   };
 
+  const hasTag = (repo: FakeRepo, tag: string) => {
+    if (repo.tags) return repo.tags.includes(tag);
+    if (!existsSync(repo.cloneUrl)) return true;
+    try {
+      execFileSync('git', ['--git-dir', repo.cloneUrl, 'rev-parse', '--verify', '--quiet', `refs/tags/${tag}`], { stdio: 'ignore' });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  const permitted = (installation: FakeInstallation, permission: string, level: 'read' | 'write') => {
+    const granted = (installation.permissions ?? { contents: 'read', metadata: 'read' })[permission];
+    return granted === 'write' || (level === 'read' && granted === 'read');
+  };
+
+  const releaseJson = (repoKey: string, r: FakeRelease) => ({
+    url: `${baseUrl}/repos/${repoKey}/releases/${r.id}`,
+    html_url: `https://github.com/${repoKey}/releases/tag/${encodeURIComponent(r.tag_name)}`,
+    id: r.id,
+    node_id: `RE_${r.id}`,
+    tag_name: r.tag_name,
+    target_commitish: r.target_commitish,
+    name: r.name,
+    body: r.body,
+    draft: r.draft,
+    prerelease: r.prerelease,
+    created_at: r.created_at,
+    published_at: r.published_at,
+    author: { login: 'changelog-test[bot]', type: 'Bot' },
+    assets: r.assets.map((a) => ({ ...a, url: `${baseUrl}/repos/${repoKey}/releases/assets/${a.id}`, state: 'uploaded' })),
+  });
+
   const repoJson = (repo: FakeRepo) => ({
     id: Math.abs([...`${repo.owner}/${repo.name}`].reduce((h, c) => (h * 31 + c.charCodeAt(0)) | 0, 7)),
     name: repo.name,
@@ -141,6 +225,22 @@ export async function startFakeGitHub(options: {
     const url = new URL(req.url ?? '/', 'http://fake');
     const notFound = () => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
     if (failWith !== null) return send(res, failWith, { message: 'Server Error' });
+    const faultAt = faults.findIndex((f) => f.remaining > 0 && f.method === req.method && f.path.test(url.pathname));
+    if (faultAt >= 0) {
+      const { fault } = faults[faultAt]!;
+      if (--faults[faultAt]!.remaining === 0) faults.splice(faultAt, 1);
+      if (fault.kind === 'rate-limit') {
+        // As GitHub answers: the primary limit names its reset, a secondary limit says how long to wait.
+        const reset = Math.floor(Date.now() / 1000) + (fault.resetInSeconds ?? 60);
+        const headers: Record<string, string> = { 'x-ratelimit-limit': '5000', 'x-ratelimit-used': '5000', 'x-ratelimit-resource': 'core' };
+        if (fault.retryAfterSeconds !== undefined) headers['retry-after'] = String(fault.retryAfterSeconds);
+        else Object.assign(headers, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(reset) });
+        const message = fault.retryAfterSeconds !== undefined ? 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.' : 'API rate limit exceeded for installation ID 101.';
+        return send(res, fault.status, { message, documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api' }, headers);
+      }
+      if (fault.kind === 'status') return send(res, fault.status, { message: 'Server Error' });
+      dropping = true;
+    }
 
     // The OAuth web flow's token exchange (on GitHub's web host): errors come back as 200 with `error`.
     if (url.pathname === '/login/oauth/access_token' && req.method === 'POST') {
@@ -196,7 +296,7 @@ export async function startFakeGitHub(options: {
         return send(res, 201, {
           token,
           expires_at: new Date(Date.now() + 3_600_000).toISOString(),
-          permissions: { contents: 'read', metadata: 'read' },
+          permissions: installation.permissions ?? { contents: 'read', metadata: 'read' },
           repository_selection: 'selected',
         });
       }
@@ -224,6 +324,94 @@ export async function startFakeGitHub(options: {
       if (m && req.method === 'GET') {
         const repo = installation.repos.find((r) => r.owner.toLowerCase() === m![1]!.toLowerCase() && r.name.toLowerCase() === m![2]!.toLowerCase());
         return repo ? send(res, 200, repoJson(repo)) : notFound();
+      }
+      const releaseRoute = /^\/repos\/([^/]+)\/([^/]+)\/(releases|git\/ref\/tags|check-runs)(?:\/(.+))?$/.exec(url.pathname);
+      if (releaseRoute) {
+        const repo = installation.repos.find((r) => r.owner.toLowerCase() === releaseRoute[1]!.toLowerCase() && r.name.toLowerCase() === releaseRoute[2]!.toLowerCase());
+        if (!repo) return notFound();
+        const repoKey = `${repo.owner}/${repo.name}`.toLowerCase();
+        const list = releases.get(repoKey) ?? [];
+        releases.set(repoKey, list);
+        const rest = releaseRoute[4] === undefined ? undefined : decodeURIComponent(releaseRoute[4]);
+        const refused = (permission: string) =>
+          send(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' }, { 'x-accepted-github-permissions': `${permission}=write` });
+        const input = () => JSON.parse(body || '{}') as Record<string, unknown>;
+        if (releaseRoute[3] === 'git/ref/tags') {
+          if (!permitted(installation, 'contents', 'read')) return refused('contents');
+          return rest !== undefined && req.method === 'GET' && hasTag(repo, rest)
+            ? send(res, 200, { ref: `refs/tags/${rest}`, object: { sha: 'f'.repeat(40), type: 'commit' } })
+            : notFound();
+        }
+        if (releaseRoute[3] === 'check-runs') {
+          if (rest !== undefined || req.method !== 'POST') return notFound();
+          if (!permitted(installation, 'checks', 'write')) return refused('checks');
+          const data = input();
+          if (typeof data.name !== 'string' || typeof data.head_sha !== 'string') return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'CheckRun', code: 'missing_field' }] });
+          const run: FakeCheckRun = {
+            id: nextId++,
+            repo: repoKey,
+            name: data.name,
+            head_sha: data.head_sha,
+            status: String(data.status ?? 'queued'),
+            conclusion: typeof data.conclusion === 'string' ? data.conclusion : null,
+            external_id: typeof data.external_id === 'string' ? data.external_id : null,
+            output: (data.output ?? {}) as FakeCheckRun['output'],
+          };
+          if ((run.output.summary ?? '').length > 65535 || (run.output.text ?? '').length > 65535) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'CheckRun', code: 'too_long' }] });
+          checkRuns.push(run);
+          return send(res, 201, { ...run, html_url: `https://github.com/${repoKey}/runs/${run.id}` });
+        }
+        // Releases: reads need contents read, writes contents write (drafts only for writers, as on GitHub).
+        if (req.method === 'GET' && rest?.startsWith('tags/')) {
+          const found = list.find((r) => r.tag_name === rest.slice('tags/'.length) && !r.draft);
+          return found ? send(res, 200, releaseJson(repoKey, found)) : notFound();
+        }
+        if (req.method === 'GET' && rest !== undefined && /^\d+$/.test(rest)) {
+          const found = list.find((r) => r.id === Number(rest));
+          return found && (!found.draft || permitted(installation, 'contents', 'write')) ? send(res, 200, releaseJson(repoKey, found)) : notFound();
+        }
+        if (req.method === 'POST' && rest === undefined) {
+          if (!permitted(installation, 'contents', 'write')) return refused('contents');
+          const data = input();
+          const tag = data.tag_name;
+          if (typeof tag !== 'string' || !tag) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'Release', code: 'missing_field', field: 'tag_name' }] });
+          if (list.some((r) => r.tag_name === tag && !r.draft)) {
+            return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'Release', code: 'already_exists', field: 'tag_name' }] });
+          }
+          const now = new Date().toISOString();
+          const release: FakeRelease = {
+            id: nextId++,
+            tag_name: tag,
+            target_commitish: typeof data.target_commitish === 'string' ? data.target_commitish : (repo.defaultBranch ?? 'main'),
+            name: typeof data.name === 'string' ? data.name : null,
+            body: typeof data.body === 'string' ? data.body : null,
+            draft: data.draft === true,
+            prerelease: data.prerelease === true,
+            created_at: now,
+            published_at: data.draft === true ? null : now,
+            assets: [],
+          };
+          if ((release.body ?? '').length > 125_000) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'Release', code: 'custom', field: 'body', message: 'body is too long (maximum is 125000 characters)' }] });
+          list.push(release);
+          return send(res, 201, releaseJson(repoKey, release));
+        }
+        if (req.method === 'PATCH' && rest !== undefined && /^\d+$/.test(rest)) {
+          if (!permitted(installation, 'contents', 'write')) return refused('contents');
+          const found = list.find((r) => r.id === Number(rest));
+          if (!found) return notFound();
+          const data = input();
+          // Only what the REST API lets a PATCH set; assets have endpoints of their own.
+          if (typeof data.name === 'string') found.name = data.name;
+          if (typeof data.body === 'string') found.body = data.body;
+          if (typeof data.prerelease === 'boolean') found.prerelease = data.prerelease;
+          if (typeof data.draft === 'boolean') {
+            found.draft = data.draft;
+            if (!data.draft) found.published_at ??= new Date().toISOString();
+          }
+          if ((found.body ?? '').length > 125_000) return send(res, 422, { message: 'Validation Failed' });
+          return send(res, 200, releaseJson(repoKey, found));
+        }
+        return notFound();
       }
       if (url.pathname === '/installation/repositories' && req.method === 'GET') {
         const all = installation.repos;
@@ -261,6 +449,27 @@ export async function startFakeGitHub(options: {
       const code = randomBytes(10).toString('hex');
       codes.set(code, login);
       return code;
+    },
+    /** The releases of a repository (`owner/name`), as GitHub holds them; tests may add their own. */
+    releases(repo: string): FakeRelease[] {
+      const key = repo.toLowerCase();
+      if (!releases.has(key)) releases.set(key, []);
+      return releases.get(key)!;
+    },
+    /** A release someone made on GitHub (not the service), with assets if given. */
+    addRelease(repo: string, release: Partial<FakeRelease> & { tag_name: string }): FakeRelease {
+      const now = new Date().toISOString();
+      const made: FakeRelease = { id: nextId++, target_commitish: 'main', name: null, body: null, draft: false, prerelease: false, created_at: now, published_at: now, assets: [], ...release };
+      this.releases(repo).push(made);
+      return made;
+    },
+    checkRuns,
+    /** The next `times` requests of `method` to a path matching `path` get `fault` instead of GitHub's answer. */
+    fault(method: string, path: RegExp, fault: FakeFault, times = 1) {
+      faults.push({ method, path, fault, remaining: times });
+    },
+    clearFaults() {
+      faults.length = 0;
     },
     /** Every request answers with this status until set back to null (GitHub having an outage). */
     failWith(status: number | null) {
