@@ -8,6 +8,7 @@ import { createGenerationService } from './generation/generation.service.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
 import { createPublishingService } from './github/publishing.service.js';
+import { createPrCheckService } from './github/pr-check.service.js';
 import { createReleasesService } from './changelog/releases.service.js';
 import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
@@ -62,7 +63,10 @@ export function createServices(
   const installationTokens: InstallationTokens = { installationToken: (installationId) => github.installationToken(installationId) };
   const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
-  const github = createGitHubService({ db, config, github: githubClient, repos });
+  // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
+  const generation = createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects });
+  const prChecks = createPrCheckService({ db, config, github: githubClient, repos, projects, generation, jobs });
+  const github = createGitHubService({ db, config, github: githubClient, repos, prChecks });
   // Published notes to GitHub Releases, read from the primary (see createPublishingService).
   const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: createReleasesService(db), projects, jobs });
   return {
@@ -81,8 +85,8 @@ export function createServices(
       installationTokens,
       policy: repoPolicy,
     }),
-    // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
-    generation: createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects }),
+    generation,
+    prChecks,
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

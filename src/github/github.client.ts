@@ -147,6 +147,19 @@ export interface GitHubWrites {
   /** Whether the tag exists on GitHub: creating a release of a missing tag would make one at the default branch. */
   hasTag(installationId: number, owner: string, repo: string, tag: string): Promise<boolean>;
   createCheckRun(installationId: number, owner: string, repo: string, run: GitHubCheckRun): Promise<void>;
+  /** A pull request and the first 100 paths it changes, or null when GitHub does not know it. */
+  getPullRequest(installationId: number, owner: string, repo: string, number: number): Promise<GitHubPullRequest | null>;
+}
+
+export interface GitHubPullRequest {
+  number: number;
+  title: string;
+  body: string;
+  author: string;
+  headSha: string;
+  baseRef: string;
+  state: string;
+  files: string[];
 }
 
 /** The GitHub App's view of GitHub, through Octokit (app JWT and installation tokens). */
@@ -451,6 +464,28 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
         });
       } catch (error) {
         throw writeError(error, 'to create a check run');
+      }
+    },
+
+    async getPullRequest(installationId, owner, repo, number) {
+      try {
+        const client = forInstallation(installationId);
+        const { data } = await client.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner, repo, pull_number: number });
+        // One page: a pull request's first 100 paths name its components as well as all of them would.
+        const { data: files } = await client.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner, repo, pull_number: number, per_page: 100 });
+        return {
+          number: data.number,
+          title: data.title,
+          body: data.body ?? '',
+          author: data.user?.login ?? 'ghost',
+          headSha: data.head.sha,
+          baseRef: data.base.ref,
+          state: data.state,
+          files: (files as { filename: string }[]).map((f) => f.filename),
+        };
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about pull request #${number}`);
       }
     },
 

@@ -1,4 +1,5 @@
 import type { JobQueue } from '../queue/queue.js';
+import type { PrCheckService } from './pr-check.service.js';
 import type { PublishingService } from './publishing.service.js';
 
 /** How often the worker looks for release notes whose GitHub Release is behind. */
@@ -13,4 +14,11 @@ export async function workReleaseSyncJobs(jobs: JobQueue, publishing: Publishing
     await publishing.syncLink(linkId);
   });
   jobs.onStop(publishing.startDispatcher(RELEASE_DISPATCH_INTERVAL_MS));
+}
+
+/** `github-pr-check`: a pull request's check run (retried with back-off when GitHub fails). */
+export async function workPrCheckJobs(jobs: JobQueue, prChecks: PrCheckService): Promise<void> {
+  await jobs.work('github-pr-check', async (data) => {
+    await prChecks.report(data);
+  });
 }

@@ -17,8 +17,8 @@ export interface JobPayloads {
   'repo-poll': Record<string, never>;
   /** Bring a GitHub link's releases up to date with its project's published notes (src/github/publishing.service.ts). */
   'github-release-sync': { linkId: string };
-  /** Report how a pull request will read in the next release note, as a check run (src/github/pr-check.ts). */
-  'github-pr-check': { linkId: string; number: number; headSha: string; title: string; body: string; author: string; labels: string[] };
+  /** Report how a pull request will read in the next release note, as a check run (src/github/pr-check.service.ts). */
+  'github-pr-check': { linkId: string; number: number };
 }
 export type JobName = keyof JobPayloads;
 

@@ -43,6 +43,19 @@ export interface FakeCheckRun {
   output: { title?: string; summary?: string; text?: string };
 }
 
+/** A pull request as GET /repos/{o}/{r}/pulls/{n} and its files return it. */
+export interface FakePullRequest {
+  number: number;
+  title: string;
+  body: string | null;
+  user: string;
+  headSha: string;
+  base: string;
+  state?: 'open' | 'closed';
+  labels?: string[];
+  files?: string[];
+}
+
 /** What the next matching requests get instead of GitHub's normal answer. */
 export type FakeFault =
   /** GitHub's primary rate limit (403, x-ratelimit-remaining: 0, x-ratelimit-reset) or a secondary one (403 or 429 with retry-after). */
@@ -103,6 +116,7 @@ export async function startFakeGitHub(options: {
   /** Releases and check runs per repository (`owner/name`, lower case). */
   const releases = new Map<string, FakeRelease[]>();
   const checkRuns: FakeCheckRun[] = [];
+  const pulls = new Map<string, FakePullRequest[]>();
   let nextId = 1000;
   const faults: { method: string; path: RegExp; fault: FakeFault; remaining: number }[] = [];
   /** Set while a request's answer is to be dropped after its work is done. */
@@ -325,6 +339,35 @@ export async function startFakeGitHub(options: {
         const repo = installation.repos.find((r) => r.owner.toLowerCase() === m![1]!.toLowerCase() && r.name.toLowerCase() === m![2]!.toLowerCase());
         return repo ? send(res, 200, repoJson(repo)) : notFound();
       }
+      const pullRoute = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)(\/files)?$/.exec(url.pathname);
+      if (pullRoute && req.method === 'GET') {
+        const repo = installation.repos.find((r) => r.owner.toLowerCase() === pullRoute[1]!.toLowerCase() && r.name.toLowerCase() === pullRoute[2]!.toLowerCase());
+        if (!repo) return notFound();
+        if (!permitted(installation, 'pull_requests', 'read')) {
+          return send(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' }, { 'x-accepted-github-permissions': 'pull_requests=read' });
+        }
+        const repoKey = `${repo.owner}/${repo.name}`.toLowerCase();
+        const pr = (pulls.get(repoKey) ?? []).find((p) => p.number === Number(pullRoute[3]));
+        if (!pr) return notFound();
+        if (pullRoute[4]) {
+          const { slice, headers } = paginate(url, (pr.files ?? []).map((filename) => ({ sha: 'e'.repeat(40), filename, status: 'modified', additions: 1, deletions: 0, changes: 1 })));
+          return send(res, 200, slice, headers);
+        }
+        return send(res, 200, {
+          url: `${baseUrl}/repos/${repoKey}/pulls/${pr.number}`,
+          html_url: `https://github.com/${repoKey}/pull/${pr.number}`,
+          number: pr.number,
+          state: pr.state ?? 'open',
+          title: pr.title,
+          body: pr.body,
+          user: { login: pr.user, id: accountId(pr.user), type: 'User' },
+          labels: (pr.labels ?? []).map((name, i) => ({ id: i + 1, name })),
+          head: { ref: 'feature', sha: pr.headSha, repo: repoJson(repo) },
+          base: { ref: pr.base, sha: 'd'.repeat(40), repo: repoJson(repo) },
+          draft: false,
+          merged: false,
+        });
+      }
       const releaseRoute = /^\/repos\/([^/]+)\/([^/]+)\/(releases|git\/ref\/tags|check-runs)(?:\/(.+))?$/.exec(url.pathname);
       if (releaseRoute) {
         const repo = installation.repos.find((r) => r.owner.toLowerCase() === releaseRoute[1]!.toLowerCase() && r.name.toLowerCase() === releaseRoute[2]!.toLowerCase());
@@ -464,6 +507,12 @@ export async function startFakeGitHub(options: {
       return made;
     },
     checkRuns,
+    /** Opens (or replaces) a pull request of a repository (`owner/name`). */
+    setPullRequest(repo: string, pr: FakePullRequest) {
+      const key = repo.toLowerCase();
+      const list = pulls.get(key) ?? [];
+      pulls.set(key, [...list.filter((p) => p.number !== pr.number), pr]);
+    },
     /** The next `times` requests of `method` to a path matching `path` get `fault` instead of GitHub's answer. */
     fault(method: string, path: RegExp, fault: FakeFault, times = 1) {
       faults.push({ method, path, fault, remaining: times });
