@@ -66,9 +66,9 @@ export function createServices(
   // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI).
   const generation = createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects });
   const prChecks = createPrCheckService({ db, config, github: githubClient, repos, projects, generation, jobs });
-  const github = createGitHubService({ db, config, github: githubClient, repos, prChecks });
   // Published notes to GitHub Releases, read from the primary (see createPublishingService).
   const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: createReleasesService(db), projects, jobs });
+  const github = createGitHubService({ db, config, github: githubClient, repos, prChecks, publishing });
   return {
     ...core,
     publicPage,

@@ -6,6 +6,7 @@ import type { ReposService } from '../repos/repos.service.js';
 import type { GitHubClient } from './github.client.js';
 import { githubRepository } from './github.repository.js';
 import type { PrCheckService } from './pr-check.service.js';
+import type { PublishingService } from './publishing.service.js';
 import { isWellFormedSignature, signatureCheck, type SignatureCheck } from './signature.js';
 
 export interface WebhookHeaders {
@@ -77,6 +78,8 @@ export function createDeliveryHandling(deps: {
   requireGitHub: () => GitHubClient;
   /** Pull-request checks: a `pull_request` delivery queues them (never runs them in the request). */
   prChecks?: Pick<PrCheckService, 'queueFromWebhook'>;
+  /** GitHub Releases: what a missing permission stopped is queued again once new permissions are accepted. */
+  publishing?: Pick<PublishingService, 'permissionsChanged'>;
 }) {
   const { db, config, repos } = deps;
 
@@ -193,6 +196,10 @@ export function createDeliveryHandling(deps: {
           await githubRepository.updateInstallation(db, installation.id, { status: 'active' });
           await repos.resumeInstallationLinks(installation.id);
           return 'installation unsuspended: ingest resumed';
+        }
+        if (action === 'new_permissions_accepted' && installation.status === 'active' && deps.publishing) {
+          const requeued = await deps.publishing.permissionsChanged(installation.id);
+          return `installation permissions changed: ${requeued} release note(s) queued for GitHub again`;
         }
         return `ignored: installation ${action}`;
       }

@@ -3,13 +3,14 @@
 // takes the service's text out (a release the service made is marked draft), drafts and pending
 // revisions never reach GitHub, and the sync is idempotent across a crash mid-create, honours rate
 // limits (403/429 with reset headers), degrades on a missing permission and is retried by the queue.
+import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testConfig } from '../../test/helpers/config.js';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { storeCommits } from '../../test/helpers/releases.js';
-import { createScmTestContext, type ScmTestContext } from '../../test/helpers/scm.js';
+import { createScmTestContext, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { githubSourceKey } from '../repos/repos.service.js';
 import { createServices } from '../services.js';
@@ -229,7 +230,7 @@ describe('GitHub Releases of published notes', () => {
     onlyRelease(tag);
   });
 
-  it('says what is missing when the installation lacks contents: write, and resumes on Retry once granted', async () => {
+  it('says what is missing when the installation lacks contents: write, and resumes once GitHub says it was granted', async () => {
     ctx.github.installation(101)!.permissions = { contents: 'read', metadata: 'read' };
     // A new token carries the new permissions; the service's client caches one per installation, so
     // the fake refuses by the installation's current grant, as GitHub does once permissions change.
@@ -243,8 +244,22 @@ describe('GitHub Releases of published notes', () => {
     // Nothing is retried on its own (the permission will not appear by waiting).
     expect(await publishing().dispatchPending()).toBe(0);
 
+    // The owners grant it: GitHub's signed `installation` delivery queues what waited.
     ctx.github.installation(101)!.permissions = { contents: 'write', metadata: 'read' };
-    expect(await publishing().retryReleases(project.id, link.id)).toBe(1);
+    const body = JSON.stringify({ action: 'new_permissions_accepted', installation: { id: 101, account: { login: 'acme' } } });
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/webhooks/github',
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'installation',
+        'x-github-delivery': randomUUID(),
+        'x-hub-signature-256': `sha256=${createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex')}`,
+      },
+      payload: body,
+    });
+    expect(res.json()).toMatchObject({ outcome: 'installation permissions changed: 1 release note(s) queued for GitHub again' });
+    expect(await publishing().dispatchPending()).toBe(1);
     expect(await publishing().syncLink(link.id)).toEqual({ synced: 1, problem: null });
     onlyRelease('v1.4.0');
     expect((await publishing().linkPublishing(link.id)).sync).toMatchObject({ behind: 0, lastError: null });

@@ -98,6 +98,13 @@ export const publishingRepository = {
     return Number(result.numUpdatedRows);
   },
 
+  /** Queues again what waits on every link of these (the installation's permissions changed). */
+  async requeueLinks(db: Executor, linkIds: readonly string[]): Promise<number> {
+    if (!linkIds.length) return 0;
+    const result = await db.updateTable('github_release_syncs').set({ queued: sql<number>`synced` }).where('link_id', 'in', linkIds).whereRef('synced', '<', 'wanted').executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
   /** The dashboard's line: tags behind, the last sync, the newest error. */
   async status(db: Executor, linkId: string): Promise<{ behind: number; lastSyncedAt: Date | null; lastError: { tag: string; error: string; at: Date | null } | null }> {
     const counts = await db

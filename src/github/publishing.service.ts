@@ -53,7 +53,7 @@ export function createPublishingService(deps: {
   db: Db;
   config: Config;
   github: GitHubWrites | null;
-  repos: Pick<ReposService, 'link' | 'commitAuthors' | 'linkOfProject'>;
+  repos: Pick<ReposService, 'link' | 'commitAuthors' | 'linkOfProject' | 'linksOfInstallations'>;
   /** Published notes read from the primary: a replica could lag behind the publish that queued the sync. */
   releases: Pick<ReleasesService, 'publishedNote'>;
   projects: Pick<ProjectsService, 'byId'>;
@@ -182,6 +182,15 @@ export function createPublishingService(deps: {
       const n = await publishingRepository.requeue(db, link.id);
       await service.dispatchPending();
       return n;
+    },
+
+    /**
+     * An installation accepted new permissions (GitHub's `installation` `new_permissions_accepted`):
+     * what a missing permission stopped is queued again. Returns how many notes were.
+     */
+    async permissionsChanged(installationId: string): Promise<number> {
+      const links = await repos.linksOfInstallations([installationId]);
+      return publishingRepository.requeueLinks(db, links.map((l) => l.id));
     },
 
     /** Queues a `github-release-sync` job per link with tags behind, then records them queued. */
