@@ -17,6 +17,15 @@ CREATE TABLE github_link_publishing (
   -- The last problem that stopped a check run (permissions), for the dashboard.
   pr_checks_error text,
   pr_checks_at   timestamptz,
+  -- CHANGELOG.md kept current through one pull request (never a push to the tracked branch): wanted is
+  -- bumped by the trigger below whenever a published note changes; queued and synced follow it.
+  changelog_pr   boolean NOT NULL DEFAULT false,
+  changelog_wanted integer NOT NULL DEFAULT 0,
+  changelog_queued integer NOT NULL DEFAULT 0,
+  changelog_synced integer NOT NULL DEFAULT 0,
+  changelog_pr_number integer,
+  changelog_synced_at timestamptz,
+  changelog_error text,
   updated_at     timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX github_link_publishing_project_idx ON github_link_publishing (project_id) WHERE releases;
@@ -48,8 +57,24 @@ CREATE INDEX github_release_syncs_behind_idx ON github_release_syncs (link_id) W
 -- the same statement are joined away: their rows would go by cascade anyway.
 CREATE FUNCTION release_notes_github_syncs() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM github_link_publishing WHERE releases) THEN
+  IF NOT EXISTS (SELECT 1 FROM github_link_publishing WHERE releases OR changelog_pr) THEN
     RETURN NULL;
+  END IF;
+  -- CHANGELOG.md: any published note that changed, the Unreleased one included.
+  IF TG_OP = 'INSERT' THEN
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (SELECT n.project_id FROM new_rows n WHERE n.status = 'published');
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (SELECT o.project_id FROM old_rows o WHERE o.status = 'published')
+      AND EXISTS (SELECT 1 FROM repo_links l WHERE l.id = s.link_id);
+  ELSE
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (
+      SELECT n.project_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+      WHERE (o.status = 'published' OR n.status = 'published')
+        AND ROW(o.status, o.tag, o.title, o.content, o.generated_json, o.introduction, o.released_at)
+            IS DISTINCT FROM ROW(n.status, n.tag, n.title, n.content, n.generated_json, n.introduction, n.released_at));
   END IF;
   IF TG_OP = 'INSERT' THEN
     INSERT INTO github_release_syncs (link_id, tag)

@@ -548,8 +548,24 @@ CREATE FUNCTION public.release_notes_github_syncs() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM github_link_publishing WHERE releases) THEN
+  IF NOT EXISTS (SELECT 1 FROM github_link_publishing WHERE releases OR changelog_pr) THEN
     RETURN NULL;
+  END IF;
+  -- CHANGELOG.md: any published note that changed, the Unreleased one included.
+  IF TG_OP = 'INSERT' THEN
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (SELECT n.project_id FROM new_rows n WHERE n.status = 'published');
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (SELECT o.project_id FROM old_rows o WHERE o.status = 'published')
+      AND EXISTS (SELECT 1 FROM repo_links l WHERE l.id = s.link_id);
+  ELSE
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (
+      SELECT n.project_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+      WHERE (o.status = 'published' OR n.status = 'published')
+        AND ROW(o.status, o.tag, o.title, o.content, o.generated_json, o.introduction, o.released_at)
+            IS DISTINCT FROM ROW(n.status, n.tag, n.title, n.content, n.generated_json, n.introduction, n.released_at));
   END IF;
   IF TG_OP = 'INSERT' THEN
     INSERT INTO github_release_syncs (link_id, tag)
@@ -736,6 +752,13 @@ CREATE TABLE public.github_link_publishing (
     pr_checks text DEFAULT 'off'::text NOT NULL,
     pr_checks_error text,
     pr_checks_at timestamp with time zone,
+    changelog_pr boolean DEFAULT false NOT NULL,
+    changelog_wanted integer DEFAULT 0 NOT NULL,
+    changelog_queued integer DEFAULT 0 NOT NULL,
+    changelog_synced integer DEFAULT 0 NOT NULL,
+    changelog_pr_number integer,
+    changelog_synced_at timestamp with time zone,
+    changelog_error text,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT github_link_publishing_pr_checks_check CHECK ((pr_checks = ANY (ARRAY['off'::text, 'report'::text, 'blocking'::text])))
 );

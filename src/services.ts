@@ -9,6 +9,7 @@ import { createGitHubClient, type GitHubClient } from './github/github.client.js
 import { createGitHubService } from './github/github.service.js';
 import { createPublishingService } from './github/publishing.service.js';
 import { createPrCheckService } from './github/pr-check.service.js';
+import { createChangelogPrService } from './github/changelog-pr.service.js';
 import { createReleasesService } from './changelog/releases.service.js';
 import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
@@ -67,7 +68,9 @@ export function createServices(
   const generation = createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects });
   const prChecks = createPrCheckService({ db, config, github: githubClient, repos, projects, generation, jobs });
   // Published notes to GitHub Releases, read from the primary (see createPublishingService).
-  const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: createReleasesService(db), projects, jobs });
+  const primaryReleases = createReleasesService(db);
+  const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: primaryReleases, projects, jobs });
+  const changelogPr = createChangelogPrService({ db, github: githubClient, repos, projects, releases: primaryReleases, jobs });
   const github = createGitHubService({ db, config, github: githubClient, repos, prChecks, publishing });
   return {
     ...core,
@@ -80,6 +83,7 @@ export function createServices(
     repos,
     github,
     publishing,
+    changelogPr,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
       installationTokens,

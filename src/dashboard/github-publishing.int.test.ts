@@ -57,13 +57,18 @@ describe('Publish to GitHub on the project page', () => {
     expect(res.body).toContain('&quot;Contents: Read and write&quot;');
     expect(res.body).toContain('&quot;Checks: Read and write&quot;');
     expect(res.body).not.toMatch(/name="releases" value="on" checked/);
+    expect(res.body).toContain('Keep CHANGELOG.md current through a pull request');
+    expect(res.body).toContain('&quot;Pull requests: Read and write&quot;');
   });
 
   it('saves them for a manager', async () => {
-    const res = await people.alice.submit(page, `${page}/repos/${link.id}/github`, { releases: 'on', prChecks: 'report' });
+    const res = await people.alice.submit(page, `${page}/repos/${link.id}/github`, { releases: 'on', prChecks: 'report', changelogPr: 'on' });
     expect(res.status).toBe(303);
     expect(res.location).toBe(`${page}?notice=github-publishing-saved`);
-    expect(await settingsOf()).toMatchObject({ releases: true, pr_checks: 'report' });
+    expect(await settingsOf()).toMatchObject({ releases: true, pr_checks: 'report', changelog_pr: true });
+    expect((await people.alice.get(page)).body).toMatch(/name="changelogPr" value="on" checked/);
+    await people.alice.submit(page, `${page}/repos/${link.id}/github`, { releases: 'on', prChecks: 'report' });
+    expect(await settingsOf()).toMatchObject({ changelog_pr: false });
     const shown = await people.alice.get(page);
     expect(shown.body).toMatch(/name="releases" value="on" checked/);
     expect(shown.body).toMatch(/<option value="report" selected>/);

@@ -230,12 +230,19 @@ ${
       schema: {
         hide: true,
         params: LinkParams,
-        body: Type.Composite([Form, Type.Object({ releases: Type.Optional(Type.Literal('on')), prChecks: Type.String({ maxLength: 20 }) })]),
+        body: Type.Composite([
+          Form,
+          Type.Object({ releases: Type.Optional(Type.Literal('on')), changelogPr: Type.Optional(Type.Literal('on')), prChecks: Type.String({ maxLength: 20 }) }),
+        ]),
       },
     },
     async (request, reply) =>
       repoAction(request, reply, request.params.slug, async (project) => {
-        await services.publishing.configure(project.id, request.params.id, { releases: request.body.releases === 'on', prChecks: request.body.prChecks });
+        await services.publishing.configure(project.id, request.params.id, {
+          releases: request.body.releases === 'on',
+          prChecks: request.body.prChecks,
+          changelogPr: request.body.changelogPr === 'on',
+        });
         return 'github-publishing-saved';
       }, { linkId: request.params.id }),
   );

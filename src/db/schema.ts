@@ -483,6 +483,13 @@ export interface GitHubLinkPublishingTable {
   pr_checks: ColumnType<PrChecksMode, PrChecksMode | undefined, PrChecksMode>;
   pr_checks_error: ColumnType<string | null, string | null | undefined, string | null>;
   pr_checks_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  changelog_pr: ColumnType<boolean, boolean | undefined, boolean>;
+  changelog_wanted: ColumnType<number, number | undefined, number>;
+  changelog_queued: ColumnType<number, number | undefined, number>;
+  changelog_synced: ColumnType<number, number | undefined, number>;
+  changelog_pr_number: ColumnType<number | null, number | null | undefined, number | null>;
+  changelog_synced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  changelog_error: ColumnType<string | null, string | null | undefined, string | null>;
   updated_at: UpdatedAt;
 }
 

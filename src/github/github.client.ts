@@ -149,6 +149,17 @@ export interface GitHubWrites {
   createCheckRun(installationId: number, owner: string, repo: string, run: GitHubCheckRun): Promise<void>;
   /** A pull request and the first 100 paths it changes, or null when GitHub does not know it. */
   getPullRequest(installationId: number, owner: string, repo: string, number: number): Promise<GitHubPullRequest | null>;
+  /** A file's text and blob sha on a branch (GET contents), or null when it is not there. */
+  getFile(installationId: number, owner: string, repo: string, path: string, branch: string): Promise<{ sha: string; text: string } | null>;
+  /** Writes a file on a branch (PUT contents): `sha` of the blob it replaces, none for a new file. */
+  putFile(installationId: number, owner: string, repo: string, path: string, input: { branch: string; message: string; text: string; sha: string | null }): Promise<void>;
+  /** The commit a branch points at, or null. */
+  branchSha(installationId: number, owner: string, repo: string, branch: string): Promise<string | null>;
+  /** Makes `branch` point at `sha`: created, or moved (forced) when it exists. */
+  setBranch(installationId: number, owner: string, repo: string, branch: string, sha: string, exists: boolean): Promise<void>;
+  /** The number of the open pull request from `head` (a branch of the repository) into `base`, or null. */
+  openPullRequest(installationId: number, owner: string, repo: string, head: string, base: string): Promise<number | null>;
+  createPullRequest(installationId: number, owner: string, repo: string, input: { title: string; head: string; base: string; body: string }): Promise<number>;
 }
 
 export interface GitHubPullRequest {
@@ -486,6 +497,72 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
       } catch (error) {
         if (statusOf(error) === 404) return null;
         throw writeError(error, `about pull request #${number}`);
+      }
+    },
+
+    async getFile(installationId, owner, repo, path, branch) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/contents/{path}', { owner, repo, path, ref: branch });
+        const file = data as { type?: string; sha: string; content?: string; encoding?: string };
+        if (file.type !== 'file') return null;
+        return { sha: file.sha, text: Buffer.from(file.content ?? '', 'base64').toString('utf8') };
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about ${path}`);
+      }
+    },
+
+    async putFile(installationId, owner, repo, path, input) {
+      try {
+        await forInstallation(installationId).request('PUT /repos/{owner}/{repo}/contents/{path}', {
+          owner,
+          repo,
+          path,
+          branch: input.branch,
+          message: input.message,
+          content: Buffer.from(input.text, 'utf8').toString('base64'),
+          ...(input.sha ? { sha: input.sha } : {}),
+        });
+      } catch (error) {
+        throw writeError(error, `to write ${path}`);
+      }
+    },
+
+    async branchSha(installationId, owner, repo, branch) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/git/ref/heads/{branch}', { owner, repo, branch });
+        return data.object.sha;
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about branch ${branch}`);
+      }
+    },
+
+    async setBranch(installationId, owner, repo, branch, sha, exists) {
+      try {
+        const client = forInstallation(installationId);
+        if (exists) await client.request('PATCH /repos/{owner}/{repo}/git/refs/heads/{branch}', { owner, repo, branch, sha, force: true });
+        else await client.request('POST /repos/{owner}/{repo}/git/refs', { owner, repo, ref: `refs/heads/${branch}`, sha });
+      } catch (error) {
+        throw writeError(error, `to set branch ${branch}`);
+      }
+    },
+
+    async openPullRequest(installationId, owner, repo, head, base) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/pulls', { owner, repo, head: `${owner}:${head}`, base, state: 'open', per_page: 1 });
+        return data[0]?.number ?? null;
+      } catch (error) {
+        throw writeError(error, 'about the open pull requests');
+      }
+    },
+
+    async createPullRequest(installationId, owner, repo, input) {
+      try {
+        const { data } = await forInstallation(installationId).request('POST /repos/{owner}/{repo}/pulls', { owner, repo, ...input });
+        return data.number;
+      } catch (error) {
+        throw writeError(error, 'to open a pull request');
       }
     },
 

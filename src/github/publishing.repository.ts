@@ -12,13 +12,50 @@ export const publishingRepository = {
     return db.selectFrom('github_link_publishing').selectAll().where('project_id', '=', projectId).execute();
   },
 
-  async saveSettings(db: Executor, row: { linkId: string; projectId: string; releases: boolean; prChecks: PrChecksMode }): Promise<GitHubLinkPublishingRow> {
+  /** Saves the settings; turning the CHANGELOG.md pull request on asks for one at once (wanted moves). */
+  async saveSettings(db: Executor, row: { linkId: string; projectId: string; releases: boolean; prChecks: PrChecksMode; changelogPr: boolean }): Promise<GitHubLinkPublishingRow> {
     return db
       .insertInto('github_link_publishing')
-      .values({ link_id: row.linkId, project_id: row.projectId, releases: row.releases, pr_checks: row.prChecks })
-      .onConflict((oc) => oc.column('link_id').doUpdateSet({ releases: row.releases, pr_checks: row.prChecks, updated_at: new Date() }))
+      .values({ link_id: row.linkId, project_id: row.projectId, releases: row.releases, pr_checks: row.prChecks, changelog_pr: row.changelogPr, changelog_wanted: row.changelogPr ? 1 : 0 })
+      .onConflict((oc) =>
+        oc.column('link_id').doUpdateSet({
+          releases: row.releases,
+          pr_checks: row.prChecks,
+          changelog_pr: row.changelogPr,
+          changelog_wanted: row.changelogPr ? sql<number>`CASE WHEN github_link_publishing.changelog_pr THEN github_link_publishing.changelog_wanted ELSE github_link_publishing.changelog_wanted + 1 END` : sql<number>`github_link_publishing.changelog_wanted`,
+          updated_at: new Date(),
+        }),
+      )
       .returningAll()
       .executeTakeFirstOrThrow();
+  },
+
+  /** Links whose CHANGELOG.md pull request is wanted and not queued (the dispatcher's). */
+  async changelogUnqueued(db: Executor, limit: number): Promise<{ link_id: string; changelog_wanted: number }[]> {
+    return db
+      .selectFrom('github_link_publishing')
+      .select(['link_id', 'changelog_wanted'])
+      .where('changelog_pr', '=', true)
+      .whereRef('changelog_synced', '<', 'changelog_wanted')
+      .whereRef('changelog_queued', '<', 'changelog_wanted')
+      .limit(limit)
+      .execute();
+  },
+
+  async markChangelogQueued(db: Executor, linkId: string, wanted: number): Promise<void> {
+    await db.updateTable('github_link_publishing').set({ changelog_queued: sql<number>`GREATEST(changelog_queued, ${wanted}::int)` }).where('link_id', '=', linkId).execute();
+  },
+
+  async markChangelogSynced(db: Executor, linkId: string, wanted: number, prNumber: number | null): Promise<void> {
+    await db
+      .updateTable('github_link_publishing')
+      .set({ changelog_synced: sql<number>`GREATEST(changelog_synced, ${wanted}::int)`, changelog_pr_number: prNumber, changelog_synced_at: new Date(), changelog_error: null })
+      .where('link_id', '=', linkId)
+      .execute();
+  },
+
+  async markChangelogFailed(db: Executor, linkId: string, error: string): Promise<void> {
+    await db.updateTable('github_link_publishing').set({ changelog_error: error }).where('link_id', '=', linkId).execute();
   },
 
   async recordCheck(db: Executor, linkId: string, error: string | null): Promise<void> {

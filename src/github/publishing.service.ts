@@ -27,10 +27,14 @@ export const CHECKS_PERMISSION_HINT =
   'Pull-request checks need the GitHub App\'s "Checks: Read and write" and "Pull requests: Read-only" permissions and its ' +
   '"Pull request" webhook event, accepted on the installation.';
 
+export const CHANGELOG_PR_PERMISSION_HINT =
+  'The CHANGELOG.md pull request needs the GitHub App\'s "Contents: Read and write" and "Pull requests: Read and write" permissions.';
+
 export const PR_CHECK_MODES: readonly PrChecksMode[] = ['off', 'report', 'blocking'];
 
 export interface LinkPublishing {
   releases: boolean;
+  changelogPr: { on: boolean; number: number | null; syncedAt: Date | null; error: string | null };
   prChecks: PrChecksMode;
   prChecksError: string | null;
   prChecksAt: Date | null;
@@ -155,6 +159,7 @@ export function createPublishingService(deps: {
       const row = await publishingRepository.settings(db, linkId);
       return {
         releases: row?.releases ?? false,
+        changelogPr: { on: row?.changelog_pr ?? false, number: row?.changelog_pr_number ?? null, syncedAt: row?.changelog_synced_at ?? null, error: row?.changelog_error ?? null },
         prChecks: row?.pr_checks ?? 'off',
         prChecksError: row?.pr_checks_error ?? null,
         prChecksAt: row?.pr_checks_at ?? null,
@@ -167,13 +172,13 @@ export function createPublishingService(deps: {
      * published (a whole history would flood the repository's releases): the next publish, edit or
      * unpublish of a note does. The caller has checked the user may manage the project.
      */
-    async configure(projectId: string, linkId: string, input: { releases: boolean; prChecks: string }): Promise<GitHubLinkPublishingRow> {
+    async configure(projectId: string, linkId: string, input: { releases: boolean; prChecks: string; changelogPr?: boolean }): Promise<GitHubLinkPublishingRow> {
       const link = await repos.linkOfProject(projectId, linkId);
       if (link.kind !== 'github') throw new AppError('unprocessable', 'Only GitHub links publish to GitHub');
       if (!(PR_CHECK_MODES as readonly string[]).includes(input.prChecks)) {
         throw new AppError('invalid_request', `prChecks must be one of ${PR_CHECK_MODES.join(', ')}`, [{ in: 'body', parameter: 'prChecks', message: 'unknown mode' }]);
       }
-      return publishingRepository.saveSettings(db, { linkId: link.id, projectId, releases: input.releases, prChecks: input.prChecks as PrChecksMode });
+      return publishingRepository.saveSettings(db, { linkId: link.id, projectId, releases: input.releases, prChecks: input.prChecks as PrChecksMode, changelogPr: input.changelogPr ?? false });
     },
 
     /** The dashboard's Retry: queues every tag of the link that GitHub has not caught up with. */

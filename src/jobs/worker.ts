@@ -1,5 +1,5 @@
 import { workGenerateJobs } from '../generation/generate.job.js';
-import { workPrCheckJobs, workReleaseSyncJobs } from '../github/publishing.job.js';
+import { workChangelogPrJobs, workPrCheckJobs, workReleaseSyncJobs } from '../github/publishing.job.js';
 import { workIngestJobs, workPollJobs } from '../repos/ingest.job.js';
 import type { Services } from '../services.js';
 import { workDeliverJobs } from '../webhooks/deliver.job.js';
@@ -22,5 +22,6 @@ export async function startWorker(services: Services): Promise<{ resumed: number
   await workDeliverJobs(services.jobs, services.webhooks);
   await workReleaseSyncJobs(services.jobs, services.publishing);
   await workPrCheckJobs(services.jobs, services.prChecks);
+  await workChangelogPrJobs(services.jobs, services.changelogPr);
   return { resumed };
 }

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -54,6 +54,9 @@ export interface FakePullRequest {
   state?: 'open' | 'closed';
   labels?: string[];
   files?: string[];
+  /** The branch of the repository it comes from (pull requests the service opens). */
+  head?: string;
+  body_text?: string;
 }
 
 /** What the next matching requests get instead of GitHub's normal answer. */
@@ -117,6 +120,15 @@ export async function startFakeGitHub(options: {
   const releases = new Map<string, FakeRelease[]>();
   const checkRuns: FakeCheckRun[] = [];
   const pulls = new Map<string, FakePullRequest[]>();
+  /** Git content per repository: commits (sha → path → text) and branch heads, for contents and refs. */
+  const gitState = new Map<string, { commits: Map<string, Map<string, string>>; heads: Map<string, string>; protected: Set<string> }>();
+  const gitOf = (repoKey: string) => {
+    let state = gitState.get(repoKey);
+    if (!state) gitState.set(repoKey, (state = { commits: new Map(), heads: new Map(), protected: new Set() }));
+    return state;
+  };
+  const blobSha = (text: string) => createHash('sha1').update(`blob ${Buffer.byteLength(text)}\0${text}`).digest('hex');
+  const newSha = () => randomBytes(20).toString('hex');
   let nextId = 1000;
   const faults: { method: string; path: RegExp; fault: FakeFault; remaining: number }[] = [];
   /** Set while a request's answer is to be dropped after its work is done. */
@@ -339,6 +351,95 @@ export async function startFakeGitHub(options: {
         const repo = installation.repos.find((r) => r.owner.toLowerCase() === m![1]!.toLowerCase() && r.name.toLowerCase() === m![2]!.toLowerCase());
         return repo ? send(res, 200, repoJson(repo)) : notFound();
       }
+      const gitRoute = /^\/repos\/([^/]+)\/([^/]+)\/(contents|git\/ref\/heads|git\/refs\/heads|git\/refs|pulls)(?:\/(.+))?$/.exec(url.pathname);
+      if (gitRoute && !(gitRoute[3] === 'pulls' && gitRoute[4] !== undefined)) {
+        const repo = installation.repos.find((r) => r.owner.toLowerCase() === gitRoute[1]!.toLowerCase() && r.name.toLowerCase() === gitRoute[2]!.toLowerCase());
+        if (!repo) return notFound();
+        const repoKey = `${repo.owner}/${repo.name}`.toLowerCase();
+        const git = gitOf(repoKey);
+        const rest = gitRoute[4] === undefined ? undefined : decodeURIComponent(gitRoute[4]);
+        const data = (): Record<string, unknown> => JSON.parse(body || '{}') as Record<string, unknown>;
+        const refused = (permission: string) =>
+          send(res, 403, { message: 'Resource not accessible by integration', documentation_url: 'https://docs.github.com/rest', status: '403' }, { 'x-accepted-github-permissions': `${permission}=write` });
+        const kind = gitRoute[3];
+        if (kind === 'pulls') {
+          const list = pulls.get(repoKey) ?? [];
+          if (req.method === 'GET') {
+            if (!permitted(installation, 'pull_requests', 'read')) return refused('pull_requests');
+            const head = url.searchParams.get('head');
+            const base = url.searchParams.get('base');
+            const state = url.searchParams.get('state') ?? 'open';
+            const found = list.filter((p) => (state === 'all' || (p.state ?? 'open') === state) && (!head || `${repo.owner}:${p.head ?? ''}`.toLowerCase() === head.toLowerCase()) && (!base || p.base === base));
+            return send(res, 200, found.map((p) => ({ number: p.number, state: p.state ?? 'open', title: p.title, head: { ref: p.head ?? 'feature', sha: p.headSha }, base: { ref: p.base } })));
+          }
+          if (req.method === 'POST') {
+            if (!permitted(installation, 'pull_requests', 'write')) return refused('pull_requests');
+            const input = data();
+            const head = String(input.head ?? '');
+            if (!git.heads.has(head) || !git.heads.has(String(input.base ?? ''))) return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', field: 'head', code: 'invalid' }] });
+            if (list.some((p) => (p.state ?? 'open') === 'open' && p.head === head)) {
+              return send(res, 422, { message: 'Validation Failed', errors: [{ resource: 'PullRequest', code: 'custom', message: `A pull request already exists for ${repo.owner}:${head}.` }] });
+            }
+            const number = list.reduce((n, p) => Math.max(n, p.number), 0) + 1;
+            const pr: FakePullRequest = { number, title: String(input.title ?? ''), body: String(input.body ?? ''), user: 'changelog-test[bot]', headSha: git.heads.get(head)!, base: String(input.base), head, state: 'open' };
+            pulls.set(repoKey, [...list, pr]);
+            return send(res, 201, { number, state: 'open', title: pr.title, head: { ref: head, sha: pr.headSha }, base: { ref: pr.base }, html_url: `https://github.com/${repoKey}/pull/${number}` });
+          }
+          return notFound();
+        }
+        if (kind === 'contents' && rest !== undefined) {
+          if (req.method === 'GET') {
+            if (!permitted(installation, 'contents', 'read')) return refused('contents');
+            const branch = url.searchParams.get('ref') ?? repo.defaultBranch ?? 'main';
+            const head = git.heads.get(branch);
+            const text = head ? git.commits.get(head)?.get(rest) : undefined;
+            if (text === undefined) return notFound();
+            return send(res, 200, { type: 'file', encoding: 'base64', size: Buffer.byteLength(text), name: rest.split('/').at(-1), path: rest, sha: blobSha(text), content: Buffer.from(text).toString('base64') });
+          }
+          if (req.method === 'PUT') {
+            if (!permitted(installation, 'contents', 'write')) return refused('contents');
+            const input = data();
+            const branch = String(input.branch ?? repo.defaultBranch ?? 'main');
+            const head = git.heads.get(branch);
+            if (!head) return send(res, 404, { message: `Branch ${branch} not found` });
+            if (git.protected.has(branch)) return send(res, 409, { message: 'Repository rule violations found\n\nChanges must be made through a pull request.' });
+            const files = new Map(git.commits.get(head));
+            const current = files.get(rest);
+            if (current !== undefined && input.sha !== blobSha(current)) return send(res, 409, { message: `${rest} does not match ${String(input.sha)}` });
+            if (current === undefined && input.sha !== undefined) return send(res, 422, { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' });
+            const text = Buffer.from(String(input.content ?? ''), 'base64').toString('utf8');
+            files.set(rest, text);
+            const commit = newSha();
+            git.commits.set(commit, files);
+            git.heads.set(branch, commit);
+            return send(res, current === undefined ? 201 : 200, { content: { path: rest, sha: blobSha(text) }, commit: { sha: commit, message: input.message } });
+          }
+          return notFound();
+        }
+        if (kind === 'git/ref/heads' && rest !== undefined && req.method === 'GET') {
+          const head = git.heads.get(rest);
+          return head ? send(res, 200, { ref: `refs/heads/${rest}`, object: { sha: head, type: 'commit' } }) : notFound();
+        }
+        if (kind === 'git/refs' && rest === undefined && req.method === 'POST') {
+          if (!permitted(installation, 'contents', 'write')) return refused('contents');
+          const input = data();
+          const ref = String(input.ref ?? '');
+          if (!ref.startsWith('refs/heads/') || !git.commits.has(String(input.sha))) return send(res, 422, { message: 'Invalid request' });
+          const branch = ref.slice('refs/heads/'.length);
+          if (git.heads.has(branch)) return send(res, 422, { message: 'Reference already exists' });
+          git.heads.set(branch, String(input.sha));
+          return send(res, 201, { ref, object: { sha: input.sha, type: 'commit' } });
+        }
+        if (kind === 'git/refs/heads' && rest !== undefined && req.method === 'PATCH') {
+          if (!permitted(installation, 'contents', 'write')) return refused('contents');
+          const input = data();
+          if (!git.heads.has(rest) || !git.commits.has(String(input.sha))) return send(res, 422, { message: 'Reference does not exist' });
+          if (git.protected.has(rest)) return send(res, 422, { message: 'Protected branch update failed' });
+          git.heads.set(rest, String(input.sha));
+          return send(res, 200, { ref: `refs/heads/${rest}`, object: { sha: input.sha, type: 'commit' } });
+        }
+        return notFound();
+      }
       const pullRoute = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)(\/files)?$/.exec(url.pathname);
       if (pullRoute && req.method === 'GET') {
         const repo = installation.repos.find((r) => r.owner.toLowerCase() === pullRoute[1]!.toLowerCase() && r.name.toLowerCase() === pullRoute[2]!.toLowerCase());
@@ -507,6 +608,34 @@ export async function startFakeGitHub(options: {
       return made;
     },
     checkRuns,
+    /** Writes a file on a branch as someone pushing would (the branch is made when new). */
+    pushFile(repo: string, branch: string, path: string, text: string) {
+      const git = gitOf(repo.toLowerCase());
+      const files = new Map(git.commits.get(git.heads.get(branch) ?? '') ?? []);
+      files.set(path, text);
+      const commit = newSha();
+      git.commits.set(commit, files);
+      git.heads.set(branch, commit);
+    },
+    /** A file's text on a branch, or undefined. */
+    fileOn(repo: string, branch: string, path: string): string | undefined {
+      const git = gitOf(repo.toLowerCase());
+      return git.commits.get(git.heads.get(branch) ?? '')?.get(path);
+    },
+    /** Refuses direct writes to the branch (a protected branch, or a ruleset requiring pull requests). */
+    protectBranch(repo: string, branch: string) {
+      gitOf(repo.toLowerCase()).protected.add(branch);
+    },
+    /** The pull requests of a repository. */
+    pullsOf: (repo: string) => pulls.get(repo.toLowerCase()) ?? [],
+    /** Merges an open pull request the service opened: its branch's files become the base's. */
+    mergePull(repo: string, number: number) {
+      const key = repo.toLowerCase();
+      const git = gitOf(key);
+      const pr = (pulls.get(key) ?? []).find((p) => p.number === number)!;
+      git.heads.set(pr.base, git.heads.get(pr.head!)!);
+      pr.state = 'closed';
+    },
     /** Opens (or replaces) a pull request of a repository (`owner/name`). */
     setPullRequest(repo: string, pr: FakePullRequest) {
       const key = repo.toLowerCase();

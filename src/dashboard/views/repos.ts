@@ -3,7 +3,7 @@ import type { AppError } from '../../errors.js';
 import { describeSource, redactSourcesIn } from '../../git/source-name.js';
 import { html, type Html } from '../../html/html.js';
 import { csrfField, field, formErrors, when } from './layout.js';
-import { CHECKS_PERMISSION_HINT, RELEASES_PERMISSION_HINT, type LinkPublishing } from '../../github/publishing.service.js';
+import { CHANGELOG_PR_PERMISSION_HINT, CHECKS_PERMISSION_HINT, RELEASES_PERMISSION_HINT, type LinkPublishing } from '../../github/publishing.service.js';
 
 export interface ReposPanel {
   slug: string;
@@ -48,10 +48,18 @@ function publishingCell(p: ReposPanel, link: RepoLinkRow, state: LinkPublishing)
       }</p>${sync.lastError ? html`<p class="field-error">GitHub Releases, ${sync.lastError.tag}: ${sync.lastError.error}</p>` : ''}`
     : '';
   const checks = state.prChecks !== 'off' && state.prChecksError ? html`<p class="field-error">Pull-request checks: ${state.prChecksError}</p>` : '';
-  if (!p.canManage) return html`${status}${checks}`;
-  return html`${status}${checks}<form class="stack" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/github">${csrfField(p)}
+  const pr = state.changelogPr;
+  const changelog = pr.on
+    ? html`<p class="muted" role="status">CHANGELOG.md: ${pr.number !== null ? html`pull request #${String(pr.number)}` : 'no pull request open'}${pr.syncedAt ? html`, updated ${when(pr.syncedAt)}` : ''}</p>${
+        pr.error ? html`<p class="field-error">CHANGELOG.md: ${pr.error}</p>` : ''
+      }`
+    : '';
+  if (!p.canManage) return html`${status}${checks}${changelog}`;
+  return html`${status}${checks}${changelog}<form class="stack" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/github">${csrfField(p)}
   <label class="inline-check"><input type="checkbox" name="releases" value="on"${state.releases ? html` checked` : ''} aria-describedby="gh-rel-${link.id}"> Publish release notes to GitHub Releases</label>
   <p class="hint" id="gh-rel-${link.id}">Publishing a release note creates or updates the release of its tag (its assets are never touched); an edit updates it; an unpublish removes the service's text (a release the service created is marked draft). Drafts and pending revisions never reach GitHub. Notes published before this is turned on are sent at their next change. ${RELEASES_PERMISSION_HINT}</p>
+  <label class="inline-check"><input type="checkbox" name="changelogPr" value="on"${pr.on ? html` checked` : ''} aria-describedby="gh-md-${link.id}"> Keep CHANGELOG.md current through a pull request</label>
+  <p class="hint" id="gh-md-${link.id}">The published release notes (Keep a Changelog) on the branch <code>changelog-service-update</code>, with one pull request into the tracked branch, updated after each publish; nothing is ever pushed to the tracked branch. ${CHANGELOG_PR_PERMISSION_HINT}</p>
   <label for="gh-chk-${link.id}">Pull-request checks</label><select id="gh-chk-${link.id}" name="prChecks" aria-describedby="gh-chk-h-${link.id}">${CHECK_MODES.map(
     ([v, label]) => html`<option value="${v}"${state.prChecks === v ? html` selected` : ''}>${label}</option>`,
   )}</select>
