@@ -81,7 +81,9 @@ describe('Publish to GitHub on the project page', () => {
     expect(bad.body).toContain('prChecks must be one of off, report, blocking');
     expect((await people.carol.submit(page, `${page}/repos/${link.id}/github`, { prChecks: 'off' })).status).toBe(403);
     expect((await people.bob.submit('/dashboard/personal', `${page}/repos/${link.id}/github`, { prChecks: 'off' })).status).toBe(404);
-    expect((await people.bob.submit('/dashboard/projects/bob-site', `/dashboard/projects/bob-site/repos/${link.id}/github`, { prChecks: 'off' })).status).toBe(404);
+    expect((await people.bob.submit('/dashboard/projects/bob-site', `/dashboard/projects/bob-site/repos/${link.id}/github`, { prChecks: 'off' })).status).toBe(
+      404,
+    );
     expect((await people.alice.submit(page, `${page}/repos/00000000-0000-4000-8000-000000000000/github`, { prChecks: 'off' })).status).toBe(404);
     expect((await people.alice.post(`${page}/repos/${link.id}/github`, { _csrf: null, prChecks: 'off' })).status).toBe(403);
     expect(await settingsOf()).toMatchObject({ releases: true, pr_checks: 'report' });
@@ -92,7 +94,9 @@ describe('Publish to GitHub on the project page', () => {
     await ctx.services.publishing.dispatchPending();
     await ctx.services.publishing.syncLink(link.id);
     const stopped = await people.alice.get(page);
-    expect(stopped.body).toContain('GitHub Releases, v1.0.0: GitHub refused to create the release of v1.0.0 (GitHub said: Resource not accessible by integration)');
+    expect(stopped.body).toContain(
+      'GitHub Releases, v1.0.0: GitHub refused to create the release of v1.0.0 (GitHub said: Resource not accessible by integration)',
+    );
     expect(stopped.body).toContain('1 waiting');
     expect(stopped.body).toContain('Retry GitHub Releases');
     // A member sees the state, not the forms.

@@ -30,7 +30,12 @@ beforeAll(async () => {
   const alice = await buildUser(ctx.services);
   project = await buildProject(ctx.services, { type: 'user', email: alice.email });
   await ctx.services.generation.configure(project.slug, { history: 'draft' });
-  ctx.github.addInstallation({ id: 101, account: { login: 'acme', type: 'Organization' }, permissions: { ...PERMISSIONS }, repos: [{ owner: 'acme', name: 'app', cloneUrl: '/nonexistent/app.git' }] });
+  ctx.github.addInstallation({
+    id: 101,
+    account: { login: 'acme', type: 'Organization' },
+    permissions: { ...PERMISSIONS },
+    repos: [{ owner: 'acme', name: 'app', cloneUrl: '/nonexistent/app.git' }],
+  });
   ctx.github.pushFile(REPO, 'main', 'README.md', '# app\n');
   // Protected: any direct write to it fails, so a test would see one.
   ctx.github.protectBranch(REPO, 'main');
@@ -61,7 +66,7 @@ beforeEach(() => {
 });
 
 describe('the CHANGELOG.md pull request', () => {
-  it('is opened when the setting is turned on: Keep a Changelog on the service\'s branch, nothing written to the tracked branch', async () => {
+  it("is opened when the setting is turned on: Keep a Changelog on the service's branch, nothing written to the tracked branch", async () => {
     const result = await sync();
     expect(result).toEqual({ pr: 1, problem: null });
     expect(openPulls()).toEqual([expect.objectContaining({ number: 1, head: CHANGELOG_BRANCH, base: 'main', title: 'docs: update CHANGELOG.md' })]);
@@ -110,7 +115,9 @@ describe('the CHANGELOG.md pull request', () => {
     await ctx.services.entries.publishRelease(project.slug, 'v1.0.0');
     ctx.github.installation(101)!.permissions = { contents: 'write', metadata: 'read', pull_requests: 'read' };
     const result = await sync();
-    expect(result.problem).toMatch(/GitHub refused to open a pull request \(GitHub said: Resource not accessible by integration\)\. .*"Pull requests: Read and write"/);
+    expect(result.problem).toMatch(
+      /GitHub refused to open a pull request \(GitHub said: Resource not accessible by integration\)\. .*"Pull requests: Read and write"/,
+    );
     expect((await ctx.services.publishing.linkPublishing(link.id)).changelogPr.error).toMatch(/Pull requests: Read and write/);
     expect(openPulls()).toHaveLength(0);
   });

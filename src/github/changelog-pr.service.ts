@@ -72,8 +72,13 @@ export function createChangelogPrService(deps: {
         const onBranch = await github.getFile(id, owner, repo, CHANGELOG_PATH, CHANGELOG_BRANCH);
         if (onBranch?.text !== body) {
           // Only ever the service's branch: the tracked branch is the owners' to merge into.
-          if (CHANGELOG_BRANCH === base) throw new GitHubWriteError('forbidden', 'The tracked branch is the service\'s own branch name: nothing is written');
-          await github.putFile(id, owner, repo, CHANGELOG_PATH, { branch: CHANGELOG_BRANCH, message: 'docs: update CHANGELOG.md from the published release notes', text: body, sha: onBranch?.sha ?? null });
+          if (CHANGELOG_BRANCH === base) throw new GitHubWriteError('forbidden', "The tracked branch is the service's own branch name: nothing is written");
+          await github.putFile(id, owner, repo, CHANGELOG_PATH, {
+            branch: CHANGELOG_BRANCH,
+            message: 'docs: update CHANGELOG.md from the published release notes',
+            text: body,
+            sha: onBranch?.sha ?? null,
+          });
         }
         pr ??= await github.createPullRequest(id, owner, repo, {
           title: 'docs: update CHANGELOG.md',
@@ -87,7 +92,11 @@ export function createChangelogPrService(deps: {
         if (!(error instanceof GitHubWriteError)) throw error;
         if (error.kind === 'rate_limited' && error.retryAt) {
           await publishingRepository.markChangelogFailed(db, link.id, error.message);
-          await jobs.send('github-changelog-pr', { linkId }, { key: linkId, startAfterSeconds: Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000)) });
+          await jobs.send(
+            'github-changelog-pr',
+            { linkId },
+            { key: linkId, startAfterSeconds: Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000)) },
+          );
           return { pr: null, problem: error.message };
         }
         if (error.kind === 'forbidden' || error.kind === 'not_found') {

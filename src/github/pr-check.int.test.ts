@@ -42,9 +42,11 @@ const deliver = (body: unknown, signature?: string | null) => {
 };
 
 const queued = async () =>
-  (await sql<{ data: { linkId: string; number: number } }>`SELECT data FROM pgboss.job WHERE name = 'github-pr-check' AND state = 'created' ORDER BY created_on`.execute(db())).rows.map(
-    (r) => r.data,
-  );
+  (
+    await sql<{
+      data: { linkId: string; number: number };
+    }>`SELECT data FROM pgboss.job WHERE name = 'github-pr-check' AND state = 'created' ORDER BY created_on`.execute(db())
+  ).rows.map((r) => r.data);
 const clearJobs = () => sql`DELETE FROM pgboss.job WHERE name = 'github-pr-check'`.execute(db());
 const lastRun = () => ctx.github.checkRuns.at(-1)!;
 
@@ -114,7 +116,13 @@ describe('the check run', () => {
   it('reports the section, text and component as the release note will show them: success without warnings', async () => {
     expect(await check(12, 'feat: add a search box', 'Searches everything.')).toEqual({ conclusion: 'success', problem: null });
     const run = lastRun();
-    expect(run).toMatchObject({ name: 'Changelog', status: 'completed', conclusion: 'success', head_sha: (12).toString(16).padStart(40, 'b'), external_id: 'pr-12' });
+    expect(run).toMatchObject({
+      name: 'Changelog',
+      status: 'completed',
+      conclusion: 'success',
+      head_sha: (12).toString(16).padStart(40, 'b'),
+      external_id: 'pr-12',
+    });
     expect(run.output.title).toBe('Features: Add a search box (#12)');
     expect(run.output.summary).toContain('| Features | — | Add a search box (#12) |');
     expect(run.output.summary).toContain('No warnings.');

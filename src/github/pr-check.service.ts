@@ -30,7 +30,15 @@ export function checkRunOf(preview: PullRequestPreview, headSha: string, number:
     warnings.length ? `**Warnings**\n\n${warnings.map((w) => `- ${w}`).join('\n')}` : 'No warnings.',
   ].join('\n\n');
   const text = preview.markdown ? `As the release note will show it:\n\n${preview.markdown}` : undefined;
-  return { name: CHECK_NAME, headSha, conclusion, title, summary: summary.slice(0, 60_000), ...(text ? { text: text.slice(0, 60_000) } : {}), externalId: `pr-${number}` };
+  return {
+    name: CHECK_NAME,
+    headSha,
+    conclusion,
+    title,
+    summary: summary.slice(0, 60_000),
+    ...(text ? { text: text.slice(0, 60_000) } : {}),
+    externalId: `pr-${number}`,
+  };
 }
 
 /**

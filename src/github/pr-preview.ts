@@ -66,7 +66,13 @@ export function previewPullRequest(pr: PullRequestFacts, settings: GenerationSet
   const item = section?.items[0];
   if (!item) {
     const why = classified.skip
-      ? { marker: 'it carries a skip-changelog marker', 'excluded-author': 'its author is excluded', bot: 'its author is a bot', merge: 'it is a merge', empty: 'its title is empty' }[classified.skip]
+      ? {
+          marker: 'it carries a skip-changelog marker',
+          'excluded-author': 'its author is excluded',
+          bot: 'its author is a bot',
+          merge: 'it is a merge',
+          empty: 'its title is empty',
+        }[classified.skip]
       : `its section (${settings.sections.find((s) => s.key === classified.section)?.label ?? classified.section}) is hidden`;
     warnings.push(`It would be hidden from the release note: ${why}.`);
   }
@@ -75,7 +81,13 @@ export function previewPullRequest(pr: PullRequestFacts, settings: GenerationSet
   }
   let markdown: string | null = null;
   if (section && item) {
-    const one = { title: '', headline_items: note!.generated_json.headline_items, sections: [{ ...section, items: [item] }], component_tags: [], team_attribution: null };
+    const one = {
+      title: '',
+      headline_items: note!.generated_json.headline_items,
+      sections: [{ ...section, items: [item] }],
+      component_tags: [],
+      team_attribution: null,
+    };
     markdown = renderMarkdown(one, { pullRequestUrl: `${repoUrl}/pull/{number}` }).trim();
   }
   return { section: section?.label ?? null, text: item?.text ?? null, component: item?.component ?? null, markdown, warnings };

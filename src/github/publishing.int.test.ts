@@ -33,9 +33,8 @@ const onlyRelease = (tag: string) => {
 const writes = () => ctx.github.requests.filter((r) => /\/releases/.test(r.path) && (r.method === 'POST' || r.method === 'PATCH'));
 const syncRow = (tag: string) => db().selectFrom('github_release_syncs').selectAll().where('link_id', '=', link.id).where('tag', '=', tag).executeTakeFirst();
 const queuedJobs = async () =>
-  (
-    await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'github-release-sync' AND state IN ('created', 'retry')`.execute(db())
-  ).rows[0]!.n;
+  (await sql<{ n: number }>`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'github-release-sync' AND state IN ('created', 'retry')`.execute(db()))
+    .rows[0]!.n;
 
 /** Dispatches and runs the link's sync as the worker would, once. */
 async function sync() {
@@ -70,8 +69,21 @@ beforeAll(async () => {
   let parent: string[] = [];
   const commits = TAGS.flatMap((tag, i) => {
     const day = `2024-03-${String(i * 2 + 1).padStart(2, '0')}T10:00:00Z`;
-    const a = buildCommit({ parents: parent, message: `feat: feature of ${tag} (#${10 + i})`, date: day, email: `${500 + i}+dev${i}@users.noreply.github.com`, name: `Dev ${i}` });
-    const b = buildCommit({ parents: [a.sha], message: `fix: fix of ${tag}`, tags: [tag], date: day.replace('T10', 'T11'), email: 'grace@example.com', name: 'Grace Hopper' });
+    const a = buildCommit({
+      parents: parent,
+      message: `feat: feature of ${tag} (#${10 + i})`,
+      date: day,
+      email: `${500 + i}+dev${i}@users.noreply.github.com`,
+      name: `Dev ${i}`,
+    });
+    const b = buildCommit({
+      parents: [a.sha],
+      message: `fix: fix of ${tag}`,
+      tags: [tag],
+      date: day.replace('T10', 'T11'),
+      email: 'grace@example.com',
+      name: 'Grace Hopper',
+    });
     parent = [b.sha];
     return [a, b];
   });
@@ -162,7 +174,7 @@ describe('GitHub Releases of published notes', () => {
     expect(releasesOf('v1.1.0')).toEqual([expect.objectContaining({ id, draft: false, body: expect.stringContaining('### Features') })]);
   });
 
-  it("adds its text to a release its owners made, keeps their name, text and assets, and takes only its text back", async () => {
+  it('adds its text to a release its owners made, keeps their name, text and assets, and takes only its text back', async () => {
     const owners = ctx.github.addRelease(REPO, {
       tag_name: 'v1.0.0',
       name: 'The first one',
@@ -190,7 +202,11 @@ describe('GitHub Releases of published notes', () => {
     await publishing().dispatchPending();
     await expect(publishing().syncLink(link.id)).rejects.toThrow(/GitHub did not answer/);
     expect(releasesOf('v1.2.0')).toHaveLength(1);
-    expect(await syncRow('v1.2.0')).toMatchObject({ release_id: null, create_sent_at: expect.any(Date), last_error: expect.stringMatching(/GitHub did not answer/) });
+    expect(await syncRow('v1.2.0')).toMatchObject({
+      release_id: null,
+      create_sent_at: expect.any(Date),
+      last_error: expect.stringMatching(/GitHub did not answer/),
+    });
     expect((await publishing().linkPublishing(link.id)).sync.lastError).toMatchObject({ tag: 'v1.2.0' });
 
     // The queue's retry: found by tag, recognised as the service's own, brought up to date, not created again.
@@ -237,7 +253,9 @@ describe('GitHub Releases of published notes', () => {
     await ctx.services.entries.publishRelease(project.slug, 'v1.4.0');
     const result = await sync();
     expect(result.synced).toBe(0);
-    expect(result.problem).toMatch(/GitHub refused to create the release of v1\.4\.0 \(GitHub said: Resource not accessible by integration\)\. .*Contents: Read and write/);
+    expect(result.problem).toMatch(
+      /GitHub refused to create the release of v1\.4\.0 \(GitHub said: Resource not accessible by integration\)\. .*Contents: Read and write/,
+    );
     const status = await publishing().linkPublishing(link.id);
     expect(status.sync).toMatchObject({ behind: 1, lastError: { tag: 'v1.4.0', error: expect.stringMatching(/Contents: Read and write/) } });
     expect(releasesOf('v1.4.0')).toHaveLength(0);
@@ -265,11 +283,13 @@ describe('GitHub Releases of published notes', () => {
     expect((await publishing().linkPublishing(link.id)).sync).toMatchObject({ behind: 0, lastError: null });
   });
 
-  it('refuses to configure another project\'s link, or a link that is not GitHub\'s', async () => {
+  it("refuses to configure another project's link, or a link that is not GitHub's", async () => {
     const alice2 = await buildUser(ctx.services);
     const other = await buildProject(ctx.services, { type: 'user', email: alice2.email });
     await expect(publishing().configure(other.id, link.id, { releases: true, prChecks: 'off' })).rejects.toMatchObject({ code: 'not_found' });
-    await expect(publishing().configure(project.id, '00000000-0000-4000-8000-000000000000', { releases: true, prChecks: 'off' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(publishing().configure(project.id, '00000000-0000-4000-8000-000000000000', { releases: true, prChecks: 'off' })).rejects.toMatchObject({
+      code: 'not_found',
+    });
     await expect(publishing().configure(project.id, link.id, { releases: true, prChecks: 'always' })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 

@@ -13,16 +13,28 @@ export const publishingRepository = {
   },
 
   /** Saves the settings; turning the CHANGELOG.md pull request on asks for one at once (wanted moves). */
-  async saveSettings(db: Executor, row: { linkId: string; projectId: string; releases: boolean; prChecks: PrChecksMode; changelogPr: boolean }): Promise<GitHubLinkPublishingRow> {
+  async saveSettings(
+    db: Executor,
+    row: { linkId: string; projectId: string; releases: boolean; prChecks: PrChecksMode; changelogPr: boolean },
+  ): Promise<GitHubLinkPublishingRow> {
     return db
       .insertInto('github_link_publishing')
-      .values({ link_id: row.linkId, project_id: row.projectId, releases: row.releases, pr_checks: row.prChecks, changelog_pr: row.changelogPr, changelog_wanted: row.changelogPr ? 1 : 0 })
+      .values({
+        link_id: row.linkId,
+        project_id: row.projectId,
+        releases: row.releases,
+        pr_checks: row.prChecks,
+        changelog_pr: row.changelogPr,
+        changelog_wanted: row.changelogPr ? 1 : 0,
+      })
       .onConflict((oc) =>
         oc.column('link_id').doUpdateSet({
           releases: row.releases,
           pr_checks: row.prChecks,
           changelog_pr: row.changelogPr,
-          changelog_wanted: row.changelogPr ? sql<number>`CASE WHEN github_link_publishing.changelog_pr THEN github_link_publishing.changelog_wanted ELSE github_link_publishing.changelog_wanted + 1 END` : sql<number>`github_link_publishing.changelog_wanted`,
+          changelog_wanted: row.changelogPr
+            ? sql<number>`CASE WHEN github_link_publishing.changelog_pr THEN github_link_publishing.changelog_wanted ELSE github_link_publishing.changelog_wanted + 1 END`
+            : sql<number>`github_link_publishing.changelog_wanted`,
           updated_at: new Date(),
         }),
       )
@@ -43,13 +55,22 @@ export const publishingRepository = {
   },
 
   async markChangelogQueued(db: Executor, linkId: string, wanted: number): Promise<void> {
-    await db.updateTable('github_link_publishing').set({ changelog_queued: sql<number>`GREATEST(changelog_queued, ${wanted}::int)` }).where('link_id', '=', linkId).execute();
+    await db
+      .updateTable('github_link_publishing')
+      .set({ changelog_queued: sql<number>`GREATEST(changelog_queued, ${wanted}::int)` })
+      .where('link_id', '=', linkId)
+      .execute();
   },
 
   async markChangelogSynced(db: Executor, linkId: string, wanted: number, prNumber: number | null): Promise<void> {
     await db
       .updateTable('github_link_publishing')
-      .set({ changelog_synced: sql<number>`GREATEST(changelog_synced, ${wanted}::int)`, changelog_pr_number: prNumber, changelog_synced_at: new Date(), changelog_error: null })
+      .set({
+        changelog_synced: sql<number>`GREATEST(changelog_synced, ${wanted}::int)`,
+        changelog_pr_number: prNumber,
+        changelog_synced_at: new Date(),
+        changelog_error: null,
+      })
       .where('link_id', '=', linkId)
       .execute();
   },
@@ -126,24 +147,42 @@ export const publishingRepository = {
   },
 
   async markFailed(db: Executor, linkId: string, tag: string, error: string): Promise<void> {
-    await db.updateTable('github_release_syncs').set({ last_error: error, last_attempt_at: new Date() }).where('link_id', '=', linkId).where('tag', '=', tag).execute();
+    await db
+      .updateTable('github_release_syncs')
+      .set({ last_error: error, last_attempt_at: new Date() })
+      .where('link_id', '=', linkId)
+      .where('tag', '=', tag)
+      .execute();
   },
 
   /** Queues again every tag of the link that is behind (the dashboard's Retry, permissions granted). */
   async requeue(db: Executor, linkId: string): Promise<number> {
-    const result = await db.updateTable('github_release_syncs').set({ queued: sql<number>`synced` }).where('link_id', '=', linkId).whereRef('synced', '<', 'wanted').executeTakeFirst();
+    const result = await db
+      .updateTable('github_release_syncs')
+      .set({ queued: sql<number>`synced` })
+      .where('link_id', '=', linkId)
+      .whereRef('synced', '<', 'wanted')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
 
   /** Queues again what waits on every link of these (the installation's permissions changed). */
   async requeueLinks(db: Executor, linkIds: readonly string[]): Promise<number> {
     if (!linkIds.length) return 0;
-    const result = await db.updateTable('github_release_syncs').set({ queued: sql<number>`synced` }).where('link_id', 'in', linkIds).whereRef('synced', '<', 'wanted').executeTakeFirst();
+    const result = await db
+      .updateTable('github_release_syncs')
+      .set({ queued: sql<number>`synced` })
+      .where('link_id', 'in', linkIds)
+      .whereRef('synced', '<', 'wanted')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows);
   },
 
   /** The dashboard's line: tags behind, the last sync, the newest error. */
-  async status(db: Executor, linkId: string): Promise<{ behind: number; lastSyncedAt: Date | null; lastError: { tag: string; error: string; at: Date | null } | null }> {
+  async status(
+    db: Executor,
+    linkId: string,
+  ): Promise<{ behind: number; lastSyncedAt: Date | null; lastError: { tag: string; error: string; at: Date | null } | null }> {
     const counts = await db
       .selectFrom('github_release_syncs')
       .select([sql<string>`count(*) FILTER (WHERE synced < wanted)`.as('behind'), sql<Date | null>`max(last_synced_at)`.as('last_synced_at')])

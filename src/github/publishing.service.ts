@@ -113,10 +113,18 @@ export function createPublishingService(deps: {
       const section = await sectionOf(link, target, note);
       if (!release) {
         if (!(await github.hasTag(installationId, owner, repo, sync.tag))) {
-          throw new GitHubWriteError('not_found', `Tag ${sync.tag} is not on GitHub (${owner}/${repo}): no release was created (GitHub would make the tag at the default branch)`);
+          throw new GitHubWriteError(
+            'not_found',
+            `Tag ${sync.tag} is not on GitHub (${owner}/${repo}): no release was created (GitHub would make the tag at the default branch)`,
+          );
         }
         await publishingRepository.markCreateSent(db, link.id, sync.tag);
-        const created = await github.createRelease(installationId, owner, repo, sync.tag, { name: note.title, body: section, prerelease: note.prerelease, draft: false });
+        const created = await github.createRelease(installationId, owner, repo, sync.tag, {
+          name: note.title,
+          body: section,
+          prerelease: note.prerelease,
+          draft: false,
+        });
         await publishingRepository.markSynced(db, link.id, sync.tag, sync.wanted, { id: created.id, createdByService: true });
         return;
       }
@@ -159,7 +167,12 @@ export function createPublishingService(deps: {
       const row = await publishingRepository.settings(db, linkId);
       return {
         releases: row?.releases ?? false,
-        changelogPr: { on: row?.changelog_pr ?? false, number: row?.changelog_pr_number ?? null, syncedAt: row?.changelog_synced_at ?? null, error: row?.changelog_error ?? null },
+        changelogPr: {
+          on: row?.changelog_pr ?? false,
+          number: row?.changelog_pr_number ?? null,
+          syncedAt: row?.changelog_synced_at ?? null,
+          error: row?.changelog_error ?? null,
+        },
         prChecks: row?.pr_checks ?? 'off',
         prChecksError: row?.pr_checks_error ?? null,
         prChecksAt: row?.pr_checks_at ?? null,
@@ -172,13 +185,25 @@ export function createPublishingService(deps: {
      * published (a whole history would flood the repository's releases): the next publish, edit or
      * unpublish of a note does. The caller has checked the user may manage the project.
      */
-    async configure(projectId: string, linkId: string, input: { releases: boolean; prChecks: string; changelogPr?: boolean }): Promise<GitHubLinkPublishingRow> {
+    async configure(
+      projectId: string,
+      linkId: string,
+      input: { releases: boolean; prChecks: string; changelogPr?: boolean },
+    ): Promise<GitHubLinkPublishingRow> {
       const link = await repos.linkOfProject(projectId, linkId);
       if (link.kind !== 'github') throw new AppError('unprocessable', 'Only GitHub links publish to GitHub');
       if (!(PR_CHECK_MODES as readonly string[]).includes(input.prChecks)) {
-        throw new AppError('invalid_request', `prChecks must be one of ${PR_CHECK_MODES.join(', ')}`, [{ in: 'body', parameter: 'prChecks', message: 'unknown mode' }]);
+        throw new AppError('invalid_request', `prChecks must be one of ${PR_CHECK_MODES.join(', ')}`, [
+          { in: 'body', parameter: 'prChecks', message: 'unknown mode' },
+        ]);
       }
-      return publishingRepository.saveSettings(db, { linkId: link.id, projectId, releases: input.releases, prChecks: input.prChecks as PrChecksMode, changelogPr: input.changelogPr ?? false });
+      return publishingRepository.saveSettings(db, {
+        linkId: link.id,
+        projectId,
+        releases: input.releases,
+        prChecks: input.prChecks as PrChecksMode,
+        changelogPr: input.changelogPr ?? false,
+      });
     },
 
     /** The dashboard's Retry: queues every tag of the link that GitHub has not caught up with. */
@@ -195,7 +220,10 @@ export function createPublishingService(deps: {
      */
     async permissionsChanged(installationId: string): Promise<number> {
       const links = await repos.linksOfInstallations([installationId]);
-      return publishingRepository.requeueLinks(db, links.map((l) => l.id));
+      return publishingRepository.requeueLinks(
+        db,
+        links.map((l) => l.id),
+      );
     },
 
     /** Queues a `github-release-sync` job per link with tags behind, then records them queued. */

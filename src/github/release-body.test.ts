@@ -30,21 +30,21 @@ describe('the release body', () => {
     expect(section).toContain('**Full Changelog**: https://github.com/acme/app/compare/v1.9.0...v2.0.0');
   });
 
-  it('replaces its own section and leaves the owners\' text, also when they wrote after it', () => {
-    const first = withSection('Owners\' words', releaseSection(input(['One'])));
+  it("replaces its own section and leaves the owners' text, also when they wrote after it", () => {
+    const first = withSection("Owners' words", releaseSection(input(['One'])));
     const withTail = `${first}\n\nA line the owners added later`;
     const second = withSection(withTail, releaseSection(input(['Two'])));
-    expect(second).toContain('Owners\' words');
+    expect(second).toContain("Owners' words");
     expect(second).toContain('A line the owners added later');
     expect(second).toContain('- Two');
     expect(second).not.toContain('- One');
     expect(second.split(BODY_BEGIN)).toHaveLength(2);
-    expect(withoutSection(second)).toBe('Owners\' words\n\nA line the owners added later');
+    expect(withoutSection(second)).toBe("Owners' words\n\nA line the owners added later");
     expect(withoutSection('no markers at all')).toBe('no markers at all');
     expect(withoutSection(`${BODY_BEGIN} but no end`)).toBe(`${BODY_BEGIN} but no end`);
   });
 
-  it('cuts a huge note under GitHub\'s limit and says where the whole note is, in linear time', () => {
+  it("cuts a huge note under GitHub's limit and says where the whole note is, in linear time", () => {
     const items = Array.from({ length: 20_000 }, (_, i) => `Change number ${i} with some words to make it long`);
     const started = performance.now();
     const section = releaseSection(input(items));
@@ -63,7 +63,8 @@ describe('the release body', () => {
 });
 
 describe('a failed write', () => {
-  const failure = (status: number, headers: Record<string, string>, message = 'x') => Object.assign(new Error(message), { status, response: { headers, data: { message } } });
+  const failure = (status: number, headers: Record<string, string>, message = 'x') =>
+    Object.assign(new Error(message), { status, response: { headers, data: { message } } });
   const now = Date.parse('2026-01-01T00:00:00Z');
 
   it('is a rate limit until x-ratelimit-reset (403, remaining 0), or for retry-after (429, or a secondary 403)', () => {
@@ -78,7 +79,10 @@ describe('a failed write', () => {
 
   it('is a refusal on any other 403, quoting GitHub (capped), and a failure to retry otherwise', () => {
     const refused = writeError(failure(403, {}, 'Resource not accessible by integration'), 'to create the release of v1', now);
-    expect(refused).toMatchObject({ kind: 'forbidden', message: 'GitHub refused to create the release of v1 (GitHub said: Resource not accessible by integration)' });
+    expect(refused).toMatchObject({
+      kind: 'forbidden',
+      message: 'GitHub refused to create the release of v1 (GitHub said: Resource not accessible by integration)',
+    });
     expect(writeError(failure(403, {}, 'x'.repeat(5000)), 'to x', now).message.length).toBeLessThan(300);
     expect(writeError(failure(502, {}), 'to x', now)).toMatchObject({ kind: 'failed', message: 'GitHub did not answer to x (status 502)' });
     expect(writeError(new GitHubWriteError('not_found', 'kept'), 'to x')).toMatchObject({ kind: 'not_found', message: 'kept' });
