@@ -4,9 +4,13 @@
 // success, failure on warnings only when the project asks. Unsigned deliveries, other actions, other
 // branches and links that did not opt in queue nothing; a missing permission and a rate limit are handled.
 import { createHmac, randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { commitFiles, git } from '../../test/helpers/git.js';
+import { tempDir } from '../../test/helpers/git-fixtures.js';
+import { preview } from '../generation/preview.js';
 import { createScmTestContext, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { githubSourceKey } from '../repos/repos.service.js';
@@ -141,6 +145,24 @@ describe('the check run', () => {
     expect(await check(15, 'feat!: drop Node 18')).toMatchObject({ conclusion: 'neutral' });
     expect(lastRun().output.summary).toContain('It is marked breaking but says nothing about it');
     expect(await check(16, 'feat!: drop Node 18', 'BREAKING CHANGE: upgrade to Node 20 first.')).toMatchObject({ conclusion: 'success' });
+  });
+
+  it('reads as `changelog preview --type release` shows the same squash commit', async () => {
+    const dir = tempDir('pr-preview');
+    try {
+      git(dir, ['init', '-q', '--initial-branch=main']);
+      const title = 'feat(search): add `fuzzy` matching';
+      commitFiles(dir, `${title} (#23)\n\nMatches words that are nearly right.`, { 'src/search.ts': 'x' });
+      const shown = (await preview({ path: dir, type: 'release' })).text;
+      await check(23, title, 'Matches words that are nearly right.', ['src/search.ts']);
+      // The check links the pull request to the repository; otherwise the same line under the same section.
+      const checked = lastRun().output.text!.replace(/\[#(\d+)\]\([^)]*\)/g, '#$1');
+      const line = checked.split('\n').find((l) => l.startsWith('- '))!;
+      expect(line).toBe('- **search:** Add `fuzzy` matching (#23)');
+      expect(shown).toContain(`### Features\n\n${line}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('keeps commit text as text in the summary table and the note', async () => {
