@@ -541,6 +541,61 @@ BEGIN
 END $$;
 
 --
+-- Name: release_notes_github_syncs(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.release_notes_github_syncs() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM github_link_publishing WHERE releases OR changelog_pr) THEN
+    RETURN NULL;
+  END IF;
+  -- CHANGELOG.md: any published note that changed, the Unreleased one included.
+  IF TG_OP = 'INSERT' THEN
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (SELECT n.project_id FROM new_rows n WHERE n.status = 'published');
+  ELSIF TG_OP = 'DELETE' THEN
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (SELECT o.project_id FROM old_rows o WHERE o.status = 'published')
+      AND EXISTS (SELECT 1 FROM repo_links l WHERE l.id = s.link_id);
+  ELSE
+    UPDATE github_link_publishing s SET changelog_wanted = s.changelog_wanted + 1
+    WHERE s.changelog_pr AND s.project_id IN (
+      SELECT n.project_id FROM new_rows n JOIN old_rows o ON o.id = n.id
+      WHERE (o.status = 'published' OR n.status = 'published')
+        AND ROW(o.status, o.tag, o.title, o.content, o.generated_json, o.introduction, o.released_at)
+            IS DISTINCT FROM ROW(n.status, n.tag, n.title, n.content, n.generated_json, n.introduction, n.released_at));
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO github_release_syncs (link_id, tag)
+    SELECT s.link_id, n.tag FROM new_rows n JOIN github_link_publishing s ON s.project_id = n.project_id AND s.releases
+    JOIN repo_links l ON l.id = s.link_id
+    WHERE n.status = 'published' AND n.tag IS NOT NULL
+    ON CONFLICT (link_id, tag) DO UPDATE SET wanted = github_release_syncs.wanted + 1;
+  ELSIF TG_OP = 'DELETE' THEN
+    INSERT INTO github_release_syncs (link_id, tag)
+    SELECT s.link_id, o.tag FROM old_rows o JOIN github_link_publishing s ON s.project_id = o.project_id AND s.releases
+    JOIN repo_links l ON l.id = s.link_id
+    WHERE o.status = 'published' AND o.tag IS NOT NULL
+    ON CONFLICT (link_id, tag) DO UPDATE SET wanted = github_release_syncs.wanted + 1;
+  ELSE
+    INSERT INTO github_release_syncs (link_id, tag)
+    SELECT DISTINCT s.link_id, t.tag
+    FROM new_rows n JOIN old_rows o ON o.id = n.id
+    CROSS JOIN LATERAL (VALUES (o.tag), (n.tag)) AS t(tag)
+    JOIN github_link_publishing s ON s.project_id = n.project_id AND s.releases
+    JOIN repo_links l ON l.id = s.link_id
+    WHERE (o.status = 'published' OR n.status = 'published') AND t.tag IS NOT NULL
+      AND ROW(o.status, o.tag, o.title, o.content, o.generated_json, o.introduction, o.prerelease, o.previous_tag, o.commit_shas)
+          IS DISTINCT FROM
+          ROW(n.status, n.tag, n.title, n.content, n.generated_json, n.introduction, n.prerelease, n.previous_tag, n.commit_shas)
+    ON CONFLICT (link_id, tag) DO UPDATE SET wanted = github_release_syncs.wanted + 1;
+  END IF;
+  RETURN NULL;
+END $$;
+
+--
 -- Name: account_setup_tokens; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -685,6 +740,46 @@ CREATE TABLE public.commits (
     on_tracked_branch boolean DEFAULT true NOT NULL,
     dependencies text,
     CONSTRAINT commits_sha_check CHECK ((sha ~ '^[0-9a-f]{40}([0-9a-f]{24})?$'::text))
+);
+
+--
+-- Name: github_link_publishing; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.github_link_publishing (
+    link_id uuid NOT NULL,
+    project_id uuid NOT NULL,
+    releases boolean DEFAULT false NOT NULL,
+    pr_checks text DEFAULT 'off'::text NOT NULL,
+    pr_checks_error text,
+    pr_checks_at timestamp with time zone,
+    changelog_pr boolean DEFAULT false NOT NULL,
+    changelog_wanted integer DEFAULT 0 NOT NULL,
+    changelog_queued integer DEFAULT 0 NOT NULL,
+    changelog_synced integer DEFAULT 0 NOT NULL,
+    changelog_pr_number integer,
+    changelog_synced_at timestamp with time zone,
+    changelog_error text,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT github_link_publishing_pr_checks_check CHECK ((pr_checks = ANY (ARRAY['off'::text, 'report'::text, 'blocking'::text])))
+);
+
+--
+-- Name: github_release_syncs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.github_release_syncs (
+    link_id uuid NOT NULL,
+    tag text NOT NULL,
+    wanted integer DEFAULT 1 NOT NULL,
+    queued integer DEFAULT 0 NOT NULL,
+    synced integer DEFAULT 0 NOT NULL,
+    release_id bigint,
+    created_by_service boolean DEFAULT false NOT NULL,
+    create_sent_at timestamp with time zone,
+    last_synced_at timestamp with time zone,
+    last_attempt_at timestamp with time zone,
+    last_error text
 );
 
 --
@@ -1209,6 +1304,20 @@ ALTER TABLE ONLY public.commits
     ADD CONSTRAINT commits_repo_link_sha_key UNIQUE (repo_link_id, sha);
 
 --
+-- Name: github_link_publishing github_link_publishing_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_link_publishing
+    ADD CONSTRAINT github_link_publishing_pkey PRIMARY KEY (link_id);
+
+--
+-- Name: github_release_syncs github_release_syncs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_release_syncs
+    ADD CONSTRAINT github_release_syncs_pkey PRIMARY KEY (link_id, tag);
+
+--
 -- Name: organization_invites organization_invites_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1523,6 +1632,18 @@ CREATE INDEX commits_release_only_idx ON public.commits USING btree (repo_link_i
 --
 
 CREATE INDEX commits_tagged_idx ON public.commits USING btree (repo_link_id) WHERE (cardinality(tags) > 0);
+
+--
+-- Name: github_link_publishing_project_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX github_link_publishing_project_idx ON public.github_link_publishing USING btree (project_id) WHERE releases;
+
+--
+-- Name: github_release_syncs_behind_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX github_release_syncs_behind_idx ON public.github_release_syncs USING btree (link_id) WHERE (synced < wanted);
 
 --
 -- Name: organization_invites_org_idx; Type: INDEX; Schema: public; Owner: -
@@ -1867,6 +1988,24 @@ CREATE TRIGGER release_notes_after_insert AFTER INSERT ON public.release_notes R
 CREATE TRIGGER release_notes_after_update AFTER UPDATE ON public.release_notes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.release_notes_after_statement();
 
 --
+-- Name: release_notes release_notes_github_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER release_notes_github_delete AFTER DELETE ON public.release_notes REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.release_notes_github_syncs();
+
+--
+-- Name: release_notes release_notes_github_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER release_notes_github_insert AFTER INSERT ON public.release_notes REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.release_notes_github_syncs();
+
+--
+-- Name: release_notes release_notes_github_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER release_notes_github_update AFTER UPDATE ON public.release_notes REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.release_notes_github_syncs();
+
+--
 -- Name: account_setup_tokens account_setup_tokens_used_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1956,6 +2095,27 @@ ALTER TABLE ONLY public.commits
 
 ALTER TABLE ONLY public.commits
     ADD CONSTRAINT commits_repo_link_id_fkey FOREIGN KEY (repo_link_id) REFERENCES public.repo_links(id) ON DELETE SET NULL;
+
+--
+-- Name: github_link_publishing github_link_publishing_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_link_publishing
+    ADD CONSTRAINT github_link_publishing_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.repo_links(id) ON DELETE CASCADE;
+
+--
+-- Name: github_link_publishing github_link_publishing_project_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_link_publishing
+    ADD CONSTRAINT github_link_publishing_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
+
+--
+-- Name: github_release_syncs github_release_syncs_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_release_syncs
+    ADD CONSTRAINT github_release_syncs_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.repo_links(id) ON DELETE CASCADE;
 
 --
 -- Name: organization_invites organization_invites_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

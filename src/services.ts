@@ -9,6 +9,10 @@ import { createGenerationService } from './generation/generation.service.js';
 import { createSummarizer } from './generation/summaries/summarizer.js';
 import { createGitHubClient, type GitHubClient } from './github/github.client.js';
 import { createGitHubService } from './github/github.service.js';
+import { createPublishingService } from './github/publishing.service.js';
+import { createPrCheckService } from './github/pr-check.service.js';
+import { createChangelogPrService } from './github/changelog-pr.service.js';
+import { createReleasesService } from './changelog/releases.service.js';
 import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
 import { createIngestService } from './repos/ingest.service.js';
@@ -62,9 +66,14 @@ export function createServices(
   const installationTokens: InstallationTokens = { installationToken: (installationId) => github.installationToken(installationId) };
   const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
-  const github = createGitHubService({ db, config, github: githubClient, repos });
   // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI, the automation API).
   const generation = createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects });
+  const prChecks = createPrCheckService({ db, config, github: githubClient, repos, projects, generation, jobs });
+  // Published notes to GitHub Releases, read from the primary (see createPublishingService).
+  const primaryReleases = createReleasesService(db);
+  const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: primaryReleases, projects, jobs });
+  const changelogPr = createChangelogPrService({ db, github: githubClient, repos, projects, releases: primaryReleases, jobs });
+  const github = createGitHubService({ db, config, github: githubClient, repos, prChecks, publishing });
   return {
     ...core,
     publicPage,
@@ -75,6 +84,8 @@ export function createServices(
     githubClient,
     repos,
     github,
+    publishing,
+    changelogPr,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
       installationTokens,
@@ -85,6 +96,7 @@ export function createServices(
     summarizer: config.llm ? createSummarizer(db, { llm: config.llm, entries: core.entries, projects }) : null,
     /** The API for CI (keys with the `publish` scope): through the entries, repos and generation services. */
     automation: createAutomationService({ projects, entries: core.entries, repos, generation }),
+    prChecks,
     webhooks: createWebhooksService({ db, config: config.webhooks, jobs, ...(options.resolve ? { resolve: options.resolve } : {}) }),
   };
 }

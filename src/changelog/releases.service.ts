@@ -117,6 +117,11 @@ export function createReleasesService(readDb: Db) {
       return { ...notes, body };
     },
 
+    /** A project's published note of a tag, or undefined (a draft, an archived note and a pending revision are none). */
+    async publishedNote(projectId: string, tag: string): Promise<PublishedRelease | undefined> {
+      return changelogRepository.findPublishedRelease(readDb, projectId, tag);
+    },
+
     /** One published note by tag (`unreleased`: the Unreleased note). */
     async release(slug: string, tag: string): Promise<{ project: PublicProject; release: PublishedRelease }> {
       const project = await requireProject(slug);

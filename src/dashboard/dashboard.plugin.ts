@@ -60,6 +60,8 @@ export const NOTICES: Record<string, { kind: 'ok' | 'warn' | 'error'; text: stri
   'repo-linked': { kind: 'ok', text: 'Repository linked: its first sync is queued.' },
   'repo-sync-queued': { kind: 'ok', text: 'Sync queued.' },
   'repo-branch-changed': { kind: 'ok', text: 'Tracked branch changed: the repository is synced again.' },
+  'github-publishing-saved': { kind: 'ok', text: 'GitHub publishing saved: it applies from the next publish, edit or pull request.' },
+  'github-releases-retried': { kind: 'ok', text: 'GitHub Releases queued again: the waiting release notes are sent shortly.' },
   'repo-release-branches-changed': { kind: 'ok', text: 'Release branches saved: the repository is synced again when they changed.' },
   'repo-unlinked': { kind: 'ok', text: 'Repository unlinked. Its commits and entries stay.' },
   'repo-purged': { kind: 'ok', text: 'Repository unlinked and its commits deleted; entries made only from them are archived at the next generation.' },

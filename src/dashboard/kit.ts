@@ -4,6 +4,7 @@ import type { AccountsService } from '../auth/accounts.service.js';
 import type { Config } from '../config.js';
 import type { EntriesService } from '../entries/entries.service.js';
 import type { GenerationService } from '../generation/generation.service.js';
+import type { PublishingService } from '../github/publishing.service.js';
 import type { GitHubService } from '../github/github.service.js';
 import type { MarkdownRenderer } from '../html/markdown-thread.js';
 import type { KeysService } from '../keys/keys.service.js';
@@ -35,6 +36,8 @@ export interface DashboardServices {
   generation: GenerationService;
   repos: ReposService;
   github: GitHubService;
+  /** What GitHub links publish to GitHub (releases, pull-request checks). */
+  publishing: PublishingService;
   webhooks: WebhooksService;
   markdown: MarkdownRenderer;
   /** The public page's reads (the release editor's preview shows a note as that page does). */

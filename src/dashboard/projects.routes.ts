@@ -69,6 +69,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     const links = await services.repos.listLinksOfProject(project.id);
     const commits = await services.repos.commitCountsByLink(project.id);
     const generating = links.length > 0 && (await services.repos.generationPending(project.id));
+    const publishing = new Map(await Promise.all(links.filter((l) => l.kind === 'github').map(async (l) => [l.id, await services.publishing.linkPublishing(l.id)] as const)));
     return kit.render(
       request,
       reply,
@@ -80,7 +81,7 @@ export const projectsPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app
     ? html` · <a href="/dashboard/projects/${project.slug}/review">Review queue</a> · <a href="/dashboard/projects/${project.slug}/releases">Releases</a> · <a href="/dashboard/projects/${project.slug}/generation">Generation settings</a> · <a href="/dashboard/projects/${project.slug}/webhooks">Webhooks</a>`
     : ''
 }</p>
-${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, localPaths: access.linkGrant(kit.user(request), ws).localPaths, ...(repoError ? { error: repoError } : {}) })}
+${reposPanel({ slug: project.slug, links, commits, generating, canManage: ws.canManage, csrf, pathsAllowed: kit.config.repoLinks.pathsAllowed, localPaths: access.linkGrant(kit.user(request), ws).localPaths, publishing, ...(repoError ? { error: repoError } : {}) })}
 <section class="panel" aria-labelledby="entries-h"><h2 id="entries-h">Entries</h2>
 ${
   entries.length
@@ -220,6 +221,39 @@ ${
         await app.limitTenantAction(request, reply, 'link', project);
         await services.repos.setReleaseBranches(link.id, patternList(request.body.releaseBranches));
         return 'repo-release-branches-changed';
+      }, { linkId: request.params.id }),
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/repos/:id/github',
+    {
+      schema: {
+        hide: true,
+        params: LinkParams,
+        body: Type.Composite([
+          Form,
+          Type.Object({ releases: Type.Optional(Type.Literal('on')), changelogPr: Type.Optional(Type.Literal('on')), prChecks: Type.String({ maxLength: 20 }) }),
+        ]),
+      },
+    },
+    async (request, reply) =>
+      repoAction(request, reply, request.params.slug, async (project) => {
+        await services.publishing.configure(project.id, request.params.id, {
+          releases: request.body.releases === 'on',
+          prChecks: request.body.prChecks,
+          changelogPr: request.body.changelogPr === 'on',
+        });
+        return 'github-publishing-saved';
+      }, { linkId: request.params.id }),
+  );
+
+  app.post(
+    '/dashboard/projects/:slug/repos/:id/github/retry',
+    { schema: { hide: true, params: LinkParams, body: Form } },
+    async (request, reply) =>
+      repoAction(request, reply, request.params.slug, async (project) => {
+        await services.publishing.retryReleases(project.id, request.params.id);
+        return 'github-releases-retried';
       }, { linkId: request.params.id }),
   );
 

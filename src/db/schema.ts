@@ -32,6 +32,8 @@ export interface DB {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   published_entry_marks: PublishedEntryMarksTable;
   published_release_marks: PublishedReleaseMarksTable;
+  github_link_publishing: GitHubLinkPublishingTable;
+  github_release_syncs: GitHubReleaseSyncsTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -491,6 +493,44 @@ export interface ReleaseSummariesTable {
   decided_by: string | null;
 }
 
+export type PrChecksMode = 'off' | 'report' | 'blocking';
+
+/** What a GitHub link publishes to GitHub (migrations/0040). */
+export interface GitHubLinkPublishingTable {
+  link_id: string;
+  project_id: string;
+  releases: ColumnType<boolean, boolean | undefined, boolean>;
+  pr_checks: ColumnType<PrChecksMode, PrChecksMode | undefined, PrChecksMode>;
+  pr_checks_error: ColumnType<string | null, string | null | undefined, string | null>;
+  pr_checks_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  changelog_pr: ColumnType<boolean, boolean | undefined, boolean>;
+  changelog_wanted: ColumnType<number, number | undefined, number>;
+  changelog_queued: ColumnType<number, number | undefined, number>;
+  changelog_synced: ColumnType<number, number | undefined, number>;
+  changelog_pr_number: ColumnType<number | null, number | null | undefined, number | null>;
+  changelog_synced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  changelog_error: ColumnType<string | null, string | null | undefined, string | null>;
+  updated_at: UpdatedAt;
+}
+
+/** Per GitHub link and tag: what its GitHub Release last received (migrations/0040). */
+export interface GitHubReleaseSyncsTable {
+  link_id: string;
+  tag: string;
+  wanted: ColumnType<number, number | undefined, number>;
+  queued: ColumnType<number, number | undefined, number>;
+  synced: ColumnType<number, number | undefined, number>;
+  /** bigint: GitHub's release id, as a string. */
+  release_id: ColumnType<string | null, string | number | null | undefined, string | number | null>;
+  created_by_service: ColumnType<boolean, boolean | undefined, boolean>;
+  create_sent_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_synced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_attempt_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+export type GitHubLinkPublishingRow = Selectable<GitHubLinkPublishingTable>;
+export type GitHubReleaseSyncRow = Selectable<GitHubReleaseSyncsTable>;
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;
 export type RepoLinkRow = Selectable<RepoLinksTable>;
 

@@ -5,6 +5,8 @@ import { AppError } from '../errors.js';
 import type { ReposService } from '../repos/repos.service.js';
 import type { GitHubClient } from './github.client.js';
 import { githubRepository } from './github.repository.js';
+import type { PrCheckService } from './pr-check.service.js';
+import type { PublishingService } from './publishing.service.js';
 import { isWellFormedSignature, signatureCheck, type SignatureCheck } from './signature.js';
 
 export interface WebhookHeaders {
@@ -55,6 +57,12 @@ function eventShapeProblem(event: string, payload: Record<string, unknown>): str
       return 'an installation payload has an installation action and an installation';
     }
   }
+  if (event === 'pull_request') {
+    const pr = payload.pull_request;
+    if (typeof payload.action !== 'string' || !isObject(pr) || typeof pr.number !== 'number' || !isObject(payload.repository) || 'ref' in payload) {
+      return 'a pull_request payload has an action, a pull request and a repository';
+    }
+  }
   return null;
 }
 
@@ -63,7 +71,16 @@ function eventShapeProblem(event: string, payload: Record<string, unknown>): str
  * headers before the body is read, the signature checked over the raw bytes before anything is
  * parsed, each delivery and each body handled once, and the work itself queued through the repos service.
  */
-export function createDeliveryHandling(deps: { db: Db; config: Config; repos: ReposService; requireGitHub: () => GitHubClient }) {
+export function createDeliveryHandling(deps: {
+  db: Db;
+  config: Config;
+  repos: ReposService;
+  requireGitHub: () => GitHubClient;
+  /** Pull-request checks: a `pull_request` delivery queues them (never runs them in the request). */
+  prChecks?: Pick<PrCheckService, 'queueFromWebhook'>;
+  /** GitHub Releases: what a missing permission stopped is queued again once new permissions are accepted. */
+  publishing?: Pick<PublishingService, 'permissionsChanged'>;
+}) {
   const { db, config, repos } = deps;
 
   /** Whether GitHub's current view of the installation agrees with the action a delivery reports. */
@@ -157,6 +174,9 @@ export function createDeliveryHandling(deps: { db: Db; config: Config; repos: Re
           : 0;
         return queued ? `queued ingest of ${queued} link(s)` : 'ignored: no link tracks this branch';
       }
+      if (event === 'pull_request' && Number.isSafeInteger(installationId)) {
+        return deps.prChecks ? deps.prChecks.queueFromWebhook(installationId, payload) : 'ignored: pull_request';
+      }
       if (event === 'installation' && Number.isSafeInteger(installationId)) {
         const action = String(payload.action);
         const installation = await githubRepository.findInstallationByScmId(db, installationId);
@@ -176,6 +196,10 @@ export function createDeliveryHandling(deps: { db: Db; config: Config; repos: Re
           await githubRepository.updateInstallation(db, installation.id, { status: 'active' });
           await repos.resumeInstallationLinks(installation.id);
           return 'installation unsuspended: ingest resumed';
+        }
+        if (action === 'new_permissions_accepted' && installation.status === 'active' && deps.publishing) {
+          const requeued = await deps.publishing.permissionsChanged(installation.id);
+          return `installation permissions changed: ${requeued} release note(s) queued for GitHub again`;
         }
         return `ignored: installation ${action}`;
       }

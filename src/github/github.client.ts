@@ -90,8 +90,91 @@ export interface GitHubRepository {
   defaultBranch: string;
 }
 
+/** A GitHub Release as the service reads it (assets are never read nor written). */
+export interface GitHubRelease {
+  id: number;
+  tagName: string;
+  name: string | null;
+  body: string | null;
+  draft: boolean;
+  prerelease: boolean;
+}
+
+/** What the service may set on a release: never its assets, tag or target. */
+export interface GitHubReleaseFields {
+  name?: string;
+  body?: string;
+  prerelease?: boolean;
+  draft?: boolean;
+}
+
+/** A completed check run (POST /repos/{owner}/{repo}/check-runs). */
+export interface GitHubCheckRun {
+  name: string;
+  headSha: string;
+  conclusion: 'success' | 'neutral' | 'failure';
+  title: string;
+  summary: string;
+  text?: string;
+  externalId?: string;
+}
+
+/**
+ * Why a write to GitHub failed, for the caller to decide what comes next: `rate_limited` (wait until
+ * `retryAt`, the installation's limit or a secondary limit), `forbidden` (the installation lacks a
+ * permission, or lost the repository: retrying will not help), `not_found`, `failed` (GitHub failing,
+ * unreachable or over budget: retry with back-off). The message never carries a token.
+ */
+export class GitHubWriteError extends Error {
+  constructor(
+    readonly kind: 'rate_limited' | 'forbidden' | 'not_found' | 'failed',
+    message: string,
+    readonly retryAt: Date | null = null,
+  ) {
+    super(message);
+    this.name = 'GitHubWriteError';
+  }
+}
+
+/** The App's writes to a repository (releases, check runs); see GitHubWriteError for failures. */
+export interface GitHubWrites {
+  /** The published (non-draft) release of a tag, or null (GET /repos/{o}/{r}/releases/tags/{tag}). */
+  getReleaseByTag(installationId: number, owner: string, repo: string, tag: string): Promise<GitHubRelease | null>;
+  /** A release by id, drafts included, or null when it is gone. */
+  getRelease(installationId: number, owner: string, repo: string, releaseId: number): Promise<GitHubRelease | null>;
+  createRelease(installationId: number, owner: string, repo: string, tag: string, fields: GitHubReleaseFields): Promise<GitHubRelease>;
+  updateRelease(installationId: number, owner: string, repo: string, releaseId: number, fields: GitHubReleaseFields): Promise<GitHubRelease>;
+  /** Whether the tag exists on GitHub: creating a release of a missing tag would make one at the default branch. */
+  hasTag(installationId: number, owner: string, repo: string, tag: string): Promise<boolean>;
+  createCheckRun(installationId: number, owner: string, repo: string, run: GitHubCheckRun): Promise<void>;
+  /** A pull request and the first 100 paths it changes, or null when GitHub does not know it. */
+  getPullRequest(installationId: number, owner: string, repo: string, number: number): Promise<GitHubPullRequest | null>;
+  /** A file's text and blob sha on a branch (GET contents), or null when it is not there. */
+  getFile(installationId: number, owner: string, repo: string, path: string, branch: string): Promise<{ sha: string; text: string } | null>;
+  /** Writes a file on a branch (PUT contents): `sha` of the blob it replaces, none for a new file. */
+  putFile(installationId: number, owner: string, repo: string, path: string, input: { branch: string; message: string; text: string; sha: string | null }): Promise<void>;
+  /** The commit a branch points at, or null. */
+  branchSha(installationId: number, owner: string, repo: string, branch: string): Promise<string | null>;
+  /** Makes `branch` point at `sha`: created, or moved (forced) when it exists. */
+  setBranch(installationId: number, owner: string, repo: string, branch: string, sha: string, exists: boolean): Promise<void>;
+  /** The number of the open pull request from `head` (a branch of the repository) into `base`, or null. */
+  openPullRequest(installationId: number, owner: string, repo: string, head: string, base: string): Promise<number | null>;
+  createPullRequest(installationId: number, owner: string, repo: string, input: { title: string; head: string; base: string; body: string }): Promise<number>;
+}
+
+export interface GitHubPullRequest {
+  number: number;
+  title: string;
+  body: string;
+  author: string;
+  headSha: string;
+  baseRef: string;
+  state: string;
+  files: string[];
+}
+
 /** The GitHub App's view of GitHub, through Octokit (app JWT and installation tokens). */
-export interface GitHubClient {
+export interface GitHubClient extends GitHubWrites {
   /** The installation, or null when GitHub does not know it. */
   getInstallation(installationId: number): Promise<GitHubInstallation | null>;
   /** The repository as the installation sees it, or null when the installation cannot reach it. */
@@ -125,6 +208,60 @@ function upstream(error: unknown, what: string): AppError {
   const status = statusOf(error);
   return new AppError('bad_gateway', `GitHub did not answer ${what}${status ? ` (status ${status})` : ''}`);
 }
+
+/** Seconds of a header, or null. */
+const headerNumber = (headers: Record<string, unknown>, name: string): number | null => {
+  const value = headers[name];
+  const n = typeof value === 'string' || typeof value === 'number' ? Number(value) : Number.NaN;
+  return Number.isFinite(n) ? n : null;
+};
+
+/** The longest wait a rate limit's headers may ask for: a bogus header does not stop a link for days. */
+const MAX_RATE_LIMIT_WAIT_MS = 60 * 60 * 1000;
+
+/**
+ * A failed write, classified as GitHub documents its answers: 429, or 403 with `retry-after` (a
+ * secondary limit) or `x-ratelimit-remaining: 0` (the installation's hourly limit, until
+ * `x-ratelimit-reset`), is a rate limit; any other 403 a missing permission.
+ */
+export function writeError(error: unknown, what: string, now = Date.now()): GitHubWriteError {
+  if (error instanceof GitHubWriteError) return error;
+  const status = statusOf(error);
+  const response = (error as { response?: { headers?: Record<string, unknown>; data?: unknown } } | null)?.response;
+  const headers = response?.headers ?? {};
+  const retryAfter = headerNumber(headers, 'retry-after');
+  const remaining = headerNumber(headers, 'x-ratelimit-remaining');
+  const reset = headerNumber(headers, 'x-ratelimit-reset');
+  if (status === 429 || (status === 403 && (retryAfter !== null || remaining === 0))) {
+    const waitMs = retryAfter !== null ? retryAfter * 1000 : reset !== null ? reset * 1000 - now : 60_000;
+    const retryAt = new Date(now + Math.min(Math.max(waitMs, 1000), MAX_RATE_LIMIT_WAIT_MS));
+    return new GitHubWriteError('rate_limited', `GitHub's rate limit for this installation was reached ${what}: retrying after ${retryAt.toISOString()}`, retryAt);
+  }
+  const said = (response?.data as { message?: unknown } | undefined)?.message;
+  // GitHub's own words, capped: they name the missing permission ("Resource not accessible by integration").
+  const quoted = typeof said === 'string' ? ` (GitHub said: ${said.slice(0, 200)})` : '';
+  if (status === 403) return new GitHubWriteError('forbidden', `GitHub refused ${what}${quoted}`);
+  if (status === 404) return new GitHubWriteError('not_found', `GitHub found nothing ${what}${quoted}`);
+  return new GitHubWriteError('failed', upstream(error, what).message);
+}
+
+interface ReleasePayload {
+  id: number;
+  tag_name: string;
+  name: string | null;
+  body: string | null;
+  draft: boolean;
+  prerelease: boolean;
+}
+
+const toRelease = (data: ReleasePayload): GitHubRelease => ({
+  id: data.id,
+  tagName: data.tag_name,
+  name: data.name ?? null,
+  body: data.body ?? null,
+  draft: data.draft === true,
+  prerelease: data.prerelease === true,
+});
 
 interface RepoPayload {
   name: string;
@@ -272,6 +409,160 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
         return { userId: Number(me.id), login: me.login, canAccessInstallation };
       } catch (error) {
         throw upstream(error, 'about the authorized user');
+      }
+    },
+
+    async getReleaseByTag(installationId, owner, repo, tag) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/releases/tags/{tag}', { owner, repo, tag });
+        return toRelease(data as ReleasePayload);
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about the release of ${tag}`);
+      }
+    },
+
+    async getRelease(installationId, owner, repo, releaseId) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/releases/{release_id}', { owner, repo, release_id: releaseId });
+        return toRelease(data as ReleasePayload);
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about release ${releaseId}`);
+      }
+    },
+
+    async createRelease(installationId, owner, repo, tag, fields) {
+      try {
+        const { data } = await forInstallation(installationId).request('POST /repos/{owner}/{repo}/releases', { owner, repo, tag_name: tag, ...fields });
+        return toRelease(data as ReleasePayload);
+      } catch (error) {
+        throw writeError(error, `to create the release of ${tag}`);
+      }
+    },
+
+    async updateRelease(installationId, owner, repo, releaseId, fields) {
+      try {
+        const { data } = await forInstallation(installationId).request('PATCH /repos/{owner}/{repo}/releases/{release_id}', { owner, repo, release_id: releaseId, ...fields });
+        return toRelease(data as ReleasePayload);
+      } catch (error) {
+        throw writeError(error, `to update release ${releaseId}`);
+      }
+    },
+
+    async hasTag(installationId, owner, repo, tag) {
+      try {
+        // `tags/` literally in the path: Octokit would encode the slash of a `ref` parameter.
+        await forInstallation(installationId).request('GET /repos/{owner}/{repo}/git/ref/tags/{tag}', { owner, repo, tag });
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 404) return false;
+        throw writeError(error, `about tag ${tag}`);
+      }
+    },
+
+    async createCheckRun(installationId, owner, repo, run) {
+      try {
+        await forInstallation(installationId).request('POST /repos/{owner}/{repo}/check-runs', {
+          owner,
+          repo,
+          name: run.name,
+          head_sha: run.headSha,
+          status: 'completed',
+          conclusion: run.conclusion,
+          ...(run.externalId !== undefined ? { external_id: run.externalId } : {}),
+          output: { title: run.title, summary: run.summary, ...(run.text !== undefined ? { text: run.text } : {}) },
+        });
+      } catch (error) {
+        throw writeError(error, 'to create a check run');
+      }
+    },
+
+    async getPullRequest(installationId, owner, repo, number) {
+      try {
+        const client = forInstallation(installationId);
+        const { data } = await client.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner, repo, pull_number: number });
+        // One page: a pull request's first 100 paths name its components as well as all of them would.
+        const { data: files } = await client.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', { owner, repo, pull_number: number, per_page: 100 });
+        return {
+          number: data.number,
+          title: data.title,
+          body: data.body ?? '',
+          author: data.user?.login ?? 'ghost',
+          headSha: data.head.sha,
+          baseRef: data.base.ref,
+          state: data.state,
+          files: (files as { filename: string }[]).map((f) => f.filename),
+        };
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about pull request #${number}`);
+      }
+    },
+
+    async getFile(installationId, owner, repo, path, branch) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/contents/{path}', { owner, repo, path, ref: branch });
+        const file = data as { type?: string; sha: string; content?: string; encoding?: string };
+        if (file.type !== 'file') return null;
+        return { sha: file.sha, text: Buffer.from(file.content ?? '', 'base64').toString('utf8') };
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about ${path}`);
+      }
+    },
+
+    async putFile(installationId, owner, repo, path, input) {
+      try {
+        await forInstallation(installationId).request('PUT /repos/{owner}/{repo}/contents/{path}', {
+          owner,
+          repo,
+          path,
+          branch: input.branch,
+          message: input.message,
+          content: Buffer.from(input.text, 'utf8').toString('base64'),
+          ...(input.sha ? { sha: input.sha } : {}),
+        });
+      } catch (error) {
+        throw writeError(error, `to write ${path}`);
+      }
+    },
+
+    async branchSha(installationId, owner, repo, branch) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/git/ref/heads/{branch}', { owner, repo, branch });
+        return data.object.sha;
+      } catch (error) {
+        if (statusOf(error) === 404) return null;
+        throw writeError(error, `about branch ${branch}`);
+      }
+    },
+
+    async setBranch(installationId, owner, repo, branch, sha, exists) {
+      try {
+        const client = forInstallation(installationId);
+        if (exists) await client.request('PATCH /repos/{owner}/{repo}/git/refs/heads/{branch}', { owner, repo, branch, sha, force: true });
+        else await client.request('POST /repos/{owner}/{repo}/git/refs', { owner, repo, ref: `refs/heads/${branch}`, sha });
+      } catch (error) {
+        throw writeError(error, `to set branch ${branch}`);
+      }
+    },
+
+    async openPullRequest(installationId, owner, repo, head, base) {
+      try {
+        const { data } = await forInstallation(installationId).request('GET /repos/{owner}/{repo}/pulls', { owner, repo, head: `${owner}:${head}`, base, state: 'open', per_page: 1 });
+        return data[0]?.number ?? null;
+      } catch (error) {
+        throw writeError(error, 'about the open pull requests');
+      }
+    },
+
+    async createPullRequest(installationId, owner, repo, input) {
+      try {
+        const { data } = await forInstallation(installationId).request('POST /repos/{owner}/{repo}/pulls', { owner, repo, ...input });
+        return data.number;
+      } catch (error) {
+        throw writeError(error, 'to open a pull request');
       }
     },
 

@@ -10,6 +10,8 @@ import { checkReleaseBranches, githubSourceKey, type ReposService } from '../rep
 import { missingGitHubConfig, missingOAuthConfig, type GitHubClient, type GitHubInstallation } from './github.client.js';
 import { githubRepository, type ContextOwner } from './github.repository.js';
 import { createDeliveryHandling } from './deliveries.js';
+import type { PrCheckService } from './pr-check.service.js';
+import type { PublishingService } from './publishing.service.js';
 
 export const SETUP_ACTIONS = ['install', 'update', 'request'] as const;
 export type SetupAction = (typeof SETUP_ACTIONS)[number];
@@ -49,7 +51,7 @@ const sameOwner = (installation: ScmInstallationRow, owner: ContextOwner) =>
  * identities, and webhook deliveries (deliveries.ts). Repository links themselves belong to the repos service,
  * which this one asks to create, stop and resume them.
  */
-export function createGitHubService(deps: { db: Db; config: Config; github: GitHubClient | null; repos: ReposService }) {
+export function createGitHubService(deps: { db: Db; config: Config; github: GitHubClient | null; repos: ReposService; prChecks?: Pick<PrCheckService, 'queueFromWebhook'>; publishing?: Pick<PublishingService, 'permissionsChanged'> }) {
   const { db, config, repos } = deps;
 
   function requireGitHub(): GitHubClient {
@@ -327,7 +329,7 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
     },
 
   };
-  return { ...service, ...createDeliveryHandling({ db, config, repos, requireGitHub }) };
+  return { ...service, ...createDeliveryHandling({ db, config, repos, requireGitHub, ...(deps.prChecks ? { prChecks: deps.prChecks } : {}), ...(deps.publishing ? { publishing: deps.publishing } : {}) }) };
 }
 
 export type GitHubService = ReturnType<typeof createGitHubService>;

@@ -115,6 +115,11 @@ export function createProjectsService(db: Db, readDb: Db, owners: Pick<OrgsServi
       await projectsRepository.update(tx, id, { generation_settings: JSON.stringify(input) });
     },
 
+    /** A project by id, for work already tied to it (a job); undefined when it was deleted. */
+    async byId(id: string): Promise<ProjectRow | undefined> {
+      return projectsRepository.findById(db, id);
+    },
+
     async delete(id: string): Promise<void> {
       if (!(await projectsRepository.delete(db, id))) throw new AppError('not_found', 'Project not found');
     },

@@ -15,6 +15,12 @@ export interface JobPayloads {
   'webhook-deliver': { deliveryId: string };
   /** Queue the ingest of links without push webhooks, then schedule the next poll (src/repos/ingest.job.ts). */
   'repo-poll': Record<string, never>;
+  /** Bring a GitHub link's releases up to date with its project's published notes (src/github/publishing.service.ts). */
+  'github-release-sync': { linkId: string };
+  /** Report how a pull request will read in the next release note, as a check run (src/github/pr-check.service.ts). */
+  'github-pr-check': { linkId: string; number: number };
+  /** Bring a GitHub link's CHANGELOG.md pull request up to date (src/github/changelog-pr.service.ts). */
+  'github-changelog-pr': { linkId: string };
 }
 export type JobName = keyof JobPayloads;
 
@@ -73,7 +79,7 @@ export interface QueueCount {
   count: number;
 }
 
-export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver', 'repo-poll'];
+export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver', 'repo-poll', 'github-release-sync', 'github-pr-check', 'github-changelog-pr'];
 
 /**
  * Where `send` announces a job (the payload is the queue's name): workers in other processes that

@@ -179,6 +179,18 @@ export const commitsRepository = {
     return Number(result.numDeletedRows);
   },
 
+  /** Authors and co-authors of some of a project's commits (at most `limit` commits read). */
+  async authorsOf(db: Executor, projectId: string, shas: readonly string[], limit: number): Promise<{ author_name: string; author_email: string; co_authors: string }[]> {
+    if (!shas.length) return [];
+    return db
+      .selectFrom('commits')
+      .select(['author_name', 'author_email', 'co_authors'])
+      .where('project_id', '=', projectId)
+      .where('sha', 'in', shas.slice(0, limit))
+      .orderBy('authored_at')
+      .execute();
+  },
+
   async listForLink(db: Executor, linkId: string): Promise<CommitRow[]> {
     return db.selectFrom('commits').selectAll().where('repo_link_id', '=', linkId).orderBy('committed_at', 'desc').execute();
   },

@@ -237,7 +237,7 @@ export const linksRepository = {
     return db
       .selectFrom('repo_links as l')
       .innerJoin('projects as p', 'p.id', 'l.project_id')
-      .select(['l.installation_id', 'l.repo_owner', 'l.repo_name', 'l.tracked_branch', 'l.status', 'p.slug as project_slug'])
+      .select(['l.id', 'l.installation_id', 'l.repo_owner', 'l.repo_name', 'l.tracked_branch', 'l.status', 'p.slug as project_slug'])
       .where('l.installation_id', 'in', installationIds)
       .orderBy('l.created_at')
       .execute();

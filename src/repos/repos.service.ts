@@ -257,6 +257,35 @@ export function createReposService(deps: {
       return insertChecked(projectId, checked, input.branch, true, releaseBranches);
     },
 
+    /** A link by id, or undefined (the caller already knows it may see it: a job, a webhook's installation). */
+    async link(linkId: string): Promise<RepoLinkRow | undefined> {
+      return isUuid(linkId) ? linksRepository.findLink(db, linkId) : undefined;
+    },
+
+    /**
+     * The people behind some of a project's commits (authors, then co-authors, once each by e-mail, in
+     * commit order): a release's contributors. At most `limit` commits are read.
+     */
+    async commitAuthors(projectId: string, shas: readonly string[], limit = 2_000): Promise<{ name: string; email: string }[]> {
+      const rows = await commitsRepository.authorsOf(db, projectId, shas, limit);
+      const seen = new Map<string, { name: string; email: string }>();
+      const add = (name: string, email: string) => {
+        const key = email.toLowerCase();
+        if (!seen.has(key)) seen.set(key, { name, email });
+      };
+      for (const row of rows) add(row.author_name, row.author_email);
+      for (const row of rows) {
+        let coAuthors: unknown;
+        try {
+          coAuthors = JSON.parse(row.co_authors);
+        } catch {
+          coAuthors = [];
+        }
+        if (Array.isArray(coAuthors)) for (const c of coAuthors as { name?: unknown; email?: unknown }[]) if (typeof c.email === 'string') add(String(c.name ?? ''), c.email);
+      }
+      return [...seen.values()];
+    },
+
     /** A link of this project, or 404 (a link of another project does not exist here). */
     async linkOfProject(projectId: string, linkId: string): Promise<RepoLinkRow> {
       const link = isUuid(linkId) ? await linksRepository.findLink(db, linkId) : undefined;

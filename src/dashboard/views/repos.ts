@@ -3,6 +3,7 @@ import type { AppError } from '../../errors.js';
 import { describeSource, redactSourcesIn } from '../../git/source-name.js';
 import { html, type Html } from '../../html/html.js';
 import { csrfField, field, formErrors, when } from './layout.js';
+import { CHANGELOG_PR_PERMISSION_HINT, CHECKS_PERMISSION_HINT, RELEASES_PERMISSION_HINT, type LinkPublishing } from '../../github/publishing.service.js';
 
 export interface ReposPanel {
   slug: string;
@@ -16,6 +17,8 @@ export interface ReposPanel {
   pathsAllowed: readonly string[];
   /** Whether this user may link them here (the installation owner; owners of organizations in REPO_PATHS_ORGS). */
   localPaths: boolean;
+  /** What each GitHub link publishes to GitHub and how its releases' sync went, by link id. */
+  publishing?: Map<string, LinkPublishing>;
   /** A failed link, set-branch or unlink: its error, shown by the form (or link) it came from. */
   error?: { error: AppError; linkId?: string; values?: { source?: string; branch?: string; releaseBranches?: string } };
 }
@@ -28,6 +31,45 @@ function syncCell(link: RepoLinkRow, commits: number): Html {
   if (link.sync_state === 'queued') return html`<span class="badge pending">queued</span>`;
   const added = link.last_sync_added !== null ? html` · ${link.last_sync_added} new` : '';
   return html`${link.last_synced_at ? html`synced ${when(link.last_synced_at)}${added}` : html`<span class="muted">never synced</span>`}<br><span class="muted">${commits} commits stored</span>`;
+}
+
+const CHECK_MODES = [
+  ['off', 'Off'],
+  ['report', 'Report (neutral or success, never blocks)'],
+  ['blocking', 'Blocking (failure when there are warnings)'],
+] as const;
+
+/** A GitHub link's "Publish to GitHub" cell: the settings (for managers) and the releases' sync state. */
+function publishingCell(p: ReposPanel, link: RepoLinkRow, state: LinkPublishing): Html {
+  const sync = state.sync;
+  const status = state.releases
+    ? html`<p class="muted" role="status">GitHub Releases: ${sync.lastSyncedAt ? html`last synced ${when(sync.lastSyncedAt)}` : 'nothing synced yet'}${
+        sync.behind ? html` · ${sync.behind} waiting` : ''
+      }</p>${sync.lastError ? html`<p class="field-error">GitHub Releases, ${sync.lastError.tag}: ${sync.lastError.error}</p>` : ''}`
+    : '';
+  const checks = state.prChecks !== 'off' && state.prChecksError ? html`<p class="field-error">Pull-request checks: ${state.prChecksError}</p>` : '';
+  const pr = state.changelogPr;
+  const changelog = pr.on
+    ? html`<p class="muted" role="status">CHANGELOG.md: ${pr.number !== null ? html`pull request #${String(pr.number)}` : 'no pull request open'}${pr.syncedAt ? html`, updated ${when(pr.syncedAt)}` : ''}</p>${
+        pr.error ? html`<p class="field-error">CHANGELOG.md: ${pr.error}</p>` : ''
+      }`
+    : '';
+  if (!p.canManage) return html`${status}${checks}${changelog}`;
+  return html`${status}${checks}${changelog}<form class="stack" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/github">${csrfField(p)}
+  <label class="inline-check"><input type="checkbox" name="releases" value="on"${state.releases ? html` checked` : ''} aria-describedby="gh-rel-${link.id}"> Publish release notes to GitHub Releases</label>
+  <p class="hint" id="gh-rel-${link.id}">Publishing a release note creates or updates the release of its tag (its assets are never touched); an edit updates it; an unpublish removes the service's text (a release the service created is marked draft). Drafts and pending revisions never reach GitHub. Notes published before this is turned on are sent at their next change. ${RELEASES_PERMISSION_HINT}</p>
+  <label class="inline-check"><input type="checkbox" name="changelogPr" value="on"${pr.on ? html` checked` : ''} aria-describedby="gh-md-${link.id}"> Keep CHANGELOG.md current through a pull request</label>
+  <p class="hint" id="gh-md-${link.id}">The published release notes (Keep a Changelog) on the branch <code>changelog-service-update</code>, with one pull request into the tracked branch, updated after each publish; nothing is ever pushed to the tracked branch. ${CHANGELOG_PR_PERMISSION_HINT}</p>
+  <label for="gh-chk-${link.id}">Pull-request checks</label><select id="gh-chk-${link.id}" name="prChecks" aria-describedby="gh-chk-h-${link.id}">${CHECK_MODES.map(
+    ([v, label]) => html`<option value="${v}"${state.prChecks === v ? html` selected` : ''}>${label}</option>`,
+  )}</select>
+  <p class="hint" id="gh-chk-h-${link.id}">A check run on each pull request shows how it will read in the next release note. ${CHECKS_PERMISSION_HINT}</p>
+  <div><button class="small secondary" type="submit">Save GitHub publishing</button></div>
+</form>${
+    state.releases && sync.behind
+      ? html`<form class="inline" method="post" action="/dashboard/projects/${p.slug}/repos/${link.id}/github/retry">${csrfField(p)}<button class="small" type="submit">Retry GitHub Releases</button></form>`
+      : ''
+  }`;
 }
 
 /** The project page's "Repositories" panel: links, their sync progress and last error, and (for managers) the forms. */
@@ -50,7 +92,11 @@ export function reposPanel(p: ReposPanel): Html {
   </div></td>`
       : ''
   }
-</tr>`,
+</tr>${
+      link.kind === 'github' && p.publishing?.get(link.id)
+        ? html`<tr class="subrow"><td colspan="${p.canManage ? 5 : 4}"><h3 class="small-heading">Publish to GitHub</h3>${publishingCell(p, link, p.publishing.get(link.id)!)}</td></tr>`
+        : ''
+    }`,
   );
   const values = p.error && p.error.linkId === undefined ? p.error.values : undefined;
   return html`<section class="panel" aria-labelledby="repos-h"><h2 id="repos-h">Repositories</h2>
