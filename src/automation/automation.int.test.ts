@@ -5,6 +5,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantLimitsEnv } from '../../test/helpers/config.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { eventually } from '../../test/helpers/eventually.js';
@@ -44,14 +45,7 @@ const statusOf = async (table: 'changelog_entries' | 'release_notes', where: str
 };
 
 beforeAll(async () => {
-  ctx = await createTestContext({
-    RATE_LIMIT_ENABLED: 'true',
-    RATE_LIMIT_PUBLIC_MAX: '100000',
-    RATE_LIMIT_AUTHENTICATED_MAX: '100000',
-    RATE_LIMIT_AUTH_FAILURES_MAX: '100000',
-    RATE_LIMIT_TENANT_ACTIONS_MAX: String(TENANT_ACTIONS_MAX),
-    RATE_LIMIT_TENANT_ACTIONS_WINDOW_MS: '600000',
-  });
+  ctx = await createTestContext(tenantLimitsEnv(TENANT_ACTIONS_MAX));
   const { services } = ctx;
   const alice = await buildUser(services, { email: 'alice@example.com' });
   const bob = await buildUser(services, { email: 'bob@example.com' });

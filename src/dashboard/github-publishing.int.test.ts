@@ -6,9 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { signUpTeam, type DashboardClient, type Person } from '../../test/helpers/dashboard-client.js';
 import { storeCommits } from '../../test/helpers/releases.js';
-import { createScmTestContext, type ScmTestContext } from '../../test/helpers/scm.js';
+import { createScmTestContext, linkAcmeApp, type ScmTestContext } from '../../test/helpers/scm.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import { githubSourceKey } from '../repos/repos.service.js';
 
 let ctx: ScmTestContext;
 let people: Record<Person, DashboardClient>;
@@ -29,18 +28,8 @@ beforeAll(async () => {
   });
   const alice = (await ctx.services.users.findByEmail('alice@example.com'))!;
   const org = await ctx.services.orgs.membership('acme', alice.id);
-  const { installation } = await ctx.services.github.recordInstallation({ type: 'org', orgId: org.org.id }, { installationId: 101, setupAction: 'install' });
   const project = (await ctx.services.projects.findBySlug('acme-app'))!;
-  ({ link } = await ctx.services.repos.linkGitHubRepo({
-    projectId: project.id,
-    installationId: installation!.id,
-    repoOwner: 'acme',
-    repoName: 'app',
-    cloneUrl: 'https://github.com/acme/app.git',
-    sourceKey: githubSourceKey('acme', 'app'),
-    trackedBranch: 'main',
-    defaultBranch: 'main',
-  }));
+  ({ link } = await linkAcmeApp(ctx, { type: 'org', orgId: org.org.id }, project.id));
   await ctx.services.generation.configure('acme-app', { history: 'draft' });
   await storeCommits(ctx.services, project.id, [buildCommit({ message: 'feat: first (#1)', tags: ['v1.0.0'] })]);
   await ctx.services.generation.generate('acme-app');

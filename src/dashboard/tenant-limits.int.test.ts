@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tenantLimitsEnv } from '../../test/helpers/config.js';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
 import { DashboardClient } from '../../test/helpers/dashboard-client.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
@@ -31,12 +32,7 @@ beforeAll(async () => {
   ctx = await createTestContext({
     REPOS_DIR: join(scratch, 'repos'),
     SIGNUP_OPEN: 'true',
-    // The general limits stay out of the way (every client here shares few addresses).
-    RATE_LIMIT_ENABLED: 'true',
-    RATE_LIMIT_PUBLIC_MAX: '100000',
-    RATE_LIMIT_AUTHENTICATED_MAX: '100000',
-    RATE_LIMIT_TENANT_ACTIONS_MAX: '2',
-    RATE_LIMIT_TENANT_ACTIONS_WINDOW_MS: '600000',
+    ...tenantLimitsEnv(2),
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
   });
   aliceClient = alice();
@@ -180,10 +176,7 @@ describe("per-tenant limit on the API's repository links", () => {
   let scm: ScmTestContext;
   beforeAll(async () => {
     scm = await createScmTestContext({
-      RATE_LIMIT_ENABLED: 'true',
-      RATE_LIMIT_PUBLIC_MAX: '100000',
-      RATE_LIMIT_AUTHENTICATED_MAX: '100000',
-      RATE_LIMIT_TENANT_ACTIONS_MAX: '2',
+      ...tenantLimitsEnv(2),
       GITHUB_TRUSTED_ACCOUNTS: 'acme,other',
     });
   }, 60_000);

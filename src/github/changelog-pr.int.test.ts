@@ -6,9 +6,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { storeCommits } from '../../test/helpers/releases.js';
-import { createScmTestContext, type ScmTestContext } from '../../test/helpers/scm.js';
+import { createScmTestContext, linkAcmeApp, type ScmTestContext } from '../../test/helpers/scm.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import { githubSourceKey } from '../repos/repos.service.js';
 import { CHANGELOG_BRANCH } from './changelog-pr.service.js';
 
 let ctx: ScmTestContext;
@@ -39,17 +38,7 @@ beforeAll(async () => {
   ctx.github.pushFile(REPO, 'main', 'README.md', '# app\n');
   // Protected: any direct write to it fails, so a test would see one.
   ctx.github.protectBranch(REPO, 'main');
-  const { installation } = await ctx.services.github.recordInstallation({ type: 'user', userId: alice.id }, { installationId: 101, setupAction: 'install' });
-  ({ link } = await ctx.services.repos.linkGitHubRepo({
-    projectId: project.id,
-    installationId: installation!.id,
-    repoOwner: 'acme',
-    repoName: 'app',
-    cloneUrl: 'https://github.com/acme/app.git',
-    sourceKey: githubSourceKey('acme', 'app'),
-    trackedBranch: 'main',
-    defaultBranch: 'main',
-  }));
+  ({ link } = await linkAcmeApp(ctx, { type: 'user', userId: alice.id }, project.id));
   const a = buildCommit({ message: 'feat: first feature', tags: ['v1.0.0'], date: '2024-03-01T10:00:00Z' });
   const b = buildCommit({ parents: [a.sha], message: 'fix: a fix', tags: ['v1.1.0'], date: '2024-03-02T10:00:00Z' });
   await storeCommits(ctx.services, project.id, [a, b]);

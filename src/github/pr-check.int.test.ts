@@ -11,9 +11,8 @@ import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { commitFiles, git } from '../../test/helpers/git.js';
 import { tempDir } from '../../test/helpers/git-fixtures.js';
 import { preview } from '../generation/preview.js';
-import { createScmTestContext, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
+import { createScmTestContext, linkAcmeApp, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import { githubSourceKey } from '../repos/repos.service.js';
 
 let ctx: ScmTestContext;
 let project: { id: string; slug: string };
@@ -70,17 +69,7 @@ beforeAll(async () => {
     permissions: { contents: 'read', metadata: 'read', checks: 'write', pull_requests: 'read' },
     repos: [{ owner: 'acme', name: 'app', cloneUrl: '/nonexistent/app.git' }],
   });
-  const { installation } = await ctx.services.github.recordInstallation({ type: 'user', userId: alice.id }, { installationId: 101, setupAction: 'install' });
-  ({ link } = await ctx.services.repos.linkGitHubRepo({
-    projectId: project.id,
-    installationId: installation!.id,
-    repoOwner: 'acme',
-    repoName: 'app',
-    cloneUrl: 'https://github.com/acme/app.git',
-    sourceKey: githubSourceKey('acme', 'app'),
-    trackedBranch: 'main',
-    defaultBranch: 'main',
-  }));
+  ({ link } = await linkAcmeApp(ctx, { type: 'user', userId: alice.id }, project.id));
   await ctx.services.publishing.configure(project.id, link.id, { releases: false, prChecks: 'report' });
 });
 

@@ -10,9 +10,8 @@ import { testConfig } from '../../test/helpers/config.js';
 import { buildCommit } from '../../test/helpers/commits.js';
 import { buildProject, buildUser } from '../../test/helpers/factories.js';
 import { storeCommits } from '../../test/helpers/releases.js';
-import { createScmTestContext, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
+import { createScmTestContext, linkAcmeApp, WEBHOOK_SECRET, type ScmTestContext } from '../../test/helpers/scm.js';
 import type { RepoLinkRow } from '../db/schema.js';
-import { githubSourceKey } from '../repos/repos.service.js';
 import { createServices } from '../services.js';
 import { workReleaseSyncJobs } from './publishing.job.js';
 import { BODY_BEGIN, BODY_END } from './release-body.js';
@@ -54,17 +53,7 @@ beforeAll(async () => {
     permissions: { contents: 'write', metadata: 'read' },
     repos: [{ owner: 'acme', name: 'app', cloneUrl: '/nonexistent/app.git', tags: TAGS }],
   });
-  const { installation } = await ctx.services.github.recordInstallation({ type: 'user', userId: alice.id }, { installationId: 101, setupAction: 'install' });
-  ({ link } = await ctx.services.repos.linkGitHubRepo({
-    projectId: project.id,
-    installationId: installation!.id,
-    repoOwner: 'acme',
-    repoName: 'app',
-    cloneUrl: 'https://github.com/acme/app.git',
-    sourceKey: githubSourceKey('acme', 'app'),
-    trackedBranch: 'main',
-    defaultBranch: 'main',
-  }));
+  ({ link } = await linkAcmeApp(ctx, { type: 'user', userId: alice.id }, project.id));
 
   let parent: string[] = [];
   const commits = TAGS.flatMap((tag, i) => {

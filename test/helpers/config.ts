@@ -22,3 +22,19 @@ export const TEST_ENV = {
 export function testConfig(env: Record<string, string | undefined> = {}): Config {
   return loadConfig({ ...TEST_ENV, ...env });
 }
+
+/**
+ * Settings for a suite of the per-tenant limits on expensive actions: the limiter on, the general
+ * per-address limits out of the way (every client of a suite shares few addresses), `max` actions a
+ * tenant may take in ten minutes.
+ */
+export function tenantLimitsEnv(max: number): Record<string, string> {
+  return {
+    RATE_LIMIT_ENABLED: 'true',
+    RATE_LIMIT_PUBLIC_MAX: '100000',
+    RATE_LIMIT_AUTHENTICATED_MAX: '100000',
+    RATE_LIMIT_AUTH_FAILURES_MAX: '100000',
+    RATE_LIMIT_TENANT_ACTIONS_MAX: String(max),
+    RATE_LIMIT_TENANT_ACTIONS_WINDOW_MS: '600000',
+  };
+}

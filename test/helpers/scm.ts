@@ -1,4 +1,7 @@
 import { rmSync } from 'node:fs';
+import type { RepoLinkRow } from '../../src/db/schema.js';
+import type { ContextOwner } from '../../src/github/github.repository.js';
+import { githubSourceKey } from '../../src/repos/repos.service.js';
 import { createTestContext, type TestContext } from './context.js';
 import { appKeyPair, startFakeGitHub, type FakeGitHub } from './fake-github.js';
 import { tempDir } from './git-fixtures.js';
@@ -56,4 +59,23 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs 
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Records the fake GitHub's installation 101 for `owner` and links its repository acme/app (tracked and
+ * default branch `main`) to the project: the GitHub link the publishing suites start from.
+ */
+export async function linkAcmeApp(ctx: ScmTestContext, owner: ContextOwner, projectId: string): Promise<{ link: RepoLinkRow }> {
+  const { installation } = await ctx.services.github.recordInstallation(owner, { installationId: 101, setupAction: 'install' });
+  const { link } = await ctx.services.repos.linkGitHubRepo({
+    projectId,
+    installationId: installation!.id,
+    repoOwner: 'acme',
+    repoName: 'app',
+    cloneUrl: 'https://github.com/acme/app.git',
+    sourceKey: githubSourceKey('acme', 'app'),
+    trackedBranch: 'main',
+    defaultBranch: 'main',
+  });
+  return { link };
 }
