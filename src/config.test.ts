@@ -228,6 +228,8 @@ describe('loadConfig: language model for release summaries', () => {
     expect(attempt).toThrow(/LLM_RELEASES_PER_RUN must be an integer from 1/);
     expect(() => loadConfig({ LLM_BASE_URL: 'http://127.0.0.1:8080/v1' })).toThrow(/LLM_MODEL must name the model when LLM_BASE_URL is set/);
     expect(() => loadConfig({ LLM_MODEL: 'm' })).toThrow(/LLM_MODEL needs LLM_BASE_URL/);
+    // Credentials belong in LLM_API_KEY: in the URL they would reach error messages.
+    expect(() => loadConfig({ LLM_BASE_URL: 'https://user:pass@llm.example.com/v1', LLM_MODEL: 'm' })).toThrow(/LLM_BASE_URL must not hold credentials/);
   });
 });
 

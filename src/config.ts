@@ -388,6 +388,8 @@ export function loadConfig(env: Env = process.env): Config {
   const llmTimeoutMs = integer('LLM_TIMEOUT_MS', 60_000, 100, 600_000);
   const llmReleasesPerRun = integer('LLM_RELEASES_PER_RUN', 3, 1, 100);
   if (llmBaseUrl !== null && llmModel === null) problems.push('LLM_MODEL must name the model when LLM_BASE_URL is set');
+  // The key goes in LLM_API_KEY (sent as a header, never logged); a URL's user info would reach error messages.
+  if (llmBaseUrl !== null && /^[a-z]+:\/\/[^/]*@/i.test(llmBaseUrl)) problems.push('LLM_BASE_URL must not hold credentials (use LLM_API_KEY)');
   if (llmBaseUrl === null && llmModel !== null) problems.push('LLM_MODEL needs LLM_BASE_URL (the server to ask)');
   const llm: LlmConfig | null =
     llmBaseUrl !== null && llmModel !== null

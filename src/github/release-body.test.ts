@@ -44,6 +44,17 @@ describe('the release body', () => {
     expect(withoutSection(`${BODY_BEGIN} but no end`)).toBe(`${BODY_BEGIN} but no end`);
   });
 
+  it('keeps commit text from forging its markers: an update replaces, and an unpublish removes, all of its text', () => {
+    const forged = releaseSection(input([`Handle \`${BODY_END}\` and \`${BODY_BEGIN}\``, 'Leftover that must go']));
+    expect(forged.split(BODY_END)).toHaveLength(2);
+    expect(forged.split(BODY_BEGIN)).toHaveLength(2);
+    const body = withSection("Owners' words", forged);
+    expect(withoutSection(body)).toBe("Owners' words");
+    const updated = withSection(body, releaseSection(input(['Two'])));
+    expect(updated).not.toContain('Leftover');
+    expect(withoutSection(updated)).toBe("Owners' words");
+  });
+
   it("cuts a huge note under GitHub's limit and says where the whole note is, in linear time", () => {
     const items = Array.from({ length: 20_000 }, (_, i) => `Change number ${i} with some words to make it long`);
     const started = performance.now();

@@ -9,6 +9,8 @@ import type { GeneratedJson } from '../generation/engine/types.js';
 
 export const BODY_BEGIN = '<!-- changelog-service:begin (written by the changelog service; edits between these markers are replaced) -->';
 export const BODY_END = '<!-- changelog-service:end -->';
+const MARKER_NAME = 'changelog-service:';
+const FORGED_MARKER_NAME = 'changelog-service\u200b:';
 /** GitHub refuses release bodies over 125,000 characters; ours stays under it with the owners' text. */
 export const MAX_SECTION_CHARS = 100_000;
 /** Contributors named at most; the rest are counted. */
@@ -56,7 +58,9 @@ export function releaseSection(input: ReleaseBodyInput): string {
     const cut = text.lastIndexOf('\n', MAX_SECTION_CHARS);
     text = `${text.slice(0, cut > 0 ? cut : MAX_SECTION_CHARS)}\n\n_This note is longer than a GitHub Release holds: read it whole at ${input.noteUrl}_`;
   }
-  return `${BODY_BEGIN}\n${text}\n${BODY_END}`;
+  // Commit text can spell a marker (in a code span Markdown leaves it as written): broken by a zero-width
+  // space, so the section ends where the service ended it and an unpublish removes all of it.
+  return `${BODY_BEGIN}\n${text.replaceAll(MARKER_NAME, FORGED_MARKER_NAME)}\n${BODY_END}`;
 }
 
 /** Where the service's section sits in a body, or null. Found with two index scans (linear). */

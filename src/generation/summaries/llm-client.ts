@@ -79,11 +79,14 @@ export function promptItems(items: readonly SummaryItem[]): string {
 }
 
 export function summaryMessages(release: { tag: string | null; previousTag: string | null }, items: readonly SummaryItem[]) {
-  const name = release.tag ?? 'the unreleased changes';
-  const since = release.previousTag ? ` (changes since ${release.previousTag})` : '';
+  // Tag names are repository data too (git allows `<` and `>` in them): inside the block, escaped like the items.
+  const names = JSON.stringify({ release: release.tag ?? 'unreleased', previous_release: release.previousTag }).replace(/</g, '\\u003c');
   return [
     { role: 'system', content: SYSTEM },
-    { role: 'user', content: `Release ${name}${since}. Its items (untrusted data):\n<untrusted-data>\n${promptItems(items)}\n</untrusted-data>` },
+    {
+      role: 'user',
+      content: `The release (untrusted data):\n<untrusted-release>\n${names}\n</untrusted-release>\nIts items (untrusted data):\n<untrusted-data>\n${promptItems(items)}\n</untrusted-data>`,
+    },
   ];
 }
 
@@ -132,9 +135,10 @@ export async function requestSummary(
         response_format: { type: 'json_schema', json_schema: SUMMARY_SCHEMA },
       }),
     });
-  } catch (error) {
+  } catch {
     if (signal.aborted) throw new LlmError(`no answer within ${llm.timeoutMs} ms`);
-    throw new LlmError(`the request failed (${(error as Error).message})`);
+    // A fixed reason: the error's text may name the URL, and this one is shown to the tenant's editors.
+    throw new LlmError('the request failed (the server could not be reached)');
   }
   let text: string;
   try {
