@@ -230,3 +230,21 @@ describe('release dates and order', () => {
     expect(notes.map((n) => n.tag)).toEqual(['v1.1.0', 'v1.0.1', 'v1.0.0']);
   });
 });
+
+describe('a patch release ships no guessed features (issue 24)', () => {
+  // `Sort manual chunks by execution order` adds library code with its test: a feature by its diff, a fix in 4.55.2.
+  const guessed = (parent: string, subject: string, date: string, tags: string[] = []) =>
+    buildCommit({ parents: [parent], message: subject, date, tags, changes: [['A', 'src/chunks.ts'], ['M', 'test/chunks.test.ts']] });
+  const a = buildCommit({ message: 'feat: first', tags: ['v1.0.0'], date: '2024-01-01T10:00:00Z' });
+  const b = guessed(a.sha, 'Sort manual chunks by execution order', '2024-01-02T10:00:00Z');
+  const c = buildCommit({ parents: [b.sha], message: 'feat: a declared feature', tags: ['v1.0.1'], date: '2024-01-03T10:00:00Z' });
+  const d = guessed(c.sha, 'Tree-shake unused array patterns', '2024-01-04T10:00:00Z', ['v1.1.0']);
+  const notes = generateReleases([a, b, c, d], settings);
+  const sections = (tag: string) =>
+    Object.fromEntries(notes.find((n) => n.tag === tag)!.generated_json.sections.map((s) => [s.section_type_key, s.items.map((i) => i.text)]));
+
+  it('files a feature guessed from its words or diff as a fix in x.y.Z, keeps a declared one, and leaves a minor release as it was', () => {
+    expect(sections('v1.0.1')).toEqual({ feature: ['A declared feature'], fix: ['Sort manual chunks by execution order'] });
+    expect(sections('v1.1.0')).toEqual({ feature: ['Tree-shake unused array patterns'] });
+  });
+});

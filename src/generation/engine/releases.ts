@@ -183,12 +183,32 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
     // of one dependency is the version the release ships.
     members.sort(byArrival);
     // A change and its revert inside one release cancel out; a revert of something already released stays.
-    const shown = cancelReverts(members).kept.filter((p) => visible.has(p.classified.section));
+    let shown = cancelReverts(members).kept.filter((p) => visible.has(p.classified.section));
     if (!release && !shown.length) continue;
+    if (isPatchStep(previous?.version ?? null, release?.version ?? null)) shown = shown.map(asPatchFix);
     notes.push(releaseNote(release, previous, shown, settings, versions));
   }
   // Newest first, Unreleased on top.
   return notes.sort((a, b) => (b.released_at ?? '\uffff').localeCompare(a.released_at ?? '\uffff') || a.key.localeCompare(b.key));
+}
+
+/**
+ * A patch release (x.y.Z over x.y.z, both final) ships no features by the project's own semver: a change
+ * guessed to be a feature from its words or its diff (`Sort manual chunks by execution order`,
+ * `Support @__PURE__ when nested after new`) is a fix there, as its maintainers file it. A type the project
+ * declared (`feat:`, a gitmoji, `[feature]`) stands.
+ */
+export function isPatchStep(previous: semver.SemVer | null, version: semver.SemVer | null): boolean {
+  if (!previous || !version || previous.prerelease.length || version.prerelease.length) return false;
+  return previous.major === version.major && previous.minor === version.minor && version.patch > previous.patch;
+}
+
+const DECLARED_RULES = /^(conventional|legacy-tag|gitmoji)/;
+
+/** The commit as a patch release's note lists it (see isPatchStep). */
+export function asPatchFix(p: PreparedCommit): PreparedCommit {
+  if (p.classified.section !== 'feature' || DECLARED_RULES.test(p.classified.rule)) return p;
+  return { ...p, classified: { ...p.classified, section: 'fix' } };
 }
 
 /**
