@@ -77,6 +77,10 @@ afterAll(async () => {
   if (origin) removeRepoCopy(origin);
 });
 
+/** Ingest jobs waiting or running (pg-boss's table): an idle link may be between two of them. */
+const ingestsInQueue = async () =>
+  Number((await sql<{ n: string }>`SELECT count(*) AS n FROM pgboss.job WHERE name = 'repo-ingest' AND state IN ('created', 'retry', 'active')`.execute(ctx.services.database.db)).rows[0]!.n);
+
 describe('backfill through GitHub', () => {
   it('clones through an installation token and stores the whole branch once', async () => {
     const link = await waitFor(async () => {
@@ -155,8 +159,9 @@ describe('POST /webhooks/github', () => {
       expect((await deliver('push', pushPayload('1'.repeat(40), 101, 'refs/heads/feature'))).json().outcome).toBe('ignored: no link tracks this branch');
     } finally {
       await ctx.services.repos.setReleaseBranches(linkId, []);
-      // The queued ingests end before the next test counts commits (the origin has no 5.x: nothing is added).
-      await waitFor(async () => ((await linkRow()).sync_state === 'idle' && (await linkRow()).status === 'active' ? true : undefined), 20_000, 'the ingests');
+      // The queued ingests end before the next test counts commits (the origin has no 5.x: nothing is added):
+      // none waiting or running in the queue, not only an idle link between two of them.
+      await waitFor(async () => ((await ingestsInQueue()) === 0 && (await linkRow()).sync_state === 'idle' && (await linkRow()).status === 'active' ? true : undefined), 20_000, 'the ingests');
     }
   });
 
@@ -186,6 +191,8 @@ describe('POST /webhooks/github', () => {
   });
 
   it('stops ingest when the installation is suspended or deleted, and resumes on unsuspend', async () => {
+    // An ingest that began before the suspension would still fetch what is pushed below.
+    await waitFor(async () => ((await ingestsInQueue()) === 0 ? true : undefined), 20_000, 'no ingest in flight');
     ctx.github.installation(101)!.suspended = true;
     const suspend = await deliver('installation', { action: 'suspend', installation: { id: 101 } });
     expect(suspend.json().outcome).toBe('installation suspended: ingest stopped');
