@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
 import { createServices, type Services } from '../../services.js';
 import { createTestDatabase, usePostgres, type TestDatabase } from '../../../test/helpers/database.js';
 import { buildProject, buildUser } from '../../../test/helpers/factories.js';
+import { testConfig } from '../../../test/helpers/config.js';
 
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -31,7 +31,8 @@ afterAll(async () => {
 });
 
 async function appWith(env: Record<string, string>, beforeReady?: (app: FastifyInstance) => void): Promise<FastifyInstance> {
-  const config = loadConfig({ NODE_ENV: 'test', RATE_LIMIT_ENABLED: 'true', ...env });
+  // The test settings (load shedding off unless a test turns it on), with the rate limits on.
+  const config = testConfig({ RATE_LIMIT_ENABLED: 'true', ...env });
   const built = await buildApp({ config, database, services: createServices(database, config) });
   beforeReady?.(built);
   await built.ready();
