@@ -2,9 +2,10 @@
 // default (docs/security.md, "Availability"): a real `changelog serve` process on PGlite, `/health`
 // sampled every 100 ms, p95 under 200 ms while each of these runs — back-to-back anonymous
 // `?component=` reads of a project with 50,000 published entries, the ingest of a repository with a
-// 40 MB commit message, a settings preview and a generation of a 50,000-commit project, and a
-// remote that answers its ref advertisement but never the fetch. Data is put in place with SQL
-// before the server starts (an ingest of 50,000 commits would take most of the test's time).
+// 40 MB commit message, a settings preview, a release preview (automation API) and a generation of a
+// 50,000-commit project, and a remote that answers its ref advertisement but never the fetch. Data is
+// put in place with SQL before the server starts (an ingest of 50,000 commits would take most of the
+// test's time).
 // A `.pglite.int.test.ts` file: it runs once, on the embedded database, whatever TEST_DB says.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -14,7 +15,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { hashPassword } from '../src/auth/passwords.js';
+import { displayPrefix, generateKey, hashKey } from '../src/keys/key-format.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { httpSession } from './helpers/http-session.js';
@@ -25,6 +28,11 @@ const ENTRIES = 50_000;
 const COMMITS = 50_000;
 const MESSAGE_BYTES = 40 * 1024 * 1024;
 const P95_LIMIT_MS = 200;
+/** A publishing API key of Ada's (the automation API's release preview). */
+const API_KEY = generateKey();
+/** The seeded history's newest commit (the seed's SHA formula). */
+const md5 = (text: string) => createHash('md5').update(text).digest('hex');
+const NEWEST_SHA = md5(`c${COMMITS}`) + md5(`d${COMMITS}`).slice(0, 8);
 
 let scratch: string;
 let dataDir: string;
@@ -86,6 +94,8 @@ async function seed(db: Database): Promise<void> {
     await sql<{ id: string }>`INSERT INTO users (email, name, password_hash, is_instance_owner)
       VALUES ('ada@example.com', 'Ada', ${passwordHash}, true) RETURNING id`.execute(db.db)
   ).rows;
+  await sql`INSERT INTO api_keys (name, context_type, user_id, scope, key_hash, display_prefix, can_publish)
+    VALUES ('release', 'user', ${ada!.id}::uuid, 'all', ${hashKey(API_KEY)}, ${displayPrefix(API_KEY)}, true)`.execute(db.db);
   await sql`INSERT INTO projects (owner_type, owner_user_id, name, slug)
     SELECT 'user', ${ada!.id}::uuid, s, s FROM unnest(ARRAY['reads', 'big', 'huge', 'stuck']) AS s`.execute(db.db);
   await sql`
@@ -234,7 +244,7 @@ describe('the HTTP event loop under load on the embedded database (a real server
     expect(samples.p95).toBeLessThan(P95_LIMIT_MS);
   }, 30_000);
 
-  it('(c) a settings preview and a generation of a 50,000-commit project', async () => {
+  it('(c) a settings preview, a release preview and a generation of a 50,000-commit project', async () => {
     const form = { entry_types: 'commit', time_zone: 'UTC', exclude_authors: '', path_rules: '' };
     await session.request('/dashboard/projects/big/generation');
     const previewSamples = await healthWhile(async () => {
@@ -243,6 +253,18 @@ describe('the HTTP event loop under load on the embedded database (a real server
       expect(preview.body).toContain('Preview of these settings');
     }, 0);
     report('previewing 50,000 commits', previewSamples);
+    // The automation API's preview of the release about to be tagged at the newest commit: all 50,000 commits.
+    const releaseSamples = await healthWhile(async () => {
+      const response = await fetch(`${server.url}/v1/projects/big/releases/preview`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ ref: NEWEST_SHA, tag: 'v9.0.0' }),
+      });
+      const body = (await response.json()) as { preview?: { commits: number; tag: string } };
+      expect(response.status, JSON.stringify(body)).toBe(200);
+      expect(body.preview).toMatchObject({ tag: 'v9.0.0', commits: COMMITS });
+    }, 0);
+    report('previewing the release of 50,000 commits', releaseSamples);
     const generateSamples = await healthWhile(async () => {
       const generated = await session.request('/dashboard/projects/big/generate', {});
       expect(generated.status).toBe(303);
@@ -251,7 +273,7 @@ describe('the HTTP event loop under load on the embedded database (a real server
     const entries = await sql<{ n: number }>`
       SELECT count(*)::int AS n FROM changelog_entries e JOIN projects p ON p.id = e.project_id WHERE p.slug = 'big'`.execute(database.db);
     expect(entries.rows[0]!.n).toBeGreaterThan(COMMITS / 2);
-    for (const samples of [previewSamples, generateSamples]) {
+    for (const samples of [previewSamples, releaseSamples, generateSamples]) {
       expect(samples.failures).toBe(0);
       expect(samples.p95).toBeLessThan(P95_LIMIT_MS);
     }
