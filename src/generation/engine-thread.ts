@@ -52,7 +52,33 @@ export type EngineRequest =
        */
       releaseOnly?: readonly string[];
     }
-  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] };
+  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] }
+  /**
+   * One release note of the history up to `tip` (a SHA): the note of `tag` (put on the tip when it
+   * does not carry it: the release about to be tagged), or with null what is Unreleased there. The
+   * thread walks the tip's ancestors, and only the note's fields cross back, not the stored form
+   * (whose items JSON runs to megabytes for a large release): neither costs the caller's event loop.
+   */
+  | {
+      kind: 'release';
+      commits: readonly EngineCommit[];
+      settings: GenerationSettings;
+      trunk?: readonly string[];
+      releaseOnly?: readonly string[];
+      tip: string;
+      tag: string | null;
+    };
+
+/** The fields of one release note that a preview shows (`commits`: how many it covers). */
+export interface ReleaseNoteFields {
+  tag: string | null;
+  previous_tag: string | null;
+  version: string | null;
+  prerelease: boolean;
+  title: string;
+  content: string;
+  commits: number;
+}
 
 /**
  * A request as it crosses to the thread: the commits packed (engine-wire.ts); `stream`: which of
@@ -73,8 +99,8 @@ export interface EngineResult {
    */
   touched?: { commits: number; keys: string[] };
 }
-type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : SettingsComparison;
-export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison } | { ok: false; message: string };
+type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : R extends { kind: 'release' } ? ReleaseNoteFields | null : SettingsComparison;
+export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison | ReleaseNoteFields | null } | { ok: false; message: string };
 /** What a streamed run sends ahead of its response: release notes, then the entries in batches. */
 export type StreamMessage = { entries: EntryToStore[] } | { releases: ReleaseToStore[] };
 
@@ -103,13 +129,15 @@ const STREAM_CHARS = 256 * 1024;
 
 /** The engine's work for one request (its commits' changes parsed), in whichever thread calls it. */
 export function runEngineRequest(
-  request: EngineRequest & { commits: readonly CommitRecord[] },
+  input: EngineRequest & { commits: readonly CommitRecord[] },
   { onEntries, onReleases }: RunOptions = {},
-): EngineResult | SettingsComparison {
+): EngineResult | SettingsComparison | ReleaseNoteFields | null {
+  const request = input.kind === 'release' ? { ...input, commits: historyAt(input.commits, input.tip, input.tag) } : input;
   // One reading of the graph for the periods (arrival) and the releases' dates (versions), from
   // every commit: release branches' tags label and make releases too.
   const releaseOnly = new Set(request.releaseOnly ?? []);
-  const arrival = computeArrivals(request.commits, { trunk: request.kind === 'generate' ? request.options.trunk : undefined, releaseOnly });
+  const trunk = request.kind === 'generate' ? request.options.trunk : request.kind === 'release' ? request.trunk : undefined;
+  const arrival = computeArrivals(request.commits, { trunk, releaseOnly });
   const versions = buildVersionIndex(request.commits, { arrival, releaseOnly });
   // Entries and rollups are the tracked branch's alone.
   const commits: readonly CommitRecord[] = request.commits;
@@ -160,9 +188,44 @@ export function runEngineRequest(
       : {};
     return { entries, ...(releases ? { releases } : {}), warnings: result.warnings, ...reach };
   }
+  if (request.kind === 'release') {
+    let fields: ReleaseNoteFields | null = null;
+    const onPrepared = (prepared: readonly PreparedCommit[]) => {
+      const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), request.settings, [], arrival, undefined, tracked) : [];
+      const note = generateReleases(request.commits, request.settings, { prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared, versions }).find(
+        (n) => n.tag === request.tag,
+      );
+      if (note) {
+        const { tag, previous_tag, version, prerelease, title, content } = note;
+        fields = { tag, previous_tag, version, prerelease, title, content, commits: note.commit_shas.length };
+      }
+    };
+    // No entry types: the commits are classified (onPrepared) and nothing else is made.
+    generate(tracked, request.settings, { types: [], ...(trunk ? { trunk } : {}), versions, arrival, onPrepared });
+    return fields;
+  }
   const current = generate(tracked, request.current, { versions, arrival });
   const proposed = generate(tracked, request.proposed, { versions, arrival });
   return compareGenerations(current, proposed, request.proposed);
+}
+
+/** `tip` and every commit it reaches through their parents, in the given order; `tag` put on the tip. */
+function historyAt(commits: readonly CommitRecord[], tip: string, tag: string | null): CommitRecord[] {
+  const bySha = new Map(commits.map((c) => [c.sha, c]));
+  const reached = new Set<string>([tip]);
+  const stack = [tip];
+  while (stack.length) {
+    for (const parent of bySha.get(stack.pop()!)?.parents ?? []) {
+      if (!reached.has(parent) && bySha.has(parent)) {
+        reached.add(parent);
+        stack.push(parent);
+      }
+    }
+  }
+  return commits.flatMap((c) => {
+    if (!reached.has(c.sha)) return [];
+    return c.sha === tip && tag !== null && !c.tags.includes(tag) ? [{ ...c, tags: [...c.tags, tag] }] : [c];
+  });
 }
 
 /** How generation runs: in a worker thread (servers) or in the calling thread. */
@@ -253,8 +316,8 @@ export function createThreadEngine({
     },
   };
 
-  function runInThread<R extends EngineRequest>(request: R, { onEntries, onReleases }: RunOptions): Promise<ResultOf<R>> {
-    const wire: WireRequest = { ...request, commits: packCommits(request.commits), stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) } };
+  async function runInThread<R extends EngineRequest>(request: R, { onEntries, onReleases }: RunOptions): Promise<ResultOf<R>> {
+    const wire: WireRequest = { ...request, commits: await packCommits(request.commits), stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) } };
     const worker = idle.pop() ?? startModuleWorker(import.meta.url, 'engine-worker', ENGINE_HEAP);
     worker.ref();
     return new Promise<ResultOf<R>>((resolve, reject) => {

@@ -37,24 +37,29 @@ const commits: CommitRecord[] = [
 ];
 
 describe('what crosses to the generation thread', () => {
-  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors, PR numbers and dependency changes (or none) included', () => {
-    expect(unpackCommits(structuredClone(packCommits(commits)))).toEqual(commits);
-    expect(unpackCommits(packCommits([]))).toEqual([]);
+  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors, PR numbers and dependency changes (or none) included', async () => {
+    expect(unpackCommits(structuredClone(await packCommits(commits)))).toEqual(commits);
+    expect(unpackCommits(await packCommits([]))).toEqual([]);
   });
 
-  it('takes changes, co-authors and dependency changes as the JSON text storage holds, on the wire and inline', () => {
+  it('packs a history of many slices (the event loop turns between them) exactly as one', async () => {
+    const many = Array.from({ length: 4_501 }, (_, i) => ({ ...commits[i % 2]!, sha: i.toString(16).padStart(40, '0'), prNumber: i || null }));
+    expect(unpackCommits(await packCommits(many))).toEqual(many);
+  });
+
+  it('takes changes, co-authors and dependency changes as the JSON text storage holds, on the wire and inline', async () => {
     const stored = commits.map((c) => ({
       ...c,
       changes: JSON.stringify(c.changes),
       coAuthors: JSON.stringify(c.coAuthors),
       ...(c.dependencies ? { dependencies: JSON.stringify(c.dependencies) } : {}),
     }));
-    expect(unpackCommits(packCommits(stored))).toEqual(commits);
+    expect(unpackCommits(await packCommits(stored))).toEqual(commits);
     expect(toCommitRecords(stored)).toEqual(commits);
   });
 
-  it('refuses packed commits whose lengths do not add up', () => {
-    const packed = packCommits(commits);
+  it('refuses packed commits whose lengths do not add up', async () => {
+    const packed = await packCommits(commits);
     expect(() => unpackCommits({ ...packed, text: `${packed.text}x` })).toThrow('packed commits do not match their lengths');
   });
 

@@ -50,33 +50,50 @@ export interface PackedCommits {
   lengths: Uint32Array;
 }
 
-export function packCommits(commits: readonly EngineCommit[]): PackedCommits {
-  const parts: string[] = [];
-  const lengths: number[] = [];
+/** Appends one commit's strings to `parts` and its lengths and counts to `lengths`. */
+function packOne(c: EngineCommit, parts: string[], lengths: number[]): void {
   const put = (s: string) => {
     parts.push(s);
     lengths.push(s.length);
   };
-  for (const c of commits) {
-    put(c.sha);
-    lengths.push(c.parents.length);
-    for (const p of c.parents) put(p);
-    put(c.author.name);
-    put(c.author.email);
-    put(c.author.date);
-    put(c.committer.name);
-    put(c.committer.email);
-    put(c.committer.date);
-    put(c.message);
-    put(typeof c.changes === 'string' ? c.changes : JSON.stringify(c.changes));
-    lengths.push(c.tags.length);
-    for (const t of c.tags) put(t);
-    put(typeof c.coAuthors === 'string' ? c.coAuthors : JSON.stringify(c.coAuthors));
-    lengths.push(c.prNumber ?? 0);
-    // '' for none: the JSON of a DependencyChanges is never empty.
-    put(c.dependencies === undefined ? '' : typeof c.dependencies === 'string' ? c.dependencies : JSON.stringify(c.dependencies));
+  put(c.sha);
+  lengths.push(c.parents.length);
+  for (const p of c.parents) put(p);
+  put(c.author.name);
+  put(c.author.email);
+  put(c.author.date);
+  put(c.committer.name);
+  put(c.committer.email);
+  put(c.committer.date);
+  put(c.message);
+  put(typeof c.changes === 'string' ? c.changes : JSON.stringify(c.changes));
+  lengths.push(c.tags.length);
+  for (const t of c.tags) put(t);
+  put(typeof c.coAuthors === 'string' ? c.coAuthors : JSON.stringify(c.coAuthors));
+  lengths.push(c.prNumber ?? 0);
+  // '' for none: the JSON of a DependencyChanges is never empty.
+  put(c.dependencies === undefined ? '' : typeof c.dependencies === 'string' ? c.dependencies : JSON.stringify(c.dependencies));
+}
+
+/** Commits packed this many at a time by `packCommitsInSlices`, the event loop free in between. */
+const PACK_SLICE = 2_000;
+
+/**
+ * Packs the commits a slice at a time with a turn of the event loop between slices: packing 50,000
+ * commits at once held the HTTP server's event loop for over 100 ms (a preview or a run from the
+ * dashboard packs the project's whole history).
+ */
+export async function packCommits(commits: readonly EngineCommit[]): Promise<PackedCommits> {
+  const texts: string[] = [];
+  const lengths: number[] = [];
+  for (let start = 0; start < commits.length; start += PACK_SLICE) {
+    if (start) await new Promise((resolve) => setImmediate(resolve));
+    const parts: string[] = [];
+    const end = Math.min(commits.length, start + PACK_SLICE);
+    for (let i = start; i < end; i++) packOne(commits[i]!, parts, lengths);
+    texts.push(parts.join(''));
   }
-  return { count: commits.length, text: parts.join(''), lengths: Uint32Array.from(lengths) };
+  return { count: commits.length, text: texts.join(''), lengths: Uint32Array.from(lengths) };
 }
 
 export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRecord[] {

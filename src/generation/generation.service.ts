@@ -6,7 +6,7 @@ import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, Stored
 import type { ProjectsService } from '../projects/projects.service.js';
 import { type SettingsComparison } from './engine/compare.js';
 import type { StoredLabel, Touch } from './engine/touched.js';
-import { GenerationTimeout, inlineEngine, type Engine, type EngineResult } from './engine-thread.js';
+import { GenerationTimeout, inlineEngine, type Engine, type EngineResult, type ReleaseNoteFields } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredCommit } from './generation.repository.js';
 import { historyDate, type HistoryContext } from './history.js';
@@ -51,22 +51,6 @@ function resolveRef(rows: readonly StoredCommit[], ref: string): StoredCommit {
   throw new AppError('unprocessable', `The ref ${ref} is neither a tag nor a commit of the synced history: push it and sync the link first`, [
     { parameter: 'ref', message: 'not a synced tag or commit' },
   ]);
-}
-
-/** `tip` and every commit it reaches through the stored parents, in their stored order. */
-function ancestorsOf(rows: readonly StoredCommit[], tip: StoredCommit): StoredCommit[] {
-  const bySha = new Map(rows.map((r) => [r.record.sha, r]));
-  const reached = new Set<string>([tip.record.sha]);
-  const stack = [tip.record.sha];
-  while (stack.length) {
-    for (const parent of bySha.get(stack.pop()!)?.record.parents ?? []) {
-      if (!reached.has(parent) && bySha.has(parent)) {
-        reached.add(parent);
-        stack.push(parent);
-      }
-    }
-  }
-  return rows.filter((r) => reached.has(r.record.sha));
 }
 
 export interface GenerateRunOptions {
@@ -502,36 +486,24 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         throw new AppError('conflict', `The tag ${tag} already names another commit`, [{ parameter: 'tag', message: 'already tags another commit' }]);
       }
       const wanted = tag ?? (tip.record.tags.includes(ref) ? ref : null);
-      const history = ancestorsOf(rows, tip).map((r) =>
-        r === tip && wanted !== null && !r.record.tags.includes(wanted) ? { ...r, record: { ...r.record, tags: [...r.record.tags, wanted] } } : r,
-      );
       const trunk = await generationRepository.trackedBranches(db, projectId);
-      let result: EngineResult;
+      let note: ReleaseNoteFields | null;
       try {
-        result = await engine.run({ kind: 'generate', commits: history.map((r) => r.record), settings, options: { types: [], trunk }, releases: { stored: new Map() }, ...releaseOnlyOf(history) });
+        // The thread narrows the history to the tip's ancestors.
+        note = await engine.run({ kind: 'release', commits: rows.map((r) => r.record), settings, trunk, tip: tip.record.sha, tag: wanted, ...releaseOnlyOf(rows) });
       } catch (error) {
         // A caller waiting on HTTP gets a plain answer, not a 500: the budget is the operator's.
         if (error instanceof GenerationTimeout) throw new AppError('unavailable', 'The preview took longer than the generation time budget (GENERATION_TIME_BUDGET_MS); try again later', undefined, { retryAfterSeconds: 60 });
         throw error;
       }
-      const note = (result.releases ?? []).find((n) => n.tag === wanted);
-      if (!note?.record) {
+      if (!note) {
         // An untagged ref right on a tag has nothing unreleased; a tag outside the project's release series makes no note.
         throw new AppError('unprocessable', wanted === null ? `Nothing is unreleased at ${ref}` : `The tag ${wanted} makes no release note (not a version the project's tags follow)`, [
           { parameter: wanted === null || tag === undefined ? 'ref' : 'tag', message: 'no note' },
         ]);
       }
-      const record = JSON.parse(note.record) as { previous_tag: string | null; version: string | null; prerelease: boolean; title: string; content: string; commit_shas: string[] };
-      return {
-        tag: wanted,
-        previous_tag: record.previous_tag,
-        version: record.version,
-        prerelease: record.prerelease,
-        title: record.title,
-        content: record.content,
-        sha: tip.record.sha,
-        commits: record.commit_shas.length,
-      };
+      const { previous_tag, version, prerelease, title, content, commits } = note;
+      return { tag: wanted, previous_tag, version, prerelease, title, content, sha: tip.record.sha, commits };
     },
 
     /** Whether a linked repository has a CODEOWNERS file (read at ingest). */
