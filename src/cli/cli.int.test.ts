@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +15,9 @@ import { loadMigrations } from '../db/migrate.js';
 
 // The CLI is driven in-process through main(argv, io). Every call opens and closes the database
 // itself, exactly as `changelog ...` does from a shell: a PGlite data directory (DATA_DIR) or, on
-// the PostgreSQL run, a scratch database (DATABASE_URL). Tests run in order and share state.
+// the PostgreSQL run, a scratch database (DATABASE_URL). Tests run in order and share state. In CI this
+// file runs on PostgreSQL only; what the embedded database does differently (creating its directory,
+// the lock) is cli-embedded.pglite.int.test.ts.
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- parsed CLI output, checked field by field
 type Json = any;
@@ -483,37 +484,6 @@ describe('usage errors', () => {
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('Usage: changelog keys');
     expect(result.code).not.toBe(0);
-  });
-});
-
-describe.skipIf(usePostgres)('the PGlite data-dir lock', () => {
-  it('refuses to open a data dir held by an open database in this process, with a one-line message', async () => {
-    const database = await openDatabase({ kind: 'pglite', dataDir });
-    let result: CliResult;
-    try {
-      result = await cli('migrate');
-    } finally {
-      await database.close();
-    }
-    expect(result.code).toBe(1);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toMatch(/^error: [^\n]*in use by another process[^\n]*\n$/);
-    // Released again once the holder closed.
-    expect((await cli('migrate')).code).toBe(0);
-  });
-
-  it('refuses a data dir locked by another live process', async () => {
-    const otherDir = mkdtempSync(join(workDir, 'locked-'));
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
-    try {
-      writeFileSync(join(otherDir, 'changelog.lock'), String(holder.pid));
-      const { code, stdout, stderr } = await runCli(['migrate', '--json'], { env: { DATA_DIR: otherDir, NODE_ENV: 'test' } });
-      expect(code).toBe(1);
-      expect(stdout).toBe('');
-      expect(singleJsonObject(stderr).error).toContain(`in use by another process (pid ${holder.pid})`);
-    } finally {
-      holder.kill('SIGKILL');
-    }
   });
 });
 
