@@ -262,6 +262,8 @@ interface DatasetScore {
   unmatched: number;
   noReference: number;
   notesScored: NoteScore[];
+  /** Notes left out of precision: a release they cover lists nothing itself (a blog post). */
+  unscored: string[];
   unlisted: Unlisted[];
   /** Reader-facing items vs items people filed as internal (jest) or listed only among every PR (rollup). */
   internalItems: number;
@@ -348,13 +350,17 @@ async function evaluate(dataset: Dataset): Promise<DatasetScore> {
   let noReference = 0;
   const whys = new Set<string>();
   let internalItems = 0;
-  /** Per note of ours: the commits people listed for readers, and those they listed as internal. */
-  const listedIn = new Map<string, { versions: string[]; reader: Set<string>; internal: Set<string> }>();
+  /**
+   * Per note of ours: the commits people listed for readers, and those they listed as internal;
+   * `unitemised`: a release the note covers lists nothing itself (its entry points to a blog post).
+   */
+  const listedIn = new Map<string, { versions: string[]; reader: Set<string>; internal: Set<string>; unitemised: string[] }>();
   for (const release of human) {
     const note = noteFor(release.version);
-    const listing = note ? (listedIn.get(note.key) ?? { versions: [], reader: new Set<string>(), internal: new Set<string>() }) : null;
+    const listing = note ? (listedIn.get(note.key) ?? { versions: [], reader: new Set<string>(), internal: new Set<string>(), unitemised: [] }) : null;
     if (note && listing) {
       listing.versions.push(release.version);
+      if (!release.items.length) listing.unitemised.push(release.version);
       listedIn.set(note.key, listing);
     }
     const row: ReleaseScore = {
@@ -442,9 +448,16 @@ async function evaluate(dataset: Dataset): Promise<DatasetScore> {
   const noteByKey = new Map(notes.map((n) => [n.key, n]));
   const notesScored: NoteScore[] = [];
   const unlisted: Unlisted[] = [];
+  const unscored: string[] = [];
   for (const [key, listing] of listedIn) {
-    // Only where people itemised the release: a release that points to a blog post lists nothing to compare with.
+    // Only where people itemised the release: a release that points to a blog post lists nothing to compare
+    // with, and neither does a note that covers one beside a patch release cut from a branch (prettier's
+    // 1.15.0 note holds the 97 changes its blog post describes; 1.14.3, the backport beside it, lists one).
     if (!listing.reader.size && !listing.internal.size) continue;
+    if (listing.unitemised.length) {
+      unscored.push(`${noteByKey.get(key)!.tag ?? 'Unreleased'} (${listing.unitemised.join(', ')} not itemised)`);
+      continue;
+    }
     const note = noteByKey.get(key)!;
     const groups = new Map<string, string[]>();
     for (const sha of note.commit_shas) {
@@ -517,6 +530,7 @@ async function evaluate(dataset: Dataset): Promise<DatasetScore> {
     unmatched,
     noReference,
     notesScored,
+    unscored,
     unlisted,
     internalItems,
     components: componentCounts(prepared),
@@ -618,6 +632,7 @@ function precisionTable(score: DatasetScore): string {
       (n) =>
         `| ${n.note} | ${n.versions.join(', ')} | ${n.items} | ${n.listed} | ${n.internal} | ${pct(n.listed, n.items)} | ${n.items ? (n.headline ? 'yes' : '**none**') : '–'} |`,
     ),
+    ...(score.unscored.length ? ['', `Not scored (a release the note covers lists nothing to compare with): ${score.unscored.join('; ')}.`] : []),
   ].join('\n');
 }
 
@@ -672,8 +687,9 @@ async function main() {
     'that the maintainers listed for readers in the same release: for jest outside "Chore & Maintenance" (its',
     'maintainers\' word for internal), for rollup in the curated sections above its "Pull Requests" list (an item listed',
     'only there or as internal counts against precision). Coverage counts only what was listed for readers. **No',
-    'headline**: notes with items and no headline item. Precision is scored on the releases people itemised (a release',
-    'whose entry only points to a blog post lists nothing to compare with).',
+    'headline**: notes with items and no headline item. Precision is scored on the releases people itemised: a release',
+    'whose entry only points to a blog post lists nothing to compare with, and neither does a note of ours that covers',
+    'such a release beside an itemised one (each dataset lists those notes under "Not scored").',
     '',
     '| changelog | releases | listed for readers | cited changes found in the history | covered | coverage | same section | items shown | precision | no headline |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -787,6 +803,13 @@ async function main() {
     "  a minor release is left as it was. Same section is now scored as our note lists a change (this rule included).",
     "  Measured: same section jest 84.4 → 85.1, rollup 59.4 → 71.9 (\u201cBug Fixes → ours: feature\u201d 47 → 16; \u201cFeatures → ours:",
     "  fix\u201d stayed 10); coverage and precision unchanged on all four.",
+    "- **The eval stopped scoring notes against a neighbour's list** (a change of the measure, not of the engine): prettier's",
+    "  1.6.0, 1.14.0, 1.15.0, 1.17.0 and 3.8.0 entries only link their blog posts, but our note that covers each also covers",
+    "  a release beside it that lists one to five changes (a patch release cut from a branch: 1.5.3, 1.13.6\u20137, 1.14.3,",
+    "  1.16.3\u20134; or 3.8.1, whose note holds 3.8.0 as that tag is not in the history), and those five notes (289 items)",
+    "  were scored against those few lines: 8 items \u201clisted\u201d. Such a note is now left out of precision like a",
+    "  blog-only release on its own. Measured: prettier precision 56.6% (745/1316) \u2192 71.8% (737/1027); the other three",
+    "  and every coverage figure unchanged.",
     '',
     ...scores.flatMap((s) => [
       `## ${s.dataset.title}`,
