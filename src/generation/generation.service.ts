@@ -16,19 +16,13 @@ import { type GeneratedEntryType, type GenerationSettings } from './engine/types
 
 type PerType = Record<GeneratedEntryType, number>;
 
-/** The note a ref would produce (previewRelease): generated, stored nowhere. */
-export interface ReleasePreview {
-  /** The tag the note is for; null: what would be Unreleased at the ref. */
-  tag: string | null;
-  previous_tag: string | null;
-  version: string | null;
-  prerelease: boolean;
-  title: string;
-  /** GitHub-flavoured Markdown, as a publish of the note would show it (the same renderer). */
-  content: string;
+/**
+ * The note a ref would produce (previewRelease): generated, stored nowhere. `tag` null: what would be
+ * Unreleased at the ref; `content`: GitHub-flavoured Markdown, as a publish of the note would show it.
+ */
+export interface ReleasePreview extends ReleaseNoteFields {
   /** The full SHA the ref named. */
   sha: string;
-  commits: number;
 }
 
 /** A full or abbreviated commit SHA (7 to 40 hex digits). */
