@@ -25,7 +25,7 @@ let linkId: string;
 let bobLinkId: string;
 const keys: Record<'publish' | 'read' | 'selectedOther' | 'bob' | 'revoked' | 'expired', string> = {} as never;
 
-const TENANT_ACTIONS_MAX = 5;
+const TENANT_ACTIONS_MAX = 6;
 
 function call(key: string | undefined, method: 'GET' | 'POST', url: string, payload?: unknown): Promise<LightMyRequestResponse> {
   return ctx.app.inject({
@@ -305,6 +305,12 @@ describe('sync and preview', () => {
     const unreleased = await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/preview', { ref: history.f.sha });
     expect(unreleased.statusCode).toBe(200);
     expect(unreleased.json().preview).toMatchObject({ tag: null, previous_tag: 'v1.1.0' });
+    // At an older commit the history ends there: what was unreleased then, nothing of the later commits.
+    const earlier = await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/preview', { ref: history.a.sha });
+    expect(earlier.statusCode).toBe(200);
+    expect(earlier.json().preview).toMatchObject({ tag: null, previous_tag: null, sha: history.a.sha, commits: 1 });
+    expect(earlier.json().preview.content).toContain('First feature');
+    expect(earlier.json().preview.content).not.toContain('Not released yet');
 
     const unknown = await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/preview', { ref: 'v7.0.0' });
     expect(unknown.statusCode).toBe(422);
@@ -314,7 +320,7 @@ describe('sync and preview', () => {
       before,
     );
 
-    // The sixth preview of the window is over the tenant's limit (previews count apart from syncs).
+    // The seventh preview of the window is over the tenant's limit (previews count apart from syncs).
     expect((await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/preview', { ref: 'v1.1.0' })).statusCode).toBe(429);
   });
 

@@ -132,7 +132,7 @@ export function runEngineRequest(
   input: EngineRequest & { commits: readonly CommitRecord[] },
   { onEntries, onReleases }: RunOptions = {},
 ): EngineResult | SettingsComparison | ReleaseNoteFields | null {
-  const request = input.kind === 'release' ? { ...input, commits: historyAt(input.commits, input.tip, input.tag) } : input;
+  const request = input.kind === 'release' ? narrowedTo(input) : input;
   // One reading of the graph for the periods (arrival) and the releases' dates (versions), from
   // every commit: release branches' tags label and make releases too.
   const releaseOnly = new Set(request.releaseOnly ?? []);
@@ -207,6 +207,14 @@ export function runEngineRequest(
   const current = generate(tracked, request.current, { versions, arrival });
   const proposed = generate(tracked, request.proposed, { versions, arrival });
   return compareGenerations(current, proposed, request.proposed);
+}
+
+/** A release request's history up to its tip (and the release-branch SHAs among it). */
+function narrowedTo(request: Extract<EngineRequest, { kind: 'release' }> & { commits: readonly CommitRecord[] }) {
+  const commits = historyAt(request.commits, request.tip, request.tag);
+  if (!request.releaseOnly?.length) return { ...request, commits };
+  const reached = new Set(commits.map((c) => c.sha));
+  return { ...request, commits, releaseOnly: request.releaseOnly.filter((sha) => reached.has(sha)) };
 }
 
 /** `tip` and every commit it reaches through their parents, in the given order; `tag` put on the tip. */

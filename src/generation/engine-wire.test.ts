@@ -45,6 +45,9 @@ describe('what crosses to the generation thread', () => {
   it('packs a history of many slices (the event loop turns between them) exactly as one', async () => {
     const many = Array.from({ length: 4_501 }, (_, i) => ({ ...commits[i % 2]!, sha: i.toString(16).padStart(40, '0'), prNumber: i || null }));
     expect(unpackCommits(await packCommits(many))).toEqual(many);
+    // Slices by size too: a few commits with messages of megabytes.
+    const large = Array.from({ length: 5 }, (_, i) => ({ ...commits[0]!, sha: String(i).padStart(40, '0'), message: `${i}`.repeat(3 * 1024 * 1024) }));
+    expect(unpackCommits(await packCommits(large))).toEqual(large);
   });
 
   it('takes changes, co-authors and dependency changes as the JSON text storage holds, on the wire and inline', async () => {

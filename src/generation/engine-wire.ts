@@ -75,8 +75,9 @@ function packOne(c: EngineCommit, parts: string[], lengths: number[]): void {
   put(c.dependencies === undefined ? '' : typeof c.dependencies === 'string' ? c.dependencies : JSON.stringify(c.dependencies));
 }
 
-/** Commits packed this many at a time by `packCommitsInSlices`, the event loop free in between. */
+/** Commits packed at most this many, or this many characters, at a time, the event loop free in between. */
 const PACK_SLICE = 2_000;
+const PACK_SLICE_CHARS = 4 * 1024 * 1024;
 
 /**
  * Packs the commits a slice at a time with a turn of the event loop between slices: packing 50,000
@@ -86,11 +87,17 @@ const PACK_SLICE = 2_000;
 export async function packCommits(commits: readonly EngineCommit[]): Promise<PackedCommits> {
   const texts: string[] = [];
   const lengths: number[] = [];
-  for (let start = 0; start < commits.length; start += PACK_SLICE) {
-    if (start) await new Promise((resolve) => setImmediate(resolve));
+  let i = 0;
+  while (i < commits.length) {
+    if (i) await new Promise((resolve) => setImmediate(resolve));
     const parts: string[] = [];
-    const end = Math.min(commits.length, start + PACK_SLICE);
-    for (let i = start; i < end; i++) packOne(commits[i]!, parts, lengths);
+    const end = Math.min(commits.length, i + PACK_SLICE);
+    // A slice also ends after about 4 MB of text: a few commits can carry messages of tens of megabytes.
+    for (let chars = 0; i < end && chars < PACK_SLICE_CHARS; i++) {
+      const from = parts.length;
+      packOne(commits[i]!, parts, lengths);
+      for (let p = from; p < parts.length; p++) chars += parts[p]!.length;
+    }
     texts.push(parts.join(''));
   }
   return { count: commits.length, text: texts.join(''), lengths: Uint32Array.from(lengths) };
