@@ -50,14 +50,24 @@ function spawnNode(args: string[], options: { cwd?: string; env: Record<string, 
 
 /**
  * Starts `changelog serve` (the CLI, as a shell runs it: production mode, only the given settings)
- * as a real child process and waits until it answers /health.
+ * as a real child process and waits until it answers /health. Load shedding is off unless `env` turns
+ * it on, as in every test process (test/helpers/config.ts): a loaded CI machine lags a child's event
+ * loop past the 1 s default, and a 503 there is the machine's, not the code's.
  */
 export async function startServerProcess(
   env: Record<string, string>,
   options: { built?: boolean; cwd?: string; startSeconds?: number } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const processEnv = { PATH: process.env.PATH ?? '', NODE_ENV: 'production', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: String(port), ...env };
+  const processEnv = {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
+  };
   // `built`: bin/changelog.js serve, exactly what a user runs after `npm ci` (see buildIfStale).
   const server = options.built
     ? spawnNode([BIN, 'serve'], { cwd: options.cwd ?? ROOT, env: processEnv })
