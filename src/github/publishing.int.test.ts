@@ -282,6 +282,22 @@ describe('GitHub Releases of published notes', () => {
     await expect(publishing().configure(project.id, link.id, { releases: true, prChecks: 'always' })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 
+  it("names no one the project's settings exclude among the contributors", async () => {
+    await ctx.services.generation.configure(project.slug, { excludeAuthors: ['grace@example.com'] });
+    try {
+      await ctx.services.entries.unpublishRelease(project.slug, 'v1.1.0');
+      await sync();
+      await ctx.services.entries.publishRelease(project.slug, 'v1.1.0');
+      await sync();
+      const body = onlyRelease('v1.1.0').body!;
+      // The note's own "By …" line is the published text (generated before the setting changed); the list is the sync's.
+      expect(body).toContain('**Contributors:** @dev1, @dev2\n');
+      expect(body).not.toMatch(/\*\*Contributors:\*\*[^\n]*Grace/);
+    } finally {
+      await ctx.services.generation.configure(project.slug, { excludeAuthors: [] });
+    }
+  });
+
   it('stops when the setting is turned off: later publishes are not sent', async () => {
     await publishing().configure(project.id, link.id, { releases: false, prChecks: 'off' });
     await ctx.services.entries.unpublishRelease(project.slug, 'v1.4.0');

@@ -4,7 +4,9 @@ import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { GitHubLinkPublishingRow, GitHubReleaseSyncRow, PrChecksMode, RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
+import { isBot, matchesAuthor } from '../generation/engine/people.js';
 import type { GeneratedJson } from '../generation/engine/types.js';
+import { resolveSettings, type SettingsInput } from '../generation/settings.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { JobQueue } from '../queue/queue.js';
 import type { ReposService } from '../repos/repos.service.js';
@@ -84,7 +86,9 @@ export function createPublishingService(deps: {
   /** What the service's section of the tag's release says now. */
   async function sectionOf(link: RepoLinkRow, target: Extract<Target, { ok: true }>, note: PublishedRelease): Promise<string> {
     const project = await deps.projects.byId(link.project_id);
-    const contributors = await repos.commitAuthors(link.project_id, note.commit_shas);
+    // The people the note would name: no bots, none the project's settings exclude (as generation leaves them out).
+    const { excludeAuthors } = resolveSettings((project?.generation_settings ?? {}) as SettingsInput);
+    const contributors = (await repos.commitAuthors(link.project_id, note.commit_shas)).filter((c) => !isBot(c) && !matchesAuthor(c, excludeAuthors));
     return releaseSection({
       repoUrl: target.repoUrl,
       tag: note.tag!,

@@ -22,6 +22,20 @@ const input = (items: string[]) => ({
 });
 
 describe('the release body', () => {
+  it('names contributors by GitHub login or name, never by e-mail address', () => {
+    const section = releaseSection({
+      ...input(['One']),
+      contributors: [
+        { name: 'Dev', email: '123+dev@users.noreply.github.com' },
+        { name: 'Grace *Hopper*', email: 'grace@example.com' },
+        { name: '', email: 'private@example.com' },
+      ],
+    });
+    expect(section).toContain('**Contributors:** @dev, Grace \\*Hopper\\*\n');
+    expect(section).not.toContain('private@example.com');
+    expect(releaseSection({ ...input(['One']), contributors: [{ name: ' ', email: 'private@example.com' }] })).not.toContain('Contributors');
+  });
+
   it('links pull requests to the repository and keeps commit text as text', () => {
     const section = releaseSection(input(['Add `x` [click](javascript:alert(1)) (#42)']));
     expect(section).toContain('([#42](https://github.com/acme/app/pull/42))');

@@ -42,12 +42,14 @@ export function releaseSection(input: ReleaseBodyInput): string {
   if (input.introduction?.trim()) blocks.push(input.introduction.trim());
   const notes = renderMarkdown(input.generatedJson, { pullRequestUrl: `${input.repoUrl}/pull/{number}` }).trim();
   blocks.push(notes || '_No visible changes._');
-  if (input.contributors.length) {
-    const named = input.contributors.slice(0, MAX_CONTRIBUTORS).map((c) => {
-      const login = githubLogin(c.email);
-      return login ? `@${login}` : escapeMarkdown(c.name || c.email);
-    });
-    const more = input.contributors.length - named.length;
+  // A person is named by GitHub login or by name, never by e-mail address (one without either is left out).
+  const people = input.contributors.flatMap((c) => {
+    const login = githubLogin(c.email);
+    return login ? [`@${login}`] : c.name.trim() ? [escapeMarkdown(c.name.trim())] : [];
+  });
+  if (people.length) {
+    const named = people.slice(0, MAX_CONTRIBUTORS);
+    const more = people.length - named.length;
     blocks.push(`**Contributors:** ${named.join(', ')}${more > 0 ? ` and ${more} more` : ''}`);
   }
   if (input.previousTag) {
