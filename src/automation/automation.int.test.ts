@@ -265,6 +265,17 @@ describe('publishing from CI', () => {
     expect(unpublished.json().entry).toMatchObject({ status: 'draft', published_at: null });
     expect((await publicRead(`/v1/changelog/acme-app/entries/${draftId}`, (r) => r.statusCode === 404)).statusCode).toBe(404);
   });
+
+  it('unpublishes only what is published: an archived entry or note stays archived (a draft could later be published by an `auto` policy)', async () => {
+    await ctx.services.entries.archive(draftId);
+    const entry = await call(keys.publish, 'POST', `/v1/projects/acme-app/entries/${draftId}/unpublish`);
+    expect(entry.statusCode).toBe(200);
+    expect(entry.json().entry).toMatchObject({ id: draftId, status: 'archived' });
+    await ctx.services.entries.archiveRelease('acme-app', 'v1.0.0');
+    const release = await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/v1.0.0/unpublish');
+    expect(release.statusCode).toBe(200);
+    expect(release.json().release).toMatchObject({ tag: 'v1.0.0', status: 'archived' });
+  });
 });
 
 describe('sync and preview', () => {

@@ -488,6 +488,13 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     if (!project) throw notFound(`Project ${projectSlug}`);
     return db.transaction().execute(async (tx) => {
       await lockForEditor(tx, project.id);
+      if (status === 'draft') {
+        // An unpublish takes back what is published, nothing else: an archived note stays archived (as a
+        // draft, a later `auto` policy would publish it without a person); a draft is answered as it is.
+        const note = await entriesRepository.lockRelease(tx, project.id, releaseKey(tag));
+        if (!note) throw notFound(`Release ${tag}`);
+        if (note.status !== 'published') return note;
+      }
       if (expected !== undefined) {
         // What the editor previewed is what is published: a run (or another editor) that changed the note
         // since they opened it refuses the publish rather than publishing content nobody looked at.
@@ -688,7 +695,12 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
     publishInProject: (projectId: string, id: string, seen?: string) => transition(id, 'published', projectId, seen),
 
     /** Back to draft, an entry of the project only (ids of other projects are not found), as `unpublish`. */
-    unpublishInProject: (projectId: string, id: string) => transition(id, 'draft', projectId),
+    /** Back to draft, if published; an archived or draft entry is answered as it is (see releaseTransition). */
+    async unpublishInProject(projectId: string, id: string): Promise<EntryRow> {
+      const existing = isUuid(id) ? await entriesRepository.findById(db, id) : undefined;
+      if (!existing || existing.project_id !== projectId) throw notFound('Entry');
+      return existing.status === 'published' ? transition(id, 'draft', projectId) : existing;
+    },
 
     /**
      * Keeps what is public: the entry's pending revision is discarded (remembered by its fingerprint,
