@@ -113,6 +113,8 @@ export const publishingRepository = {
       .selectAll()
       .where('link_id', '=', linkId)
       .whereRef('synced', '<', 'wanted')
+      // Least recently tried first: tags that keep failing (one GitHub does not have) cannot hold the rest back.
+      .orderBy(sql`last_attempt_at ASC NULLS FIRST`)
       .orderBy('tag')
       .limit(limit)
       .execute();
