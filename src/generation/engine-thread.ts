@@ -142,6 +142,12 @@ export function runEngineRequest(
   // Entries and rollups are the tracked branch's alone.
   const commits: readonly CommitRecord[] = request.commits;
   const tracked = releaseOnly.size ? commits.filter((c) => !releaseOnly.has(c.sha)) : commits;
+  /** Every release note of the history, from the tracked branch's classified commits and the release branches' own. */
+  const notesOf = (settings: GenerationSettings, prepared: readonly PreparedCommit[]) => {
+    // Release branches' own commits, classified against the tracked branch's history (its path rules).
+    const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), settings, [], arrival, undefined, tracked) : [];
+    return generateReleases(request.commits, settings, { prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared, versions });
+  };
   if (request.kind === 'generate') {
     const { stored, touch, options } = request;
     const touched = touch ? touchedCommits(tracked, touch, arrival, versions) : null;
@@ -162,10 +168,7 @@ export function runEngineRequest(
     let releases: ReleaseToStore[] | undefined;
     const onPrepared = (prepared: readonly PreparedCommit[]) => {
       if (!wanted) return;
-      // Release branches' own commits, classified against the tracked branch's history (its path rules).
-      const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), request.settings, [], arrival, undefined, tracked) : [];
-      const all = branchOnly.length ? [...prepared, ...branchOnly] : prepared;
-      releases = generateReleases(request.commits, request.settings, { prepared: all, versions }).map((n) => releaseToStore(n, wanted.stored.get(n.key)));
+      releases = notesOf(request.settings, prepared).map((n) => releaseToStore(n, wanted.stored.get(n.key)));
       if (onReleases) {
         onReleases(releases);
         releases = undefined;
@@ -191,17 +194,14 @@ export function runEngineRequest(
   if (request.kind === 'release') {
     let fields: ReleaseNoteFields | null = null;
     const onPrepared = (prepared: readonly PreparedCommit[]) => {
-      const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), request.settings, [], arrival, undefined, tracked) : [];
-      const note = generateReleases(request.commits, request.settings, { prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared, versions }).find(
-        (n) => n.tag === request.tag,
-      );
+      const note = notesOf(request.settings, prepared).find((n) => n.tag === request.tag);
       if (note) {
         const { tag, previous_tag, version, prerelease, title, content } = note;
         fields = { tag, previous_tag, version, prerelease, title, content, commits: note.commit_shas.length };
       }
     };
     // No entry types: the commits are classified (onPrepared) and nothing else is made.
-    generate(tracked, request.settings, { types: [], ...(trunk ? { trunk } : {}), versions, arrival, onPrepared });
+    generate(tracked, request.settings, { types: [], versions, arrival, onPrepared });
     return fields;
   }
   const current = generate(tracked, request.current, { versions, arrival });
