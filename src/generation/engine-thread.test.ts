@@ -101,6 +101,18 @@ describe('generation in a worker thread', () => {
     await tight.close();
   });
 
+  it('previews a pull request in the thread as inline, and a pull request\'s text cannot outlast the budget', async () => {
+    const pr = { number: 7, title: 'feat(search): add `fuzzy` matching', body: 'Matches words that are nearly right.', author: 'octo', headSha: 'b'.repeat(40), files: ['src/search.ts'] };
+    const request = { kind: 'pull-request' as const, commits: [], pr, settings: resolveSettings({}), repoUrl: 'https://github.com/acme/app' };
+    const inThread = await engine.run(request);
+    expect(inThread).toEqual(await inlineEngine.run(request));
+    expect(inThread).toMatchObject({ section: 'Features', component: 'search', text: 'Add `fuzzy` matching (#7)', warnings: [] });
+    const tight = createThreadEngine({ budgetMs: 1 });
+    const hostile = { ...pr, title: `fix: ${'`*_['.repeat(5_000)}`, body: '# '.repeat(10_000) };
+    await expect(tight.run({ ...request, pr: hostile })).rejects.toThrow(GenerationTimeout);
+    await tight.close();
+  });
+
   it('runs at most maxThreads at once, queues up to maxQueued, and refuses the rest at once (503)', async () => {
     const bounded = createThreadEngine({ budgetMs: 60_000, maxThreads: 1, maxQueued: 2 });
     const commits = Array.from({ length: 300 }, (_, i) => commit(i, `feat: change ${i}`));

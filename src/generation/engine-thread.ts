@@ -25,6 +25,7 @@ import { touchedCommits, touchedKeys, type Touch } from './engine/touched.js';
 import type { CommitRecord } from '../git/commit-record.js';
 import type { GeneratedEntry, GenerationSettings } from './engine/types.js';
 import { buildVersionIndex } from './engine/versions.js';
+import { previewPullRequest, type PullRequestFacts, type PullRequestPreview } from './pr-preview.js';
 
 /**
  * What the engine is asked: the commits, the settings and plain options. The version and arrival
@@ -67,7 +68,12 @@ export type EngineRequest =
       releaseOnly?: readonly string[];
       tip: string;
       tag: string | null;
-    };
+    }
+  /**
+   * How a pull request will read in the next release note (pr-preview.ts): its title and description
+   * are an author's text, so they are classified here under the budget like any commit (`commits` is empty).
+   */
+  | { kind: 'pull-request'; commits: readonly EngineCommit[]; pr: PullRequestFacts; settings: GenerationSettings; repoUrl: string };
 
 /** The fields of one release note that a preview shows (`commits`: how many it covers). */
 export interface ReleaseNoteFields {
@@ -99,8 +105,15 @@ export interface EngineResult {
    */
   touched?: { commits: number; keys: string[] };
 }
-type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : R extends { kind: 'release' } ? ReleaseNoteFields | null : SettingsComparison;
-export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison | ReleaseNoteFields | null } | { ok: false; message: string };
+type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' }
+  ? EngineResult
+  : R extends { kind: 'release' }
+    ? ReleaseNoteFields | null
+    : R extends { kind: 'pull-request' }
+      ? PullRequestPreview
+      : SettingsComparison;
+type AnyResult = EngineResult | SettingsComparison | ReleaseNoteFields | PullRequestPreview | null;
+export type EngineResponse = { ok: true; result: AnyResult } | { ok: false; message: string };
 /** What a streamed run sends ahead of its response: release notes, then the entries in batches. */
 export type StreamMessage = { entries: EntryToStore[] } | { releases: ReleaseToStore[] };
 
@@ -131,7 +144,8 @@ const STREAM_CHARS = 256 * 1024;
 export function runEngineRequest(
   input: EngineRequest & { commits: readonly CommitRecord[] },
   { onEntries, onReleases }: RunOptions = {},
-): EngineResult | SettingsComparison | ReleaseNoteFields | null {
+): AnyResult {
+  if (input.kind === 'pull-request') return previewPullRequest(input.pr, input.settings, input.repoUrl);
   const request = input.kind === 'release' ? narrowedTo(input) : input;
   // One reading of the graph for the periods (arrival) and the releases' dates (versions), from
   // every commit: release branches' tags label and make releases too.

@@ -6,6 +6,7 @@ import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, Stored
 import type { ProjectsService } from '../projects/projects.service.js';
 import { type SettingsComparison } from './engine/compare.js';
 import type { StoredLabel, Touch } from './engine/touched.js';
+import type { PullRequestFacts, PullRequestPreview } from './pr-preview.js';
 import { GenerationTimeout, inlineEngine, type Engine, type EngineResult, type ReleaseNoteFields } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredCommit } from './generation.repository.js';
@@ -498,6 +499,15 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       }
       const { previous_tag, version, prerelease, title, content, commits } = note;
       return { tag: wanted, previous_tag, version, prerelease, title, content, sha: tip.record.sha, commits };
+    },
+
+    /**
+     * How a pull request will read in the next release note with the project's settings, classified in
+     * the engine's thread under its time budget: the title and description are an author's text.
+     */
+    async previewPullRequest(projectId: string, pr: PullRequestFacts, repoUrl: string): Promise<PullRequestPreview> {
+      const settings = await settingsFor(db, projectId);
+      return engine.run({ kind: 'pull-request', commits: [], pr, settings, repoUrl });
     },
 
     /** Whether a linked repository has a CODEOWNERS file (read at ingest). */

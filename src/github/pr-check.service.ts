@@ -1,12 +1,13 @@
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import { GenerationTimeout } from '../generation/engine-thread.js';
 import type { GenerationService } from '../generation/generation.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { JobQueue } from '../queue/queue.js';
 import type { ReposService } from '../repos/repos.service.js';
 import { GitHubWriteError, type GitHubCheckRun, type GitHubWrites } from './github.client.js';
 import { githubRepository } from './github.repository.js';
-import { previewPullRequest, type PullRequestPreview } from './pr-preview.js';
+import type { PullRequestPreview } from '../generation/pr-preview.js';
 import { CHECKS_PERMISSION_HINT } from './publishing.service.js';
 import { publishingRepository } from './publishing.repository.js';
 
@@ -53,7 +54,7 @@ export function createPrCheckService(deps: {
   github: GitHubWrites | null;
   repos: Pick<ReposService, 'link' | 'linksOfInstallations'>;
   projects: Pick<ProjectsService, 'byId'>;
-  generation: Pick<GenerationService, 'settings'>;
+  generation: Pick<GenerationService, 'previewPullRequest'>;
   jobs: JobQueue;
 }) {
   const { db, config, repos, jobs } = deps;
@@ -99,13 +100,18 @@ export function createPrCheckService(deps: {
       try {
         const pr = await deps.github.getPullRequest(scmId, link.repo_owner, link.repo_name, data.number);
         if (!pr || pr.state !== 'open') return { conclusion: null, problem: null };
-        const { resolved } = await deps.generation.settings(project.slug);
-        const preview = previewPullRequest(pr, resolved, `${config.github.webUrl}/${link.repo_owner}/${link.repo_name}`);
+        const preview = await deps.generation.previewPullRequest(project.id, pr, `${config.github.webUrl}/${link.repo_owner}/${link.repo_name}`);
         const run = checkRunOf(preview, pr.headSha, pr.number, settings.pr_checks);
         await deps.github.createCheckRun(scmId, link.repo_owner, link.repo_name, run);
         await publishingRepository.recordCheck(db, link.id, null);
         return { conclusion: run.conclusion, problem: null };
       } catch (error) {
+        if (error instanceof GenerationTimeout) {
+          // The same text would take as long again: said on the link, not retried.
+          const message = `The pull request #${data.number} could not be previewed within the generation time budget`;
+          await publishingRepository.recordCheck(db, link.id, message);
+          return { conclusion: null, problem: message };
+        }
         if (!(error instanceof GitHubWriteError)) throw error;
         if (error.kind === 'rate_limited' && error.retryAt) {
           const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));

@@ -4,11 +4,11 @@
  * project's settings, and the warnings a reviewer can act on. Pure: no I/O, linear in the input.
  */
 import { coAuthorsOf, type CommitRecord } from '../git/commit-record.js';
-import { classifyCommit } from '../generation/engine/classify.js';
-import { parseHeader } from '../generation/engine/conventional.js';
-import { generateReleases } from '../generation/engine/releases.js';
-import { renderMarkdown } from '../generation/engine/render.js';
-import type { Change, GenerationSettings } from '../generation/engine/types.js';
+import { classifyCommit } from './engine/classify.js';
+import { parseHeader } from './engine/conventional.js';
+import { generateReleases } from './engine/releases.js';
+import { renderMarkdown } from './engine/render.js';
+import type { Change, GenerationSettings } from './engine/types.js';
 
 /** The pull request as GitHub describes it (GET /repos/{o}/{r}/pulls/{n} and its files). */
 export interface PullRequestFacts {
