@@ -548,7 +548,15 @@ CREATE FUNCTION public.release_notes_github_syncs() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 BEGIN
-  IF NOT EXISTS (SELECT 1 FROM github_link_publishing WHERE releases OR changelog_pr) THEN
+  -- Only the statement's own projects are looked at, through the index above: one tenant turning
+  -- publishing on no longer makes every other tenant's writes scan the table.
+  IF TG_OP = 'DELETE' THEN
+    IF NOT EXISTS (SELECT 1 FROM github_link_publishing s WHERE (s.releases OR s.changelog_pr)
+                   AND s.project_id IN (SELECT DISTINCT o.project_id FROM old_rows o)) THEN
+      RETURN NULL;
+    END IF;
+  ELSIF NOT EXISTS (SELECT 1 FROM github_link_publishing s WHERE (s.releases OR s.changelog_pr)
+                    AND s.project_id IN (SELECT DISTINCT n.project_id FROM new_rows n)) THEN
     RETURN NULL;
   END IF;
   -- CHANGELOG.md: any published note that changed, the Unreleased one included.
@@ -1634,10 +1642,10 @@ CREATE INDEX commits_release_only_idx ON public.commits USING btree (repo_link_i
 CREATE INDEX commits_tagged_idx ON public.commits USING btree (repo_link_id) WHERE (cardinality(tags) > 0);
 
 --
--- Name: github_link_publishing_project_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: github_link_publishing_active_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX github_link_publishing_project_idx ON public.github_link_publishing USING btree (project_id) WHERE releases;
+CREATE INDEX github_link_publishing_active_idx ON public.github_link_publishing USING btree (project_id) WHERE (releases OR changelog_pr);
 
 --
 -- Name: github_release_syncs_behind_idx; Type: INDEX; Schema: public; Owner: -
