@@ -109,6 +109,17 @@ describe('the CHANGELOG.md pull request', () => {
     );
     expect((await ctx.services.publishing.linkPublishing(link.id)).changelogPr.error).toMatch(/Pull requests: Read and write/);
     expect(openPulls()).toHaveLength(0);
+    // Nothing is retried on its own: the permission will not appear by waiting.
+    expect(await service().dispatchPending()).toBe(0);
+
+    // The owners grant it: the pull request is queued again without waiting for the next publish.
+    ctx.github.installation(101)!.permissions = { ...PERMISSIONS };
+    expect(await ctx.services.publishing.permissionsChanged(link.installation_id!)).toEqual({ releases: 0, changelogs: 1 });
+    const reopened = await sync();
+    expect(reopened).toMatchObject({ problem: null, pr: expect.any(Number) });
+    expect(openPulls()).toHaveLength(1);
+    expect((await ctx.services.publishing.linkPublishing(link.id)).changelogPr.error).toBeNull();
+    ctx.github.mergePull(REPO, reopened.pr!);
   });
 
   it('opens nothing when the tracked branch already reads the same', async () => {

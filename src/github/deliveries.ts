@@ -198,8 +198,9 @@ export function createDeliveryHandling(deps: {
           return 'installation unsuspended: ingest resumed';
         }
         if (action === 'new_permissions_accepted' && installation.status === 'active' && deps.publishing) {
-          const requeued = await deps.publishing.permissionsChanged(installation.id);
-          return `installation permissions changed: ${requeued} release note(s) queued for GitHub again`;
+          const { releases, changelogs } = await deps.publishing.permissionsChanged(installation.id);
+          const pulls = changelogs ? ` and ${changelogs} CHANGELOG.md pull request(s)` : '';
+          return `installation permissions changed: ${releases} release note(s)${pulls} queued for GitHub again`;
         }
         return `ignored: installation ${action}`;
       }

@@ -298,6 +298,30 @@ describe('GitHub Releases of published notes', () => {
     }
   });
 
+  it("retries one link's tags from the dashboard without queueing another tenant's", async () => {
+    const bob = await buildUser(ctx.services);
+    const theirs = await buildProject(ctx.services, { type: 'user', email: bob.email });
+    // Another tenant's link with a release waiting for GitHub (a local link stands in: only rows matter here).
+    const { rows } = await sql<{ id: string }>`
+      INSERT INTO repo_links (project_id, kind, source_url, source_key, tracked_branch, status)
+      VALUES (${theirs.id}::uuid, 'local', '/repos/theirs', 'local:/repos/theirs', 'main', 'active') RETURNING id`.execute(db());
+    const theirLink = rows[0]!.id;
+    await sql`INSERT INTO github_link_publishing (link_id, project_id, releases) VALUES (${theirLink}::uuid, ${theirs.id}::uuid, true)`.execute(db());
+    await sql`INSERT INTO github_release_syncs (link_id, tag) VALUES (${theirLink}::uuid, 'v9.9.9')`.execute(db());
+    try {
+      await publishing().retryReleases(project.id, link.id);
+      const theirRow = await db().selectFrom('github_release_syncs').select('queued').where('link_id', '=', theirLink).executeTakeFirstOrThrow();
+      expect(theirRow.queued).toBe(0);
+      // The dispatcher's own pass still takes it.
+      expect(await publishing().dispatchPending()).toBeGreaterThanOrEqual(1);
+      const after = await db().selectFrom('github_release_syncs').select('queued').where('link_id', '=', theirLink).executeTakeFirstOrThrow();
+      expect(after.queued).toBe(1);
+    } finally {
+      await sql`DELETE FROM repo_links WHERE id = ${theirLink}::uuid`.execute(db());
+      await sql`DELETE FROM pgboss.job WHERE name = 'github-release-sync' AND data->>'linkId' = ${theirLink}`.execute(db());
+    }
+  });
+
   it('stops when the setting is turned off: later publishes are not sent', async () => {
     await publishing().configure(project.id, link.id, { releases: false, prChecks: 'off' });
     await ctx.services.entries.unpublishRelease(project.slug, 'v1.4.0');

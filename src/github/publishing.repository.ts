@@ -83,13 +83,17 @@ export const publishingRepository = {
     await db.updateTable('github_link_publishing').set({ pr_checks_error: error, pr_checks_at: new Date() }).where('link_id', '=', linkId).execute();
   },
 
-  /** Tags whose sync is wanted and not yet queued, of links that still publish releases (the dispatcher's batch). */
-  async unqueued(db: Executor, limit: number): Promise<{ link_id: string; tag: string; wanted: number }[]> {
+  /**
+   * Tags whose sync is wanted and not yet queued, of links that still publish releases (the dispatcher's
+   * batch), or of one link only (the dashboard's Retry).
+   */
+  async unqueued(db: Executor, limit: number, linkId?: string): Promise<{ link_id: string; tag: string; wanted: number }[]> {
     return db
       .selectFrom('github_release_syncs as s')
       .innerJoin('github_link_publishing as p', 'p.link_id', 's.link_id')
       .select(['s.link_id', 's.tag', 's.wanted'])
       .where('p.releases', '=', true)
+      .$if(linkId !== undefined, (q) => q.where('s.link_id', '=', linkId!))
       .whereRef('s.synced', '<', 's.wanted')
       .whereRef('s.queued', '<', 's.wanted')
       .orderBy('s.link_id')
@@ -168,16 +172,26 @@ export const publishingRepository = {
     return Number(result.numUpdatedRows);
   },
 
-  /** Queues again what waits on every link of these (the installation's permissions changed). */
-  async requeueLinks(db: Executor, linkIds: readonly string[]): Promise<number> {
-    if (!linkIds.length) return 0;
+  /**
+   * Queues again what waits on every link of these (the installation's permissions changed): their
+   * tags behind and their CHANGELOG.md pull request, which a refused permission left queued but unsynced.
+   */
+  async requeueLinks(db: Executor, linkIds: readonly string[]): Promise<{ releases: number; changelogs: number }> {
+    if (!linkIds.length) return { releases: 0, changelogs: 0 };
     const result = await db
       .updateTable('github_release_syncs')
       .set({ queued: sql<number>`synced` })
       .where('link_id', 'in', linkIds)
       .whereRef('synced', '<', 'wanted')
       .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    const changelogs = await db
+      .updateTable('github_link_publishing')
+      .set({ changelog_queued: sql<number>`changelog_synced` })
+      .where('link_id', 'in', linkIds)
+      .where('changelog_pr', '=', true)
+      .whereRef('changelog_synced', '<', 'changelog_wanted')
+      .executeTakeFirst();
+    return { releases: Number(result.numUpdatedRows), changelogs: Number(changelogs.numUpdatedRows) };
   },
 
   /** The dashboard's line: tags behind, the last sync, the newest error. */

@@ -214,15 +214,16 @@ export function createPublishingService(deps: {
     async retryReleases(projectId: string, linkId: string): Promise<number> {
       const link = await repos.linkOfProject(projectId, linkId);
       const n = await publishingRepository.requeue(db, link.id);
-      await service.dispatchPending();
+      // This link's job only: a request of one tenant does not run the dispatcher's pass over all of them.
+      await service.dispatchPending(link.id);
       return n;
     },
 
     /**
      * An installation accepted new permissions (GitHub's `installation` `new_permissions_accepted`):
-     * what a missing permission stopped is queued again. Returns how many notes were.
+     * what a missing permission stopped is queued again: how many release notes and CHANGELOG.md pull requests.
      */
-    async permissionsChanged(installationId: string): Promise<number> {
+    async permissionsChanged(installationId: string): Promise<{ releases: number; changelogs: number }> {
       const links = await repos.linksOfInstallations([installationId]);
       return publishingRepository.requeueLinks(
         db,
@@ -230,9 +231,9 @@ export function createPublishingService(deps: {
       );
     },
 
-    /** Queues a `github-release-sync` job per link with tags behind, then records them queued. */
-    async dispatchPending(): Promise<number> {
-      const rows = await publishingRepository.unqueued(db, DISPATCH_BATCH);
+    /** Queues a `github-release-sync` job per link with tags behind (of `linkId` only, when given), then records them queued. */
+    async dispatchPending(linkId?: string): Promise<number> {
+      const rows = await publishingRepository.unqueued(db, DISPATCH_BATCH, linkId);
       const links = [...new Set(rows.map((r) => r.link_id))];
       // Sent before recorded: a crash in between sends a link's job twice, which syncs nothing twice.
       for (const linkId of links) await jobs.send('github-release-sync', { linkId }, { key: linkId });
