@@ -256,6 +256,34 @@ describe('publishing from CI', () => {
     expect(publicAfter.introduction).toBe('Our first release, introduced.');
   });
 
+  it('publishes only the content CI looked at when it sends `content_version`: a change since is refused with 409, nothing published', async () => {
+    const listed = (await call(keys.publish, 'GET', '/v1/projects/acme-app/drafts/releases')).json().releases;
+    const beta = listed.find((r: { tag: string | null }) => r.tag === 'v1.1.0-beta.1');
+    expect(beta.content_version).toEqual(expect.any(String));
+    // An editor (or a generation run) changes the note after CI's look.
+    await ctx.services.entries.editRelease(acme.id, 'v1.1.0-beta.1', { action: 'introduction', text: 'Written after CI looked.' });
+    const stale = await call(keys.publish, 'POST', `/v1/projects/acme-app/releases/v1.1.0-beta.1/publish?content_version=${beta.content_version}`);
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json()).toMatchObject({ code: 'conflict', error: expect.stringMatching(/changed since/) });
+    expect(await statusOf('release_notes', 'tag', 'v1.1.0-beta.1')).toEqual(['draft']);
+    const fresh = (await call(keys.publish, 'GET', '/v1/projects/acme-app/drafts/releases')).json().releases.find((r: { tag: string | null }) => r.tag === 'v1.1.0-beta.1');
+    expect(fresh.content_version).not.toBe(beta.content_version);
+    const ok = await call(keys.publish, 'POST', `/v1/projects/acme-app/releases/v1.1.0-beta.1/publish?content_version=${fresh.content_version}`);
+    expect(ok.json().release).toMatchObject({ status: 'published' });
+    await call(keys.publish, 'POST', '/v1/projects/acme-app/releases/v1.1.0-beta.1/unpublish');
+
+    const entry = (await call(keys.publish, 'GET', '/v1/projects/acme-app/drafts/entries')).json().entries.find((e: { id: string }) => e.id === draftId);
+    await sql`UPDATE changelog_entries SET title = 'Regenerated', updated_at = now() + interval '1 second' WHERE id = ${draftId}`.execute(db());
+    const refused = await call(keys.publish, 'POST', `/v1/projects/acme-app/entries/${draftId}/publish?content_version=${entry.content_version}`);
+    expect(refused.statusCode).toBe(409);
+    expect(await statusOf('changelog_entries', 'id', draftId)).toEqual(['draft']);
+    // A malformed version is a 400 naming it, and changes nothing.
+    const malformed = await call(keys.publish, 'POST', `/v1/projects/acme-app/entries/${draftId}/publish?content_version=x%20y`);
+    expect(malformed.statusCode).toBe(400);
+    expect(JSON.stringify(malformed.json())).toContain('content_version');
+    expect(await statusOf('changelog_entries', 'id', draftId)).toEqual(['draft']);
+  });
+
   it('publishes and unpublishes an entry by id', async () => {
     const published = await call(keys.publish, 'POST', `/v1/projects/acme-app/entries/${draftId}/publish`);
     expect(published.statusCode).toBe(200);

@@ -12,6 +12,7 @@ import {
   PendingReleasesResponse,
   PreviewBody,
   PreviewResponse,
+  PublishQuery,
   ReleaseState,
   SyncQueued,
 } from './automation.schemas.js';
@@ -31,6 +32,7 @@ const COMMON_ERRORS =
   'answer); 403 the key lacks the `publish` scope; 404 a project the key may not see (another context, or not among its selected ' +
   "projects), or an id or tag that is not the project's (the same answer as for one that does not exist).";
 
+const contentVersionOf = (query: unknown) => (query as { content_version?: string } | undefined)?.content_version;
 const projectRef = (p: ProjectRow) => ({ id: p.id, slug: p.slug });
 const releaseUrl = (slug: string, tag: string | null) => `/v1/changelog/${slug}/releases/${tag === null ? 'unreleased' : encodeURIComponent(tag)}`;
 
@@ -71,6 +73,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
           updated_at: e.updated_at,
           edited: e.edited_at !== null,
           pending_revision: e.revision,
+          content_version: e.contentVersion,
         })),
         next,
       };
@@ -107,6 +110,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
           items: r.items,
           pending_revision: r.revision,
           edited: r.edited,
+          content_version: r.contentVersion,
         })),
         next,
       };
@@ -130,7 +134,8 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
           tags: TAGS,
           security: PUBLISH,
           params: EntryParams,
-          response: { 200: EntryState, ...errorResponses(400, 401, 403, 404, 500) },
+          ...(action === 'publish' ? { querystring: PublishQuery } : {}),
+          response: { 200: EntryState, ...errorResponses(400, 401, 403, 404, ...(action === 'publish' ? [409] : []), 500) },
         },
         bodyLimit: BODY_LIMIT,
       },
@@ -139,7 +144,7 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
         const principal = principalOf(request);
         const { project, entry } =
           action === 'publish'
-            ? await automation.publishEntry(principal, request.params.slug, id)
+            ? await automation.publishEntry(principal, request.params.slug, id, contentVersionOf(request.query))
             : await automation.unpublishEntry(principal, request.params.slug, id);
         return { project: projectRef(project), entry: { id: entry.id, status: entry.status, published_at: entry.published_at, updated_at: entry.updated_at } };
       },
@@ -159,7 +164,8 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
           tags: TAGS,
           security: PUBLISH,
           params: ReleaseParams,
-          response: { 200: ReleaseState, ...errorResponses(400, 401, 403, 404, 500) },
+          ...(action === 'publish' ? { querystring: PublishQuery } : {}),
+          response: { 200: ReleaseState, ...errorResponses(400, 401, 403, 404, ...(action === 'publish' ? [409] : []), 500) },
         },
         bodyLimit: BODY_LIMIT,
       },
@@ -167,7 +173,9 @@ export const automationRoutes: FastifyPluginAsyncTypebox<{ services: { automatio
         const principal = principalOf(request);
         const { slug, tag } = request.params;
         const { project, release } =
-          action === 'publish' ? await automation.publishRelease(principal, slug, tag) : await automation.unpublishRelease(principal, slug, tag);
+          action === 'publish'
+            ? await automation.publishRelease(principal, slug, tag, contentVersionOf(request.query))
+            : await automation.unpublishRelease(principal, slug, tag);
         return {
           project: projectRef(project),
           release: { tag: release.tag, status: release.status, published_at: release.published_at, url: releaseUrl(project.slug, release.tag) },

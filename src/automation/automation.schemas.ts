@@ -18,6 +18,22 @@ export const PageQuery = Type.Object({
   after: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'Continue after the page that returned this `next`.' })),
 });
 
+const ContentVersion = Type.String({
+  description:
+    'What publishing it would make public, as of this answer. Send it back as `?content_version=` with the publish to publish only ' +
+    'that: if new commits or an editor changed it since, the publish is refused (409) and nothing changes.',
+});
+
+/** A publish's optional condition: the `content_version` CI looked at. */
+export const PublishQuery = Type.Object(
+  {
+    content_version: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-z0-9.]+$', description: 'From the pending list: publish only if the content is still that.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 const PendingEntry = Type.Object({
   id: Uuid,
   entry_type: StringEnum(ENTRY_TYPES),
@@ -29,6 +45,7 @@ const PendingEntry = Type.Object({
   updated_at: DateTime,
   edited: Type.Boolean({ description: 'A person edited its text.' }),
   pending_revision: Type.Boolean({ description: 'Published, with new generated content waiting: publishing it makes that content public.' }),
+  content_version: ContentVersion,
 });
 
 export const PendingEntriesResponse = Type.Object(
@@ -52,6 +69,7 @@ const PendingRelease = Type.Object({
   items: Type.Integer({ description: 'Items of its sections.' }),
   pending_revision: Type.Boolean(),
   edited: Type.Boolean({ description: 'An editor changed what it shows (release editor).' }),
+  content_version: ContentVersion,
 });
 
 export const PendingReleasesResponse = Type.Object(

@@ -8,7 +8,7 @@
 import type { Principal } from '../context.js';
 import type { EntryRow, ProjectRow, ReleaseNoteRow } from '../db/schema.js';
 import type { ReleaseListRow, ReviewRow } from '../entries/entries.repository.js';
-import type { EntriesService } from '../entries/entries.service.js';
+import { entryVersion, releaseVersion, type EntriesService } from '../entries/entries.service.js';
 import type { GenerationService, ReleasePreview } from '../generation/generation.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { ReposService } from '../repos/repos.service.js';
@@ -32,10 +32,10 @@ export function createAutomationService(deps: AutomationDeps) {
       principal: Principal,
       slug: string,
       page: { limit: number; after?: string },
-    ): Promise<{ project: ProjectRow; entries: ReviewRow[]; next: string | null }> {
+    ): Promise<{ project: ProjectRow; entries: Array<ReviewRow & { contentVersion: string }>; next: string | null }> {
       const p = await project(principal, slug);
       const { entries, next } = await deps.entries.review(p.id, { status: 'draft' }, page);
-      return { project: p, entries, next };
+      return { project: p, entries: entries.map((e) => ({ ...e, contentVersion: entryVersion(e.updated_at, e.revision_fingerprint) })), next };
     },
 
     /** Draft release notes and published ones whose new content waits, newest release first. */
@@ -43,16 +43,19 @@ export function createAutomationService(deps: AutomationDeps) {
       principal: Principal,
       slug: string,
       page: { limit: number; after?: string },
-    ): Promise<{ project: ProjectRow; releases: ReleaseListRow[]; next: string | null }> {
+    ): Promise<{ project: ProjectRow; releases: Array<ReleaseListRow & { contentVersion: string }>; next: string | null }> {
       const p = await project(principal, slug);
       const { releases, next } = await deps.entries.releases(p.id, { awaiting: true }, page);
-      return { project: p, releases, next };
+      return { project: p, releases: releases.map((r) => ({ ...r, contentVersion: releaseVersion(r, r.revision_at ?? undefined) })), next };
     },
 
-    /** Publishes a draft entry, or the pending revision of a published one; another project's id is not found. */
-    async publishEntry(principal: Principal, slug: string, id: string): Promise<{ project: ProjectRow; entry: EntryRow }> {
+    /**
+     * Publishes a draft entry, or the pending revision of a published one; another project's id is not found.
+     * With `contentVersion` (from the pending list), only what CI looked at: anything changed since is refused (409).
+     */
+    async publishEntry(principal: Principal, slug: string, id: string, contentVersion?: string): Promise<{ project: ProjectRow; entry: EntryRow }> {
       const p = await project(principal, slug);
-      return { project: p, entry: await deps.entries.publishInProject(p.id, id) };
+      return { project: p, entry: await deps.entries.publishInProject(p.id, id, contentVersion) };
     },
 
     async unpublishEntry(principal: Principal, slug: string, id: string): Promise<{ project: ProjectRow; entry: EntryRow }> {
@@ -61,9 +64,9 @@ export function createAutomationService(deps: AutomationDeps) {
     },
 
     /** Publishes a release note by tag (`unreleased`: the Unreleased note), with its pending revision. */
-    async publishRelease(principal: Principal, slug: string, tag: string): Promise<{ project: ProjectRow; release: ReleaseNoteRow }> {
+    async publishRelease(principal: Principal, slug: string, tag: string, contentVersion?: string): Promise<{ project: ProjectRow; release: ReleaseNoteRow }> {
       const p = await project(principal, slug);
-      return { project: p, release: await deps.entries.publishRelease(p.slug, tag) };
+      return { project: p, release: await deps.entries.publishRelease(p.slug, tag, contentVersion) };
     },
 
     async unpublishRelease(principal: Principal, slug: string, tag: string): Promise<{ project: ProjectRow; release: ReleaseNoteRow }> {

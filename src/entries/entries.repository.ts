@@ -186,6 +186,8 @@ export interface ReleaseListRow
   commits: number;
   /** New content waits for review (release_note_revisions). */
   revision: boolean;
+  /** When the note's revision row (waiting or not) was last proposed: part of its releaseVersion. */
+  revision_at: Date | null;
   /** An editor changed what it shows (release_note_edits that change anything: release-edits.ts changesAnything). */
   edited: boolean;
   /** sort_at in microseconds since the epoch as text, or 'inf' (the Unreleased note): the page cursor. */
@@ -900,6 +902,7 @@ export const entriesRepository = {
       sql<number>`(SELECT coalesce(sum(jsonb_array_length(s -> 'items')), 0) FROM jsonb_array_elements(generated_json -> 'sections') s)::int`.as('items'),
       sql<number>`cardinality(commit_shas)`.as('commits'),
       sql<boolean>`EXISTS (SELECT FROM release_note_revisions v WHERE v.release_id = release_notes.id AND v.discarded_at IS NULL)`.as('revision'),
+      sql<Date | null>`(SELECT v.proposed_at FROM release_note_revisions v WHERE v.release_id = release_notes.id)`.as('revision_at'),
       sql<boolean>`EXISTS (SELECT FROM release_note_edits e WHERE e.release_id = release_notes.id AND (${EDITS_CHANGE_ANYTHING}))`.as('edited'),
       sql<string>`CASE WHEN sort_at = 'infinity' THEN 'inf' ELSE (extract(epoch from sort_at) * 1000000)::bigint::text END`.as('sort_us'),
     ]);

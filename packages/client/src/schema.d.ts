@@ -1551,6 +1551,8 @@ export interface paths {
                         "application/json": {
                             /** @description Drafts and published entries with a pending revision, newest first by their own date. */
                             entries: {
+                                /** @description What publishing it would make public, as of this answer. Send it back as `?content_version=` with the publish to publish only that: if new commits or an editor changed it since, the publish is refused (409) and nothing changes. */
+                                content_version: string;
                                 /** Format: date-time */
                                 date: string;
                                 /** @description A person edited its text. */
@@ -1682,6 +1684,8 @@ export interface paths {
                             };
                             /** @description Draft notes and published ones with a pending revision, newest release first, Unreleased on top. */
                             releases: {
+                                /** @description What publishing it would make public, as of this answer. Send it back as `?content_version=` with the publish to publish only that: if new commits or an editor changed it since, the publish is refused (409) and nothing changes. */
+                                content_version: string;
                                 /** @description An editor changed what it shows (release editor). */
                                 edited: boolean;
                                 /** @description Items of its sections. */
@@ -1776,7 +1780,10 @@ export interface paths {
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description From the pending list: publish only if the content is still that. */
+                    content_version?: string;
+                };
                 header?: never;
                 path: {
                     id: string;
@@ -1841,6 +1848,15 @@ export interface paths {
                 };
                 /** @description Every error body. 5xx bodies never carry details or internals. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1984,7 +2000,10 @@ export interface paths {
          */
         post: {
             parameters: {
-                query?: never;
+                query?: {
+                    /** @description From the pending list: publish only if the content is still that. */
+                    content_version?: string;
+                };
                 header?: never;
                 path: {
                     /** @description Project slug: lowercase letters, digits and single hyphens, 2–64 characters. A malformed slug is a 400; a well-formed unknown one a 404. */
@@ -2049,6 +2068,15 @@ export interface paths {
                 };
                 /** @description Every error body. 5xx bodies never carry details or internals. */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorResponse"];
+                    };
+                };
+                /** @description Every error body. 5xx bodies never carry details or internals. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
