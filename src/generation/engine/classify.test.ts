@@ -427,6 +427,17 @@ describe('noise classes hidden by default (one section each)', () => {
     expect(site('docs(pkg): explain it', [['M', 'packages/pkg/docs/options.md']], true)).toBe('documentation');
     // A feature is never noise.
     expect(site('feat: document every option', [['M', 'docs/options.md']], true)).not.toBe('website');
+    // A fix in words only, of the site's docs alone, is the site's (jest: "Fix link to constraints"); elsewhere, documentation.
+    expect(site('Fix link to constraints (#15732)', [['M', 'docs/Configuration.md']], true)).toBe('website');
+    expect(site('Fix link to constraints (#15732)', [['M', 'docs/Configuration.md']], false)).toBe('documentation');
+  });
+
+  it('reads a .txt file as documentation only by its name or folder: requirements.txt and CMakeLists.txt ship', () => {
+    const site = (message: string, changes: Change[], siteDocs: boolean) => classify(message, { changes }, { siteDocs }).section;
+    expect(site('Fix the pinned parser version', [['M', 'requirements.txt']], false)).not.toBe('documentation');
+    expect(site('Fix the build on Windows', [['M', 'CMakeLists.txt']], false)).not.toBe('documentation');
+    expect(site('Fix a typo in the notice', [['M', 'NOTICE.txt']], false)).toBe('documentation');
+    expect(site('Fix a typo in the guide', [['M', 'docs/guide.txt']], false)).toBe('documentation');
   });
 
   it('leaves library changes and user documentation where they were', () => {

@@ -199,7 +199,7 @@ export function classifyCommit(commit: CommitRecord, options: ClassifyOptions = 
   section = dependencySection(section, typeName, scope, text, commit);
   if (NOISE_CANDIDATES.has(section)) section = noiseClassOf(text, commit.changes, options.siteDocs) ?? section;
   // A feature or fix that changes only the website, tests, docs or CI is not one for users (issue 24).
-  if ((section === 'feature' || section === 'fix') && !breaking) section = sectionOfNonLibraryChange(commit.changes, typeName !== null) ?? section;
+  if ((section === 'feature' || section === 'fix') && !breaking) section = sectionOfNonLibraryChange(commit.changes, typeName !== null, options.siteDocs) ?? section;
   // Renovate marks updates that fix a vulnerability: they belong with security fixes.
   // (Only for dependencies users run: a lock-file-only or dev-tool update stays a dependency update.)
   const dependencyUpdate =

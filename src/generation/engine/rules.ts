@@ -283,7 +283,7 @@ function topicOf(text: string): Topic | null {
 }
 
 const DOC_PATH =
-  /(^|\/)(docs?|documentation|examples?|changelog_unreleased)\/|\.(md|mdx|markdown|rst|adoc|txt)$|(^|\/)(README|LICEN[CS]E|AUTHORS|CONTRIBUTING|CHANGELOG|CODE_OF_CONDUCT)[^/]*$/i;
+  /(^|\/)(docs?|documentation|examples?|changelog_unreleased)\/|\.(md|mdx|markdown|rst|adoc)$|(^|\/)(README|LICEN[CS]E|AUTHORS|CONTRIBUTING|CHANGELOG|CODE_OF_CONDUCT|NOTICE)[^/]*$/i;
 const TEST_PATH =
   /(^|\/)(tests?|__tests__|__snapshots__|__fixtures__|spec|specs|fixtures|testdata|tests_integration|test-utils|e2e)\/|(^|\/)test-dts\/|\.(test|spec)\.[a-z0-9]+$|\.test-d\.[a-z]+$|\.snap$|_test\.(go|py|rs)$|(^|\/)jsfmt\.spec\.js$/i;
 // CI configuration and the build's own files: both land in "Build and CI".
@@ -656,11 +656,12 @@ export function noiseClassOf(text: string, changes: readonly Change[], siteDocs 
  * website and tests overrule it: its examples may ship (git-cliff builds its `examples/` templates into
  * the binary) and `feat(docker):` is how it distributes itself.
  */
-export function sectionOfNonLibraryChange(changes: readonly Change[], declared = false): SectionKey | null {
+export function sectionOfNonLibraryChange(changes: readonly Change[], declared = false, siteDocs = false): SectionKey | null {
   if (!changes.length) return null;
   const kinds = new Set<SectionKey>();
   for (const [, p] of changes) {
-    if (WEBSITE_PATH.test(p)) kinds.add('website');
+    // The site's docs are its website, unless the project declared a feature or fix (a feature is never noise).
+    if (WEBSITE_PATH.test(p) || (siteDocs && !declared && p.startsWith('docs/'))) kinds.add('website');
     else if (TEST_PATH.test(p)) kinds.add('test');
     else if (declared) return null;
     else if (CI_PATH.test(p) && !MANIFEST_PATH.test(p)) kinds.add('build');
