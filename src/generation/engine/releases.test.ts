@@ -247,4 +247,13 @@ describe('a patch release ships no guessed features (issue 24)', () => {
     expect(sections('v1.0.1')).toEqual({ feature: ['A declared feature'], fix: ['Sort manual chunks by execution order'] });
     expect(sections('v1.1.0')).toEqual({ feature: ['Tree-shake unused array patterns'] });
   });
+
+  it('shows or hides such a change as the fix it is there, not as the feature it was guessed to be', () => {
+    const fixesHidden = resolveSettings({ sections: [{ key: 'fix', visible: false }] });
+    const hidden = generateReleases([a, b, c, d], fixesHidden).find((n) => n.tag === 'v1.0.1')!;
+    expect(hidden.generated_json.sections.map((s) => s.section_type_key)).toEqual(['feature']);
+    const featuresHidden = resolveSettings({ sections: [{ key: 'feature', visible: false }] });
+    const shown = generateReleases([a, b, c, d], featuresHidden).find((n) => n.tag === 'v1.0.1')!;
+    expect(shown.generated_json.sections.map((s) => [s.section_type_key, s.items.map((i) => i.text)])).toEqual([['fix', ['Sort manual chunks by execution order']]]);
+  });
 });

@@ -183,9 +183,11 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
     // of one dependency is the version the release ships.
     members.sort(byArrival);
     // A change and its revert inside one release cancel out; a revert of something already released stays.
-    let shown = cancelReverts(members).kept.filter((p) => visible.has(p.classified.section));
+    let kept = cancelReverts(members).kept;
+    // Sections first, then visibility: a guessed feature of a patch release is shown or hidden as the fix it is.
+    if (isPatchStep(previous?.version ?? null, release?.version ?? null)) kept = kept.map(asPatchFix);
+    const shown = kept.filter((p) => visible.has(p.classified.section));
     if (!release && !shown.length) continue;
-    if (isPatchStep(previous?.version ?? null, release?.version ?? null)) shown = shown.map(asPatchFix);
     notes.push(releaseNote(release, previous, shown, settings, versions));
   }
   // Newest first, Unreleased on top.
