@@ -1017,6 +1017,8 @@ CREATE TABLE public.repo_links (
     release_branches text[] DEFAULT '{}'::text[] NOT NULL,
     release_heads jsonb DEFAULT '{}'::jsonb NOT NULL,
     tags_digest text,
+    changelog_blob text,
+    changelog_calibration jsonb,
     CONSTRAINT repo_links_check CHECK (((kind = 'github'::text) = ((installation_id IS NOT NULL) AND (repo_owner IS NOT NULL) AND (repo_name IS NOT NULL)))),
     CONSTRAINT repo_links_kind_check CHECK ((kind = ANY (ARRAY['github'::text, 'local'::text]))),
     CONSTRAINT repo_links_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'ingesting'::text, 'active'::text, 'error'::text, 'suspended'::text]))),

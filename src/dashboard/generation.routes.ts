@@ -4,7 +4,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProjectRow } from '../db/schema.js';
 import type { GenerationService, SettingsPatch } from '../generation/generation.service.js';
 import { parseTeamRules, PUBLISH_TARGETS, SettingsError, teamRules } from '../generation/settings.js';
-import { GENERATED_ENTRY_TYPES, HISTORY_POLICIES, SECTION_KEYS, type GeneratedEntry, type GenerationSettings, type HistoryPolicy } from '../generation/engine/types.js';
+import {
+  DEFAULT_SECTION_LABELS,
+  GENERATED_ENTRY_TYPES,
+  HISTORY_POLICIES,
+  SECTION_KEYS,
+  type GeneratedEntry,
+  type GenerationSettings,
+  type HistoryPolicy,
+  type SectionKey,
+} from '../generation/engine/types.js';
 import { AppError } from '../errors.js';
 import type { Workspace } from './access.js';
 import type { Kit } from './kit.js';
@@ -13,7 +22,11 @@ import { csrfField, formErrors } from './views/layout.js';
 
 const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const EntryParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
-const Notice = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
+const Notice = Type.Object({
+  notice: Type.Optional(Type.String({ maxLength: 40 })),
+  // The form filled with the sections the repository's CHANGELOG.md uses (nothing saved).
+  from_changelog: Type.Optional(Type.Literal('1')),
+});
 /** A form field that a browser sends once, many times, or (unchecked boxes) not at all. */
 const Many = Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5000 })]));
 const many = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
@@ -99,6 +112,29 @@ const HISTORY_LABELS: Record<HistoryPolicy, string> = {
 };
 
 type Preview = Awaited<ReturnType<GenerationService['previewSettings']>>;
+type Calibrated = NonNullable<Awaited<ReturnType<GenerationService['calibration']>>>;
+
+/** What the repository's CHANGELOG.md uses, and the section settings that would follow it (one click fills the form). */
+function calibrationPanel(slug: string, { calibration: c, proposal }: Calibrated, filled: boolean): Html {
+  const ours = (key: string | null) => (key ? html`${DEFAULT_SECTION_LABELS[key as SectionKey]} <span class="muted">(${key})</span>` : html`<span class="muted">none of ours</span>`);
+  const hidden = proposal?.sections.filter((s) => !s.visible).map((s) => s.label) ?? [];
+  return html`<section class="panel" aria-labelledby="calibration-h"><h2 id="calibration-h">Your ${c.path}</h2>
+<p class="muted">Read from <code>${c.path}</code> on the tracked branch at the last sync: its newest ${plural(c.releases, 'release')}, ${plural(c.sectioned, 'of them', 'of them')} with sections.</p>
+${c.sections.length
+    ? html`<div class="table-wrap"><table><caption>The sections its maintainers use</caption><thead><tr><th scope="col">Their section</th><th scope="col">Releases</th><th scope="col">Items</th><th scope="col">Our section</th></tr></thead><tbody>
+${c.sections.slice(0, 30).map((s) => html`<tr><th scope="row">${s.title}</th><td>${String(s.releases)}</td><td>${String(s.items)}</td><td>${ours(s.key)}</td></tr>`)}
+</tbody></table></div>`
+    : ''}
+${proposal
+    ? html`<p>Following it, the notes would show ${proposal.mapped.map((m, i) => html`${i ? ', ' : ''}<strong>${m.title}</strong>`)} under these names and in this order${
+        hidden.length ? html`, and hide ${hidden.join(', ')}` : ''
+      }${proposal.unmapped.length ? html`; ${proposal.unmapped.join(', ')} match${proposal.unmapped.length === 1 ? 'es' : ''} no section of ours and ${proposal.unmapped.length === 1 ? 'is' : 'are'} left out` : ''}.</p>
+${filled
+        ? html`<p class="notice" role="status">The sections in the form below follow ${c.path}. Nothing is saved: <strong>Preview</strong> shows what would change, <strong>Save settings</strong> keeps it.</p>`
+        : html`<p><a class="button secondary" href="/dashboard/projects/${slug}/generation?from_changelog=1#gen-settings-h">Fill the form with these sections</a> <span class="muted">Nothing changes until you preview or save.</span></p>`}`
+    : html`<p class="muted">It lists its changes straight under each release, without sections: nothing to follow.</p>`}
+</section>`;
+}
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en')} ${n === 1 ? one : many}`;
 
@@ -148,12 +184,22 @@ ${p.newest.length
 export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (app, { kit }) => {
   const { services, access } = kit;
 
-  async function page(request: FastifyRequest, reply: FastifyReply, project: ProjectRow, ws: Workspace, error?: AppError, preview?: Preview) {
+  async function page(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    project: ProjectRow,
+    ws: Workspace,
+    error?: AppError,
+    preview?: Preview,
+    fromChangelog = false,
+  ) {
     const csrf = kit.csrf(request);
     const { resolved } = await services.generation.settings(project.slug);
     const counts = await services.entries.reviewCounts(project.id, { status: 'draft' });
+    const calibrated = await services.generation.calibration(project.id);
+    const filled = fromChangelog && !preview && !!calibrated?.proposal;
     // A preview shows the form as submitted, so that it can be saved (or changed again) from there.
-    const s: GenerationSettings = preview?.settings ?? resolved;
+    const s: GenerationSettings = preview?.settings ?? (filled ? { ...resolved, sections: calibrated!.proposal!.sections } : resolved);
     const teams = teamRules(s.teams);
     const codeowners = await services.generation.hasCodeowners(project.id);
     const previewed = preview ? await services.markdown.render(preview.newest.map((e) => e.content)) : undefined;
@@ -167,6 +213,7 @@ export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
 <section class="panel" aria-labelledby="queue-h"><h2 id="queue-h">Review queue</h2>
 <p>${counts.byStatus.draft ? `${plural(counts.byStatus.draft, 'draft')} to review.` : 'Nothing to review.'} <a href="/dashboard/projects/${project.slug}/review">Open the review queue</a> to filter, publish, archive or regenerate entries in bulk.</p>
 </section>
+${calibrated ? calibrationPanel(project.slug, calibrated, filled) : ''}
 <section class="panel" aria-labelledby="gen-settings-h"><h2 id="gen-settings-h">Settings</h2>
 ${formErrors(error?.message, error?.details)}
 <form class="stack settings" method="post" action="/dashboard/projects/${project.slug}/generation">${csrfField({ csrf })}
@@ -230,7 +277,7 @@ ${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
 
   app.get('/dashboard/projects/:slug/generation', { schema: { hide: true, params: SlugParams, querystring: Notice } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
-    return page(request, reply, project, ws);
+    return page(request, reply, project, ws, undefined, undefined, request.query.from_changelog === '1');
   });
 
   app.post('/dashboard/projects/:slug/generation', { schema: { hide: true, params: SlugParams, body: SettingsForm } }, async (request, reply) => {

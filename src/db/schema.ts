@@ -340,6 +340,9 @@ export interface RepoLinksTable {
   release_heads: ColumnType<Record<string, string>, string | undefined, string>;
   /** The tags the last complete ingest stored (a digest, ingest.service.ts); null while one runs, or after one failed. */
   tags_digest: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The CHANGELOG.md blob at the tracked branch's head when last ingested, and what it says (generation/calibration.ts; 0044). */
+  changelog_blob: ColumnType<string | null, string | null | undefined, string | null>;
+  changelog_calibration: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   created_at: CreatedAt;
   updated_at: UpdatedAt;
 }

@@ -68,6 +68,19 @@ export const generationRepository = {
     return row?.codeowners ?? null;
   },
 
+  /** What the CHANGELOG.md of the project's first linked repository that has one says (calibration.ts), as stored at ingest. */
+  async changelogCalibrationOf(db: Executor, projectId: string): Promise<Record<string, unknown> | null> {
+    const row = await db
+      .selectFrom('repo_links')
+      .select('changelog_calibration')
+      .where('project_id', '=', projectId)
+      .where('changelog_calibration', 'is not', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    return row?.changelog_calibration ?? null;
+  },
+
   /** The branches the project's linked repositories track (arrival reads merges of them). */
   async trackedBranches(db: Executor, projectId: string): Promise<string[]> {
     const rows = await db.selectFrom('repo_links').select('tracked_branch').distinct().where('project_id', '=', projectId).execute();

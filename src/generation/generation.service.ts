@@ -7,6 +7,7 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import { type SettingsComparison } from './engine/compare.js';
 import type { StoredLabel, Touch } from './engine/touched.js';
 import type { PullRequestFacts, PullRequestPreview } from './pr-preview.js';
+import { proposeSections, type Calibration, type SectionProposal } from './calibration.js';
 import { GenerationTimeout, inlineEngine, type Engine, type EngineResult, type ReleaseNoteFields } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredCommit } from './generation.repository.js';
@@ -508,6 +509,18 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
     async previewPullRequest(projectId: string, pr: PullRequestFacts, repoUrl: string): Promise<PullRequestPreview> {
       const settings = await settingsFor(db, projectId);
       return engine.run({ kind: 'pull-request', commits: [], pr, settings, repoUrl });
+    },
+
+    /**
+     * What the repository's CHANGELOG.md says about the sections its maintainers use, and the section
+     * settings that would follow it (offered in the settings page, never applied on its own); null when
+     * no linked repository has a changelog with releases.
+     */
+    async calibration(projectId: string): Promise<{ calibration: Calibration; proposal: SectionProposal | null } | null> {
+      const stored = await generationRepository.changelogCalibrationOf(db, projectId);
+      if (!stored) return null;
+      const calibration = stored as unknown as Calibration;
+      return { calibration, proposal: proposeSections(calibration, (await settingsFor(db, projectId)).sections) };
     },
 
     /** Whether a linked repository has a CODEOWNERS file (read at ingest). */

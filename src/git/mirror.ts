@@ -462,33 +462,94 @@ export async function tagsByCommit(at: GitOptions, maxTags = MAX_TAGS): Promise<
 export const CODEOWNERS_PATHS = ['.github/CODEOWNERS', 'CODEOWNERS', 'docs/CODEOWNERS', '.gitlab/CODEOWNERS'];
 const CODEOWNERS_MAX_BYTES = 3 * 1024 * 1024; // GitHub ignores larger files
 
+/** What to read of a tip's tree: the first of `paths` that is there, at most `maxBytes`. */
+export interface TipFileRequest {
+  paths: readonly string[];
+  maxBytes: number;
+  /** Whether this object id is the one read at an earlier ingest: that blob is not read again (no text returned). */
+  known?: (blob: string) => boolean;
+}
+
+/** A file found at the tip; `text` is absent when it was the known blob, or larger than allowed. */
+export interface TipFile {
+  path: string;
+  blob: string;
+  text?: string;
+}
+
 /**
- * The CODEOWNERS file at `tip`, or null when the tree has none. The mirror is blobless, so the one
- * blob is fetched from the source (with its credential); `undefined` when that fails, so that a
- * flaky fetch does not forget a file read before. `known`, the text read at an earlier ingest, is
- * returned without reading the blob when it is that very blob (same object id): the file rarely
- * changes, and reading it costs two git processes and, on a blobless mirror, a fetch.
+ * Files at `tip`, one of each request (the first of its paths the tree has): null where the tree has
+ * none, `undefined` where reading failed (so that a flaky fetch does not forget a file read before).
+ * One `git ls-tree` for all of them; a blob is read only when it is not the known one. The mirror is
+ * blobless, so a blob is fetched from the source (with its credential).
  */
-export async function readCodeownersAt(dir: string, source: GitSource, tip: string, known?: string | null): Promise<string | null | undefined> {
+export async function readTipFiles<K extends string>(
+  dir: string,
+  source: GitSource,
+  tip: string,
+  requests: Record<K, TipFileRequest>,
+): Promise<Record<K, TipFile | null | undefined>> {
+  const all = [...new Set(Object.values<TipFileRequest>(requests).flatMap((r) => r.paths))];
   // No `-l`: a blob's size needs the blob, which a blobless mirror would fetch here, outside the source's settings.
-  const listed = await runGit(['ls-tree', tip, '--', ...CODEOWNERS_PATHS], { gitDir: dir });
+  const listed = await runGit(['ls-tree', tip, '--', ...all], { gitDir: dir });
   const found = new Map<string, string>();
   for (const line of listed.split('\n')) {
     const match = /^\d+ blob ([0-9a-f]+)\t(.+)$/.exec(line);
     if (match) found.set(match[2]!, match[1]!);
   }
-  const path = CODEOWNERS_PATHS.find((p) => found.has(p));
-  if (!path) return null;
-  const object = found.get(path)!;
-  if (typeof known === 'string' && blobId(known, object.length === 64 ? 'sha256' : 'sha1') === object) return known;
   // A confined source's mirror holds every object: nothing is fetched here (no protocol allowed).
   const at = source.confine ? { gitDir: dir } : { ...sourceOptions(source), gitDir: dir };
-  try {
-    if (Number((await runGit(['cat-file', '-s', object], at)).trim()) > CODEOWNERS_MAX_BYTES) return null;
-    return await runGit(['cat-file', 'blob', object], at);
-  } catch {
-    return undefined;
+  const out = {} as Record<K, TipFile | null | undefined>;
+  for (const key of Object.keys(requests) as K[]) {
+    const request = requests[key];
+    const path = request.paths.find((p) => found.has(p));
+    if (!path) {
+      out[key] = null;
+      continue;
+    }
+    const blob = found.get(path)!;
+    if (request.known?.(blob)) {
+      out[key] = { path, blob };
+      continue;
+    }
+    try {
+      if (Number((await runGit(['cat-file', '-s', blob], at)).trim()) > request.maxBytes) out[key] = { path, blob };
+      else out[key] = { path, blob, text: await runGit(['cat-file', 'blob', blob], at) };
+    } catch {
+      out[key] = undefined;
+    }
   }
+  return out;
+}
+
+/** The object id of a text read before (CODEOWNERS is stored as text), to compare with a tree's. */
+export const knownBlobOf = (known: string | null | undefined, like: string): string | null =>
+  typeof known === 'string' ? blobId(known, like.length === 64 ? 'sha256' : 'sha1') : null;
+
+/**
+ * The CODEOWNERS file at `tip`, or null when the tree has none (or it is larger than GitHub reads);
+ * `undefined` when reading failed. `known`, the text read at an earlier ingest, is returned without
+ * reading the blob when it is that very blob: the file rarely changes, and reading it costs two git
+ * processes and, on a blobless mirror, a fetch.
+ */
+export async function readCodeownersAt(dir: string, source: GitSource, tip: string, known?: string | null): Promise<string | null | undefined> {
+  const { codeowners } = await readTipFiles(dir, source, tip, { codeowners: codeownersRequest(known) });
+  return codeownersText(codeowners, known);
+}
+
+/** CODEOWNERS as readTipFiles reads it: `known`, the text read before, is not read again. */
+export const codeownersRequest = (known?: string | null): TipFileRequest => ({
+  paths: CODEOWNERS_PATHS,
+  maxBytes: CODEOWNERS_MAX_BYTES,
+  known: (blob) => knownBlobOf(known, blob) === blob,
+});
+
+/** What readTipFiles found of CODEOWNERS as its text (`known` when the blob was the one read before). */
+export function codeownersText(file: TipFile | null | undefined, known?: string | null): string | null | undefined {
+  if (file === undefined || file === null) return file;
+  if (file.text !== undefined) return file.text;
+  // Not read: the known blob, or one larger than GitHub reads.
+  return typeof known === 'string' && knownBlobOf(known, file.blob) === file.blob ? known : null;
 }
 
 /** Manifest versions fetched for one ingest at most: past it the commits go without manifest facts. */

@@ -21,7 +21,10 @@ import {
   MAX_TAGS,
   mirrorRefs,
   reachableShas,
-  readCodeownersAt,
+  codeownersRequest,
+  codeownersText,
+  readTipFiles,
+  type TipFile,
   readMirrorDependencyChanges,
   releaseBranches,
   revList,
@@ -30,6 +33,7 @@ import {
   type ReleaseBranches,
 } from '../git/mirror.js';
 import { MAX_RELEASE_BRANCHES } from '../git/release-branches.js';
+import { calibrate, CHANGELOG_PATHS, MAX_CHARS as CHANGELOG_MAX_CHARS } from '../generation/calibration.js';
 
 /**
  * The tags of a mirror (commit → names, each list sorted), as one digest: equal digests, equal tags.
@@ -246,7 +250,12 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const fastForward = unmoved || (link.last_ingested_sha !== null && (await isAncestor(dir, link.last_ingested_sha, tip)));
       const range = fastForward ? [`${link.last_ingested_sha}..${tip}`] : [tip];
       // CODEOWNERS needs only the tip: read while the commits are counted and stored.
-      const codeownersRead = readCodeownersAt(dir, source, tip, link.codeowners);
+      // CHANGELOG.md too, for calibration (generation/calibration.ts): one ls-tree for both, a blob read only when it changed.
+      const tipFilesRead = readTipFiles(dir, source, tip, {
+        codeowners: codeownersRequest(link.codeowners),
+        changelog: { paths: CHANGELOG_PATHS, maxBytes: CHANGELOG_MAX_BYTES, known: (blob) => blob === link.changelog_blob },
+      });
+      const codeownersRead = tipFilesRead.then((files) => codeownersText(files.codeowners, link.codeowners));
       // Surfaced where it is awaited (after the commits); meanwhile not an unhandled rejection.
       codeownersRead.catch(() => {});
       const dependenciesRead = unmoved ? Promise.resolve(new Map<string, DependencyChanges>()) : dependencyChangesOf(dir, source, range);
@@ -331,6 +340,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const digest = tagsDigest(tags);
       const retagged = digest === link.tags_digest ? 0 : await commitsRepository.syncTags(db, link.id, tags);
       const codeowners = await codeownersRead;
+      const changelog = changelogUpdate(link, (await tipFilesRead).changelog);
       const changed =
         added > 0 ||
         unreachable > 0 ||
@@ -348,6 +358,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
         lastIngestedSha: tip,
         lastError: warnings.length ? warnings.join('. ') : null,
         ...(codeowners !== undefined ? { codeowners } : {}),
+        ...(changelog ? { changelog } : {}),
         tagsDigest: digest,
       });
       const result: IngestResult = { linkId, projectId: link.project_id, status: 'active', added, walked: done, unreachable, returned, retagged, tip, changed };
@@ -432,3 +443,18 @@ export function createIngestService(db: Db, deps: IngestDeps) {
 }
 
 export type IngestService = ReturnType<typeof createIngestService>;
+
+/** A changelog larger than this is not read: calibration reads only its newest releases anyway. */
+const CHANGELOG_MAX_BYTES = 4 * 1024 * 1024;
+
+/**
+ * What to store of the tip's CHANGELOG.md: its blob and calibration when the file is new or changed,
+ * nulls when it is gone, nothing (undefined) when it is the one read before or could not be read.
+ */
+function changelogUpdate(link: RepoLinkRow, file: TipFile | null | undefined): { blob: string | null; calibration: object | null } | undefined {
+  if (file === undefined) return undefined;
+  if (file === null) return link.changelog_blob === null ? undefined : { blob: null, calibration: null };
+  if (file.blob === link.changelog_blob) return undefined;
+  // Larger than read (text absent): remembered by its blob, with nothing learned from it.
+  return { blob: file.blob, calibration: file.text === undefined ? null : calibrate(file.text.slice(0, CHANGELOG_MAX_CHARS), file.path) };
+}

@@ -79,7 +79,14 @@ export const linksRepository = {
     db: Executor,
     id: string,
     status: RepoLinkStatus,
-    fields: { lastIngestedSha?: string; lastError?: string | null; codeowners?: string | null; tagsDigest?: string } = {},
+    fields: {
+      lastIngestedSha?: string;
+      lastError?: string | null;
+      codeowners?: string | null;
+      tagsDigest?: string;
+      /** A CHANGELOG.md read anew (or gone: nulls). */
+      changelog?: { blob: string | null; calibration: object | null };
+    } = {},
   ): Promise<void> {
     await db
       .updateTable('repo_links')
@@ -89,6 +96,9 @@ export const linksRepository = {
         ...(fields.lastIngestedSha !== undefined ? { last_ingested_sha: fields.lastIngestedSha, last_ingested_at: new Date() } : {}),
         ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
         ...(fields.tagsDigest !== undefined ? { tags_digest: fields.tagsDigest } : {}),
+        ...(fields.changelog !== undefined
+          ? { changelog_blob: fields.changelog.blob, changelog_calibration: fields.changelog.calibration ? JSON.stringify(fields.changelog.calibration) : null }
+          : {}),
         updated_at: new Date(),
       })
       .where('id', '=', id)
