@@ -23,6 +23,7 @@ import {
 import { generateReleases } from './engine/releases.js';
 import { touchedCommits, touchedKeys, type Touch } from './engine/touched.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import type { PullRequestInfo } from './engine/pull-requests.js';
 import type { GeneratedEntry, GenerationSettings } from './engine/types.js';
 import { buildVersionIndex } from './engine/versions.js';
 
@@ -51,8 +52,10 @@ export type EngineRequest =
        * tags make release notes; they make no entry and no rollup (those are the tracked branch's).
        */
       releaseOnly?: readonly string[];
+      /** The merged pull requests of the history, cached from the host (github/pull-requests.service.ts); absent where there are none. */
+      pullRequests?: PullRequestInfo[];
     }
-  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] }
+  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[]; pullRequests?: PullRequestInfo[] }
   /**
    * One release note of the history up to `tip` (a SHA): the note of `tag` (put on the tip when it
    * does not carry it: the release about to be tagged), or with null what is Unreleased there. The
@@ -65,6 +68,7 @@ export type EngineRequest =
       settings: GenerationSettings;
       trunk?: readonly string[];
       releaseOnly?: readonly string[];
+      pullRequests?: PullRequestInfo[];
       tip: string;
       tag: string | null;
     };
