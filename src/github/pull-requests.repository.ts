@@ -123,7 +123,7 @@ export const pullRequestsRepository = {
         'p.author_is_bot',
         'p.merge_sha',
         'p.commit_shas',
-        sql<string>`to_char(p.merged_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`.as('merged_at'),
+        'p.merged_at',
       ])
       .where('l.project_id', '=', projectId)
       .where((eb) =>
@@ -157,7 +157,7 @@ export const pullRequestsRepository = {
         body: row.body,
         labels: row.labels,
         author: row.author_login === null ? null : { login: row.author_login, isBot: row.author_is_bot },
-        mergedAt: row.merged_at,
+        mergedAt: new Date(row.merged_at).toISOString(),
         mergeCommitSha: row.merge_sha,
         commitShas: row.commit_shas,
       });
