@@ -51,6 +51,9 @@ export function createServices(
       'repo-ingest': { slots: config.repoLinks.ingestConcurrency, perGroup: config.repoLinks.ingestConcurrencyPerTenant },
       // An endpoint that never answers costs WEBHOOK_TIMEOUT_MS a try: its tenant's slots, not everyone's.
       'webhook-deliver': { slots: config.webhooks.concurrency, perGroup: config.webhooks.concurrencyPerTenant },
+      // Pull requests share the ingest's slots, grouped by GitHub installation (whose rate limit they share):
+      // an installation whose GitHub stalls holds its share, never every GitHub link's generation.
+      'github-pull-requests': { slots: config.repoLinks.ingestConcurrency, perGroup: config.repoLinks.ingestConcurrencyPerTenant },
       ...options.jobs?.fair,
     },
   });

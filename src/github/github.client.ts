@@ -20,7 +20,9 @@ export const GITHUB_MAX_PAGES = { repositories: 100, userInstallations: 10 } as 
  */
 export const GITHUB_MAX_GRAPHQL_BYTES = 32 * 1024 * 1024;
 /** What is kept of a pull request's description (bytes of UTF-8), of its labels and of its commits. */
-export const PULL_REQUEST_LIMITS = { bodyBytes: 64 * 1024, labels: 50, commits: 100, pageSize: 50 } as const;
+export const PULL_REQUEST_LIMITS = { bodyBytes: 64 * 1024, labels: 50, commits: 250, pageSize: 50 } as const;
+/** GraphQL's largest page of a connection: a pull request's commits past it take a query of their own. */
+const GRAPHQL_PAGE = 100;
 
 /** A request to GitHub that went over its budget: no answer in time, or too large an answer. */
 class GitHubBudgetError extends Error {}
@@ -284,8 +286,9 @@ export function writeError(error: unknown, what: string, now = Date.now()): GitH
 
 /**
  * Merged pull requests, newest updated first (so a sync stops at the first one it has seen), with
- * what the engine reads of each and the installation's GraphQL budget. 50 labels and 100 commits a
- * pull request: GraphQL's connection limit is 100, and the query's node count stays far below 500,000.
+ * what the engine reads of each and the installation's GraphQL budget. 50 labels and the first 100
+ * commits a pull request (GraphQL's connection limit; a longer branch's next ones, to 250, take a
+ * PULL_REQUEST_COMMITS_QUERY each): the query's node count stays far below GitHub's 500,000.
  */
 export const MERGED_PULL_REQUESTS_QUERY = `query MergedPullRequests($owner: String!, $name: String!, $first: Int!, $after: String) {
   rateLimit { remaining resetAt cost }
@@ -301,11 +304,26 @@ export const MERGED_PULL_REQUESTS_QUERY = `query MergedPullRequests($owner: Stri
         author { __typename login }
         labels(first: ${PULL_REQUEST_LIMITS.labels}) { nodes { name } }
         mergeCommit { oid }
-        commits(first: ${PULL_REQUEST_LIMITS.commits}) { nodes { commit { oid } } }
+        commits(first: ${GRAPHQL_PAGE}) { pageInfo { hasNextPage endCursor } nodes { commit { oid } } }
       }
     }
   }
 }`;
+
+/** The commits of one pull request past its first page (up to PULL_REQUEST_LIMITS.commits in all). */
+export const PULL_REQUEST_COMMITS_QUERY = `query PullRequestCommits($owner: String!, $name: String!, $number: Int!, $first: Int!, $after: String!) {
+  rateLimit { remaining resetAt cost }
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      commits(first: $first, after: $after) { pageInfo { hasNextPage endCursor } nodes { commit { oid } } }
+    }
+  }
+}`;
+
+interface GraphqlCommits {
+  pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } | null;
+  nodes?: ({ commit?: { oid?: unknown } | null } | null)[] | null;
+}
 
 interface GraphqlPullRequestNode {
   number?: unknown;
@@ -316,13 +334,16 @@ interface GraphqlPullRequestNode {
   author?: { __typename?: unknown; login?: unknown } | null;
   labels?: { nodes?: ({ name?: unknown } | null)[] | null } | null;
   mergeCommit?: { oid?: unknown } | null;
-  commits?: { nodes?: ({ commit?: { oid?: unknown } | null } | null)[] | null } | null;
+  commits?: GraphqlCommits | null;
 }
 
 interface GraphqlAnswer {
   data?: {
     rateLimit?: { remaining?: unknown; resetAt?: unknown; cost?: unknown } | null;
-    repository?: { pullRequests?: { pageInfo?: { hasNextPage?: unknown; endCursor?: unknown }; nodes?: (GraphqlPullRequestNode | null)[] } | null } | null;
+    repository?: {
+      pullRequests?: { pageInfo?: { hasNextPage?: unknown; endCursor?: unknown }; nodes?: (GraphqlPullRequestNode | null)[] } | null;
+      pullRequest?: { commits?: GraphqlCommits | null } | null;
+    } | null;
   } | null;
   errors?: { type?: unknown; message?: unknown }[];
 }
@@ -346,6 +367,14 @@ const isoOf = (value: unknown): string | null => {
   return Number.isFinite(time) ? new Date(time).toISOString() : null;
 };
 
+/** The well-formed commit SHAs of a page of a pull request's commits. */
+const shasOf = (commits: GraphqlCommits | null | undefined): string[] =>
+  (commits?.nodes ?? []).map((c) => c?.commit?.oid).filter((sha): sha is string => typeof sha === 'string' && SHA.test(sha));
+
+/** Where the next page of a pull request's commits starts, or null when there is none. */
+const nextCommits = (commits: GraphqlCommits | null | undefined): string | null =>
+  commits?.pageInfo?.hasNextPage === true && typeof commits.pageInfo.endCursor === 'string' ? commits.pageInfo.endCursor : null;
+
 /** A node as the engine takes it, every untrusted field checked and capped; null when it is not a merged pull request. */
 export function toMergedPullRequest(node: GraphqlPullRequestNode | null): MergedPullRequest | null {
   if (!node || typeof node.number !== 'number' || !Number.isSafeInteger(node.number) || node.number < 1) return null;
@@ -366,10 +395,7 @@ export function toMergedPullRequest(node: GraphqlPullRequestNode | null): Merged
     author: login ? { login, isBot: node.author?.__typename === 'Bot' } : null,
     mergedAt,
     mergeCommitSha: typeof oid === 'string' && SHA.test(oid) ? oid : null,
-    commitShas: (node.commits?.nodes ?? [])
-      .map((c) => c?.commit?.oid)
-      .filter((sha): sha is string => typeof sha === 'string' && SHA.test(sha))
-      .slice(0, PULL_REQUEST_LIMITS.commits),
+    commitShas: shasOf(node.commits).slice(0, PULL_REQUEST_LIMITS.commits),
     updatedAt,
   };
 }
@@ -479,6 +505,25 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
     }
     return client;
   };
+
+  /**
+   * One GraphQL query with the installation's token (POST /graphql, as Octokit's graphql() sends it),
+   * read here: Octokit's own errors would drop the answer's headers (a reset) and its partial data.
+   * An answer with `errors` is a GitHubWriteError (graphqlError); an HTTP failure too (writeError).
+   */
+  async function graphql(installationId: number, query: string, variables: Record<string, unknown>, what: string): Promise<{ data: GraphqlAnswer; headers: Record<string, unknown> }> {
+    let data: GraphqlAnswer;
+    let headers: Record<string, unknown>;
+    try {
+      const response = await forInstallation(installationId).request('POST /graphql', { query, variables, request: { fetch: graphqlFetch } });
+      data = (response.data ?? {}) as GraphqlAnswer;
+      headers = response.headers as Record<string, unknown>;
+    } catch (error) {
+      throw writeError(error, what);
+    }
+    if (data.errors?.length) throw graphqlError(data, headers, what);
+    return { data, headers };
+  }
 
   return {
     async getInstallation(installationId) {
@@ -668,29 +713,29 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
 
     async mergedPullRequests(installationId, owner, repo, page) {
       const what = `about the merged pull requests of ${owner}/${repo}`;
-      let data: GraphqlAnswer;
-      let headers: Record<string, unknown>;
-      try {
-        // As Octokit's graphql() sends it, but read here: its errors carry the answer's headers (a reset) and partial data.
-        const response = await forInstallation(installationId).request('POST /graphql', {
-          query: MERGED_PULL_REQUESTS_QUERY,
-          variables: { owner, name: repo, first: Math.min(Math.max(1, page.first), 100), after: page.after },
-          request: { fetch: graphqlFetch },
-        });
-        data = (response.data ?? {}) as GraphqlAnswer;
-        headers = response.headers as Record<string, unknown>;
-      } catch (error) {
-        throw writeError(error, what);
-      }
+      const { data, headers } = await graphql(installationId, MERGED_PULL_REQUESTS_QUERY, { owner, name: repo, first: Math.min(Math.max(1, page.first), 100), after: page.after }, what);
       const connection = data.data?.repository?.pullRequests;
-      if (data.errors?.length || !connection) throw graphqlError(data, headers, what);
+      if (!connection) throw graphqlError(data, headers, what);
+      let rateLimit = rateLimitOf(data, headers);
       const pullRequests: MergedPullRequest[] = [];
       for (const node of connection.nodes ?? []) {
         const pr = toMergedPullRequest(node);
-        if (pr) pullRequests.push(pr);
+        if (!pr) continue;
+        pullRequests.push(pr);
+        // A long branch: its commits past the first page, to PULL_REQUEST_LIMITS.commits, a query a page.
+        let after = nextCommits(node?.commits);
+        while (after !== null && pr.commitShas.length < PULL_REQUEST_LIMITS.commits) {
+          const first = Math.min(GRAPHQL_PAGE, PULL_REQUEST_LIMITS.commits - pr.commitShas.length);
+          const more = await graphql(installationId, PULL_REQUEST_COMMITS_QUERY, { owner, name: repo, number: pr.number, first, after }, `about the commits of pull request #${pr.number}`);
+          const commits = more.data.data?.repository?.pullRequest?.commits;
+          if (!commits) throw graphqlError(more.data, more.headers, `about the commits of pull request #${pr.number}`);
+          pr.commitShas.push(...shasOf(commits).slice(0, first));
+          rateLimit = rateLimitOf(more.data, more.headers);
+          after = nextCommits(commits);
+        }
       }
       const endCursor = typeof connection.pageInfo?.endCursor === 'string' ? connection.pageInfo.endCursor : null;
-      return { pullRequests, endCursor, hasNextPage: connection.pageInfo?.hasNextPage === true && endCursor !== null, rateLimit: rateLimitOf(data, headers) };
+      return { pullRequests, endCursor, hasNextPage: connection.pageInfo?.hasNextPage === true && endCursor !== null, rateLimit };
     },
 
     async getFile(installationId, owner, repo, path, branch) {

@@ -14,6 +14,7 @@ import { createScmTestContext, linkAcmeApp, type ScmTestContext } from '../../te
 import type { RepoLinkRow } from '../db/schema.js';
 import type { EngineRequest } from '../generation/engine-thread.js';
 import { createGenerationService } from '../generation/generation.service.js';
+import { JOB_GROUP_FIELD } from '../queue/queue.js';
 import { commitsRepository } from '../repos/commits.repository.js';
 import { githubSourceKey } from '../repos/repos.service.js';
 import { PULL_REQUEST_LIMITS } from './github.client.js';
@@ -45,11 +46,15 @@ const pr = (number: number, fields: Partial<FakeMergedPullRequest> = {}): FakeMe
 });
 
 const graphqlCalls = () => ctx.github.requests.filter((r) => r.path === '/graphql').length;
+/** Waiting jobs of a queue, their data without the fair queue's group (checked apart). */
 const jobsOf = async (name: string) =>
   (
     await sql<{ data: Record<string, unknown>; start_after: Date; state: string }>`
       SELECT data, start_after, state FROM pgboss.job WHERE name = ${name} AND state IN ('created', 'retry') ORDER BY created_on`.execute(db())
-  ).rows;
+  ).rows.map((row) => {
+    const { [JOB_GROUP_FIELD]: _group, ...data } = row.data;
+    return { ...row, data, group: _group };
+  });
 const clearJobs = () => sql`DELETE FROM pgboss.job WHERE name IN ('generate', 'github-pull-requests')`.execute(db());
 const cached = async (linkId: string) =>
   db().selectFrom('github_pull_requests').selectAll().where('link_id', '=', linkId).orderBy('number').execute();
@@ -155,7 +160,8 @@ describe('the first fetch and a push', () => {
     expect(await batched.sync({ linkId: bigLink.id, generate })).toMatchObject({ status: 'more', pages: 1, changed: 50 });
     // The ingest's generation does not wait for the whole history; the rest of the walk is a job of its own.
     expect((await jobsOf('generate')).map((j) => j.data)).toEqual([generate]);
-    expect((await jobsOf('github-pull-requests')).map((j) => j.data)).toEqual([{ linkId: bigLink.id }]);
+    // The rest of the walk shares the fair queue's slots by installation (whose rate limit it shares).
+    expect((await jobsOf('github-pull-requests')).map((j) => [j.data, j.group])).toEqual([[{ linkId: bigLink.id }, bigLink.installation_id]]);
     await clearJobs();
     expect(await batched.sync({ linkId: bigLink.id })).toMatchObject({ status: 'more', changed: 50 });
     expect(await jobsOf('generate')).toEqual([]);
@@ -260,6 +266,17 @@ describe('failures', () => {
     expect(body.startsWith(row.body)).toBe(true);
     // The fake sends the first 50, as GitHub does for labels(first: 50).
     expect(row.labels.length).toBe(50);
+  });
+
+  it('reads a long branch\'s commits past GraphQL\'s page of 100, to 250, oldest first', async () => {
+    const commits = Array.from({ length: 260 }, (_, i) => sha(1000 + i, 'a'));
+    ctx.github.addMergedPullRequests('acme/app', pr(6, { commits, mergedAt: '2026-03-02T10:00:00Z' }));
+    const before = graphqlCalls();
+    expect(await service().sync({ linkId: link.id })).toMatchObject({ status: 'complete', pages: 1, changed: 1 });
+    // The page, then 100 and 50 more commits.
+    expect(graphqlCalls() - before).toBe(3);
+    const row = (await cached(link.id)).find((r) => r.number === 6)!;
+    expect(row.commit_shas).toEqual(commits.slice(0, PULL_REQUEST_LIMITS.commits));
   });
 });
 

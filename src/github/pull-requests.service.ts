@@ -58,11 +58,11 @@ export function createPullRequestsService(deps: {
   const pagesPerJob = deps.pagesPerJob ?? PR_PAGES_PER_JOB;
 
   /** The GitHub coordinates of a link whose pull requests can be read, or null (not GitHub, installation gone or inactive). */
-  async function targetOf(link: RepoLinkRow | undefined): Promise<{ link: RepoLinkRow; scmId: number; owner: string; name: string } | null> {
+  async function targetOf(link: RepoLinkRow | undefined): Promise<{ link: RepoLinkRow; installationId: string; scmId: number; owner: string; name: string } | null> {
     if (!link || link.kind !== 'github' || !link.installation_id || !link.repo_owner || !link.repo_name || link.status === 'suspended' || !deps.github) return null;
     const installation = await githubRepository.findInstallation(db, link.installation_id);
     if (installation?.status !== 'active') return null;
-    return { link, scmId: Number(installation.scm_installation_id), owner: link.repo_owner, name: link.repo_name };
+    return { link, installationId: installation.id, scmId: Number(installation.scm_installation_id), owner: link.repo_owner, name: link.repo_name };
   }
 
   const sendGenerate = (payload: GeneratePayload) => jobs.send('generate', payload, { key: payload.projectId });
@@ -82,7 +82,7 @@ export function createPullRequestsService(deps: {
       if (state?.retry_at && state.retry_at.getTime() > Date.now()) return false;
       // A waiting job of the same key would swallow this one, and the generation it carries with it.
       if (await jobs.pending('github-pull-requests', linkId)) return false;
-      await jobs.send('github-pull-requests', { linkId, generate }, { key: linkId });
+      await jobs.send('github-pull-requests', { linkId, generate }, { key: linkId, group: target.installationId });
       return true;
     },
 
@@ -106,6 +106,9 @@ export function createPullRequestsService(deps: {
       }
       const github = deps.github!;
       const projectId = target.link.project_id;
+      /** The link's next run: after `at` (a rate limit's reset), or at once. Grouped by installation for the fair queue. */
+      const again = (at: Date | null) =>
+        jobs.send('github-pull-requests', { linkId }, { key: linkId, group: target.installationId, ...(at ? { startAfterSeconds: secondsUntil(at) } : {}) });
       const state = await pullRequestsRepository.syncState(db, linkId);
       const pendingBefore = state?.generate_pending ?? false;
       let needsFull = pendingBefore;
@@ -119,7 +122,7 @@ export function createPullRequestsService(deps: {
 
       // Held back by GitHub's rate limit: no call before the reset, whoever queued this run.
       if (state?.retry_at && state.retry_at.getTime() > Date.now()) {
-        await jobs.send('github-pull-requests', { linkId }, { key: linkId, startAfterSeconds: secondsUntil(state.retry_at) });
+        await again(state.retry_at);
         await finish(pendingBefore);
         return { ...outcome, status: 'rate_limited', retryAt: state.retry_at };
       }
@@ -170,7 +173,7 @@ export function createPullRequestsService(deps: {
           if (lowBudget) {
             outcome.status = 'rate_limited';
             outcome.retryAt = page.rateLimit.resetAt;
-            await jobs.send('github-pull-requests', { linkId }, { key: linkId, startAfterSeconds: secondsUntil(page.rateLimit.resetAt) });
+            await again(page.rateLimit.resetAt);
             await finish(pending);
             return outcome;
           }
@@ -178,7 +181,7 @@ export function createPullRequestsService(deps: {
             outcome.status = 'more';
             // The generation that waited goes now; what the rest of the walk changes queues its own at the end.
             if (carried) await finish(pending);
-            await jobs.send('github-pull-requests', { linkId }, { key: linkId });
+            await again(null);
             return outcome;
           }
         }
@@ -190,7 +193,7 @@ export function createPullRequestsService(deps: {
         }
         if (error.kind === 'rate_limited' && error.retryAt) {
           await pullRequestsRepository.saveSyncState(db, linkId, { retryAt: error.retryAt, lastError: error.message });
-          await jobs.send('github-pull-requests', { linkId }, { key: linkId, startAfterSeconds: secondsUntil(error.retryAt) });
+          await again(error.retryAt);
           await finish(pending);
           return { ...outcome, status: 'rate_limited', retryAt: error.retryAt, problem: error.message };
         }

@@ -302,6 +302,30 @@ export async function startFakeGitHub(options: {
     if (graphqlLimit.remaining <= 0) {
       return send(res, 200, { errors: [{ type: 'RATE_LIMITED', message: `API rate limit exceeded for installation ID ${installation.id}.` }] }, limitHeaders());
     }
+    const commitCursor = (index: number) => Buffer.from(`commit:${index}`).toString('base64');
+    /** A page of a pull request's commits as GraphQL's connection gives it. */
+    const commitPage = (commits: string[], start: number, first: number) => ({
+      totalCount: commits.length,
+      pageInfo: { hasNextPage: start + first < commits.length, endCursor: commits.length > start ? commitCursor(Math.min(start + first, commits.length) - 1) : null },
+      nodes: commits.slice(start, start + first).map((oid) => ({ commit: { oid } })),
+    });
+    const repoOf = () =>
+      installation.repos.find((r) => r.owner.toLowerCase() === String(variables.owner ?? '').toLowerCase() && r.name.toLowerCase() === String(variables.name ?? '').toLowerCase());
+    if (/pullRequest\s*\(\s*number:/.test(query)) {
+      const first = Number(variables.first);
+      if (!Number.isInteger(first) || first < 1 || first > 100) {
+        return send(res, 200, { errors: [{ type: 'EXCESSIVE_PAGINATION', path: ['repository', 'pullRequest', 'commits'], message: `Requesting ${String(variables.first)} records on the \`commits\` connection exceeds the \`first\` limit of 100 records.` }] });
+      }
+      graphqlLimit.remaining = Math.max(0, graphqlLimit.remaining - graphqlLimit.costPerQuery);
+      const rateLimit = { limit: graphqlLimit.limit, cost: graphqlLimit.costPerQuery, remaining: graphqlLimit.remaining, resetAt: graphqlLimit.resetAt.toISOString() };
+      const repo = repoOf();
+      const found = repo && (merged.get(`${repo.owner}/${repo.name}`.toLowerCase()) ?? []).find((p) => p.number === Number(variables.number));
+      if (!found) {
+        return send(res, 200, { data: { rateLimit, repository: repo ? { pullRequest: null } : null }, errors: [{ type: 'NOT_FOUND', path: ['repository', 'pullRequest'], message: `Could not resolve to a PullRequest with the number of ${String(variables.number)}.` }] }, limitHeaders());
+      }
+      const after = typeof variables.after === 'string' ? Number(/^commit:(\d+)$/.exec(Buffer.from(variables.after, 'base64').toString())?.[1] ?? -1) : -1;
+      return send(res, 200, { data: { rateLimit, repository: { pullRequest: { commits: commitPage(found.commits ?? [], after + 1, first) } } } }, limitHeaders());
+    }
     if (!/pullRequests\s*\(/.test(query) || !/repository\s*\(/.test(query)) {
       return send(res, 200, { errors: [{ message: 'The fake GitHub answers only the merged pull requests query', locations: [{ line: 1, column: 1 }] }] });
     }
@@ -343,7 +367,7 @@ export async function startFakeGitHub(options: {
       author: pr.author === null ? null : { __typename: pr.author?.type ?? 'User', login: pr.author?.login ?? 'octocat' },
       labels: { totalCount: (pr.labels ?? []).length, nodes: (pr.labels ?? []).slice(0, labelsFirst).map((label) => ({ name: label })) },
       mergeCommit: pr.mergeCommit === null ? null : { oid: pr.mergeCommit ?? createHash('sha1').update(`merge ${pr.number}`).digest('hex') },
-      commits: { totalCount: (pr.commits ?? []).length, nodes: (pr.commits ?? []).slice(0, commitsFirst).map((oid) => ({ commit: { oid } })) },
+      commits: commitPage(pr.commits ?? [], 0, commitsFirst),
     }));
     const pageInfo = { hasNextPage: start + first < all.length, endCursor: page.length ? cursorOf(page.at(-1)!) : null };
     return send(res, 200, { data: { rateLimit, repository: { pullRequests: { pageInfo, nodes } } } }, limitHeaders());
