@@ -42,6 +42,9 @@ CREATE TABLE github_pr_syncs (
   walk_top         timestamptz,
   -- Pull requests changed since generation last ran for them: a run is queued when the walk ends.
   generate_pending boolean NOT NULL DEFAULT false,
+  -- A push came while a walk was under way (its job already queued or running): once that walk ends,
+  -- another starts from the top, so pull requests updated meanwhile are not left for the push after.
+  rewalk           boolean NOT NULL DEFAULT false,
   -- Set while GitHub's rate limit holds the fetch back (the job waits until then).
   retry_at         timestamptz,
   last_error       text,

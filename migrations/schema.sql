@@ -774,6 +774,7 @@ CREATE TABLE public.github_pr_syncs (
     walk_cursor text,
     walk_top timestamp with time zone,
     generate_pending boolean DEFAULT false NOT NULL,
+    rewalk boolean DEFAULT false NOT NULL,
     retry_at timestamp with time zone,
     last_error text,
     last_synced_at timestamp with time zone,

@@ -575,6 +575,7 @@ export interface GitHubPrSyncsTable {
   walk_cursor: ColumnType<string | null, string | null | undefined, string | null>;
   walk_top: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   generate_pending: ColumnType<boolean, boolean | undefined, boolean>;
+  rewalk: ColumnType<boolean, boolean | undefined, boolean>;
   retry_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   last_error: ColumnType<string | null, string | null | undefined, string | null>;
   last_synced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;

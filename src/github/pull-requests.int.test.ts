@@ -235,6 +235,31 @@ describe('rate limits', () => {
   });
 });
 
+describe('a push during a walk', () => {
+  it('walks again from the top once the walk under way ends, so what the push brought is not left for the next one', async () => {
+    await forget(bigLink.id);
+    const batched = createPullRequestsService({ db: db(), github: ctx.services.githubClient, repos: ctx.services.repos, jobs: ctx.services.jobs, pagesPerJob: 1 });
+    expect(await batched.sync({ linkId: bigLink.id })).toMatchObject({ status: 'more' });
+    // A push now: its pull request is newer than the walk's top, and the walk's next job already waits.
+    ctx.github.addMergedPullRequests('acme/big', pr(121, { mergedAt: new Date().toISOString() }));
+    const generate = { projectId: bigProject.id, storedSince: new Date().toISOString(), full: false, retagged: false };
+    expect(await batched.queueAfterIngest(bigLink.id, generate)).toBe(false);
+    await clearJobs();
+    expect(await batched.sync({ linkId: bigLink.id })).toMatchObject({ status: 'more' });
+    await clearJobs();
+    expect(await batched.sync({ linkId: bigLink.id })).toMatchObject({ status: 'complete', changed: 20 });
+    expect((await cached(bigLink.id)).some((r) => r.number === 121)).toBe(false);
+    expect((await jobsOf('github-pull-requests')).map((j) => j.data)).toEqual([{ linkId: bigLink.id }]);
+    await clearJobs();
+    const before = graphqlCalls();
+    expect(await batched.sync({ linkId: bigLink.id })).toMatchObject({ status: 'complete', pages: 1, changed: 1 });
+    expect(graphqlCalls() - before).toBe(1);
+    expect((await cached(bigLink.id)).length).toBe(121);
+    // That walk started from the top: nothing more to do.
+    expect(await jobsOf('github-pull-requests')).toEqual([]);
+  });
+});
+
 describe('failures', () => {
   it('cuts a stuck GitHub at GITHUB_TIMEOUT_MS: the job fails for the queue\'s back-off, and the generation still goes', async () => {
     ctx.github.fault('POST', /^\/graphql$/, { kind: 'stall' });

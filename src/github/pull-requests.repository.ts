@@ -10,6 +10,7 @@ export interface PrSyncFields {
   walkCursor?: string | null;
   walkTop?: Date | null;
   generatePending?: boolean;
+  rewalk?: boolean;
   retryAt?: Date | null;
   lastError?: string | null;
   lastSyncedAt?: Date | null;
@@ -28,6 +29,7 @@ export const pullRequestsRepository = {
       ...(fields.walkCursor !== undefined ? { walk_cursor: fields.walkCursor } : {}),
       ...(fields.walkTop !== undefined ? { walk_top: fields.walkTop } : {}),
       ...(fields.generatePending !== undefined ? { generate_pending: fields.generatePending } : {}),
+      ...(fields.rewalk !== undefined ? { rewalk: fields.rewalk } : {}),
       ...(fields.retryAt !== undefined ? { retry_at: fields.retryAt } : {}),
       ...(fields.lastError !== undefined ? { last_error: fields.lastError } : {}),
       ...(fields.lastSyncedAt !== undefined ? { last_synced_at: fields.lastSyncedAt } : {}),

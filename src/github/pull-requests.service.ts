@@ -79,9 +79,14 @@ export function createPullRequestsService(deps: {
       const target = await targetOf(await deps.repos.link(linkId));
       if (!target) return false;
       const state = await pullRequestsRepository.syncState(db, linkId);
+      // The job waits for the rate limit's reset: it reads this push's pull requests then.
       if (state?.retry_at && state.retry_at.getTime() > Date.now()) return false;
-      // A waiting job of the same key would swallow this one, and the generation it carries with it.
-      if (await jobs.pending('github-pull-requests', linkId)) return false;
+      // A waiting job of the same key would swallow this one, and the generation it carries with it;
+      // the walk under way may be past the top already, so it starts another once it ends.
+      if (await jobs.pending('github-pull-requests', linkId)) {
+        await pullRequestsRepository.saveSyncState(db, linkId, { rewalk: true });
+        return false;
+      }
       await jobs.send('github-pull-requests', { linkId, generate }, { key: linkId, group: target.installationId });
       return true;
     },
@@ -143,6 +148,7 @@ export function createPullRequestsService(deps: {
           const lowBudget = page.rateLimit.remaining < PR_RATE_LIMIT_RESERVE;
           const more = !done && (lowBudget || outcome.pages >= pagesPerJob);
           const now = new Date();
+          const startsWalk = cursor === null;
           const changedNumbers = await db.transaction().execute(async (tx) => {
             const changed = await pullRequestsRepository.upsert(tx, linkId, fresh);
             if (changed.length) pending = true;
@@ -154,6 +160,8 @@ export function createPullRequestsService(deps: {
               retryAt: !done && lowBudget ? page.rateLimit.resetAt : null,
               lastError: null,
               ...(done ? { lastSyncedAt: now } : {}),
+              // A walk from the top reads what any earlier push asked for.
+              ...(startsWalk ? { rewalk: false } : {}),
             });
             return changed;
           });
@@ -167,6 +175,11 @@ export function createPullRequestsService(deps: {
           if (done) {
             outcome.status = 'complete';
             await finish(pending);
+            // A push came during the walk: one more, from the top (usually one page).
+            if ((await pullRequestsRepository.syncState(db, linkId))?.rewalk) {
+              await pullRequestsRepository.saveSyncState(db, linkId, { rewalk: false });
+              await again(null);
+            }
             return outcome;
           }
           cursor = page.endCursor;
