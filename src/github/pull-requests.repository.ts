@@ -128,20 +128,12 @@ export const pullRequestsRepository = {
         'p.merged_at',
       ])
       .where('l.project_id', '=', projectId)
-      .where((eb) =>
-        eb.or([
-          eb('p.merge_sha', 'in', eb.selectFrom('commits as c').select('c.sha').where('c.project_id', '=', projectId).where('c.reachable', '=', true)),
-          eb.exists(
-            eb
-              .selectFrom('commits as c')
-              .innerJoin('repo_links as cl', 'cl.id', 'c.repo_link_id')
-              .select(sql`1`.as('one'))
-              .where('c.project_id', '=', projectId)
-              .where('c.reachable', '=', true)
-              .whereRef('c.pr_number', '=', 'p.number')
-              .whereRef('cl.source_key', '=', 'l.source_key'),
-          ),
-        ]),
+      // Both as uncorrelated IN lists, which PostgreSQL hashes once (an EXISTS under OR is run per row).
+      .where(
+        sql<boolean>`(p.merge_sha IN (SELECT c.sha FROM commits c WHERE c.project_id = ${projectId} AND c.reachable)
+          OR (l.source_key, p.number) IN (
+            SELECT cl.source_key, c.pr_number FROM commits c JOIN repo_links cl ON cl.id = c.repo_link_id
+            WHERE c.project_id = ${projectId} AND c.reachable AND c.pr_number IS NOT NULL))`,
       )
       .orderBy('l.source_key')
       .orderBy('p.number')
