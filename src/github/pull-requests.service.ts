@@ -200,7 +200,8 @@ export function createPullRequestsService(deps: {
         }
       } catch (error) {
         if (!(error instanceof GitHubWriteError)) {
-          await pullRequestsRepository.saveSyncState(db, linkId, { lastError: 'The fetch of pull requests failed inside the service; it is retried' });
+          // A worker that stops is no failure of the link's: the next process goes on from the place stored.
+          if (!signal?.aborted) await pullRequestsRepository.saveSyncState(db, linkId, { lastError: 'The fetch of pull requests failed inside the service; it is retried' });
           await finish(pending);
           throw error;
         }
