@@ -52,10 +52,13 @@ export type EngineRequest =
        * tags make release notes; they make no entry and no rollup (those are the tracked branch's).
        */
       releaseOnly?: readonly string[];
-      /** The merged pull requests of the history, cached from the host (github/pull-requests.service.ts); absent where there are none. */
-      pullRequests?: PullRequestInfo[];
+      /**
+       * The host's merged pull requests (the github module's cache): release notes then have one item
+       * per PR (engine/pull-request-items.ts). Absent: notes as before.
+       */
+      pullRequests?: readonly PullRequestInfo[];
     }
-  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[]; pullRequests?: PullRequestInfo[] }
+  | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] }
   /**
    * One release note of the history up to `tip` (a SHA): the note of `tag` (put on the tip when it
    * does not carry it: the release about to be tagged), or with null what is Unreleased there. The
@@ -68,9 +71,10 @@ export type EngineRequest =
       settings: GenerationSettings;
       trunk?: readonly string[];
       releaseOnly?: readonly string[];
-      pullRequests?: PullRequestInfo[];
       tip: string;
       tag: string | null;
+      /** As for `generate`: the host's merged pull requests, for the note's items. */
+      pullRequests?: readonly PullRequestInfo[];
     };
 
 /** The fields of one release note that a preview shows (`commits`: how many it covers). */

@@ -439,8 +439,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       const proposed = withRepoCodeowners(resolve(next), codeowners);
       const current = withRepoCodeowners(resolve(input), codeowners);
       const rows = await generationRepository.reachableCommits(db, project.id);
-      const pullRequests = await loadPullRequests(project.id, db);
-      const comparison = await engine.run({ kind: 'compare', commits: rows.map((r) => r.record), current, proposed, ...releaseOnlyOf(rows), ...withPullRequests(pullRequests) });
+      const comparison = await engine.run({ kind: 'compare', commits: rows.map((r) => r.record), current, proposed, ...releaseOnlyOf(rows) });
       // The settings as a form shows them: the repository's CODEOWNERS is not the project's own.
       return { ...comparison, settings: resolve(next) };
     },
