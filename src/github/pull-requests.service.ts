@@ -70,12 +70,13 @@ export function createPullRequestsService(deps: {
 
   const service = {
     /**
-     * After a link's ingest changed something: for a GitHub link, queues its fetch of pull requests
-     * carrying the generation to queue once they are read, and returns true; false for any other link
+     * After a link's ingest: for a GitHub link, queues its fetch of pull requests carrying the
+     * generation to queue once they are read (none when the ingest changed nothing), and returns
+     * whether it took the generation over; false for any other link
      * (and while the link's fetch waits for GitHub's rate limit, or already waits in the queue), so
      * that the caller queues the generation itself.
      */
-    async queueAfterIngest(linkId: string, generate: GeneratePayload): Promise<boolean> {
+    async queueAfterIngest(linkId: string, generate: GeneratePayload | null): Promise<boolean> {
       const target = await targetOf(await deps.repos.link(linkId));
       if (!target) return false;
       const state = await pullRequestsRepository.syncState(db, linkId);
@@ -87,8 +88,9 @@ export function createPullRequestsService(deps: {
         await pullRequestsRepository.saveSyncState(db, linkId, { rewalk: true });
         return false;
       }
-      await jobs.send('github-pull-requests', { linkId, generate }, { key: linkId, group: target.installationId });
-      return true;
+      await jobs.send('github-pull-requests', generate ? { linkId, generate } : { linkId }, { key: linkId, group: target.installationId });
+      // With nothing to generate (an ingest that found nothing new), the fetch only refreshes the cache.
+      return generate !== null;
     },
 
     /**

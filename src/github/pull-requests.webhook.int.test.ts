@@ -88,4 +88,18 @@ describe('a GitHub link through the worker', () => {
     expect(await cachedNumbers()).toEqual([1, 2, 3]);
     expect((await ctx.services.pullRequests.pullRequestsFor(projectId)).map((p) => p.number)).toContain(3);
   });
+
+  it('refreshes the pull requests on a sync that finds no new commit (a label added after the merge)', async () => {
+    await waitFor(async () => (await ctx.services.jobs.pending('github-pull-requests', linkId)) ? undefined : true, 30_000, 'an idle fetch');
+    ctx.github.addMergedPullRequests('acme/app', { number: 2, title: 'feat: change 0', mergedAt: '2026-01-02T10:00:00Z', updatedAt: new Date().toISOString(), labels: ['breaking'] });
+    await ctx.services.repos.syncNow(linkId);
+    await waitFor(
+      async () => {
+        const row = await db().selectFrom('github_pull_requests').select('labels').where('link_id', '=', linkId).where('number', '=', 2).executeTakeFirst();
+        return row?.labels.includes('breaking') ? true : undefined;
+      },
+      30_000,
+      'the new label',
+    );
+  });
 });

@@ -18,9 +18,10 @@ export async function workIngestJobs(
   options: {
     /**
      * Takes over the generation of a link's ingest (a GitHub link reads its new pull requests first,
-     * then queues it): true when it did, false to have it queued here.
+     * then queues it): true when it did, false to have it queued here. Called with null after an
+     * ingest that changed nothing (a sync asked for by hand): pull requests may have changed all the same.
      */
-    generateVia?: (linkId: string, generate: JobPayloads['generate']) => Promise<boolean>;
+    generateVia?: (linkId: string, generate: JobPayloads['generate'] | null) => Promise<boolean>;
   } = {},
 ): Promise<void> {
   await jobs.work('repo-ingest', async ({ linkId }, stopping) => {
@@ -31,7 +32,10 @@ export async function workIngestJobs(
       await ingest.ingestLink(linkId, {
         signal: stopping,
         beforeIdle: async (result) => {
-          if (!result.changed) return;
+          if (!result.changed) {
+            await options.generateVia?.(result.linkId, null);
+            return;
+          }
           const generate = { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 || result.returned > 0, retagged: result.retagged > 0 };
           if (options.generateVia && (await options.generateVia(result.linkId, generate))) return;
           await jobs.send('generate', generate, { key: result.projectId });
