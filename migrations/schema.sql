@@ -773,6 +773,42 @@ CREATE TABLE public.github_link_publishing (
 );
 
 --
+-- Name: github_pr_syncs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.github_pr_syncs (
+    link_id uuid NOT NULL,
+    watermark timestamp with time zone,
+    walk_cursor text,
+    walk_top timestamp with time zone,
+    generate_pending boolean DEFAULT false NOT NULL,
+    rewalk boolean DEFAULT false NOT NULL,
+    retry_at timestamp with time zone,
+    last_error text,
+    last_synced_at timestamp with time zone,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: github_pull_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.github_pull_requests (
+    link_id uuid NOT NULL,
+    number integer NOT NULL,
+    title text NOT NULL,
+    body text DEFAULT ''::text NOT NULL,
+    labels text[] DEFAULT '{}'::text[] NOT NULL,
+    author_login text,
+    author_is_bot boolean DEFAULT false NOT NULL,
+    merged_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    merge_sha text,
+    commit_shas text[] DEFAULT '{}'::text[] NOT NULL,
+    fetched_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: github_release_syncs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1321,6 +1357,20 @@ ALTER TABLE ONLY public.github_link_publishing
     ADD CONSTRAINT github_link_publishing_pkey PRIMARY KEY (link_id);
 
 --
+-- Name: github_pr_syncs github_pr_syncs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_pr_syncs
+    ADD CONSTRAINT github_pr_syncs_pkey PRIMARY KEY (link_id);
+
+--
+-- Name: github_pull_requests github_pull_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_pull_requests
+    ADD CONSTRAINT github_pull_requests_pkey PRIMARY KEY (link_id, number);
+
+--
 -- Name: github_release_syncs github_release_syncs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1648,6 +1698,12 @@ CREATE INDEX commits_tagged_idx ON public.commits USING btree (repo_link_id) WHE
 --
 
 CREATE INDEX github_link_publishing_active_idx ON public.github_link_publishing USING btree (project_id) WHERE (releases OR changelog_pr);
+
+--
+-- Name: github_pull_requests_merge_sha_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX github_pull_requests_merge_sha_idx ON public.github_pull_requests USING btree (link_id, merge_sha) WHERE (merge_sha IS NOT NULL);
 
 --
 -- Name: github_release_syncs_behind_idx; Type: INDEX; Schema: public; Owner: -
@@ -2119,6 +2175,20 @@ ALTER TABLE ONLY public.github_link_publishing
 
 ALTER TABLE ONLY public.github_link_publishing
     ADD CONSTRAINT github_link_publishing_project_id_fkey FOREIGN KEY (project_id) REFERENCES public.projects(id) ON DELETE CASCADE;
+
+--
+-- Name: github_pr_syncs github_pr_syncs_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_pr_syncs
+    ADD CONSTRAINT github_pr_syncs_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.repo_links(id) ON DELETE CASCADE;
+
+--
+-- Name: github_pull_requests github_pull_requests_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.github_pull_requests
+    ADD CONSTRAINT github_pull_requests_link_id_fkey FOREIGN KEY (link_id) REFERENCES public.repo_links(id) ON DELETE CASCADE;
 
 --
 -- Name: github_release_syncs github_release_syncs_link_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -12,6 +12,7 @@ import { createGitHubService } from './github/github.service.js';
 import { createPublishingService } from './github/publishing.service.js';
 import { createPrCheckService } from './github/pr-check.service.js';
 import { createChangelogPrService } from './github/changelog-pr.service.js';
+import { createPullRequestsService } from './github/pull-requests.service.js';
 import { createReleasesService } from './changelog/releases.service.js';
 import { setGitLimits } from './git/git.js';
 import { createJobQueue, type JobQueueOptions } from './queue/queue.js';
@@ -50,6 +51,9 @@ export function createServices(
       'repo-ingest': { slots: config.repoLinks.ingestConcurrency, perGroup: config.repoLinks.ingestConcurrencyPerTenant },
       // An endpoint that never answers costs WEBHOOK_TIMEOUT_MS a try: its tenant's slots, not everyone's.
       'webhook-deliver': { slots: config.webhooks.concurrency, perGroup: config.webhooks.concurrencyPerTenant },
+      // Pull requests share the ingest's slots, grouped by GitHub installation (whose rate limit they share):
+      // an installation whose GitHub stalls holds its share, never every GitHub link's generation.
+      'github-pull-requests': { slots: config.repoLinks.ingestConcurrency, perGroup: config.repoLinks.ingestConcurrencyPerTenant },
       ...options.jobs?.fair,
     },
   });
@@ -67,7 +71,14 @@ export function createServices(
   const repos = createReposService({ db, jobs, projects, policy: repoPolicy, installationTokens });
   // The GitHub App creates, stops and resumes links through the repos service.
   // The engine runs in worker threads for every caller (jobs, dashboard previews, the CLI, the automation API).
-  const generation = createGenerationService(db, { engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }), entries: core.entries, projects });
+  // Merged pull requests of GitHub links, cached through the App; generation hands them to the engine.
+  const pullRequests = createPullRequestsService({ db, github: githubClient, repos, jobs });
+  const generation = createGenerationService(db, {
+    engine: createThreadEngine({ budgetMs: config.generationTimeBudgetMs }),
+    entries: core.entries,
+    projects,
+    pullRequests: (projectId, executor) => pullRequests.pullRequestsFor(projectId, executor),
+  });
   const prChecks = createPrCheckService({ db, config, github: githubClient, repos, projects, generation, jobs });
   // Published notes to GitHub Releases, read from the primary (see createPublishingService).
   const primaryReleases = createReleasesService(db);
@@ -86,6 +97,7 @@ export function createServices(
     github,
     publishing,
     changelogPr,
+    pullRequests,
     ingest: createIngestService(db, {
       reposDir: config.reposDir,
       installationTokens,

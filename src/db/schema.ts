@@ -34,6 +34,8 @@ export interface DB {
   published_release_marks: PublishedReleaseMarksTable;
   github_link_publishing: GitHubLinkPublishingTable;
   github_release_syncs: GitHubReleaseSyncsTable;
+  github_pull_requests: GitHubPullRequestsTable;
+  github_pr_syncs: GitHubPrSyncsTable;
 }
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -534,6 +536,8 @@ export interface GitHubReleaseSyncsTable {
 
 export type GitHubLinkPublishingRow = Selectable<GitHubLinkPublishingTable>;
 export type GitHubReleaseSyncRow = Selectable<GitHubReleaseSyncsTable>;
+export type GitHubPullRequestRow = Selectable<GitHubPullRequestsTable>;
+export type GitHubPrSyncRow = Selectable<GitHubPrSyncsTable>;
 export type ScmInstallationRow = Selectable<ScmInstallationsTable>;
 export type RepoLinkRow = Selectable<RepoLinksTable>;
 
@@ -550,3 +554,33 @@ export type NewEntry = Insertable<ChangelogEntriesTable>;
 export type EntryUpdate = Updateable<ChangelogEntriesTable>;
 export type ReleaseNoteRow = Selectable<ReleaseNotesTable>;
 export type ApiKeyRow = Selectable<ApiKeysTable>;
+
+/** A GitHub link's merged pull request, as the App's GraphQL API listed it (migrations/0042). */
+export interface GitHubPullRequestsTable {
+  link_id: string;
+  number: number;
+  title: string;
+  body: string;
+  labels: ColumnType<string[], string[] | undefined, string[]>;
+  author_login: string | null;
+  author_is_bot: boolean;
+  merged_at: Timestamp;
+  updated_at: Timestamp;
+  merge_sha: string | null;
+  commit_shas: ColumnType<string[], string[] | undefined, string[]>;
+  fetched_at: UpdatedAt;
+}
+
+/** Where a GitHub link's fetch of merged pull requests stands (migrations/0042). */
+export interface GitHubPrSyncsTable {
+  link_id: string;
+  watermark: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  walk_cursor: ColumnType<string | null, string | null | undefined, string | null>;
+  walk_top: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  generate_pending: ColumnType<boolean, boolean | undefined, boolean>;
+  rewalk: ColumnType<boolean, boolean | undefined, boolean>;
+  retry_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
+  last_synced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  updated_at: UpdatedAt;
+}

@@ -23,6 +23,7 @@ import {
 import { generateReleases } from './engine/releases.js';
 import { touchedCommits, touchedKeys, type Touch } from './engine/touched.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import type { PullRequestInfo } from './engine/pull-requests.js';
 import type { GeneratedEntry, GenerationSettings } from './engine/types.js';
 import { buildVersionIndex } from './engine/versions.js';
 import { previewPullRequest, type PullRequestFacts, type PullRequestPreview } from './pr-preview.js';
@@ -52,6 +53,11 @@ export type EngineRequest =
        * tags make release notes; they make no entry and no rollup (those are the tracked branch's).
        */
       releaseOnly?: readonly string[];
+      /**
+       * The host's merged pull requests (the github module's cache): release notes then have one item
+       * per PR (engine/pull-request-items.ts). Absent: notes as before.
+       */
+      pullRequests?: readonly PullRequestInfo[];
     }
   | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] }
   /**
@@ -68,6 +74,8 @@ export type EngineRequest =
       releaseOnly?: readonly string[];
       tip: string;
       tag: string | null;
+      /** As for `generate`: the host's merged pull requests, for the note's items. */
+      pullRequests?: readonly PullRequestInfo[];
     }
   /**
    * How a pull request will read in the next release note (pr-preview.ts): its title and description

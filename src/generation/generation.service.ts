@@ -5,6 +5,7 @@ import type { EntriesService, GeneratedOutcome, Selection } from '../entries/ent
 import type { EntryProposal, GeneratedContent, Proposal, ReleaseProposal, StoredGeneratedEntry, StoredGeneratedRelease } from '../entries/generated.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import { type SettingsComparison } from './engine/compare.js';
+import type { PullRequestInfo } from './engine/pull-requests.js';
 import type { StoredLabel, Touch } from './engine/touched.js';
 import type { PullRequestFacts, PullRequestPreview } from './pr-preview.js';
 import { proposeSections, type Calibration, type SectionProposal } from './calibration.js';
@@ -159,6 +160,8 @@ interface RunInput {
   trunk: string[];
   /** When the link each commit came through was made: which new entries are history (history.ts). */
   history: HistoryContext;
+  /** The merged pull requests of the history (GitHub links), empty where there are none. */
+  pullRequests: PullRequestInfo[];
 }
 
 /**
@@ -292,9 +295,20 @@ export interface GenerationDeps {
   entries: Pick<EntriesService, 'lockContent' | 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable' | 'publishPolicyDrafts'>;
   /** The settings are kept on the project row. */
   projects: Pick<ProjectsService, 'findBySlug' | 'findById' | 'generationSettings' | 'saveGenerationSettings'>;
+  /**
+   * The cached merged pull requests of a project's history (the github module's, wired in services.ts:
+   * generation sits below it); none without it.
+   */
+  pullRequests?: PullRequestLoader;
 }
 
-export function createGenerationService(db: Db, { engine = inlineEngine, entries, projects }: GenerationDeps) {
+/** Loads the merged pull requests of a project's reachable history, read with `executor` (a run's transaction). */
+export type PullRequestLoader = (projectId: string, executor: Db) => Promise<PullRequestInfo[]>;
+
+/** The request field for them: left out when there are none, so a request without GitHub is as before. */
+const withPullRequests = (pullRequests: PullRequestInfo[]): { pullRequests?: PullRequestInfo[] } => (pullRequests.length ? { pullRequests } : {});
+
+export function createGenerationService(db: Db, { engine = inlineEngine, entries, projects, pullRequests: loadPullRequests = async () => [] }: GenerationDeps) {
   async function projectBySlug(slug: string): Promise<ProjectRow> {
     const project = await projects.findBySlug(slug);
     if (!project) throw notFound(`Project ${slug}`);
@@ -329,7 +343,8 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
         return link ? linkTimes.get(link) : undefined;
       },
     };
-    return { settings, rows, stored, storedReleases, withReleases, trunk, history };
+    const pullRequests = await loadPullRequests(project.id, tx);
+    return { settings, rows, stored, storedReleases, withReleases, trunk, history, pullRequests };
   }
 
   /**
@@ -339,7 +354,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
    * instead of hanging the job.
    */
   async function generateAndPropose(tx: Db, project: ProjectRow, input: RunInput, options: GenerateRunOptions): Promise<GenerateSummary> {
-    const { settings, rows, stored, storedReleases, withReleases, trunk } = input;
+    const { settings, rows, stored, storedReleases, withReleases, trunk, pullRequests } = input;
     const commits = rows.map((r) => r.record);
     const types = options.types ?? settings.entryTypes;
     const touch = touchOf(input, options);
@@ -375,6 +390,7 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
           stored: fingerprints,
           ...(withReleases ? { releases: { stored: releaseFingerprints } } : {}),
           ...releaseOnlyOf(rows),
+          ...withPullRequests(pullRequests),
         },
         {
           onEntries: (batch) => store.entries(propose.entries(batch)),
@@ -483,10 +499,11 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       }
       const wanted = tag ?? (tip.record.tags.includes(ref) ? ref : null);
       const trunk = await generationRepository.trackedBranches(db, projectId);
+      const pullRequests = await loadPullRequests(projectId, db);
       let note: ReleaseNoteFields | null;
       try {
         // The thread narrows the history to the tip's ancestors.
-        note = await engine.run({ kind: 'release', commits: rows.map((r) => r.record), settings, trunk, tip: tip.record.sha, tag: wanted, ...releaseOnlyOf(rows) });
+        note = await engine.run({ kind: 'release', commits: rows.map((r) => r.record), settings, trunk, tip: tip.record.sha, tag: wanted, ...releaseOnlyOf(rows), ...withPullRequests(pullRequests) });
       } catch (error) {
         // A caller waiting on HTTP gets a plain answer, not a 500: the budget is the operator's.
         if (error instanceof GenerationTimeout) throw new AppError('unavailable', 'The preview took longer than the generation time budget (GENERATION_TIME_BUDGET_MS); try again later', undefined, { retryAfterSeconds: 60 });

@@ -4,6 +4,7 @@ import { exchangeWebFlowCode } from '@octokit/oauth-methods';
 import { paginateRest } from '@octokit/plugin-paginate-rest';
 import type { GitHubConfig } from '../config.js';
 import { AppError } from '../errors.js';
+import type { PullRequestInfo } from '../generation/engine/pull-requests.js';
 
 const AppOctokit = Octokit.plugin(paginateRest);
 type AppOctokitInstance = InstanceType<typeof AppOctokit>;
@@ -12,6 +13,16 @@ type AppOctokitInstance = InstanceType<typeof AppOctokit>;
 export const GITHUB_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 /** Pages followed in one listing: 10,000 repositories of an installation, 1,000 installations of a user. */
 export const GITHUB_MAX_PAGES = { repositories: 100, userInstallations: 10 } as const;
+
+/**
+ * The largest GraphQL answer read: a page of 50 merged pull requests whose bodies are at GitHub's
+ * 65,536-character limit, every character escaped, is about 20 MB (a typical page is tens of KB).
+ */
+export const GITHUB_MAX_GRAPHQL_BYTES = 32 * 1024 * 1024;
+/** What is kept of a pull request's description (bytes of UTF-8), of its labels and of its commits. */
+export const PULL_REQUEST_LIMITS = { bodyBytes: 64 * 1024, labels: 50, commits: 250, pageSize: 50 } as const;
+/** GraphQL's largest page of a connection: a pull request's commits past it take a query of their own. */
+const GRAPHQL_PAGE = 100;
 
 /** A request to GitHub that went over its budget: no answer in time, or too large an answer. */
 class GitHubBudgetError extends Error {}
@@ -173,8 +184,36 @@ export interface GitHubPullRequest {
   files: string[];
 }
 
+/** A merged pull request as one page lists it: what the engine reads, and when GitHub last changed it. */
+export interface MergedPullRequest extends PullRequestInfo {
+  /** ISO 8601 UTC: labels, title or body edited after the merge move it up the list. */
+  updatedAt: string;
+}
+
+/** One page of a repository's merged pull requests, newest updated first, with the installation's GraphQL budget after it. */
+export interface MergedPullRequestPage {
+  pullRequests: MergedPullRequest[];
+  /** Where the next page starts (`after`), or null on the last page. */
+  endCursor: string | null;
+  hasNextPage: boolean;
+  rateLimit: { remaining: number; resetAt: Date; cost: number };
+}
+
+/** Reads of a repository's pull requests through the App (GraphQL); failures are GitHubWriteErrors, as for writes. */
+export interface GitHubPullRequestReads {
+  /**
+   * A page of a repository's merged pull requests, newest updated first (POST /graphql with the
+   * installation's token): `after` the previous page's endCursor, `first` at most 100. A rate limit,
+   * primary (RATE_LIMITED, or 403/429 with x-ratelimit-remaining: 0) or secondary (retry-after), is a
+   * `rate_limited` error with its retryAt; a missing `pull_requests: read` is `forbidden`; a
+   * repository the installation cannot reach is `not_found`; anything else, a stall past
+   * GITHUB_TIMEOUT_MS included, is `failed`.
+   */
+  mergedPullRequests(installationId: number, owner: string, repo: string, page: { after: string | null; first: number }): Promise<MergedPullRequestPage>;
+}
+
 /** The GitHub App's view of GitHub, through Octokit (app JWT and installation tokens). */
-export interface GitHubClient extends GitHubWrites {
+export interface GitHubClient extends GitHubWrites, GitHubPullRequestReads {
   /** The installation, or null when GitHub does not know it. */
   getInstallation(installationId: number): Promise<GitHubInstallation | null>;
   /** The repository as the installation sees it, or null when the installation cannot reach it. */
@@ -245,6 +284,157 @@ export function writeError(error: unknown, what: string, now = Date.now()): GitH
   return new GitHubWriteError('failed', upstream(error, what).message);
 }
 
+/**
+ * Merged pull requests, newest updated first (so a sync stops at the first one it has seen), with
+ * what the engine reads of each and the installation's GraphQL budget. 50 labels and the first 100
+ * commits a pull request (GraphQL's connection limit; a longer branch's next ones, to 250, take a
+ * PULL_REQUEST_COMMITS_QUERY each): the query's node count stays far below GitHub's 500,000.
+ */
+export const MERGED_PULL_REQUESTS_QUERY = `query MergedPullRequests($owner: String!, $name: String!, $first: Int!, $after: String) {
+  rateLimit { remaining resetAt cost }
+  repository(owner: $owner, name: $name) {
+    pullRequests(states: MERGED, first: $first, after: $after, orderBy: { field: UPDATED_AT, direction: DESC }) {
+      pageInfo { hasNextPage endCursor }
+      nodes {
+        number
+        title
+        body
+        updatedAt
+        mergedAt
+        author { __typename login }
+        labels(first: ${PULL_REQUEST_LIMITS.labels}) { nodes { name } }
+        mergeCommit { oid }
+        commits(first: ${GRAPHQL_PAGE}) { pageInfo { hasNextPage endCursor } nodes { commit { oid } } }
+      }
+    }
+  }
+}`;
+
+/** The commits of one pull request past its first page (up to PULL_REQUEST_LIMITS.commits in all). */
+export const PULL_REQUEST_COMMITS_QUERY = `query PullRequestCommits($owner: String!, $name: String!, $number: Int!, $first: Int!, $after: String!) {
+  rateLimit { remaining resetAt cost }
+  repository(owner: $owner, name: $name) {
+    pullRequest(number: $number) {
+      commits(first: $first, after: $after) { pageInfo { hasNextPage endCursor } nodes { commit { oid } } }
+    }
+  }
+}`;
+
+interface GraphqlCommits {
+  pageInfo?: { hasNextPage?: unknown; endCursor?: unknown } | null;
+  nodes?: ({ commit?: { oid?: unknown } | null } | null)[] | null;
+}
+
+interface GraphqlPullRequestNode {
+  number?: unknown;
+  title?: unknown;
+  body?: unknown;
+  updatedAt?: unknown;
+  mergedAt?: unknown;
+  author?: { __typename?: unknown; login?: unknown } | null;
+  labels?: { nodes?: ({ name?: unknown } | null)[] | null } | null;
+  mergeCommit?: { oid?: unknown } | null;
+  commits?: GraphqlCommits | null;
+}
+
+interface GraphqlAnswer {
+  data?: {
+    rateLimit?: { remaining?: unknown; resetAt?: unknown; cost?: unknown } | null;
+    repository?: {
+      pullRequests?: { pageInfo?: { hasNextPage?: unknown; endCursor?: unknown }; nodes?: (GraphqlPullRequestNode | null)[] } | null;
+      pullRequest?: { commits?: GraphqlCommits | null } | null;
+    } | null;
+  } | null;
+  errors?: { type?: unknown; message?: unknown }[];
+}
+
+/** `text` cut to at most `maxBytes` of UTF-8, never inside a character. */
+export function capUtf8(text: string, maxBytes: number): string {
+  // Every UTF-16 unit is at most 3 bytes of UTF-8 (a surrogate pair, 2 units, is 4): short texts need no encoding.
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= maxBytes) return text;
+  let end = maxBytes;
+  // Back to the start of a character: continuation bytes are 10xxxxxx.
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--;
+  return bytes.subarray(0, end).toString('utf8');
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+const isoOf = (value: unknown): string | null => {
+  if (typeof value !== 'string') return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+};
+
+/** The well-formed commit SHAs of a page of a pull request's commits. */
+const shasOf = (commits: GraphqlCommits | null | undefined): string[] =>
+  (commits?.nodes ?? []).map((c) => c?.commit?.oid).filter((sha): sha is string => typeof sha === 'string' && SHA.test(sha));
+
+/** Where the next page of a pull request's commits starts, or null when there is none. */
+const nextCommits = (commits: GraphqlCommits | null | undefined): string | null =>
+  commits?.pageInfo?.hasNextPage === true && typeof commits.pageInfo.endCursor === 'string' ? commits.pageInfo.endCursor : null;
+
+/** A node as the engine takes it, every untrusted field checked and capped; null when it is not a merged pull request. */
+export function toMergedPullRequest(node: GraphqlPullRequestNode | null): MergedPullRequest | null {
+  if (!node || typeof node.number !== 'number' || !Number.isSafeInteger(node.number) || node.number < 1) return null;
+  const mergedAt = isoOf(node.mergedAt);
+  const updatedAt = isoOf(node.updatedAt) ?? mergedAt;
+  if (!mergedAt || !updatedAt) return null;
+  const login = typeof node.author?.login === 'string' ? node.author.login.slice(0, 100) : null;
+  const oid = node.mergeCommit?.oid;
+  return {
+    number: node.number,
+    title: typeof node.title === 'string' ? capUtf8(node.title, 1024) : '',
+    body: typeof node.body === 'string' ? capUtf8(node.body, PULL_REQUEST_LIMITS.bodyBytes) : '',
+    labels: (node.labels?.nodes ?? [])
+      .map((l) => l?.name)
+      .filter((name): name is string => typeof name === 'string')
+      .slice(0, PULL_REQUEST_LIMITS.labels)
+      .map((name) => name.slice(0, 100)),
+    author: login ? { login, isBot: node.author?.__typename === 'Bot' } : null,
+    mergedAt,
+    mergeCommitSha: typeof oid === 'string' && SHA.test(oid) ? oid : null,
+    commitShas: shasOf(node.commits).slice(0, PULL_REQUEST_LIMITS.commits),
+    updatedAt,
+  };
+}
+
+/**
+ * GraphQL's own errors (an answer of 200): RATE_LIMITED (until the budget's reset, from the answer
+ * or its headers), FORBIDDEN (a missing permission), NOT_FOUND (a repository the installation cannot
+ * reach); any other is a failure. GitHub's message is quoted, capped: it names the problem.
+ */
+function graphqlError(answer: GraphqlAnswer, headers: Record<string, unknown>, what: string, now = Date.now()): GitHubWriteError {
+  const errors = answer.errors ?? [];
+  const types = new Set(errors.map((e) => e.type));
+  const said = typeof errors[0]?.message === 'string' ? ` (GitHub said: ${errors[0].message.slice(0, 200)})` : '';
+  if (types.has('RATE_LIMITED')) {
+    const resetAt = isoOf(answer.data?.rateLimit?.resetAt);
+    const reset = headerNumber(headers, 'x-ratelimit-reset');
+    const waitMs = resetAt ? Date.parse(resetAt) - now : reset !== null ? reset * 1000 - now : 60_000;
+    const retryAt = new Date(now + Math.min(Math.max(waitMs, 1000), MAX_RATE_LIMIT_WAIT_MS));
+    return new GitHubWriteError('rate_limited', `GitHub's GraphQL rate limit for this installation was reached ${what}: retrying after ${retryAt.toISOString()}`, retryAt);
+  }
+  if (types.has('FORBIDDEN')) return new GitHubWriteError('forbidden', `GitHub refused ${what}${said}`);
+  if (types.has('NOT_FOUND')) return new GitHubWriteError('not_found', `GitHub found nothing ${what}${said}`);
+  return new GitHubWriteError('failed', `GitHub did not answer ${what}${said}`);
+}
+
+/** The installation's GraphQL budget as an answer reports it (the headers when the body lacks it). */
+function rateLimitOf(answer: GraphqlAnswer, headers: Record<string, unknown>): MergedPullRequestPage['rateLimit'] {
+  const body = answer.data?.rateLimit;
+  const remaining = typeof body?.remaining === 'number' ? body.remaining : headerNumber(headers, 'x-ratelimit-remaining');
+  const resetAt = isoOf(body?.resetAt);
+  const reset = headerNumber(headers, 'x-ratelimit-reset');
+  return {
+    // Unknown: as if plenty were left (GitHub then refuses with RATE_LIMITED, which is handled).
+    remaining: remaining ?? Number.MAX_SAFE_INTEGER,
+    resetAt: resetAt ? new Date(resetAt) : reset !== null ? new Date(reset * 1000) : new Date(Date.now() + 60_000),
+    cost: typeof body?.cost === 'number' ? body.cost : 1,
+  };
+}
+
 interface ReleasePayload {
   id: number;
   tag_name: string;
@@ -300,6 +490,8 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
   const auth = { appId: config.appId!, privateKey: config.privateKey! };
   // Every request (installation tokens and OAuth exchanges included) goes through the budgeted fetch.
   const request = { fetch: budgetedFetch(config.timeoutMs) };
+  // GraphQL pages of pull requests: the same time budget, a larger size budget (their bodies).
+  const graphqlFetch = budgetedFetch(config.timeoutMs, GITHUB_MAX_GRAPHQL_BYTES);
   const app = new AppOctokit({ authStrategy: createAppAuth, auth, baseUrl: config.apiUrl, request });
   // OAuth lives on GitHub's web host, not the API host (github.com, or the Enterprise Server's root).
   const web = new Octokit({ baseUrl: config.webUrl, request });
@@ -313,6 +505,25 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
     }
     return client;
   };
+
+  /**
+   * One GraphQL query with the installation's token (POST /graphql, as Octokit's graphql() sends it),
+   * read here: Octokit's own errors would drop the answer's headers (a reset) and its partial data.
+   * An answer with `errors` is a GitHubWriteError (graphqlError); an HTTP failure too (writeError).
+   */
+  async function graphql(installationId: number, query: string, variables: Record<string, unknown>, what: string): Promise<{ data: GraphqlAnswer; headers: Record<string, unknown> }> {
+    let data: GraphqlAnswer;
+    let headers: Record<string, unknown>;
+    try {
+      const response = await forInstallation(installationId).request('POST /graphql', { query, variables, request: { fetch: graphqlFetch } });
+      data = (response.data ?? {}) as GraphqlAnswer;
+      headers = response.headers as Record<string, unknown>;
+    } catch (error) {
+      throw writeError(error, what);
+    }
+    if (data.errors?.length) throw graphqlError(data, headers, what);
+    return { data, headers };
+  }
 
   return {
     async getInstallation(installationId) {
@@ -498,6 +709,33 @@ export function createGitHubClient(config: GitHubConfig): GitHubClient | null {
         if (statusOf(error) === 404) return null;
         throw writeError(error, `about pull request #${number}`);
       }
+    },
+
+    async mergedPullRequests(installationId, owner, repo, page) {
+      const what = `about the merged pull requests of ${owner}/${repo}`;
+      const { data, headers } = await graphql(installationId, MERGED_PULL_REQUESTS_QUERY, { owner, name: repo, first: Math.min(Math.max(1, page.first), 100), after: page.after }, what);
+      const connection = data.data?.repository?.pullRequests;
+      if (!connection) throw graphqlError(data, headers, what);
+      let rateLimit = rateLimitOf(data, headers);
+      const pullRequests: MergedPullRequest[] = [];
+      for (const node of connection.nodes ?? []) {
+        const pr = toMergedPullRequest(node);
+        if (!pr) continue;
+        pullRequests.push(pr);
+        // A long branch: its commits past the first page, to PULL_REQUEST_LIMITS.commits, a query a page.
+        let after = nextCommits(node?.commits);
+        while (after !== null && pr.commitShas.length < PULL_REQUEST_LIMITS.commits) {
+          const first = Math.min(GRAPHQL_PAGE, PULL_REQUEST_LIMITS.commits - pr.commitShas.length);
+          const more = await graphql(installationId, PULL_REQUEST_COMMITS_QUERY, { owner, name: repo, number: pr.number, first, after }, `about the commits of pull request #${pr.number}`);
+          const commits = more.data.data?.repository?.pullRequest?.commits;
+          if (!commits) throw graphqlError(more.data, more.headers, `about the commits of pull request #${pr.number}`);
+          pr.commitShas.push(...shasOf(commits).slice(0, first));
+          rateLimit = rateLimitOf(more.data, more.headers);
+          after = nextCommits(commits);
+        }
+      }
+      const endCursor = typeof connection.pageInfo?.endCursor === 'string' ? connection.pageInfo.endCursor : null;
+      return { pullRequests, endCursor, hasNextPage: connection.pageInfo?.hasNextPage === true && endCursor !== null, rateLimit };
     },
 
     async getFile(installationId, owner, repo, path, branch) {

@@ -2,6 +2,7 @@ import type { JobQueue } from '../queue/queue.js';
 import type { ChangelogPrService } from './changelog-pr.service.js';
 import type { PrCheckService } from './pr-check.service.js';
 import type { PublishingService } from './publishing.service.js';
+import type { PullRequestsService } from './pull-requests.service.js';
 
 /** How often the worker looks for release notes whose GitHub Release is behind. */
 export const RELEASE_DISPATCH_INTERVAL_MS = 1_000;
@@ -47,5 +48,16 @@ export async function workChangelogPrJobs(jobs: JobQueue, changelogPr: Changelog
     stopped = true;
     clearTimeout(timer);
     await running;
+  });
+}
+
+/**
+ * `github-pull-requests`: a GitHub link's merged pull requests read into the cache, then the
+ * generation its ingest handed over queued (a rate limit queues the job again for the reset itself;
+ * other failures are retried by the queue with back-off).
+ */
+export async function workPullRequestJobs(jobs: JobQueue, pullRequests: PullRequestsService): Promise<void> {
+  await jobs.work('github-pull-requests', async (data, stopping) => {
+    await pullRequests.sync(data, stopping);
   });
 }

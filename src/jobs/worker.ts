@@ -1,5 +1,5 @@
 import { workGenerateJobs } from '../generation/generate.job.js';
-import { workChangelogPrJobs, workPrCheckJobs, workReleaseSyncJobs } from '../github/publishing.job.js';
+import { workChangelogPrJobs, workPrCheckJobs, workPullRequestJobs, workReleaseSyncJobs } from '../github/publishing.job.js';
 import { workIngestJobs, workPollJobs } from '../repos/ingest.job.js';
 import type { Services } from '../services.js';
 import { workDeliverJobs } from '../webhooks/deliver.job.js';
@@ -16,12 +16,14 @@ export async function startWorker(services: Services): Promise<{ resumed: number
   // Queued before ingests start: a link whose job still waits gets no second one (jobs of one key
   // collapse while one waits), whereas once its job runs, a second would fetch it again at once.
   const resumed = await services.repos.resumeUnfinished();
-  await workIngestJobs(services.jobs, services.ingest);
+  // A GitHub link's new commits wait for their pull requests (read through the App) before generation.
+  await workIngestJobs(services.jobs, services.ingest, { generateVia: (linkId, generate) => services.pullRequests.queueAfterIngest(linkId, generate) });
   await workPollJobs(services.jobs, services.repos, services.config.repoLinks.pollIntervalSeconds);
   await workGenerateJobs(services.jobs, services.generation, services.summarizer);
   await workDeliverJobs(services.jobs, services.webhooks);
   await workReleaseSyncJobs(services.jobs, services.publishing);
   await workPrCheckJobs(services.jobs, services.prChecks);
   await workChangelogPrJobs(services.jobs, services.changelogPr);
+  await workPullRequestJobs(services.jobs, services.pullRequests);
   return { resumed };
 }

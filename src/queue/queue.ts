@@ -21,6 +21,11 @@ export interface JobPayloads {
   'github-pr-check': { linkId: string; number: number };
   /** Bring a GitHub link's CHANGELOG.md pull request up to date (src/github/changelog-pr.service.ts). */
   'github-changelog-pr': { linkId: string };
+  /**
+   * Read a GitHub link's merged pull requests newer than the ones cached, then queue `generate` (the
+   * run an ingest handed over, when given) (src/github/pull-requests.service.ts).
+   */
+  'github-pull-requests': { linkId: string; generate?: JobPayloads['generate'] };
 }
 export type JobName = keyof JobPayloads;
 
@@ -79,7 +84,7 @@ export interface QueueCount {
   count: number;
 }
 
-export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver', 'repo-poll', 'github-release-sync', 'github-pr-check', 'github-changelog-pr'];
+export const QUEUES: JobName[] = ['repo-ingest', 'generate', 'webhook-deliver', 'repo-poll', 'github-release-sync', 'github-pr-check', 'github-changelog-pr', 'github-pull-requests'];
 
 /**
  * Where `send` announces a job (the payload is the queue's name): workers in other processes that

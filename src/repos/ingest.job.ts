@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import { redactSourcesIn } from '../git/source-name.js';
-import type { JobQueue } from '../queue/queue.js';
+import type { JobPayloads, JobQueue } from '../queue/queue.js';
 import type { IngestService } from './ingest.service.js';
 import type { ReposService } from './repos.service.js';
 
@@ -12,7 +12,18 @@ const CLOCK_SLACK_MS = 60_000;
  * generation of their entries (of the whole history when a force-push dropped commits or brought
  * dropped ones back) when the ingest changed anything.
  */
-export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Promise<void> {
+export async function workIngestJobs(
+  jobs: JobQueue,
+  ingest: IngestService,
+  options: {
+    /**
+     * Takes over the generation of a link's ingest (a GitHub link reads its new pull requests first,
+     * then queues it): true when it did, false to have it queued here. Called with null after an
+     * ingest that changed nothing (a sync asked for by hand): pull requests may have changed all the same.
+     */
+    generateVia?: (linkId: string, generate: JobPayloads['generate'] | null) => Promise<boolean>;
+  } = {},
+): Promise<void> {
   await jobs.work('repo-ingest', async ({ linkId }, stopping) => {
     const startedAt = new Date(Date.now() - CLOCK_SLACK_MS);
     try {
@@ -21,8 +32,13 @@ export async function workIngestJobs(jobs: JobQueue, ingest: IngestService): Pro
       await ingest.ingestLink(linkId, {
         signal: stopping,
         beforeIdle: async (result) => {
-          if (!result.changed) return;
-          await jobs.send('generate', { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 || result.returned > 0, retagged: result.retagged > 0 }, { key: result.projectId });
+          if (!result.changed) {
+            await options.generateVia?.(result.linkId, null);
+            return;
+          }
+          const generate = { projectId: result.projectId, storedSince: startedAt.toISOString(), full: result.unreachable > 0 || result.returned > 0, retagged: result.retagged > 0 };
+          if (options.generateVia && (await options.generateVia(result.linkId, generate))) return;
+          await jobs.send('generate', generate, { key: result.projectId });
         },
       });
     } catch (error) {

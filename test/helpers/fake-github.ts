@@ -65,7 +65,26 @@ export type FakeFault =
   | { kind: 'rate-limit'; status: 403 | 429; retryAfterSeconds?: number; resetInSeconds?: number }
   | { kind: 'status'; status: number }
   /** GitHub does the work, then the connection drops before the answer: the caller never learns it happened. */
-  | { kind: 'drop-after' };
+  | { kind: 'drop-after' }
+  /** GitHub accepts the request and never answers (nor closes the connection): a stuck upstream. */
+  | { kind: 'stall' };
+
+/** A merged pull request as GitHub's GraphQL API returns it (`repository.pullRequests(states: MERGED)`). */
+export interface FakeMergedPullRequest {
+  number: number;
+  title: string;
+  body?: string;
+  labels?: string[];
+  /** Null: the account was deleted (GitHub's "ghost"). */
+  author?: { login: string; type: 'User' | 'Bot' | 'Organization' | 'Mannequin' } | null;
+  /** ISO 8601; `updatedAt` defaults to `mergedAt`. */
+  mergedAt: string;
+  updatedAt?: string;
+  mergeCommit?: string | null;
+  /** The PR's own commits, oldest first. */
+  commits?: string[];
+  baseRefName?: string;
+}
 
 export interface FakeInstallation {
   id: number;
@@ -120,6 +139,12 @@ export async function startFakeGitHub(options: {
   const releases = new Map<string, FakeRelease[]>();
   const checkRuns: FakeCheckRun[] = [];
   const pulls = new Map<string, FakePullRequest[]>();
+  /** Merged pull requests per repository (`owner/name`, lower case), for POST /graphql. */
+  const merged = new Map<string, FakeMergedPullRequest[]>();
+  /** The installations' GraphQL budget (GitHub's is per installation; one is enough for the tests). */
+  const graphqlLimit = { limit: 5000, remaining: 5000, resetAt: new Date(Date.now() + 3_600_000), costPerQuery: 1 };
+  /** Responses held open by a `stall` fault, ended when the fake closes. */
+  const stalled = new Set<ServerResponse>();
   /** Git content per repository: commits (sha → path → text) and branch heads, for contents and refs. */
   const gitState = new Map<string, { commits: Map<string, Map<string, string>>; heads: Map<string, string>; protected: Set<string> }>();
   const gitOf = (repoKey: string) => {
@@ -247,6 +272,107 @@ export async function startFakeGitHub(options: {
     return { slice: all.slice((page - 1) * perPage, page * perPage), headers };
   };
 
+  /** GitHub's opaque connection cursor: here the position (updatedAt, number) of the node it follows. */
+  const cursorOf = (pr: FakeMergedPullRequest) => Buffer.from(`cursor:v2:${pr.updatedAt ?? pr.mergedAt}|${pr.number}`).toString('base64');
+  const newestUpdatedFirst = (a: FakeMergedPullRequest, b: FakeMergedPullRequest) =>
+    (b.updatedAt ?? b.mergedAt).localeCompare(a.updatedAt ?? a.mergedAt) || b.number - a.number;
+
+  /**
+   * POST /graphql for the one query the service sends (merged pull requests, newest updated first),
+   * answered in GitHub's shapes: `data` beside an `errors` array, `rateLimit` costed per query, a
+   * primary limit spent as GitHub reports it (200 with a RATE_LIMITED error and x-ratelimit headers).
+   */
+  const graphql = (res: ServerResponse, installation: FakeInstallation, body: string): number => {
+    let request: { query?: unknown; variables?: Record<string, unknown> };
+    try {
+      request = JSON.parse(body || '{}') as typeof request;
+    } catch {
+      return send(res, 400, { message: 'Problems parsing JSON', documentation_url: 'https://docs.github.com/graphql' });
+    }
+    const query = typeof request.query === 'string' ? request.query : '';
+    const variables = request.variables ?? {};
+    const resetEpoch = Math.floor(graphqlLimit.resetAt.getTime() / 1000);
+    const limitHeaders = () => ({
+      'x-ratelimit-limit': String(graphqlLimit.limit),
+      'x-ratelimit-remaining': String(graphqlLimit.remaining),
+      'x-ratelimit-used': String(graphqlLimit.limit - graphqlLimit.remaining),
+      'x-ratelimit-reset': String(resetEpoch),
+      'x-ratelimit-resource': 'graphql',
+    });
+    if (graphqlLimit.remaining <= 0) {
+      return send(res, 200, { errors: [{ type: 'RATE_LIMITED', message: `API rate limit exceeded for installation ID ${installation.id}.` }] }, limitHeaders());
+    }
+    const commitCursor = (index: number) => Buffer.from(`commit:${index}`).toString('base64');
+    /** A page of a pull request's commits as GraphQL's connection gives it. */
+    const commitPage = (commits: string[], start: number, first: number) => ({
+      totalCount: commits.length,
+      pageInfo: { hasNextPage: start + first < commits.length, endCursor: commits.length > start ? commitCursor(Math.min(start + first, commits.length) - 1) : null },
+      nodes: commits.slice(start, start + first).map((oid) => ({ commit: { oid } })),
+    });
+    const repoOf = () =>
+      installation.repos.find((r) => r.owner.toLowerCase() === String(variables.owner ?? '').toLowerCase() && r.name.toLowerCase() === String(variables.name ?? '').toLowerCase());
+    if (/pullRequest\s*\(\s*number:/.test(query)) {
+      const first = Number(variables.first);
+      if (!Number.isInteger(first) || first < 1 || first > 100) {
+        return send(res, 200, { errors: [{ type: 'EXCESSIVE_PAGINATION', path: ['repository', 'pullRequest', 'commits'], message: `Requesting ${String(variables.first)} records on the \`commits\` connection exceeds the \`first\` limit of 100 records.` }] });
+      }
+      graphqlLimit.remaining = Math.max(0, graphqlLimit.remaining - graphqlLimit.costPerQuery);
+      const rateLimit = { limit: graphqlLimit.limit, cost: graphqlLimit.costPerQuery, remaining: graphqlLimit.remaining, resetAt: graphqlLimit.resetAt.toISOString() };
+      const repo = repoOf();
+      const found = repo && (merged.get(`${repo.owner}/${repo.name}`.toLowerCase()) ?? []).find((p) => p.number === Number(variables.number));
+      if (!found) {
+        return send(res, 200, { data: { rateLimit, repository: repo ? { pullRequest: null } : null }, errors: [{ type: 'NOT_FOUND', path: ['repository', 'pullRequest'], message: `Could not resolve to a PullRequest with the number of ${String(variables.number)}.` }] }, limitHeaders());
+      }
+      const after = typeof variables.after === 'string' ? Number(/^commit:(\d+)$/.exec(Buffer.from(variables.after, 'base64').toString())?.[1] ?? -1) : -1;
+      return send(res, 200, { data: { rateLimit, repository: { pullRequest: { commits: commitPage(found.commits ?? [], after + 1, first) } } } }, limitHeaders());
+    }
+    if (!/pullRequests\s*\(/.test(query) || !/repository\s*\(/.test(query)) {
+      return send(res, 200, { errors: [{ message: 'The fake GitHub answers only the merged pull requests query', locations: [{ line: 1, column: 1 }] }] });
+    }
+    const first = Number(variables.first);
+    if (!Number.isInteger(first) || first < 1 || first > 100) {
+      return send(res, 200, {
+        errors: [{ type: 'EXCESSIVE_PAGINATION', path: ['repository', 'pullRequests'], message: `Requesting ${String(variables.first)} records on the \`pullRequests\` connection exceeds the \`first\` limit of 100 records.` }],
+      });
+    }
+    graphqlLimit.remaining = Math.max(0, graphqlLimit.remaining - graphqlLimit.costPerQuery);
+    const rateLimit = { limit: graphqlLimit.limit, cost: graphqlLimit.costPerQuery, remaining: graphqlLimit.remaining, resetAt: graphqlLimit.resetAt.toISOString(), used: graphqlLimit.limit - graphqlLimit.remaining };
+    const owner = String(variables.owner ?? '');
+    const name = String(variables.name ?? '');
+    const repo = installation.repos.find((r) => r.owner.toLowerCase() === owner.toLowerCase() && r.name.toLowerCase() === name.toLowerCase());
+    if (!repo) {
+      return send(res, 200, {
+        data: { rateLimit, repository: null },
+        errors: [{ type: 'NOT_FOUND', path: ['repository'], locations: [{ line: 3, column: 3 }], message: `Could not resolve to a Repository with the name '${owner}/${name}'.` }],
+      }, limitHeaders());
+    }
+    if (!permitted(installation, 'pull_requests', 'read')) {
+      return send(res, 200, {
+        data: { rateLimit, repository: { pullRequests: null } },
+        errors: [{ type: 'FORBIDDEN', path: ['repository', 'pullRequests'], locations: [{ line: 4, column: 5 }], message: 'Resource not accessible by integration' }],
+      }, limitHeaders());
+    }
+    const labelsFirst = Number(/labels\s*\(\s*first:\s*(\d+)/.exec(query)?.[1] ?? 100);
+    const commitsFirst = Number(/commits\s*\(\s*first:\s*(\$?\w+)/.exec(query)?.[1]?.replace(/^\$(\w+)$/, (_, v: string) => String(variables[v] ?? 100)) ?? 100);
+    const all = [...(merged.get(`${repo.owner}/${repo.name}`.toLowerCase()) ?? [])].sort(newestUpdatedFirst);
+    const after = typeof variables.after === 'string' ? variables.after : null;
+    const start = after === null ? 0 : all.findIndex((pr) => cursorOf(pr) === after) + 1;
+    const page = all.slice(start, start + first);
+    const nodes = page.map((pr) => ({
+      number: pr.number,
+      title: pr.title,
+      body: pr.body ?? '',
+      updatedAt: pr.updatedAt ?? pr.mergedAt,
+      mergedAt: pr.mergedAt,
+      author: pr.author === null ? null : { __typename: pr.author?.type ?? 'User', login: pr.author?.login ?? 'octocat' },
+      labels: { totalCount: (pr.labels ?? []).length, nodes: (pr.labels ?? []).slice(0, labelsFirst).map((label) => ({ name: label })) },
+      mergeCommit: pr.mergeCommit === null ? null : { oid: pr.mergeCommit ?? createHash('sha1').update(`merge ${pr.number}`).digest('hex') },
+      commits: commitPage(pr.commits ?? [], 0, commitsFirst),
+    }));
+    const pageInfo = { hasNextPage: start + first < all.length, endCursor: page.length ? cursorOf(page.at(-1)!) : null };
+    return send(res, 200, { data: { rateLimit, repository: { pullRequests: { pageInfo, nodes } } } }, limitHeaders());
+  };
+
   const handle = (req: IncomingMessage, res: ServerResponse, body: string): number => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const notFound = () => send(res, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
@@ -265,6 +391,10 @@ export async function startFakeGitHub(options: {
         return send(res, fault.status, { message, documentation_url: 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api' }, headers);
       }
       if (fault.kind === 'status') return send(res, fault.status, { message: 'Server Error' });
+      if (fault.kind === 'stall') {
+        stalled.add(res);
+        return 0;
+      }
       dropping = true;
     }
 
@@ -298,6 +428,13 @@ export async function startFakeGitHub(options: {
         { total_count: visible.length, installations: slice.map((i) => ({ id: i.id, account: { login: i.account.login, id: accountId(i.account.login), type: i.account.type } })) },
         headers,
       );
+    }
+
+    if (url.pathname === '/graphql') {
+      if (req.method !== 'POST') return notFound();
+      const installation = installationOf(req);
+      if (!installation) return send(res, 401, { message: 'Bad credentials', documentation_url: 'https://docs.github.com/graphql' });
+      return graphql(res, installation, body);
     }
 
     let m = /^\/app\/installations\/(\d+)(\/access_tokens)?$/.exec(url.pathname);
@@ -653,7 +790,29 @@ export async function startFakeGitHub(options: {
     failWith(status: number | null) {
       failWith = status;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    /** Adds (or replaces, by number) merged pull requests of a repository (`owner/name`), as the GraphQL API lists them. */
+    addMergedPullRequests(repo: string, ...prs: FakeMergedPullRequest[]) {
+      const key = repo.toLowerCase();
+      const numbers = new Set(prs.map((p) => p.number));
+      merged.set(key, [...(merged.get(key) ?? []).filter((p) => !numbers.has(p.number)), ...prs]);
+    },
+    mergedPullRequests: (repo: string) => merged.get(repo.toLowerCase()) ?? [],
+    /**
+     * The installation's GraphQL budget as GitHub reports it: `remaining` points until `resetInSeconds`
+     * from now (0 remaining: the next query is refused with RATE_LIMITED); `cost` per query.
+     */
+    setGraphqlRateLimit(limit: { remaining: number; resetInSeconds?: number; cost?: number }) {
+      graphqlLimit.remaining = limit.remaining;
+      graphqlLimit.resetAt = new Date(Date.now() + (limit.resetInSeconds ?? 3600) * 1000);
+      if (limit.cost !== undefined) graphqlLimit.costPerQuery = limit.cost;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of stalled) res.socket?.destroy();
+        stalled.clear();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 
