@@ -23,6 +23,7 @@ import {
 import { generateReleases } from './engine/releases.js';
 import { touchedCommits, touchedKeys, type Touch } from './engine/touched.js';
 import type { CommitRecord } from '../git/commit-record.js';
+import type { PullRequestInfo } from './engine/pull-requests.js';
 import type { GeneratedEntry, GenerationSettings } from './engine/types.js';
 import { buildVersionIndex } from './engine/versions.js';
 
@@ -51,6 +52,11 @@ export type EngineRequest =
        * tags make release notes; they make no entry and no rollup (those are the tracked branch's).
        */
       releaseOnly?: readonly string[];
+      /**
+       * The host's merged pull requests (the github module's cache): release notes then have one item
+       * per PR (engine/pull-request-items.ts). Absent: notes as before.
+       */
+      pullRequests?: readonly PullRequestInfo[];
     }
   | { kind: 'compare'; commits: readonly EngineCommit[]; current: GenerationSettings; proposed: GenerationSettings; releaseOnly?: readonly string[] }
   /**
@@ -67,6 +73,8 @@ export type EngineRequest =
       releaseOnly?: readonly string[];
       tip: string;
       tag: string | null;
+      /** As for `generate`: the host's merged pull requests, for the note's items. */
+      pullRequests?: readonly PullRequestInfo[];
     };
 
 /** The fields of one release note that a preview shows (`commits`: how many it covers). */
@@ -99,7 +107,11 @@ export interface EngineResult {
    */
   touched?: { commits: number; keys: string[] };
 }
-type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' } ? EngineResult : R extends { kind: 'release' } ? ReleaseNoteFields | null : SettingsComparison;
+type ResultOf<R extends EngineRequest> = R extends { kind: 'generate' }
+  ? EngineResult
+  : R extends { kind: 'release' }
+    ? ReleaseNoteFields | null
+    : SettingsComparison;
 export type EngineResponse = { ok: true; result: EngineResult | SettingsComparison | ReleaseNoteFields | null } | { ok: false; message: string };
 /** What a streamed run sends ahead of its response: release notes, then the entries in batches. */
 export type StreamMessage = { entries: EntryToStore[] } | { releases: ReleaseToStore[] };
@@ -143,10 +155,26 @@ export function runEngineRequest(
   const commits: readonly CommitRecord[] = request.commits;
   const tracked = releaseOnly.size ? commits.filter((c) => !releaseOnly.has(c.sha)) : commits;
   /** Every release note of the history, from the tracked branch's classified commits and the release branches' own. */
+  const pullRequests = request.kind === 'compare' ? undefined : request.pullRequests;
+  /** Problems release notes met (a release configuration that could not be read), reported with the run's. */
+  const noteWarnings: string[] = [];
   const notesOf = (settings: GenerationSettings, prepared: readonly PreparedCommit[]) => {
     // Release branches' own commits, classified against the tracked branch's history (its path rules).
-    const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), settings, [], arrival, undefined, tracked) : [];
-    return generateReleases(request.commits, settings, { prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared, versions });
+    const branchOnly = releaseOnly.size
+      ? prepareCommits(
+          commits.filter((c) => releaseOnly.has(c.sha)),
+          settings,
+          [],
+          arrival,
+          undefined,
+          tracked,
+        )
+      : [];
+    return generateReleases(request.commits, settings, {
+      prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared,
+      versions,
+      ...(pullRequests ? { pullRequests, warnings: noteWarnings } : {}),
+    });
   };
   if (request.kind === 'generate') {
     const { stored, touch, options } = request;
@@ -187,9 +215,14 @@ export function runEngineRequest(
       entries = [];
     }
     const reach = touched
-      ? { touched: { commits: touched.size, keys: touchedKeys(tracked, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival) } }
+      ? {
+          touched: {
+            commits: touched.size,
+            keys: touchedKeys(tracked, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival),
+          },
+        }
       : {};
-    return { entries, ...(releases ? { releases } : {}), warnings: result.warnings, ...reach };
+    return { entries, ...(releases ? { releases } : {}), warnings: noteWarnings.length ? [...result.warnings, ...noteWarnings] : result.warnings, ...reach };
   }
   if (request.kind === 'release') {
     let fields: ReleaseNoteFields | null = null;
@@ -325,7 +358,11 @@ export function createThreadEngine({
   };
 
   async function runInThread<R extends EngineRequest>(request: R, { onEntries, onReleases }: RunOptions): Promise<ResultOf<R>> {
-    const wire: WireRequest = { ...request, commits: await packCommits(request.commits), stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) } };
+    const wire: WireRequest = {
+      ...request,
+      commits: await packCommits(request.commits),
+      stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) },
+    };
     const worker = idle.pop() ?? startModuleWorker(import.meta.url, 'engine-worker', ENGINE_HEAP);
     worker.ref();
     return new Promise<ResultOf<R>>((resolve, reject) => {
