@@ -5,6 +5,7 @@
  * patterns with no nested quantifier), so a description of 64 KiB of `#` and spaces costs a pass.
  */
 import type { FragmentFile } from '../../git/commit-record.js';
+import { fragmentType, isFragmentPath, type TOWNCRIER_TYPES as TownCrierTypes } from '../../git/manifest-paths.js';
 import type { SectionKey } from './types.js';
 
 /** What an item shows at most of the maintainer's words: a line or a short paragraph. */
@@ -23,10 +24,10 @@ export interface Fragment {
   hidden: boolean;
 }
 
-const TOWNCRIER_DIRS = /(^|\/)(changelog\.d|newsfragments|changes)\/([^/]+)$/;
-const CHANGESET = /(^|\/)\.changeset\/([^/]+)\.md$/i;
+const CHANGESET = /^\.changeset\/[^/]+\.md$/i;
 
-const TOWNCRIER_TYPES: Readonly<Record<string, SectionKey | 'hidden'>> = {
+/** What each towncrier type means for readers. */
+const TOWNCRIER_TYPES: Readonly<Record<(typeof TownCrierTypes)[number], SectionKey | 'hidden'>> = {
   feature: 'feature',
   features: 'feature',
   added: 'feature',
@@ -54,24 +55,6 @@ const TOWNCRIER_TYPES: Readonly<Record<string, SectionKey | 'hidden'>> = {
 
 const BUMPS: Readonly<Record<string, SectionKey>> = { major: 'breaking', minor: 'feature', patch: 'fix' };
 
-/** Whether a path is a change fragment the engine reads (ingest keeps only those). */
-export function isFragmentPath(path: string): boolean {
-  const changeset = CHANGESET.exec(path);
-  if (changeset) return changeset[2]!.toLowerCase() !== 'readme';
-  const towncrier = TOWNCRIER_DIRS.exec(path);
-  return towncrier !== null && towncrierType(towncrier[3]!) !== null;
-}
-
-/** `123.feature.md`, `+orphan.bugfix`, `1234.removal.rst` → the type; null when the name is no fragment's. */
-function towncrierType(name: string): string | null {
-  const parts = name.toLowerCase().split('.');
-  if (parts.length < 2) return null;
-  if (parts.length > 2 && (parts.at(-1) === 'md' || parts.at(-1) === 'rst' || parts.at(-1) === 'txt')) parts.pop();
-  // `<id>.<type>` or `<id>.<type>.<counter>`
-  for (const candidate of [parts.at(-1)!, parts.at(-2) ?? '']) if (candidate in TOWNCRIER_TYPES) return candidate;
-  return null;
-}
-
 /** A fragment file read; null when it is none (a README, an unknown type) or says nothing. */
 export function parseFragment(file: FragmentFile): Fragment | null {
   const text = file.text.slice(0, MAX_TEXT).replace(/\r\n?/g, '\n');
@@ -91,10 +74,9 @@ export function parseFragment(file: FragmentFile): Fragment | null {
     const line = firstParagraph(rest);
     return line || packages.length ? { text: line, section, packages, hidden: false } : null;
   }
-  const towncrier = TOWNCRIER_DIRS.exec(file.path);
-  const type = towncrier ? towncrierType(towncrier[3]!) : null;
+  const type = fragmentType(file.path);
   if (type === null) return null;
-  const verdict = TOWNCRIER_TYPES[type]!;
+  const verdict = TOWNCRIER_TYPES[type as keyof typeof TOWNCRIER_TYPES];
   const line = firstParagraph(text);
   if (!line) return null;
   return verdict === 'hidden' ? { text: '', section: null, packages: [], hidden: true } : { text: line, section: verdict, packages: [], hidden: false };
