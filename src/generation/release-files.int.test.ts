@@ -84,7 +84,7 @@ describe('release files on the hosted path', () => {
     }) as ReleaseNoteFields;
     // The fragment's words and type for #5; #6 excluded by the repository's own configuration.
     expect(note.content).toContain('### Features\n\n- Strings can be padded on the left. (#5)');
-    const [items, contributors] = note.content.split('### New contributors');
+    const [items, contributors] = note.content.split('**New contributors**');
     expect(items).not.toContain('#6');
     // Left out of the note, its author still contributed (as GitHub's own notes say).
     expect(contributors).toContain('@dev6 made their first contribution in (#6)');

@@ -77,6 +77,10 @@ function escapeUncached(text: string): string {
   return out + escapeSpecial(clean.slice(last));
 }
 
+/** How a release note's closing blocks begin (after its sections and `_By …_`), for those who read content back. */
+export const NEW_CONTRIBUTORS = '**New contributors**';
+export const FULL_CHANGELOG = '**Full changelog:**';
+
 /** A link destination Markdown cannot be tricked by: http(s), no space, bracket, quote or angle bracket. */
 const SAFE_URL = /^https?:\/\/[^\s()<>"'`\\]+$/;
 
@@ -142,9 +146,10 @@ export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {})
     blocks.push(lines.join('\n'));
   }
   if (json.team_attribution) blocks.push(`_By ${escapeMarkdown(json.team_attribution)}_`);
-  // A release note made with the host's pull requests (GitHub's own notes end the same way).
+  // A release note made with the host's pull requests ends as GitHub's own notes do. Bold lines, not `###`
+  // headings: a `###` block is a section to whoever reads the content back (changelog-md.ts `noteBlocks`).
   if (json.new_contributors?.length) {
-    const lines = ['### New contributors', ''];
+    const lines = [NEW_CONTRIBUTORS, ''];
     for (const c of json.new_contributors) {
       const first = c.pr === null ? '' : ` in (#${c.pr})`;
       lines.push(`- ${linkPullRequest(`${escapeMarkdown(c.name)} made their first contribution${first}`, options)}`);
@@ -153,7 +158,7 @@ export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {})
   }
   if (json.compare_url && SAFE_URL.test(json.compare_url)) {
     const range = json.compare_url.slice(json.compare_url.lastIndexOf('/compare/') + '/compare/'.length);
-    blocks.push(`**Full changelog:** [${escapeMarkdown(safeDecode(range))}](${json.compare_url})`);
+    blocks.push(`${FULL_CHANGELOG} [${escapeMarkdown(safeDecode(range))}](${json.compare_url})`);
   }
   return blocks.length ? `${blocks.join('\n\n')}\n` : '';
 }
