@@ -252,6 +252,56 @@ describe('release notes with pull requests', () => {
     expect(scoped.generated_json.compare_url).toBe('https://github.com/acme/app/compare/%40acme%2Fcore%401.0.0...%40acme%2Fcore%401.1.0');
   });
 
+  it('keeps what labels declare in a patch release, where a feature guessed from words is a fix', () => {
+    const root = next(null, { message: 'chore: initial', tags: ['v1.0.0'] });
+    const a = next(root, { message: 'Support nested values (#1)' });
+    const b = next(a, { message: 'Support flat values (#2)', tags: ['v1.0.1'] });
+    const prs = [pr(1, { title: 'Support nested values', labels: ['enhancement'] }), pr(2, { title: 'Support flat values' })];
+    const note = noteOf(generateReleases([root, a, b], settings, { pullRequests: prs }), 'v1.0.1');
+    expect(items(note)).toEqual(['feature: Support nested values (#1)', 'fix: Support flat values (#2)']);
+  });
+
+  it('files a PR without labels by its most significant commit, and a lone merge commit by its title', () => {
+    const history = release((root) => {
+      const branch = merged(root, 3, ['refactor: tidy', 'feat!: drop the v1 API\n\nBREAKING CHANGE: use v2', 'test: cover it']);
+      // #4's branch is not in the history (a shallow ingest): its merge commit stands for it.
+      const last = branch[branch.length - 1]!;
+      const lone = next(last, { parents: [last.sha, 'f'.repeat(40)], message: 'Merge pull request #4 from acme/x\n\nfix: handle empty input' });
+      return [...branch, lone];
+    });
+    const prs = [
+      pr(3, { title: 'Version 2', mergeCommitSha: history[4]!.sha, commitShas: history.slice(1, 4).map((c) => c.sha) }),
+      pr(4, { title: 'fix: handle empty input' }),
+    ];
+    const note = noteOf(generateReleases(history, settings, { pullRequests: prs }), 'v1.1.0');
+    expect(items(note)).toEqual(['breaking: Version 2 (#3)', 'fix: Handle empty input (#4)']);
+    expect(note.generated_json.headline_items[0]).toMatchObject({ section_type_key: 'breaking', title: 'Version 2 (#3)', body: 'use v2' });
+  });
+
+  it('reads only the first 50 labels of a PR', () => {
+    const history = release((root) => [next(root, { message: 'feat: thing (#1)' })]);
+    const labels = [...Array.from({ length: 9_999 }, (_, i) => `area ${i}`), 'skip-changelog'];
+    expect(items(noteOf(generateReleases(history, settings, { pullRequests: [pr(1, { title: 'Thing', labels })] }), 'v1.1.0'))).toEqual([
+      'feature: Thing (#1)',
+    ]);
+  });
+
+  it('takes the newest release.yml of the tracked branch for Unreleased', () => {
+    const root = next(null, { message: 'chore: initial', tags: ['v1.0.0'] });
+    const cfg = next(root, { message: 'ci: config', releaseConfig: 'changelog:\n  exclude:\n    labels: [wip]\n' });
+    const a = next(cfg, { message: 'feat: a (#1)' });
+    const b = next(a, { message: 'feat: b (#2)' });
+    const prs = [pr(1, { labels: ['wip'] }), pr(2)];
+    const unreleased = generateReleases([root, cfg, a, b], settings, { pullRequests: prs }).find((n) => n.tag === null)!;
+    expect(items(unreleased)).toEqual(['feature: Change 2 (#2)']);
+    expect(unreleased.generated_json.compare_url).toBe('https://github.com/acme/app/compare/v1.0.0...HEAD');
+  });
+
+  it("leaves out a deleted account's PR when its commits are all by bots or excluded authors", () => {
+    const history = release((root) => [next(root, { message: 'Update things (#1)', name: 'renovate[bot]', email: 'bot@renovateapp.com' })]);
+    expect(items(noteOf(generateReleases(history, settings, { pullRequests: [pr(1, { author: null })] }), 'v1.1.0'))).toEqual([]);
+  });
+
   it('makes the same notes as before when no pull requests are given', () => {
     const history = release((root) => merged(root, 12, ['wip', 'feat: add the export', 'fix review comments']));
     const plain = generateReleases(history, settings);

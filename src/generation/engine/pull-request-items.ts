@@ -20,6 +20,9 @@ import type { GenerationSettings, NewContributor, SectionKey } from './types.js'
 import type { VersionIndex } from './versions.js';
 import type { ReleaseTag } from './versions.js';
 
+/** The classification rules that read a type the author declared (classify.ts), not words guessed at. */
+const DECLARED = /^(conventional|legacy-tag|gitmoji)/;
+
 /** When a PR's own labels and words say nothing, the most significant section among its commits'. */
 const SIGNIFICANCE: readonly SectionKey[] = [
   'breaking',
@@ -64,11 +67,11 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
 
   // Every change of the release configuration the history holds, newest first (a handful in any history).
   const graph = versions.graph;
-  const changes: Array<{ index: number; at: number; text: string }> = [];
+  const changes: Array<{ index: number; at: number; text: string; tracked: boolean }> = [];
   for (const c of commits) {
     if (c.releaseConfig === undefined) continue;
     const index = graph.indexOf(c.sha);
-    if (index !== undefined) changes.push({ index, at: Date.parse(c.committer.date), text: c.releaseConfig });
+    if (index !== undefined) changes.push({ index, at: Date.parse(c.committer.date), text: c.releaseConfig, tracked: !versions.releaseOnly.has(c.sha) });
   }
   changes.sort((a, b) => b.at - a.at || b.index - a.index);
   const parsed = new Map<string, ReleaseConfig | null>();
@@ -77,9 +80,6 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
     if (config === undefined) parsed.set(text, (config = parseReleaseConfig(text, warnings)));
     return config;
   };
-  // The tracked branch's newest commit: Unreleased is what it holds.
-  let head: number | undefined;
-  for (let i = graph.size - 1; i >= 0 && head === undefined; i--) if (!versions.releaseOnly.has(graph.shas[i]!)) head = i;
 
   const fragments = new Map<string, Fragment[]>();
   return {
@@ -88,7 +88,12 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
     },
     configAt(release) {
       if (!changes.length) return null;
-      const tip = release ? graph.indexOf(release.sha) : head;
+      // Unreleased: what the tracked branch holds now.
+      if (!release) {
+        const newest = changes.find((c) => c.tracked);
+        return newest ? parse(newest.text) : null;
+      }
+      const tip = graph.indexOf(release.sha);
       if (tip === undefined) return null;
       // The newest change the tip's history holds: what the repository said then, never what it said later.
       const change = changes.find((c) => c.index === tip || graph.isAncestor(c.index, tip));
@@ -261,7 +266,7 @@ function pullRequestItem(
 function classifyTitle(pr: PullRequestInfo, base: CommitRecord): { title: string; section: SectionKey; declared: boolean } {
   const title = pr.title.slice(0, 1_000).replace(/\s+/g, ' ').trim();
   const classified = classifyCommit({ ...base, parents: base.parents.slice(0, 1), message: title || `#${pr.number}`, changes: base.changes });
-  return { title: classified.title, section: classified.section, declared: /^(conventional|legacy-tag|gitmoji)/.test(classified.rule) };
+  return { title: classified.title, section: classified.section, declared: DECLARED.test(classified.rule) };
 }
 
 function mostSignificant(sections: readonly SectionKey[]): SectionKey {

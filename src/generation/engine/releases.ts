@@ -227,7 +227,7 @@ export function isPatchStep(previous: semver.SemVer | null, version: semver.SemV
 }
 
 // A PR's labels or a fragment's type are declared too (pull-request-items.ts); a PR filed by its title is not.
-const DECLARED_RULES = /^(conventional|legacy-tag|gitmoji|fragment|pull-request:[a-z]+\+labels)/;
+const DECLARED_RULES = /^(conventional|legacy-tag|gitmoji|fragment|pull-request:[a-z]+\+(labels|fragment|declared))/;
 
 /** The commit as a patch release's note lists it (see isPatchStep). */
 export function asPatchFix(p: PreparedCommit): PreparedCommit {
