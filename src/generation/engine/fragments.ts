@@ -111,10 +111,8 @@ export function firstParagraph(text: string): string {
       if (started) break;
       continue;
     }
-    if (isHeading(line) !== null) {
-      if (started) break;
-      continue;
-    }
+    // A heading ends the paragraph, and before one an empty section (`## Release notes` then `## Testing`).
+    if (isHeading(line) !== null) break;
     const bullet = /^(?:[-*+]|\d{1,3}[.)])\s+/.exec(line);
     if (!started) bullets = bullet !== null;
     else if (bullets !== (bullet !== null) && bullet !== null) break;

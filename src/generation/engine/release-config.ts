@@ -127,11 +127,13 @@ export function defaultLabelVerdict(labels: readonly string[]): LabelVerdict | n
 function verdictOfLabel(label: string): LabelVerdict | null {
   const direct = DEFAULT_LABELS.get(label);
   if (direct) return direct;
-  // `kind/bug`, `🐛 bug`, `Type: Bug`: the last word group after a separator.
-  const cut = Math.max(label.lastIndexOf('/'), label.lastIndexOf(': '), label.lastIndexOf(' '));
-  if (cut < 0) return null;
-  const tail = label.slice(cut + 1).trim();
-  return DEFAULT_LABELS.get(tail) ?? null;
+  // `kind/bug`, `area: x / type: bug`: what follows the last `/` or `: `. After a space only when what
+  // precedes is no word (`🐛 bug`): `needs docs` or `no tests` say nothing of the change.
+  const cut = Math.max(label.lastIndexOf('/'), label.lastIndexOf(': ') + 1);
+  if (cut > 0) return DEFAULT_LABELS.get(label.slice(cut + 1).trim()) ?? null;
+  const space = label.indexOf(' ');
+  if (space > 0 && !/\p{L}/u.test(label.slice(0, space))) return DEFAULT_LABELS.get(label.slice(space + 1).trim()) ?? null;
+  return null;
 }
 
 /** Words in a category title and the section they name, first match wins (order matters: "Breaking" before "Feature"). */
@@ -144,7 +146,8 @@ const TITLE_WORDS: ReadonlyArray<[RegExp, SectionKey]> = [
   [/\bbug|\bfix/i, 'fix'],
   [/\bdocumentation\b|\bdocs?\b/i, 'documentation'],
   [/\bdependenc|\bdeps\b|\bbumps?\b/i, 'dependencies'],
-  [/\binternal\b|\bchores?\b|\bmaintenance\b|\brefactor/i, 'chore'],
+  [/\binternal\b|\brefactor/i, 'internal'],
+  [/\bchores?\b|\bmaintenance\b|\bhousekeeping\b/i, 'chore'],
 ];
 
 function sectionOfTitle(title: string): SectionKey | null {
