@@ -172,6 +172,14 @@ describe('release notes with pull requests', () => {
     expect(note.content).toContain('Parsing is \\*\\*twice\\*\\* as fast on large files; `--strict` reports every error');
   });
 
+  it("renders the maintainer's words as safely as any title: no HTML, link or image gets through", () => {
+    const history = release((root) => [next(root, { message: 'Thing (#1)' })]);
+    const body = '## Release notes\n\n<img src=x onerror=alert(1)> [click](javascript:alert(1)) ![i](https://evil.example/i.png)\u202e';
+    const note = noteOf(generateReleases(history, settings, { pullRequests: [pr(1, { body })] }), 'v1.1.0');
+    expect(note.content).toContain('\\<img src=x onerror=alert(1)\\> \\[click\\](javascript:alert(1)) !\\[i\\](https://evil.example/i.png) ([#1](');
+    expect(note.content).not.toContain('\u202e');
+  });
+
   it('reads changeset and towncrier fragments a PR or a commit adds as the words, their type as the section', () => {
     const changeset = '---\n"@acme/core": minor\n"@acme/cli": patch\n---\n\nAdd a `--json` output to every command\n';
     const history = release((root) => {
