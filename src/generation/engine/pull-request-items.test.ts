@@ -260,13 +260,19 @@ describe('release notes with pull requests', () => {
     expect(scoped.generated_json.compare_url).toBe('https://github.com/acme/app/compare/%40acme%2Fcore%401.0.0...%40acme%2Fcore%401.1.0');
   });
 
-  it('keeps what labels declare in a patch release, where a feature guessed from words is a fix', () => {
+  it('keeps what labels or a commit type declare in a patch release, where a feature guessed from words is a fix', () => {
     const root = next(null, { message: 'chore: initial', tags: ['v1.0.0'] });
     const a = next(root, { message: 'Support nested values (#1)' });
-    const b = next(a, { message: 'Support flat values (#2)', tags: ['v1.0.1'] });
-    const prs = [pr(1, { title: 'Support nested values', labels: ['enhancement'] }), pr(2, { title: 'Support flat values' })];
-    const note = noteOf(generateReleases([root, a, b], settings, { pullRequests: prs }), 'v1.0.1');
-    expect(items(note)).toEqual(['feature: Support nested values (#1)', 'fix: Support flat values (#2)']);
+    const b = next(a, { message: 'Support flat values (#2)' });
+    const c = next(b, { message: 'feat: support deep values (#3)', tags: ['v1.0.1'] });
+    const prs = [
+      pr(1, { title: 'Support nested values', labels: ['enhancement'] }),
+      pr(2, { title: 'Support flat values' }),
+      pr(3, { title: 'Support deep values' }),
+    ];
+    const note = noteOf(generateReleases([root, a, b, c], settings, { pullRequests: prs }), 'v1.0.1');
+    // #3's commit declares its type (`feat:`): it stands, as a declared commit's does.
+    expect(items(note)).toEqual(['feature: Support nested values (#1)', 'feature: Support deep values (#3)', 'fix: Support flat values (#2)']);
   });
 
   it('files a PR without labels by its most significant commit, and a lone merge commit by its title', () => {

@@ -229,13 +229,22 @@ function pullRequestItem(
   if (!words) rule = 'pull-request:title';
 
   const own = group.filter((p) => !p.classified.skip);
-  let section: SectionKey | null = verdict;
-  if (section) rule += '+labels';
-  section ??= fragments.find((f) => f.section)?.section ?? null;
-  // Else the commits' own classification, the title's too when it declares a type (`feat: …`).
-  section ??= mostSignificant(
-    titled.declared || !own.length ? [...own.map((p) => p.classified.section), titled.section] : own.map((p) => p.classified.section),
-  );
+  let section: SectionKey;
+  const declared = fragments.find((f) => f.section)?.section ?? null;
+  if (verdict) {
+    section = verdict;
+    rule += '+labels';
+  } else if (declared) {
+    section = declared;
+    rule += '+fragment';
+  } else {
+    // Else the commits' own classification, the title's too when it declares a type (`feat: …`).
+    const sections = own.map((p) => p.classified.section);
+    section = mostSignificant(titled.declared || !own.length ? [...sections, titled.section] : sections);
+    // Declared by a type (`feat:`) rather than guessed from words: a patch release keeps it (releases.ts asPatchFix).
+    if ((titled.declared && titled.section === section) || own.some((p) => p.classified.section === section && DECLARED.test(p.classified.rule)))
+      rule += '+declared';
+  }
 
   const packages = fragments.flatMap((f) => f.packages);
   const components = [...new Set([...packages, ...group.flatMap((p) => p.components)])];
