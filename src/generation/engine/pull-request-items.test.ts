@@ -140,6 +140,11 @@ describe('release notes with pull requests', () => {
     const b = next(cfg2, { message: 'B (#2)', tags: ['v1.2.0'] });
     const prs = [pr(1, { title: 'feat: A', labels: ['hidden-late'] }), pr(2, { title: 'feat: B', labels: ['hidden-early'] })];
     const notes = generateReleases([root, cfg1, a, cfg2, b], settings, { pullRequests: prs });
+    // Dates that say otherwise (a clock set wrong) do not change which file a release's history held last.
+    const skewed = generateReleases([root, cfg1, a, { ...cfg2, committer: { ...cfg2.committer, date: '2023-01-01T00:00:00Z' } }, b], settings, {
+      pullRequests: prs,
+    });
+    expect(items(noteOf(skewed, 'v1.2.0'))).toEqual(['feature: B (#2)']);
     // v1.1.0 was cut under the early file: hidden-late meant nothing yet.
     expect(items(noteOf(notes, 'v1.1.0'))).toEqual(['feature: A (#1)']);
     expect(items(noteOf(notes, 'v1.2.0'))).toEqual(['feature: B (#2)']);

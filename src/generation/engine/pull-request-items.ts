@@ -65,7 +65,7 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
   }
   for (const pr of pullRequests) if (pr.mergeCommitSha) bySha.set(pr.mergeCommitSha, pr);
 
-  // Every change of the release configuration the history holds, newest first (a handful in any history).
+  // Every change of the release configuration the history holds, latest first (a handful in any history).
   const graph = versions.graph;
   const changes: Array<{ index: number; at: number; text: string; tracked: boolean }> = [];
   for (const c of commits) {
@@ -73,7 +73,9 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
     const index = graph.indexOf(c.sha);
     if (index !== undefined) changes.push({ index, at: Date.parse(c.committer.date), text: c.releaseConfig, tracked: !versions.releaseOnly.has(c.sha) });
   }
-  changes.sort((a, b) => b.at - a.at || b.index - a.index);
+  // Descendants first (a higher generation), whatever their dates say: a later change of the file always
+  // comes before the change it edits; then the newer date between parallel branches.
+  changes.sort((a, b) => graph.generation[b.index]! - graph.generation[a.index]! || b.at - a.at || b.index - a.index);
   const parsed = new Map<string, ReleaseConfig | null>();
   const parse = (text: string) => {
     let config = parsed.get(text);
