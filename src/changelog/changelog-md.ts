@@ -8,7 +8,6 @@
  * blocks are matched, in order, with `generated_json.sections` to know each one's kind.
  */
 import semver from 'semver';
-import { FULL_CHANGELOG, NEW_CONTRIBUTORS } from '../generation/engine/render.js';
 import type { PublishedRelease } from './changelog.repository.js';
 
 /**
@@ -102,6 +101,13 @@ export function noteBlocks(note: Pick<PublishedRelease, 'content' | 'introductio
   if (!blocks.length && tailStart(`\n\n${body.trim()}`) === 0) tail = body.trim();
   return { introduction: intro ? intro.trim() : null, blocks, tail };
 }
+
+/**
+ * How generation's Markdown of a note made with pull requests closes (generation/engine/render.ts, which this
+ * module may not import: note-blocks.test.ts holds the two to the same text).
+ */
+const NEW_CONTRIBUTORS = '**New contributors**';
+const FULL_CHANGELOG = '**Full changelog:**';
 
 /**
  * Where a block's closing lines start (`\n\n` before them), or -1: the `_By …_` attribution, and a note's

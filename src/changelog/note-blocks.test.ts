@@ -2,7 +2,7 @@
 // lines generation adds with the host's pull requests (new contributors, compare link) are its tail,
 // never a section of their own nor part of the last section.
 import { describe, expect, it } from 'vitest';
-import { renderMarkdown } from '../generation/engine/render.js';
+import { FULL_CHANGELOG, NEW_CONTRIBUTORS, renderMarkdown } from '../generation/engine/render.js';
 import { noteBlocks } from './changelog-md.js';
 
 const json = {
@@ -31,6 +31,10 @@ describe('noteBlocks', () => {
       expect(tail).toMatch(/\*\*Full changelog:\*\* \[v1\.9\.0\.\.\.v2\.0\.0\]\(https:\/\/github\.com\/acme\/app\/compare\/v1\.9\.0\.\.\.v2\.0\.0\)$/);
       if (team_attribution) expect(tail).toMatch(/^_By Ada_/);
     }
+  });
+
+  it('reads the markers generation writes (changelog-md.ts keeps its own copy of them)', () => {
+    expect([NEW_CONTRIBUTORS, FULL_CHANGELOG]).toEqual(['**New contributors**', '**Full changelog:**']);
   });
 
   it('leaves a note without them as before', () => {
