@@ -144,10 +144,10 @@ module.exports = {
       severity: 'error',
       comment:
         'The engine (src/generation/engine/) is commits + settings → entries, pure and deterministic: it imports only ' +
-        'itself, the commit record (src/git/commit-record.ts), which manifests are tooling (src/git/manifest-paths.ts), node:crypto (hashing) and semver. No database, files, ' +
+        'itself, the commit record (src/git/commit-record.ts), which manifests are tooling (src/git/manifest-paths.ts), node:crypto (hashing), semver and yaml (the release configuration of a repository, parsed in the thread). No database, files, ' +
         'threads or services: what it needs is handed in (src/generation/engine-thread.ts runs it).',
       from: { path: '^src/generation/engine/' },
-      to: { pathNot: ['^src/generation/engine/', '^src/git/commit-record\\.ts$', '^src/git/manifest-paths\\.ts$', '^(node:)?crypto$', '^node_modules/semver/'] },
+      to: { pathNot: ['^src/generation/engine/', '^src/git/commit-record\\.ts$', '^src/git/manifest-paths\\.ts$', '^(node:)?crypto$', '^node_modules/semver/', '^node_modules/yaml/'] },
     },
     {
       name: 'src-never-imports-scripts-or-tests',

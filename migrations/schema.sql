@@ -747,6 +747,8 @@ CREATE TABLE public.commits (
     reachable boolean DEFAULT true NOT NULL,
     on_tracked_branch boolean DEFAULT true NOT NULL,
     dependencies text,
+    release_config text,
+    fragments text,
     CONSTRAINT commits_sha_check CHECK ((sha ~ '^[0-9a-f]{40}([0-9a-f]{24})?$'::text))
 );
 

@@ -91,15 +91,35 @@ export function noteBlocks(note: Pick<PublishedRelease, 'content' | 'introductio
     const newline = chunk.indexOf('\n');
     const label = (newline < 0 ? chunk : chunk.slice(0, newline)).slice(4).trim();
     let rest = newline < 0 ? '' : chunk.slice(newline + 1).trim();
-    const by = rest.lastIndexOf('\n\n_By ');
+    const by = tailStart(rest);
     if (by >= 0) {
       tail = rest.slice(by + 2).trim();
       rest = rest.slice(0, by).trim();
     }
     blocks.push({ label, body: rest });
   }
-  if (!blocks.length && /^_By /.test(body.trim())) tail = body.trim();
+  if (!blocks.length && tailStart(`\n\n${body.trim()}`) === 0) tail = body.trim();
   return { introduction: intro ? intro.trim() : null, blocks, tail };
+}
+
+/**
+ * How generation's Markdown of a note made with pull requests closes (generation/engine/render.ts, which this
+ * module may not import: note-blocks.test.ts holds the two to the same text).
+ */
+const NEW_CONTRIBUTORS = '**New contributors**';
+const FULL_CHANGELOG = '**Full changelog:**';
+
+/**
+ * Where a block's closing lines start (`\n\n` before them), or -1: the `_By …_` attribution, and a note's
+ * new contributors and compare link (engine/render.ts). Item text is escaped, so none of them starts an item.
+ */
+function tailStart(text: string): number {
+  let start = text.lastIndexOf('\n\n_By ');
+  for (const marker of [`\n\n${NEW_CONTRIBUTORS}`, `\n\n${FULL_CHANGELOG}`]) {
+    const at = text.indexOf(marker);
+    if (at >= 0 && (start < 0 || at < start)) start = at;
+  }
+  return start;
 }
 
 /** One note's sections in Keep a Changelog's words and order. */

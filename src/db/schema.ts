@@ -129,6 +129,10 @@ export interface CommitsTable {
   on_tracked_branch: ColumnType<boolean, boolean | undefined, boolean>;
   /** JSON text of the commit's DependencyChanges (git/manifests.ts), null when ingest did not read them: migrations/0036. */
   dependencies: ColumnType<string | null, string | null | undefined, string | null>;
+  /** `.github/release.yml` as the commit left it ('' deleted), null when it does not change it: migrations/0041. */
+  release_config: ColumnType<string | null, string | null | undefined, string | null>;
+  /** JSON text of the change fragments the commit adds (`[{path, text}]`), null for none: migrations/0041. */
+  fragments: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type EntryType = 'commit' | 'daily' | 'weekly' | 'monthly';

@@ -27,6 +27,47 @@ describe('generation in a worker thread', () => {
     expect((await engine.run({ kind: 'generate', commits: [], settings, options: {} })).entries).toEqual([]);
   });
 
+  it("makes release notes with the host's pull requests in the thread as inline, the repository's files and warnings included", async () => {
+    const root = buildCommit({ message: 'feat: start', tags: ['v1.0.0'], date: '2024-01-01T10:00:00Z' });
+    const config = buildCommit({ parents: [root.sha], message: 'ci: notes', releaseConfig: 'changelog: [', date: '2024-01-02T10:00:00Z' });
+    const change = buildCommit({
+      parents: [config.sha],
+      message: 'Add export (#7)',
+      fragments: [{ path: 'changelog.d/7.feature.md', text: 'Export to CSV.' }],
+      tags: ['v1.1.0'],
+      date: '2024-01-03T10:00:00Z',
+    });
+    const pullRequests = [
+      {
+        number: 7,
+        title: 'Add export',
+        body: '',
+        labels: ['enhancement'],
+        author: { login: 'dev', isBot: false },
+        mergedAt: '2024-01-03T10:00:00Z',
+        mergeCommitSha: change.sha,
+        commitShas: [],
+      },
+    ];
+    const settings = resolveSettings({ entryTypes: [] });
+    const request = {
+      kind: 'generate' as const,
+      commits: [root, config, change],
+      settings,
+      options: {},
+      releases: { stored: new Map<string, string>() },
+      pullRequests,
+    };
+    const inThread = await engine.run(request);
+    expect(inThread).toEqual(await inlineEngine.run(request));
+    const note = JSON.parse(inThread.releases!.find((r) => r.tag === 'v1.1.0')!.record!) as { content: string };
+    expect(note.content).toContain('- Export to CSV. (#7)');
+    expect(note.content).toContain('@dev made their first contribution in (#7)');
+    expect(inThread.warnings).toEqual([expect.stringMatching(/^\.github\/release\.yml is not valid YAML and was ignored/)]);
+    const preview = await engine.run({ kind: 'release', commits: [root, config, change], settings, tip: change.sha, tag: 'v1.1.0', pullRequests });
+    expect(preview?.content).toBe(note.content);
+  });
+
   it('streams the entries and the release notes ahead of the result when asked, in the thread and inline alike', async () => {
     const commits = Array.from({ length: 1200 }, (_, i) => commit(i, i % 2 ? `feat: change ${i}` : `fix: change ${i}`));
     const settings = resolveSettings({ entryTypes: ['commit', 'daily', 'weekly'] });

@@ -165,10 +165,26 @@ export function runEngineRequest(
   const commits: readonly CommitRecord[] = request.commits;
   const tracked = releaseOnly.size ? commits.filter((c) => !releaseOnly.has(c.sha)) : commits;
   /** Every release note of the history, from the tracked branch's classified commits and the release branches' own. */
+  const pullRequests = request.kind === 'compare' ? undefined : request.pullRequests;
+  /** Problems release notes met (a release configuration that could not be read), reported with the run's. */
+  const noteWarnings: string[] = [];
   const notesOf = (settings: GenerationSettings, prepared: readonly PreparedCommit[]) => {
     // Release branches' own commits, classified against the tracked branch's history (its path rules).
-    const branchOnly = releaseOnly.size ? prepareCommits(commits.filter((c) => releaseOnly.has(c.sha)), settings, [], arrival, undefined, tracked) : [];
-    return generateReleases(request.commits, settings, { prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared, versions });
+    const branchOnly = releaseOnly.size
+      ? prepareCommits(
+          commits.filter((c) => releaseOnly.has(c.sha)),
+          settings,
+          [],
+          arrival,
+          undefined,
+          tracked,
+        )
+      : [];
+    return generateReleases(request.commits, settings, {
+      prepared: branchOnly.length ? [...prepared, ...branchOnly] : prepared,
+      versions,
+      ...(pullRequests ? { pullRequests, warnings: noteWarnings } : {}),
+    });
   };
   if (request.kind === 'generate') {
     const { stored, touch, options } = request;
@@ -209,9 +225,14 @@ export function runEngineRequest(
       entries = [];
     }
     const reach = touched
-      ? { touched: { commits: touched.size, keys: touchedKeys(tracked, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival) } }
+      ? {
+          touched: {
+            commits: touched.size,
+            keys: touchedKeys(tracked, touched, options.types ?? request.settings.entryTypes, request.settings.timeZone, arrival),
+          },
+        }
       : {};
-    return { entries, ...(releases ? { releases } : {}), warnings: result.warnings, ...reach };
+    return { entries, ...(releases ? { releases } : {}), warnings: noteWarnings.length ? [...result.warnings, ...noteWarnings] : result.warnings, ...reach };
   }
   if (request.kind === 'release') {
     let fields: ReleaseNoteFields | null = null;
@@ -347,7 +368,11 @@ export function createThreadEngine({
   };
 
   async function runInThread<R extends EngineRequest>(request: R, { onEntries, onReleases }: RunOptions): Promise<ResultOf<R>> {
-    const wire: WireRequest = { ...request, commits: await packCommits(request.commits), stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) } };
+    const wire: WireRequest = {
+      ...request,
+      commits: await packCommits(request.commits),
+      stream: { entries: Boolean(onEntries), releases: Boolean(onReleases) },
+    };
     const worker = idle.pop() ?? startModuleWorker(import.meta.url, 'engine-worker', ENGINE_HEAP);
     worker.ref();
     return new Promise<ResultOf<R>>((resolve, reject) => {

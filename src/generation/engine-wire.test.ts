@@ -34,12 +34,42 @@ const commits: CommitRecord[] = [
     coAuthors: [],
     prNumber: null,
   },
+  {
+    sha: 'd'.repeat(40),
+    parents: ['b'.repeat(40)],
+    author: { name: 'A', email: 'a@example.com', date: '2024-01-02T10:00:00Z' },
+    committer: { name: 'A', email: 'a@example.com', date: '2024-01-02T10:00:00Z' },
+    message: 'ci: drop the release notes configuration, add a fragment',
+    changes: [['D', '.github/release.yml']],
+    tags: [],
+    coAuthors: [],
+    prNumber: null,
+    // '' (deleted) is not "absent".
+    releaseConfig: '',
+    fragments: [{ path: 'changelog.d/1.feature.md', text: 'ä 🎉\n' }],
+  },
+  {
+    sha: 'e'.repeat(40),
+    parents: ['d'.repeat(40)],
+    author: { name: 'A', email: 'a@example.com', date: '2024-01-03T10:00:00Z' },
+    committer: { name: 'A', email: 'a@example.com', date: '2024-01-03T10:00:00Z' },
+    message: 'ci: release notes configuration',
+    changes: [['A', '.github/release.yml']],
+    tags: [],
+    coAuthors: [],
+    prNumber: null,
+    releaseConfig: 'changelog:\n  categories: []\n',
+  },
 ];
 
 describe('what crosses to the generation thread', () => {
-  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors, PR numbers and dependency changes (or none) included', async () => {
+  it('unpacks commits exactly as packed: empty fields, astral characters, NULs, co-authors, PR numbers, dependency changes, release configurations and fragments (or none) included', async () => {
     expect(unpackCommits(structuredClone(await packCommits(commits)))).toEqual(commits);
     expect(unpackCommits(await packCommits([]))).toEqual([]);
+    // As storage hands them over: fragments still JSON text.
+    const stored = commits.map((c) => (c.fragments ? { ...c, fragments: JSON.stringify(c.fragments) } : c));
+    expect(unpackCommits(await packCommits(stored))).toEqual(commits);
+    expect(toCommitRecords(stored)).toEqual(commits);
   });
 
   it('packs a history of many slices (the event loop turns between them) exactly as one', async () => {

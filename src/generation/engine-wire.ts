@@ -4,7 +4,7 @@
  * the engine's own work on the main thread; one long string and an array of lengths copy in a few
  * milliseconds. Entries come back as the JSON storage writes, serialised in the thread.
  */
-import type { Change, CoAuthor, CommitRecord } from '../git/commit-record.js';
+import type { Change, CoAuthor, CommitRecord, FragmentFile } from '../git/commit-record.js';
 import type { DependencyChanges } from '../git/manifests.js';
 import type { ReleaseNote } from './engine/releases.js';
 import type { GeneratedEntry, GeneratedEntryType } from './engine/types.js';
@@ -14,11 +14,13 @@ import type { GeneratedEntry, GeneratedEntryType } from './engine/types.js';
  * holds: the HTTP process has no use for the 140k paths, and a crafted message's thousands of
  * co-author trailers are parsed in the thread like the rest of the untrusted text.
  */
-export interface EngineCommit extends Omit<CommitRecord, 'changes' | 'coAuthors' | 'dependencies'> {
+export interface EngineCommit extends Omit<CommitRecord, 'changes' | 'coAuthors' | 'dependencies' | 'fragments'> {
   changes: Change[] | string;
   coAuthors: CoAuthor[] | string;
   /** As stored (JSON text, migrations/0036) or parsed; absent when ingest did not read the manifests. */
   dependencies?: DependencyChanges | string;
+  /** As stored (JSON text, migrations/0041) or parsed; absent when the commit adds none. */
+  fragments?: FragmentFile[] | string;
 }
 
 /** Nearly every commit has no co-author: its `[]` needs no parser. */
@@ -26,16 +28,20 @@ const parseCoAuthors = (json: string): CoAuthor[] => (json === '[]' ? [] : (JSON
 
 const parseDependencies = (d: DependencyChanges | string): DependencyChanges => (typeof d === 'string' ? (JSON.parse(d) as DependencyChanges) : d);
 
+const parseFragments = (f: FragmentFile[] | string): FragmentFile[] => (typeof f === 'string' ? (JSON.parse(f) as FragmentFile[]) : f);
+
 /** The commits with their JSON fields parsed (the inline engine's step; the thread's is `unpackCommits`). */
 export function toCommitRecords(commits: readonly EngineCommit[]): CommitRecord[] {
   return commits.map((c) => {
-    if (typeof c.changes !== 'string' && typeof c.coAuthors !== 'string' && typeof c.dependencies !== 'string') return c as CommitRecord;
-    const { dependencies, ...rest } = c;
+    if (typeof c.changes !== 'string' && typeof c.coAuthors !== 'string' && typeof c.dependencies !== 'string' && typeof c.fragments !== 'string')
+      return c as CommitRecord;
+    const { dependencies, fragments, ...rest } = c;
     return {
       ...rest,
       changes: typeof c.changes === 'string' ? (JSON.parse(c.changes) as Change[]) : c.changes,
       coAuthors: typeof c.coAuthors === 'string' ? parseCoAuthors(c.coAuthors) : c.coAuthors,
       ...(dependencies !== undefined ? { dependencies: parseDependencies(dependencies) } : {}),
+      ...(fragments !== undefined ? { fragments: parseFragments(fragments) } : {}),
     };
   });
 }
@@ -73,6 +79,11 @@ function packOne(c: EngineCommit, parts: string[], lengths: number[]): void {
   lengths.push(c.prNumber ?? 0);
   // '' for none: the JSON of a DependencyChanges is never empty.
   put(c.dependencies === undefined ? '' : typeof c.dependencies === 'string' ? c.dependencies : JSON.stringify(c.dependencies));
+  // The release configuration: a flag (its '' means "deleted", not "absent"), then its text.
+  lengths.push(c.releaseConfig === undefined ? 0 : 1);
+  if (c.releaseConfig !== undefined) put(c.releaseConfig);
+  // '' for none: the JSON of a fragment list is never empty.
+  put(c.fragments === undefined ? '' : typeof c.fragments === 'string' ? c.fragments : JSON.stringify(c.fragments));
 }
 
 /** Commits packed at most this many, or this many characters, at a time, the event loop free in between. */
@@ -126,8 +137,13 @@ export function unpackCommits({ count, text, lengths }: PackedCommits): CommitRe
     const coAuthors = parseCoAuthors(next());
     const prNumber = lengths[li++]! || null;
     const dependencies = next();
-    commits[i] = { sha, parents, author, committer, message, changes, tags, coAuthors, prNumber };
-    if (dependencies) commits[i]!.dependencies = JSON.parse(dependencies) as DependencyChanges;
+    const releaseConfig = lengths[li++]! ? next() : undefined;
+    const fragments = next();
+    const commit: CommitRecord = { sha, parents, author, committer, message, changes, tags, coAuthors, prNumber };
+    if (dependencies) commit.dependencies = JSON.parse(dependencies) as DependencyChanges;
+    if (releaseConfig !== undefined) commit.releaseConfig = releaseConfig;
+    if (fragments) commit.fragments = JSON.parse(fragments) as FragmentFile[];
+    commits[i] = commit;
   }
   if (at !== text.length || li !== lengths.length) throw new Error('packed commits do not match their lengths');
   return commits;

@@ -31,7 +31,7 @@ export interface StoredCommit {
   /** False when only the link's release branches reach it: release notes read it, entries do not. */
   onTrackedBranch: boolean;
   /** Changes, co-authors and dependency changes as the stored JSON text: only the generation thread reads them. */
-  record: EngineCommit & { changes: string; coAuthors: string; dependencies?: string };
+  record: EngineCommit & { changes: string; coAuthors: string; dependencies?: string; fragments?: string };
 }
 
 /**
@@ -125,6 +125,8 @@ export const generationRepository = {
         'co_authors',
         'on_tracked_branch',
         'dependencies',
+        'release_config',
+        'fragments',
         // Space-separated rather than as arrays: the driver's array parser cost more than a split,
         // and neither a SHA nor a tag name (git check-ref-format) holds a space.
         sql<string>`array_to_string(parent_shas, ' ')`.as('parents'),
@@ -155,6 +157,9 @@ export const generationRepository = {
         prNumber: r.pr_number,
         // Left as the stored JSON text, parsed in the generation thread like `changes`.
         ...(r.dependencies !== null ? { dependencies: r.dependencies } : {}),
+        // What the maintainers' release files said (migrations/0041), parsed in the thread too.
+        ...(r.release_config !== null ? { releaseConfig: r.release_config } : {}),
+        ...(r.fragments !== null ? { fragments: r.fragments } : {}),
       },
     }));
   },

@@ -41,7 +41,31 @@ export interface CommitRecord {
    * ingest with the manifests' contents; absent when they were not read (the engine then goes by words and paths).
    */
   dependencies?: DependencyChanges;
+  /**
+   * `.github/release.yml` (or `.github/release.yaml`) as this commit left it: the raw text, at most
+   * MAX_RELEASE_CONFIG_BYTES, '' when the commit deletes it. Absent when the commit does not change it
+   * (or it was not read): the engine parses it (engine/release-config.ts) for the releases whose tip holds it.
+   */
+  releaseConfig?: string;
+  /**
+   * Change fragments the commit adds (`.changeset/*.md`, towncrier's `changelog.d/`, `newsfragments/`,
+   * `changes/`): raw text, parsed by the engine (engine/fragments.ts); absent when it adds none.
+   */
+  fragments?: FragmentFile[];
 }
+
+/** A change fragment as a commit added it: its path and raw text (at most MAX_FRAGMENT_BYTES). */
+export interface FragmentFile {
+  path: string;
+  text: string;
+}
+
+/** The release configuration kept per commit: GitHub's own limit for such files is far below. */
+export const MAX_RELEASE_CONFIG_BYTES = 64 * 1024;
+/** A fragment's text kept: a changelog line or paragraph, never a document. */
+export const MAX_FRAGMENT_BYTES = 8 * 1024;
+/** Fragments kept per commit (a release commit that adds hundreds is a bulk import, not a change). */
+export const MAX_FRAGMENTS = 20;
 
 /** People named in `Co-authored-by: Name <email>` trailers, once each (by e-mail). */
 export function coAuthorsOf(message: string): CoAuthor[] {

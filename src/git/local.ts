@@ -8,7 +8,7 @@ import { GitError, runGit } from './git.js';
 import { CODEOWNERS_PATHS, tagsByCommit } from './mirror.js';
 import { gitLogArgs, parseGitLog, streamLogTokens } from './git-log.js';
 import type { CommitRecord } from './commit-record.js';
-import { readDependencyChanges } from './manifest-log.js';
+import { readCommitFacts, type CommitFacts } from './manifest-log.js';
 
 export interface ReadOptions {
   /** Tags already read (readRepository reads them alongside other work). */
@@ -17,7 +17,7 @@ export interface ReadOptions {
   rev?: string;
   /** Only commits committed at or after this date. */
   since?: Date;
-  /** Read what each commit changes in its package manifests' dependencies (default true). */
+  /** Read what each commit changes in its package manifests' dependencies, release configuration and change fragments (default true). */
   manifests?: boolean;
 }
 
@@ -82,10 +82,10 @@ export async function readRepository(dir: string, options: ReadOptions = {}): Pr
   const tags = await readTags(dir);
   // One more git process for the whole history (not one per commit); when it fails or runs out of its
   // time budget, the commits go without manifest facts and the engine reads words and paths as before.
-  const dependencies =
+  const dependencies: Promise<Map<string, CommitFacts>> =
     options.manifests === false
       ? Promise.resolve(new Map())
-      : readDependencyChanges([checkRev(options.rev ?? 'HEAD'), ...(options.since ? [`--since=${options.since.toISOString()}`] : [])], { cwd: dir }).catch(
+      : readCommitFacts([checkRev(options.rev ?? 'HEAD'), ...(options.since ? [`--since=${options.since.toISOString()}`] : [])], { cwd: dir }).catch(
           () => new Map(),
         );
   const commits: CommitRecord[] = [];
@@ -93,8 +93,10 @@ export async function readRepository(dir: string, options: ReadOptions = {}): Pr
   commits.reverse();
   const facts = await dependencies;
   for (const c of commits) {
-    const d = facts.get(c.sha);
-    if (d) c.dependencies = d;
+    const f = facts.get(c.sha);
+    if (f?.dependencies) c.dependencies = f.dependencies;
+    if (f?.releaseConfig !== undefined) c.releaseConfig = f.releaseConfig;
+    if (f?.fragments) c.fragments = f.fragments;
   }
   return { commits, codeowners: await codeowners };
 }

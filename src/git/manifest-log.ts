@@ -1,11 +1,12 @@
 /**
- * Dependency changes of every commit that touches a package manifest, from ONE `git log -p` limited to
- * manifest paths with whole-file context: each diff then holds the file before (context and `-` lines)
+ * Dependency changes of every commit that touches a package manifest, and the release files maintainers
+ * write (`.github/release.yml`, change fragments), from ONE `git log -p` limited to those paths with whole-file context: each diff then holds the file before (context and `-` lines)
  * and after (context and `+` lines), so no git process runs per commit or per blob, and no stdin is
  * needed. Streamed line by line under a time budget; a file past MAX_MANIFEST_BYTES is skipped.
  * Read from the same range as the commits, so `--diff-merges=first-parent` matches their changed paths.
  */
-import { isToolingManifest } from './manifest-paths.js';
+import { MAX_FRAGMENTS, MAX_FRAGMENT_BYTES, MAX_RELEASE_CONFIG_BYTES, type CommitRecord, type FragmentFile } from './commit-record.js';
+import { isFragmentPath, isReleaseConfigPath, isToolingManifest } from './manifest-paths.js';
 import { streamGitTokens, type GitOptions } from './git.js';
 import {
   dependencyDelta,
@@ -24,8 +25,25 @@ const WHOLE_FILE = MAX_MANIFEST_BYTES;
 export const MANIFEST_LOG_BUDGET_MS = 120_000;
 const COMMIT = '\x1eC';
 
-/** The manifests read, as git pathspecs. */
-export const MANIFEST_PATHSPECS = [':(glob)**/package.json', ':(glob)**/Cargo.toml', ':(glob)**/pyproject.toml', ':(glob)**/go.mod'];
+/**
+ * The files read, as git pathspecs: the manifests, GitHub's release-notes configuration and the change
+ * fragments `isFragmentPath` takes (towncrier's `changes/` only at the root: elsewhere it names code too).
+ */
+export const MANIFEST_PATHSPECS = [
+  ':(glob)**/package.json',
+  ':(glob)**/Cargo.toml',
+  ':(glob)**/pyproject.toml',
+  ':(glob)**/go.mod',
+  '.github/release.yml',
+  '.github/release.yaml',
+  ':(glob).changeset/*.md',
+  ':(glob)**/changelog.d/*',
+  ':(glob)**/newsfragments/*',
+  ':(glob)changes/*',
+];
+
+/** What ingest stores on a commit from this read (each field absent when the commit changes no such file). */
+export type CommitFacts = Pick<CommitRecord, 'dependencies' | 'releaseConfig' | 'fragments'>;
 
 export function manifestLogArgs(range: string[]): string[] {
   return [
@@ -59,8 +77,15 @@ interface FileDiff {
 /**
  * sha → the dependencies its manifest changes touch. Requirements on the repository's own packages
  * (any `name` its manifests declared, in the history read) are left out: releases bump those.
+ * Also the release configuration as the commit left it ('' when deleted) and the fragments it adds, each capped.
  */
-export async function readDependencyChanges(range: string[], options: GitOptions): Promise<Map<string, DependencyChanges>> {
+export async function readCommitFacts(range: string[], options: GitOptions): Promise<Map<string, CommitFacts>> {
+  const files = new Map<string, { releaseConfig?: string; fragments?: FragmentFile[] }>();
+  const filesOf = (commit: string) => {
+    let f = files.get(commit);
+    if (!f) files.set(commit, (f = {}));
+    return f;
+  };
   const perCommit = new Map<string, Array<[ManifestDependencies | null, ManifestDependencies | null]>>();
   const packagesOf = new Map<string, Array<[string, string | null]>>();
   const localNames = new Set<string>();
@@ -69,7 +94,20 @@ export async function readDependencyChanges(range: string[], options: GitOptions
   let inHunk = false;
 
   const finishFile = () => {
-    if (!file || !sha || !file.path || file.tooLarge || !isManifestPath(file.path)) return;
+    if (!file || !sha || !file.path) return;
+    if (isReleaseConfigPath(file.path)) {
+      // Too large to read whole: kept cut (the engine ignores it with a warning if it no longer parses).
+      filesOf(sha).releaseConfig = file.deleted ? '' : file.after.join('\n').slice(0, MAX_RELEASE_CONFIG_BYTES);
+      return;
+    }
+    if (isFragmentPath(file.path)) {
+      // Only a fragment the commit adds speaks for it (a release deletes the fragments it consumed).
+      const f = filesOf(sha);
+      if (file.added && !file.tooLarge && (f.fragments ??= []).length < MAX_FRAGMENTS)
+        f.fragments.push({ path: file.path, text: file.after.join('\n').slice(0, MAX_FRAGMENT_BYTES) });
+      return;
+    }
+    if (file.tooLarge || !isManifestPath(file.path)) return;
     const before = file.added ? null : readManifest(file.path, file.before.join('\n'));
     const after = file.deleted ? null : readManifest(file.path, file.after.join('\n'));
     for (const m of [before, after]) if (m?.name) localNames.add(m.name);
@@ -134,13 +172,20 @@ export async function readDependencyChanges(range: string[], options: GitOptions
   }
   finishFile();
 
-  const out = new Map<string, DependencyChanges>();
-  for (const [commit, files] of perCommit) {
+  const out = new Map<string, CommitFacts>();
+  for (const [commit, manifests] of perCommit) {
     const changes: DependencyChanges = { runtime: [], dev: [] };
-    for (const [before, after] of files) mergeChanges(changes, dependencyDelta(before, after, localNames));
+    for (const [before, after] of manifests) mergeChanges(changes, dependencyDelta(before, after, localNames));
     const named = packagesOf.get(commit);
     if (named?.length) changes.packages = named;
-    out.set(commit, changes);
+    out.set(commit, { dependencies: changes });
+  }
+  for (const [commit, f] of files) {
+    if (f.releaseConfig === undefined && !f.fragments?.length) continue;
+    const facts = out.get(commit) ?? {};
+    if (f.releaseConfig !== undefined) facts.releaseConfig = f.releaseConfig;
+    if (f.fragments?.length) facts.fragments = f.fragments;
+    out.set(commit, facts);
   }
   return out;
 }

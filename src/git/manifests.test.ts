@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commitFiles, git } from '../../test/helpers/git.js';
-import { readDependencyChanges } from './manifest-log.js';
+import { readCommitFacts } from './manifest-log.js';
 import { dependencyDelta, MAX_MANIFEST_BYTES, readManifest } from './manifests.js';
 
 const pkg = (fields: Record<string, unknown>) => JSON.stringify({ name: 'lib', version: '1.0.0', ...fields }, null, 2);
@@ -107,7 +107,7 @@ describe('other ecosystems', () => {
   });
 });
 
-describe('readDependencyChanges (one git log for the whole history)', () => {
+describe('readCommitFacts (one git log for the whole history)', () => {
   let dir: string;
   const shas: Record<string, string> = {};
   beforeAll(() => {
@@ -130,7 +130,8 @@ describe('readDependencyChanges (one git log for the whole history)', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('gives each commit that changes a manifest its runtime and development changes, and no other commit any', async () => {
-    const facts = await readDependencyChanges(['main'], { cwd: dir });
+    const read = await readCommitFacts(['main'], { cwd: dir });
+    const facts = new Map([...read].map(([sha, f]) => [sha, f.dependencies]));
     // `packages`: each changed manifest's directory and the name it declares ('' is the root).
     expect(facts.get(shas.dev!)).toEqual({ runtime: [], dev: ['vitest'], packages: [['', 'lib']] });
     expect(facts.get(shas.runtime!)).toEqual({ runtime: ['qs'], dev: [], packages: [['', 'lib']] });
@@ -145,5 +146,43 @@ describe('readDependencyChanges (one git log for the whole history)', () => {
         ['packages/util', '@acme/util'],
       ],
     });
+  });
+});
+
+describe('readCommitFacts: the release files maintainers write', () => {
+  let dir: string;
+  const shas: Record<string, string> = {};
+  const config = 'changelog:\n  exclude:\n    labels: [skip]\n';
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'release-files-'));
+    git(dir, ['init', '-q', '-b', 'main']);
+    shas.init = commitFiles(dir, 'chore: init', { 'src/a.ts': 'a', '.changeset/README.md': '# Changesets\n', 'changes/README.md': 'not a fragment' });
+    shas.config = commitFiles(dir, 'ci: release notes config', { '.github/release.yml': config });
+    shas.fragments = commitFiles(dir, 'feat: things', {
+      '.changeset/brave-dogs.md': '---\n"@acme/core": minor\n---\n\nAdd things\n',
+      'changelog.d/12.feature.md': 'Things are added.\n',
+      'pkg/newsfragments/13.bugfix': 'A bug is gone.\n',
+      'src/changes/notes.ts': 'code, not a fragment',
+      'src/a.ts': 'b',
+    });
+    shas.large = commitFiles(dir, 'ci: a large config', { '.github/release.yml': `${config}#${'x'.repeat(70 * 1024)}\n` });
+    shas.release = commitFiles(dir, 'chore: release', { '.changeset/brave-dogs.md': null, 'changelog.d/12.feature.md': null, CHANGELOG: 'x' });
+    shas.removed = commitFiles(dir, 'ci: no config', { '.github/release.yml': null });
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps the release configuration as each commit left it (capped, empty when deleted) and the fragments a commit adds', async () => {
+    const facts = await readCommitFacts(['main'], { cwd: dir });
+    expect(facts.has(shas.init!)).toBe(false);
+    expect(facts.get(shas.config!)).toEqual({ releaseConfig: config.trimEnd() });
+    expect(facts.get(shas.fragments!)?.fragments?.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: '.changeset/brave-dogs.md', text: '---\n"@acme/core": minor\n---\n\nAdd things' },
+      { path: 'changelog.d/12.feature.md', text: 'Things are added.' },
+      { path: 'pkg/newsfragments/13.bugfix', text: 'A bug is gone.' },
+    ]);
+    expect(facts.get(shas.large!)?.releaseConfig).toHaveLength(64 * 1024);
+    // Deleting the fragments it consumed says nothing of the release.
+    expect(facts.has(shas.release!)).toBe(false);
+    expect(facts.get(shas.removed!)).toEqual({ releaseConfig: '' });
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/git-fixtures.js';
 import { commitFiles, git } from '../../test/helpers/git.js';
-import { readMirrorDependencyChanges, syncMirror } from './mirror.js';
+import { readMirrorCommitFacts, syncMirror } from './mirror.js';
 
 let root: string;
 let source: string;
@@ -33,16 +33,16 @@ beforeAll(() => {
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describe('readMirrorDependencyChanges', () => {
+describe('readMirrorCommitFacts', () => {
   it('reads a blobless mirror: the manifest versions are fetched once, then classified runtime or dev', async () => {
     const dir = join(root, 'mirror.git');
     const url = `file://${source}`;
     await syncMirror(dir, { url }, 'main');
     expect(missingBlobs(dir)).toBeGreaterThan(0);
-    const changes = await readMirrorDependencyChanges(dir, { url }, ['main']);
+    const changes = await readMirrorCommitFacts(dir, { url }, ['main']);
     // `packages`: the changed manifest's directory (the root) and the name it declares.
     const rootPackage: Array<[string, string | null]> = [['', 'lib']];
-    expect(Object.fromEntries(changes)).toEqual({
+    expect(Object.fromEntries([...changes].map(([sha, f]) => [sha, f.dependencies]))).toEqual({
       [shas[0]!]: { runtime: ['qs'], dev: ['eslint'], packages: rootPackage },
       [shas[1]!]: { runtime: [], dev: ['eslint'], packages: rootPackage },
       [shas[2]!]: { runtime: ['qs'], dev: [], packages: rootPackage },
@@ -50,6 +50,6 @@ describe('readMirrorDependencyChanges', () => {
     // Only the manifests came: the README's versions are still not in the mirror.
     expect(missingBlobs(dir)).toBe(2);
     // An increment reads its own range only.
-    expect([...(await readMirrorDependencyChanges(dir, { url }, [`${shas[1]}..main`])).keys()]).toEqual([shas[2]]);
+    expect([...(await readMirrorCommitFacts(dir, { url }, [`${shas[1]}..main`])).keys()]).toEqual([shas[2]]);
   });
 });

@@ -6,8 +6,7 @@ import { ConfinementError, inspectRepository, type Confinement, type ConfinedRep
 import { GitError, runGit, streamGitTokens, type GitOptions } from './git.js';
 import { branchNameProblem } from './branch-name.js';
 import { byNewestLine, matchesReleasePattern, MAX_RELEASE_BRANCHES } from './release-branches.js';
-import { MANIFEST_LOG_BUDGET_MS, MANIFEST_PATHSPECS, readDependencyChanges } from './manifest-log.js';
-import type { DependencyChanges } from './manifests.js';
+import { MANIFEST_LOG_BUDGET_MS, MANIFEST_PATHSPECS, readCommitFacts, type CommitFacts } from './manifest-log.js';
 
 /** Where to fetch from, and the credential for it (an installation token for GitHub). */
 export interface GitSource {
@@ -559,14 +558,15 @@ const BLOBS_PER_FETCH = 1_000;
 const NULL_OID = /^0+$/;
 
 /**
- * What each commit of `range` changes in its manifests' dependencies (manifest-log.ts), read from a
+ * What each commit of `range` changes in its manifests' dependencies, release configuration and change
+ * fragments (manifest-log.ts `readCommitFacts`), read from a
  * mirror. A blobless mirror has no file contents: the manifests' versions the range changes are listed
  * first (`git log --raw`, object ids only) and fetched in a few batches with the link's settings, as
  * CODEOWNERS is; then the one `git log -p` reads them with no network allowed, so a blob still missing
  * fails the read instead of being fetched per commit or outside the link's settings. Bounded by
  * MANIFEST_LOG_BUDGET_MS for the whole and MAX_MANIFEST_BLOBS; the caller treats a failure as "not read".
  */
-export async function readMirrorDependencyChanges(dir: string, source: GitSource, range: string[]): Promise<Map<string, DependencyChanges>> {
+export async function readMirrorCommitFacts(dir: string, source: GitSource, range: string[]): Promise<Map<string, CommitFacts>> {
   const deadline = Date.now() + MANIFEST_LOG_BUDGET_MS;
   const left = () => Math.max(1, deadline - Date.now());
   if (!source.confine && isPartialMirror(dir)) {
@@ -604,7 +604,7 @@ export async function readMirrorDependencyChanges(dir: string, source: GitSource
       );
     }
   }
-  return readDependencyChanges(range, { gitDir: dir, timeoutMs: left() });
+  return readCommitFacts(range, { gitDir: dir, timeoutMs: left() });
 }
 
 /** The object id git gives a blob of `text` (UTF-8): the hash of `blob <size>\0` and the bytes. */

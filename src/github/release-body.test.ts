@@ -22,6 +22,15 @@ const input = (items: string[]) => ({
 });
 
 describe('the release body', () => {
+  it("shows a note's new contributors and one compare line, not the note's own as well", () => {
+    const section = releaseSection({
+      ...input(['One']),
+      generatedJson: { ...json(['One']), new_contributors: [{ name: '@dev', pr: 3 }], compare_url: 'https://github.com/acme/app/compare/v1.9.0...v2.0.0' },
+    });
+    expect(section).toContain('**New contributors**\n\n- @dev made their first contribution in ([#3](https://github.com/acme/app/pull/3))');
+    expect(section.match(/compare\/v1\.9\.0\.\.\.v2\.0\.0/g)).toHaveLength(1);
+  });
+
   it('names contributors by GitHub login or name, never by e-mail address', () => {
     const section = releaseSection({
       ...input(['One']),

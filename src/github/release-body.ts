@@ -40,7 +40,9 @@ const encodeRef = (ref: string) => ref.split('/').map(encodeURIComponent).join('
 export function releaseSection(input: ReleaseBodyInput): string {
   const blocks: string[] = [];
   if (input.introduction?.trim()) blocks.push(input.introduction.trim());
-  const notes = renderMarkdown(input.generatedJson, { pullRequestUrl: `${input.repoUrl}/pull/{number}` }).trim();
+  // Its own compare line follows (from the link's repository): the note's is not repeated.
+  const { compare_url: _compare, ...json } = input.generatedJson;
+  const notes = renderMarkdown(json, { pullRequestUrl: `${input.repoUrl}/pull/{number}` }).trim();
   blocks.push(notes || '_No visible changes._');
   // A person is named by GitHub login or by name, never by e-mail address (one without either is left out).
   const people = input.contributors.flatMap((c) => {

@@ -30,16 +30,18 @@ export const commitsRepository = {
       pr: c.prNumber,
       tags: c.tags,
       deps: c.dependencies ? JSON.stringify(c.dependencies) : null,
+      rc: c.releaseConfig ?? null,
+      frag: c.fragments?.length ? JSON.stringify(c.fragments) : null,
     }));
     const result = await sql<{ sha: string }>`
       INSERT INTO commits (project_id, repo_link_id, sha, parent_shas, author_name, author_email, authored_at,
         author_tz_offset, committer_name, committer_email, committed_at, committer_tz_offset, message, changes,
-        co_authors, pr_number, tags, on_tracked_branch, dependencies)
+        co_authors, pr_number, tags, on_tracked_branch, dependencies, release_config, fragments)
       SELECT ${projectId}::uuid, ${linkId}::uuid, t.sha, t.parents, t.an, t.ae, t.ad, t.atz, t.cn, t.ce, t.cd, t.ctz,
-        t.message, t.changes, t.co, t.pr, t.tags, ${onTrackedBranch}::boolean, t.deps
+        t.message, t.changes, t.co, t.pr, t.tags, ${onTrackedBranch}::boolean, t.deps, t.rc, t.frag
       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS t(sha text, parents text[], an text, ae text,
         ad timestamptz, atz smallint, cn text, ce text, cd timestamptz, ctz smallint, message text, changes text,
-        co text, pr integer, tags text[], deps text)
+        co text, pr integer, tags text[], deps text, rc text, frag text)
       ON CONFLICT DO NOTHING
       RETURNING sha`.execute(db);
     return result.rows.length;
@@ -180,7 +182,12 @@ export const commitsRepository = {
   },
 
   /** Authors and co-authors of some of a project's commits (at most `limit` commits read). */
-  async authorsOf(db: Executor, projectId: string, shas: readonly string[], limit: number): Promise<{ author_name: string; author_email: string; co_authors: string }[]> {
+  async authorsOf(
+    db: Executor,
+    projectId: string,
+    shas: readonly string[],
+    limit: number,
+  ): Promise<{ author_name: string; author_email: string; co_authors: string }[]> {
     if (!shas.length) return [];
     return db
       .selectFrom('commits')
@@ -213,6 +220,8 @@ export function toCommitRecord(row: CommitRow): CommitRecord & { reachable: bool
     coAuthors: JSON.parse(row.co_authors) as CommitRecord['coAuthors'],
     prNumber: row.pr_number,
     ...(row.dependencies ? { dependencies: JSON.parse(row.dependencies) as NonNullable<CommitRecord['dependencies']> } : {}),
+    ...(row.release_config !== null ? { releaseConfig: row.release_config } : {}),
+    ...(row.fragments ? { fragments: JSON.parse(row.fragments) as NonNullable<CommitRecord['fragments']> } : {}),
     reachable: row.reachable,
   };
 }

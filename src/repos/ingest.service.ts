@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import { AppError } from '../errors.js';
 import type { CommitRecord } from '../git/commit-record.js';
-import type { DependencyChanges } from '../git/manifests.js';
+import type { CommitFacts } from '../git/manifest-log.js';
 import { commitsRepository } from './commits.repository.js';
 import { linksRepository } from './links.repository.js';
 import { readCommits } from '../git/git-log.js';
@@ -25,7 +25,7 @@ import {
   codeownersText,
   readTipFiles,
   type TipFile,
-  readMirrorDependencyChanges,
+  readMirrorCommitFacts,
   releaseBranches,
   revList,
   syncMirror,
@@ -130,13 +130,16 @@ export interface IngestDeps {
  * What the range's commits change in their manifests' dependencies, or nothing when that read fails
  * or runs out of its budget: the commits are stored without it and the engine goes by words and paths.
  */
-function dependencyChangesOf(dir: string, source: GitSource, range: string[]): Promise<Map<string, DependencyChanges>> {
-  return readMirrorDependencyChanges(dir, source, range).catch(() => new Map<string, DependencyChanges>());
+function dependencyChangesOf(dir: string, source: GitSource, range: string[]): Promise<Map<string, CommitFacts>> {
+  return readMirrorCommitFacts(dir, source, range).catch(() => new Map<string, CommitFacts>());
 }
 
-function withDependencies(commit: CommitRecord, dependencies: ReadonlyMap<string, DependencyChanges>): CommitRecord {
-  const d = dependencies.get(commit.sha);
-  if (d) commit.dependencies = d;
+/** The commit with what the read found of its manifests' dependencies, release configuration and change fragments. */
+function withDependencies(commit: CommitRecord, facts: ReadonlyMap<string, CommitFacts>): CommitRecord {
+  const f = facts.get(commit.sha);
+  if (f?.dependencies) commit.dependencies = f.dependencies;
+  if (f?.releaseConfig !== undefined) commit.releaseConfig = f.releaseConfig;
+  if (f?.fragments) commit.fragments = f.fragments;
   return commit;
 }
 
@@ -258,7 +261,7 @@ export function createIngestService(db: Db, deps: IngestDeps) {
       const codeownersRead = tipFilesRead.then((files) => codeownersText(files.codeowners, link.codeowners));
       // Surfaced where it is awaited (after the commits); meanwhile not an unhandled rejection.
       codeownersRead.catch(() => {});
-      const dependenciesRead = unmoved ? Promise.resolve(new Map<string, DependencyChanges>()) : dependencyChangesOf(dir, source, range);
+      const dependenciesRead = unmoved ? Promise.resolve(new Map<string, CommitFacts>()) : dependencyChangesOf(dir, source, range);
 
       let total = 0;
       let done = 0;
@@ -287,7 +290,12 @@ export function createIngestService(db: Db, deps: IngestDeps) {
           await inFlight;
           inFlight = (async () => {
             added += await commitsRepository.insertBatch(db, link.project_id, link.id, commits);
-            if (revive) returned += await commitsRepository.revive(db, link.id, commits.map((c) => c.sha));
+            if (revive)
+              returned += await commitsRepository.revive(
+                db,
+                link.id,
+                commits.map((c) => c.sha),
+              );
             options.afterBatch?.(added);
           })();
           // Surfaced by the next flush's `await inFlight` (or the last one's); meanwhile not an unhandled rejection.

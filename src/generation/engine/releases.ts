@@ -25,11 +25,13 @@
 import { hash } from 'node:crypto';
 import semver from 'semver';
 import { buildSections, byArrival, cancelReverts, headlineItems, prepareCommits, type PreparedCommit } from './engine.js';
+import { compareUrl, firstContributions, foldPullRequests, hostData, inPullRequest } from './pull-request-items.js';
+import type { PullRequestInfo } from './pull-requests.js';
 import { renderMarkdown } from './render.js';
 import { sameChanges } from './same-change.js';
 import { attribute } from './teams.js';
 import type { CommitRecord } from '../../git/commit-record.js';
-import type { GeneratedJson, GenerationSettings } from './types.js';
+import type { GeneratedJson, GenerationSettings, NewContributor } from './types.js';
 import { buildVersionIndex, ROOT_SERIES, type ReleaseTag, type VersionIndex } from './versions.js';
 
 export const UNRELEASED_KEY = 'release:unreleased';
@@ -64,6 +66,14 @@ export interface ReleaseOptions {
   versions?: VersionIndex;
   /** Commits only release branches reach (when `versions` is not given). */
   releaseOnly?: ReadonlySet<string>;
+  /**
+   * The host's merged pull requests (GitHub's, cached by the github module). When given (even empty),
+   * notes have one item per PR, labels and the maintainer's words decide (pull-request-items.ts), and
+   * each note names its new contributors and its compare link. Absent: notes as before.
+   */
+  pullRequests?: readonly PullRequestInfo[];
+  /** Problems that did not stop generation (a release configuration that could not be read). */
+  warnings?: string[];
 }
 
 /** A release and every commit it brings (before filtering by package, skipping and visibility). */
@@ -166,6 +176,8 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
 
   const memberships = releaseMembers(versions);
   const shipped = shippedCopies(memberships, prepared, sameChanges(list));
+  const host = options.pullRequests ? hostData(options.pullRequests, commits, versions, options.warnings ?? []) : null;
+  const firsts = host ? firstContributions(list, host, settings) : null;
 
   const notes: ReleaseNote[] = [];
   for (const { release, previous, shas } of memberships) {
@@ -173,7 +185,8 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
     const members: PreparedCommit[] = [];
     for (const sha of shas) {
       const p = prepared.get(sha);
-      if (!p || p.classified.skip) continue;
+      // A PR's merge commit (skipped as a merge) is folded into the PR's item.
+      if (!p || (p.classified.skip && !(host && inPullRequest(host, p)))) continue;
       if (series !== null && versions.series.size > 1 && !belongs(p, series)) continue;
       // A change whose copy (a cherry-pick onto a maintenance branch) an earlier release already shipped.
       if (shipped.size && shipped.get(p)?.some((r) => shippedBefore(r, release, series))) continue;
@@ -184,11 +197,21 @@ export function generateReleases(commits: readonly CommitRecord[], settings: Gen
     members.sort(byArrival);
     // A change and its revert inside one release cancel out; a revert of something already released stays.
     let kept = cancelReverts(members).kept;
-    // Sections first, then visibility: a guessed feature of a patch release is shown or hidden as the fix it is.
+    // Sections first, then visibility: a guessed feature of a patch release is shown or hidden as the fix it is
+    // (before pull requests fold: a label is the maintainers' word and stands, like a declared type).
     if (isPatchStep(previous?.version ?? null, release?.version ?? null)) kept = kept.map(asPatchFix);
-    const shown = kept.filter((p) => visible.has(p.classified.section));
+    let extras: NoteExtras | undefined;
+    let listed = kept;
+    if (host) {
+      const folded = foldPullRequests(kept, host, host.configAt(release), settings);
+      listed = folded.items;
+      const newContributors = members.flatMap((p) => firsts!.get(p.record.sha) ?? []);
+      const compare = compareUrl(settings, previous?.tag ?? null, release?.tag ?? null);
+      extras = { shasOf: folded.shasOf, newContributors, compareUrl: compare };
+    }
+    const shown = listed.filter((p) => visible.has(p.classified.section));
     if (!release && !shown.length) continue;
-    notes.push(releaseNote(release, previous, shown, settings, versions));
+    notes.push(releaseNote(release, previous, shown, settings, versions, extras));
   }
   // Newest first, Unreleased on top.
   return notes.sort((a, b) => (b.released_at ?? '\uffff').localeCompare(a.released_at ?? '\uffff') || a.key.localeCompare(b.key));
@@ -205,7 +228,8 @@ export function isPatchStep(previous: semver.SemVer | null, version: semver.SemV
   return previous.major === version.major && previous.minor === version.minor && version.patch > previous.patch;
 }
 
-const DECLARED_RULES = /^(conventional|legacy-tag|gitmoji)/;
+// A PR's labels or a fragment's type are declared too (pull-request-items.ts); a PR filed by its title is not.
+const DECLARED_RULES = /^(conventional|legacy-tag|gitmoji|fragment|pull-request:[a-z]+\+(labels|fragment|declared))/;
 
 /** The commit as a patch release's note lists it (see isPatchStep). */
 export function asPatchFix(p: PreparedCommit): PreparedCommit {
@@ -254,12 +278,21 @@ function shippedBefore(earlier: ReleaseTag, release: ReleaseTag | null, series: 
   return release.version.prerelease.length > 0 || earlier.version.prerelease.length === 0;
 }
 
+/** What a note made with the host's pull requests adds (pull-request-items.ts). */
+interface NoteExtras {
+  /** The commits a PR's item stands for. */
+  shasOf: ReadonlyMap<PreparedCommit, readonly string[]>;
+  newContributors: NewContributor[];
+  compareUrl: string | null;
+}
+
 function releaseNote(
   release: ReleaseTag | null,
   previous: ReleaseTag | null,
   commits: PreparedCommit[],
   settings: GenerationSettings,
   versions: VersionIndex,
+  extras?: NoteExtras,
 ): ReleaseNote {
   const tags = [...new Set(commits.flatMap((p) => p.components))].sort();
   const teamAttribution = attribute(commits.map((p) => ({ commit: p.classified, teams: p.teams })));
@@ -271,6 +304,8 @@ function releaseNote(
     component_tags: tags,
     team_attribution: teamAttribution,
   };
+  if (extras?.newContributors.length) json.new_contributors = extras.newContributors;
+  if (extras?.compareUrl) json.compare_url = extras.compareUrl;
   const tagged = release ? versions.graph.indexOf(release.sha) : undefined;
   const note: ReleaseNote = {
     key: release ? `release:${release.tag}` : UNRELEASED_KEY,
@@ -285,7 +320,7 @@ function releaseNote(
     generated_json: json,
     team_attribution: teamAttribution,
     component_tags: tags,
-    commit_shas: commits.map((p) => p.record.sha),
+    commit_shas: extras ? commits.flatMap((p) => extras.shasOf.get(p) ?? [p.record.sha]) : commits.map((p) => p.record.sha),
     fingerprint: '',
   };
   // Like an entry's: content stands for the sections, components and attribution it renders.

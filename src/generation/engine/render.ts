@@ -17,7 +17,11 @@ const NOT_PLAIN = /[\u0000-\u001F\u007F-\u009F\u200E\u200F\u202A-\u202E\u2066-\u
 /** One line of plain text: whitespace runs collapsed, controls removed. */
 export function plainText(text: string): string {
   if (!NOT_PLAIN.test(text)) return text;
-  return text.replace(/[\t\n\r\f\v]+/g, ' ').replace(CONTROL, '').replace(/ {2,}/g, ' ').trim();
+  return text
+    .replace(/[\t\n\r\f\v]+/g, ' ')
+    .replace(CONTROL, '')
+    .replace(/ {2,}/g, ' ')
+    .trim();
 }
 
 /**
@@ -71,6 +75,21 @@ function escapeUncached(text: string): string {
     k = close;
   }
   return out + escapeSpecial(clean.slice(last));
+}
+
+/** How a release note's closing blocks begin (after its sections and `_By …_`), for those who read content back. */
+export const NEW_CONTRIBUTORS = '**New contributors**';
+export const FULL_CHANGELOG = '**Full changelog:**';
+
+/** A link destination Markdown cannot be tricked by: http(s), no space, bracket, quote or angle bracket. */
+const SAFE_URL = /^https?:\/\/[^\s()<>"'`\\]+$/;
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 export interface RenderOptions {
@@ -127,5 +146,19 @@ export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {})
     blocks.push(lines.join('\n'));
   }
   if (json.team_attribution) blocks.push(`_By ${escapeMarkdown(json.team_attribution)}_`);
+  // A release note made with the host's pull requests ends as GitHub's own notes do. Bold lines, not `###`
+  // headings: a `###` block is a section to whoever reads the content back (changelog-md.ts `noteBlocks`).
+  if (json.new_contributors?.length) {
+    const lines = [NEW_CONTRIBUTORS, ''];
+    for (const c of json.new_contributors) {
+      const first = c.pr === null ? '' : ` in (#${c.pr})`;
+      lines.push(`- ${linkPullRequest(`${escapeMarkdown(c.name)} made their first contribution${first}`, options)}`);
+    }
+    blocks.push(lines.join('\n'));
+  }
+  if (json.compare_url && SAFE_URL.test(json.compare_url)) {
+    const range = json.compare_url.slice(json.compare_url.lastIndexOf('/compare/') + '/compare/'.length);
+    blocks.push(`${FULL_CHANGELOG} [${escapeMarkdown(safeDecode(range))}](${json.compare_url})`);
+  }
   return blocks.length ? `${blocks.join('\n\n')}\n` : '';
 }

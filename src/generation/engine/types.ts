@@ -162,6 +162,20 @@ export interface GeneratedJson {
   sections: Section[];
   component_tags: string[];
   team_attribution: string | null;
+  /**
+   * A release note's people whose first contribution it ships, and the host's compare page from the
+   * previous tag; only when generation had the host's pull requests (pull-request-items.ts). Outside the
+   * contract's GeneratedJson, like SectionItem's `commits`: the public API does not serve them; `content` shows them.
+   */
+  new_contributors?: NewContributor[];
+  compare_url?: string;
+}
+
+/** Someone a release brings for the first time: `@login` (a PR's author) or a commit author's name, never an e-mail. */
+export interface NewContributor {
+  name: string;
+  /** Their first PR, when it was one. */
+  pr: number | null;
 }
 
 /** One entry as the engine produces it: the contract's ChangelogEntry fields it owns, plus a key. */
