@@ -1,6 +1,7 @@
 // The pull requests of a GitHub link through the running worker (issue 24): a fresh link's backfill
 // reads its merged pull requests before its history is generated, and a signed push reads only the
 // pull requests updated since (one GraphQL request), then generates the pushed commits.
+import { execFileSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,31 @@ describe('a GitHub link through the worker', () => {
     expect(graphqlCalls() - before).toBe(1);
     expect(await cachedNumbers()).toEqual([1, 2, 3]);
     expect((await ctx.services.pullRequests.pullRequestsFor(projectId)).map((p) => p.number)).toContain(3);
+  });
+
+  it('lists a merged pull request in its release note as its maintainers labelled it (release.yml), in the words of its description', async () => {
+    await waitFor(async () => (await ctx.services.jobs.pending('github-pull-requests', linkId)) ? undefined : true, 30_000, 'an idle fetch');
+    const releaseYml = 'changelog:\n  exclude:\n    labels: [skip-changelog]\n  categories:\n    - title: Bug fixes 🐛\n      labels: [bug]\n    - title: Other\n      labels: ["*"]\n';
+    const [sha] = pushCommits(origin, 1, { message: () => 'Improve the search box (#4)', files: () => ({ '.github/release.yml': releaseYml, 'src/search.ts': 'export {};\n' }) });
+    execFileSync('git', ['-C', origin, 'tag', 'v1.0.0', sha!]);
+    ctx.github.addMergedPullRequests('acme/app', {
+      number: 4,
+      title: 'Improve the search box',
+      body: 'Refactors the input handling.\n\n## Release notes\n\nSearch no longer drops the last character you typed.\n',
+      labels: ['bug'],
+      mergedAt: new Date().toISOString(),
+      mergeCommit: sha!,
+    });
+    expect((await push(sha!)).statusCode).toBe(200);
+    const note = await waitFor(
+      async () => (await db().selectFrom('release_notes').select(['generated_json', 'content']).where('project_id', '=', projectId).where('tag', '=', 'v1.0.0').executeTakeFirst()) ?? undefined,
+      30_000,
+      'the note of v1.0.0',
+    );
+    const sections = (note.generated_json as { sections: { section_type_key: string; items: { text: string }[] }[] }).sections;
+    const fix = sections.find((s) => s.items.some((i) => i.text.includes('(#4)')));
+    expect(fix?.section_type_key).toBe('fix');
+    expect(fix?.items.find((i) => i.text.includes('(#4)'))?.text).toBe('Search no longer drops the last character you typed. (#4)');
   });
 
   it('refreshes the pull requests on a sync that finds no new commit (a label added after the merge)', async () => {
