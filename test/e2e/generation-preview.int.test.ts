@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../helpers/context.js';
 import { buildProject } from '../helpers/factories.js';
 import { datasetRepoCopy, removeRepoCopy, tempDir } from '../helpers/git-fixtures.js';
+import { commitFiles, git } from '../helpers/git.js';
 import { createFirstAccount, launchChromium, runE2e } from '../helpers/browser.js';
 
 const SCREENSHOTS = new URL('../../test-results/screenshots/', import.meta.url);
@@ -63,5 +64,45 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.waitForURL(`${base}/dashboard/projects/${slug}/generation?notice=generation-saved`);
     expect((await ctx.services.generation.settings(slug)).resolved.teams).toEqual([{ team: 'Core team', paths: ['git-cliff-core/**'] }]);
+  }, 120_000);
+
+  it("offers the sections of the repository's CHANGELOG.md, fills the form with them in one click, and saves nothing until asked", async () => {
+    const repo = tempDir('calibration-e2e');
+    git(repo, ['init', '-q', '--initial-branch=main']);
+    const changelog = ['# Changelog', ...['1.2.0', '1.1.0', '1.0.0'].flatMap((v) => [`## [${v}]`, '### Added', `- Something new in ${v}`, '### Fixed', `- A fix in ${v}`])].join('\n\n');
+    commitFiles(repo, 'feat: add search', { 'src/search.ts': 'export {};\n', 'CHANGELOG.md': `${changelog}\n` });
+    commitFiles(repo, 'fix: keep the last character', { 'src/search.ts': 'export const a = 1;\n' });
+    commitFiles(repo, 'docs: explain search', { 'docs/search.md': '# Search\n' });
+    const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' }, { slug: 'calibrated' });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: repo, branch: 'main' });
+    await ctx.services.ingest.ingestLink(link.id);
+    try {
+      await page.goto(`${base}/dashboard/projects/${project.slug}/generation`);
+      await expect.poll(() => page.getByRole('heading', { name: 'Your CHANGELOG.md' }).isVisible()).toBe(true);
+      expect(await page.locator('table', { hasText: 'Their section' }).locator('th[scope=row]').allTextContents()).toEqual(['Added', 'Fixed']);
+      await page.getByRole('link', { name: 'Fill the form with these sections' }).click();
+      await page.waitForURL(`${base}/dashboard/projects/${project.slug}/generation?from_changelog=1#gen-settings-h`);
+      expect(await page.getByLabel('Label of feature').inputValue()).toBe('Added');
+      expect(await page.getByLabel('Label of fix').inputValue()).toBe('Fixed');
+      expect(await page.getByRole('checkbox', { name: 'documentation' }).isChecked()).toBe(false);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Preview of these settings' }).isVisible()).toBe(true);
+      const shown = await page.locator('#preview table', { hasText: 'Commits per section' }).locator('tr', { hasText: '(documentation)' }).textContent();
+      expect(shown).toContain('hidden');
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await page.goto(`${base}/dashboard/projects/${project.slug}/generation`);
+      await page.locator('section', { has: page.getByRole('heading', { name: 'Your CHANGELOG.md' }) }).screenshot({
+        path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-calibration.png`, SCREENSHOTS).pathname,
+      });
+      // On a phone the panel is the screen's width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.reload();
+      await page.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-phone.png`, SCREENSHOTS).pathname, fullPage: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      expect((await ctx.services.generation.settings(project.slug)).input).toEqual({});
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   }, 120_000);
 });
