@@ -98,7 +98,7 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await page.reload();
       await page.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-phone.png`, SCREENSHOTS).pathname, fullPage: true });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
       await page.setViewportSize({ width: 1280, height: 900 });
       expect((await ctx.services.generation.settings(project.slug)).input).toEqual({});
     } finally {

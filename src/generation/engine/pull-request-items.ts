@@ -15,7 +15,7 @@ import type { PreparedCommit } from './engine.js';
 import { bodySection, changelogTrailer, parseFragment, type Fragment, type MaintainerWords } from './fragments.js';
 import { isBot, matchesAuthor } from './people.js';
 import type { PullRequestInfo } from './pull-requests.js';
-import { configVerdict, defaultLabelVerdict, parseReleaseConfig, type LabelVerdict, type ReleaseConfig } from './release-config.js';
+import { configVerdict, defaultLabelVerdict, parseReleaseConfig, SIGNIFICANCE, type LabelVerdict, type ReleaseConfig } from './release-config.js';
 import type { GenerationSettings, NewContributor, SectionKey } from './types.js';
 import type { VersionIndex } from './versions.js';
 import type { ReleaseTag } from './versions.js';
@@ -23,27 +23,6 @@ import type { ReleaseTag } from './versions.js';
 /** The classification rules that read a type the author declared (classify.ts), not words guessed at. */
 const DECLARED = /^(conventional|legacy-tag|gitmoji)/;
 
-/** When a PR's own labels and words say nothing, the most significant section among its commits'. */
-const SIGNIFICANCE: readonly SectionKey[] = [
-  'breaking',
-  'security',
-  'feature',
-  'deprecation',
-  'performance',
-  'fix',
-  'dependencies',
-  'documentation',
-  'revert',
-  'refactor',
-  'internal',
-  'website',
-  'governance',
-  'build',
-  'test',
-  'chore',
-  'dev-dependencies',
-  'other',
-];
 
 /** The host's data for one history, read once per run. */
 export interface HostData {

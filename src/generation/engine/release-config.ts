@@ -97,9 +97,8 @@ const DEFAULT_LABELS: ReadonlyMap<string, LabelVerdict> = new Map<string, LabelV
   ...(['test', 'tests', 'testing', 'type: test'] as const).map((l) => [l, 'test'] as const),
 ]);
 
-/** When labels name several sections, the most significant (and leaving out beats any). */
-const PRIORITY: readonly LabelVerdict[] = [
-  'hidden',
+/** Sections from the most significant to the least: which a pull request takes when its labels or commits name several. */
+export const SIGNIFICANCE: readonly SectionKey[] = [
   'breaking',
   'security',
   'feature',
@@ -108,11 +107,20 @@ const PRIORITY: readonly LabelVerdict[] = [
   'fix',
   'dependencies',
   'documentation',
+  'revert',
   'refactor',
+  'internal',
+  'website',
+  'governance',
   'build',
   'test',
   'chore',
+  'dev-dependencies',
+  'other',
 ];
+
+/** When labels name several sections, the most significant (and leaving out beats any). */
+const PRIORITY: readonly (LabelVerdict | SectionKey)[] = ['hidden', ...SIGNIFICANCE];
 
 /** What the default map makes of a pull request's labels; null when no label says anything. */
 export function defaultLabelVerdict(labels: readonly string[]): LabelVerdict | null {
