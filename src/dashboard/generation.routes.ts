@@ -24,8 +24,9 @@ const SlugParams = Type.Object({ slug: Type.String({ maxLength: 100 }) });
 const EntryParams = Type.Object({ id: Type.String({ maxLength: 40 }) });
 const Notice = Type.Object({
   notice: Type.Optional(Type.String({ maxLength: 40 })),
-  // The form filled with the sections the repository's CHANGELOG.md uses (nothing saved).
-  from_changelog: Type.Optional(Type.Literal('1')),
+  // '1': the form filled with the sections the repository's CHANGELOG.md uses (nothing saved); any other value
+  // is ignored (refusing it before the access check would tell another tenant more than a 404 does).
+  from_changelog: Type.Optional(Type.String({ maxLength: 10 })),
 });
 /** A form field that a browser sends once, many times, or (unchecked boxes) not at all. */
 const Many = Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5000 })]));

@@ -187,5 +187,13 @@ describe('reading a changelog (calibration)', () => {
     const c = calibrate(hostile, 'CHANGELOG.md')!;
     expect(performance.now() - started).toBeLessThan(500);
     expect(c.releases).toBe(30);
+    // A heading of a word and thousands of spaces, 250 times: once quadratic (about a second in all).
+    const spaced = `## 1.0.0\n${`# a${' '.repeat(2_000)}x\n`.repeat(250)}`;
+    const at = performance.now();
+    calibrate(spaced, 'CHANGELOG.md');
+    expect(performance.now() - at).toBeLessThan(100);
+    // A thousand made-up sections keep a hundred titles.
+    const many = `## 1.0.0\n${Array.from({ length: 1_000 }, (_, i) => `### Section ${i}\n- x\n`).join('')}`;
+    expect(calibrate(many, 'CHANGELOG.md')!.sections).toHaveLength(100);
   });
 });

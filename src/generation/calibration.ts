@@ -32,7 +32,17 @@ export interface Calibration {
   sections: CalibratedSection[];
 }
 
-const HEADING = /^(#{1,6})[ \t]+(.*?)[ \t#]*$/;
+// Greedy to the end, then trailing spaces and #s cut by a loop: a lazy `(.*?)[ \t#]*$` retried the tail at every
+// position, quadratic on a heading of thousands of spaces.
+const HEADING = /^(#{1,6})[ \t]+(.*)$/;
+/** Titles kept at most: a crafted file of a thousand made-up sections would otherwise be stored and shown whole. */
+const MAX_TITLES = 100;
+
+function trimHeading(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === ' ' || text[end - 1] === '\t' || text[end - 1] === '#')) end--;
+  return text.slice(0, end);
+}
 const BULLET = /^[ \t]{0,3}[-*+][ \t]+\S/;
 /** A release heading names a version (`1.2.3`, `v1.2`, `[3.5.0](…)`), or the unreleased part. */
 const RELEASE_TITLE = /(^|[^\w.])v?\d+\.\d+(\.\d+)?([-+.][\w.-]*)?\b|^\[?(unreleased|main|master|next)\b/i;
@@ -77,6 +87,10 @@ export function calibrate(text: string, path: string): Calibration | null {
   const open = (title: string) => {
     const key = title.trim().replace(/\s+/g, ' ').slice(0, 80);
     let s = sections.get(key.toLowerCase());
+    if (!s && sections.size >= MAX_TITLES) {
+      current = null;
+      return;
+    }
     if (!s) {
       s = { title: key, key: sectionOfTitle(key), releases: 0, items: 0 };
       sections.set(key.toLowerCase(), s);
@@ -100,7 +114,7 @@ export function calibrate(text: string, path: string): Calibration | null {
     const heading = HEADING.exec(line);
     if (heading) {
       const level = heading[1]!.length;
-      const title = heading[2]!;
+      const title = trimHeading(heading[2]!);
       if ((releaseLevel === 0 || level <= releaseLevel) && RELEASE_TITLE.test(title)) {
         if (releases === MAX_RELEASES) break;
         releaseLevel = level;

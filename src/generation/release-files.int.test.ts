@@ -89,4 +89,19 @@ describe('release files on the hosted path', () => {
     // Left out of the note, its author still contributed (as GitHub's own notes say).
     expect(contributors).toContain('@dev6 made their first contribution in (#6)');
   });
+
+  it('keeps the configuration in force when a commit makes release.yml too large to read (not read as deleted)', async () => {
+    commitFiles(work, 'ci: a huge release.yml', { '.github/release.yml': `${config}${`#${'x'.repeat(1023)}\n`.repeat(700)}` }, { date: '2024-01-05T10:00:00Z' });
+    const user = await buildUser(ctx.services);
+    const project = await buildProject(ctx.services, { type: 'user', email: user.email });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: work, branch: 'main' });
+    await ctx.services.ingest.ingestLink(link.id);
+    const huge = await db()
+      .selectFrom('commits')
+      .select('release_config')
+      .where('project_id', '=', project.id)
+      .where('message', 'like', 'ci: a huge release.yml%')
+      .executeTakeFirstOrThrow();
+    expect(huge.release_config).toBeNull();
+  });
 });

@@ -74,6 +74,9 @@ interface FileDiff {
   tooLarge: boolean;
 }
 
+/** At most this much text of release configurations and fragments is kept from one read of a history (about 16 MB). */
+const MAX_FACT_CHARS_PER_READ = 8 * 1024 * 1024;
+
 /**
  * sha → the dependencies its manifest changes touch. Requirements on the repository's own packages
  * (any `name` its manifests declared, in the history read) are left out: releases bump those.
@@ -92,19 +95,28 @@ export async function readCommitFacts(range: string[], options: GitOptions): Pro
   let sha: string | null = null;
   let file: FileDiff | null = null;
   let inHunk = false;
+  // What one read keeps of release configurations and fragments, all commits together: git stores a file
+  // repeated in 10,000 commits once, so the caps per commit alone would let a small repository fill gigabytes.
+  let kept = 0;
+  const spend = (chars: number) => (kept += chars) <= MAX_FACT_CHARS_PER_READ;
 
   const finishFile = () => {
     if (!file || !sha || !file.path) return;
     if (isReleaseConfigPath(file.path)) {
-      // Too large to read whole: kept cut (the engine ignores it with a warning if it no longer parses).
-      filesOf(sha).releaseConfig = file.deleted ? '' : file.after.join('\n').slice(0, MAX_RELEASE_CONFIG_BYTES);
+      // Too large to read: as if unchanged (the configuration before stays in force; '' would mean deleted).
+      if (file.tooLarge) return;
+      const text = file.deleted ? '' : file.after.join('\n').slice(0, MAX_RELEASE_CONFIG_BYTES);
+      if (!spend(text.length)) return;
+      filesOf(sha).releaseConfig = text;
       return;
     }
     if (isFragmentPath(file.path)) {
       // Only a fragment the commit adds speaks for it (a release deletes the fragments it consumed).
       const f = filesOf(sha);
-      if (file.added && !file.tooLarge && (f.fragments ??= []).length < MAX_FRAGMENTS)
-        f.fragments.push({ path: file.path, text: file.after.join('\n').slice(0, MAX_FRAGMENT_BYTES) });
+      if (file.added && !file.tooLarge && (f.fragments ??= []).length < MAX_FRAGMENTS) {
+        const text = file.after.join('\n').slice(0, MAX_FRAGMENT_BYTES);
+        if (spend(text.length)) f.fragments.push({ path: file.path, text });
+      }
       return;
     }
     if (file.tooLarge || !isManifestPath(file.path)) return;

@@ -203,6 +203,8 @@ describe('rate limits', () => {
     expect(await service().queueAfterIngest(bigLink.id, generate)).toBe(false);
     expect(await service().sync({ linkId: bigLink.id })).toMatchObject({ status: 'rate_limited', pages: 0 });
     expect(graphqlCalls()).toBe(before);
+    // The walk resumed after the reset is past the top: the push asks for another one from the top.
+    expect((await service().state(bigLink.id))?.rewalk).toBe(true);
 
     // The reset: the walk goes on from its third page.
     ctx.github.setGraphqlRateLimit({ remaining: 5000 });
@@ -354,6 +356,8 @@ describe('what generation reads', () => {
         mergedAt: '2026-02-01T10:00:00.000Z',
         mergeCommitSha: sha(1, 'e'),
         commitShas: [sha(1, 'b')],
+        // The commits of this repository whose message names the number (another repository's #2 does not).
+        citedBy: [sha(1, 'e')],
       },
       {
         number: 2,
@@ -364,6 +368,7 @@ describe('what generation reads', () => {
         mergedAt: '2026-02-02T10:00:00.000Z',
         mergeCommitSha: sha(2, 'e'),
         commitShas: [sha(21, 'b'), sha(22, 'b')],
+        citedBy: [sha(2, 'd')],
       },
     ]);
   });

@@ -17,6 +17,11 @@ export interface PrSyncFields {
 }
 
 /** The merged pull requests of GitHub links (github_pull_requests) and where each link's fetch stands (github_pr_syncs). */
+/** How much of a cached description generation reads. */
+const BODY_READ_CHARS = 16 * 1024;
+/** Commits naming one pull request that join it (a revert, a backport and the squash: a handful). */
+const MAX_CITING_COMMITS = 50;
+
 export const pullRequestsRepository = {
   async syncState(db: Executor, linkId: string): Promise<GitHubPrSyncRow | undefined> {
     return db.selectFrom('github_pr_syncs').selectAll().where('link_id', '=', linkId).executeTakeFirst();
@@ -119,7 +124,9 @@ export const pullRequestsRepository = {
         'l.source_key',
         'p.number',
         'p.title',
-        'p.body',
+        // What the engine reads of a description (its release-notes section, a trailer) is near its top; a
+        // history of thousands of 64 KiB descriptions would otherwise all be held for every run.
+        sql<string>`left(p.body, ${BODY_READ_CHARS})`.as('body'),
         'p.labels',
         'p.author_login',
         'p.author_is_bot',
@@ -139,6 +146,17 @@ export const pullRequestsRepository = {
       .orderBy('p.number')
       .orderBy('p.fetched_at', 'desc')
       .execute();
+    // Which commits name which pull request, per repository: a commit joins a pull request of its own
+    // repository only (two links of one project may both have a #12).
+    const cited = await sql<{ sha: string; key: string }>`
+      SELECT c.sha, cl.source_key || '#' || c.pr_number AS key FROM commits c JOIN repo_links cl ON cl.id = c.repo_link_id
+      WHERE c.project_id = ${projectId} AND c.reachable AND c.pr_number IS NOT NULL`.execute(db);
+    const citedBy = new Map<string, string[]>();
+    for (const { sha, key } of cited.rows) {
+      const list = citedBy.get(key) ?? [];
+      if (list.length < MAX_CITING_COMMITS) list.push(sha);
+      citedBy.set(key, list);
+    }
     const seen = new Set<string>();
     const result: PullRequestInfo[] = [];
     for (const row of rows) {
@@ -154,6 +172,7 @@ export const pullRequestsRepository = {
         mergedAt: new Date(row.merged_at).toISOString(),
         mergeCommitSha: row.merge_sha,
         commitShas: row.commit_shas,
+        citedBy: citedBy.get(key) ?? [],
       });
     }
     return result;

@@ -80,8 +80,12 @@ export function createPullRequestsService(deps: {
       const target = await targetOf(await deps.repos.link(linkId));
       if (!target) return false;
       const state = await pullRequestsRepository.syncState(db, linkId);
-      // The job waits for the rate limit's reset: it reads this push's pull requests then.
-      if (state?.retry_at && state.retry_at.getTime() > Date.now()) return false;
+      // The job waits for the rate limit's reset: it reads this push's pull requests then, from the top
+      // (the walk it resumes may be past the top already, as for a pending job below).
+      if (state?.retry_at && state.retry_at.getTime() > Date.now()) {
+        await pullRequestsRepository.saveSyncState(db, linkId, { rewalk: true });
+        return false;
+      }
       // A waiting job of the same key would swallow this one, and the generation it carries with it;
       // the walk under way may be past the top already, so it starts another once it ends.
       if (await jobs.pending('github-pull-requests', linkId)) {

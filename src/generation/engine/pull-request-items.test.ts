@@ -67,6 +67,19 @@ describe('release notes with pull requests', () => {
     expect(items(note)).toEqual(['fix: Add the widget (#30)']);
   });
 
+  it("joins a commit to a pull request by number only within the PR's own repository when the host says which commits name it", () => {
+    // Two repositories in one project: `(#30)` of the other one is not this repository's pull request #30.
+    let ours!: CommitRecord;
+    const history = release((root) => {
+      ours = next(root, { message: 'Add the widget (#30)' });
+      return [ours, next(ours, { message: 'fix: their own change (#30)' })];
+    });
+    const info = pr(30, { title: 'Add the widget', labels: ['bug'], citedBy: [ours.sha] });
+    const note = noteOf(generateReleases(history, settings, { pullRequests: [info] }), 'v1.1.0');
+    expect(items(note).sort()).toEqual(['fix: Add the widget (#30)', 'fix: Their own change (#30)']);
+    expect(note.content.match(/Add the widget/g)).toHaveLength(1);
+  });
+
   it('files PRs by the common labels, and leaves out what they mark as not for the notes', () => {
     const history = release((root) => {
       const a = next(root, { message: 'Something (#1)' });

@@ -37,10 +37,16 @@ export interface HostData {
 export function hostData(pullRequests: readonly PullRequestInfo[], commits: readonly CommitRecord[], versions: VersionIndex, warnings: string[]): HostData {
   const bySha = new Map<string, PullRequestInfo>();
   const byNumber = new Map<number, PullRequestInfo>();
+  // The PR's own commits first, then the commits of its repository that name it, its merge commit last:
+  // a merge commit is the PR's whatever a branch says.
+  for (const pr of pullRequests) for (const sha of pr.commitShas.slice(0, 250)) if (!bySha.has(sha)) bySha.set(sha, pr);
   for (const pr of pullRequests) {
-    byNumber.set(pr.number, pr);
-    // The PR's own commits first, its merge commit last: a merge commit is the PR's whatever a branch says.
-    for (const sha of pr.commitShas.slice(0, 250)) if (!bySha.has(sha)) bySha.set(sha, pr);
+    // By number alone only where the host could not say which commits name it (its own repository's).
+    if (!pr.citedBy) {
+      byNumber.set(pr.number, pr);
+      continue;
+    }
+    for (const sha of pr.citedBy) if (!bySha.has(sha)) bySha.set(sha, pr);
   }
   for (const pr of pullRequests) if (pr.mergeCommitSha) bySha.set(pr.mergeCommitSha, pr);
 
@@ -63,6 +69,7 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
   };
 
   const fragments = new Map<string, Fragment[]>();
+  const configOfTip = new Map<number, ReleaseConfig | null>();
   return {
     prOf(sha, prNumber) {
       return bySha.get(sha) ?? (prNumber !== null ? (byNumber.get(prNumber) ?? null) : null);
@@ -76,9 +83,14 @@ export function hostData(pullRequests: readonly PullRequestInfo[], commits: read
       }
       const tip = graph.indexOf(release.sha);
       if (tip === undefined) return null;
+      // Once per tip (a commit can carry several tags: packages released together).
+      const known = configOfTip.get(tip);
+      if (known !== undefined) return known;
       // The newest change the tip's history holds: what the repository said then, never what it said later.
       const change = changes.find((c) => c.index === tip || graph.isAncestor(c.index, tip));
-      return change ? parse(change.text) : null;
+      const config = change ? parse(change.text) : null;
+      configOfTip.set(tip, config);
+      return config;
     },
     fragmentsOf(commit) {
       if (!commit.fragments?.length) return [];

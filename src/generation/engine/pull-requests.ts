@@ -18,4 +18,10 @@ export interface PullRequestInfo {
   mergeCommitSha: string | null;
   /** The PR's own commits (its branch), at most 250, oldest first. */
   commitShas: string[];
+  /**
+   * The commits of the PR's own repository whose message names its number (`(#123)`), as the host's
+   * cache matched them. When given, a commit joins the PR by number only if it is one of these: in a
+   * project of two repositories, `(#12)` of one is not the other's pull request #12.
+   */
+  citedBy?: string[];
 }

@@ -204,6 +204,19 @@ export function parseReleaseConfig(text: string, warnings: string[] = []): Relea
 /** What the repository's configuration makes of a pull request: GitHub's order (exclusions, then the first category it fits). */
 export function configVerdict(config: ReleaseConfig, labels: readonly string[], login: string | null): LabelVerdict | null {
   const own = labels.slice(0, MAX_LABELS).map(normalizeLabel);
+  // Pull requests of one bot or one set of labels are many: each verdict is worked out once per configuration.
+  let memo = verdicts.get(config);
+  if (!memo) verdicts.set(config, (memo = new Map()));
+  const key = `${login ?? ''}\u0000${own.join('\u0000')}`;
+  if (memo.has(key)) return memo.get(key)!;
+  const verdict = verdictOf(config, own, login);
+  memo.set(key, verdict);
+  return verdict;
+}
+
+const verdicts = new WeakMap<ReleaseConfig, Map<string, LabelVerdict | null>>();
+
+function verdictOf(config: ReleaseConfig, own: readonly string[], login: string | null): LabelVerdict | null {
   const excludedBy = (excludeLabels: readonly string[], excludeAuthors: readonly string[]) =>
     own.some((l) => excludeLabels.includes(l)) || (login !== null && excludeAuthors.some((a) => authorMatches(a, login)));
   if (excludedBy(config.excludeLabels, config.excludeAuthors)) return 'hidden';
