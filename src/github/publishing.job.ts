@@ -1,3 +1,4 @@
+import { repeatPass } from '../queue/repeat.js';
 import type { JobQueue } from '../queue/queue.js';
 import type { ChangelogPrService } from './changelog-pr.service.js';
 import type { PrCheckService } from './pr-check.service.js';
@@ -30,25 +31,8 @@ export async function workChangelogPrJobs(jobs: JobQueue, changelogPr: Changelog
   await jobs.work('github-changelog-pr', async ({ linkId }) => {
     await changelogPr.sync(linkId);
   });
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout;
-  const tick = () => {
-    if (stopped) return;
-    // Ignored here: a failed pass is tried again at the next tick.
-    running = changelogPr
-      .dispatchPending()
-      .catch(() => {})
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, RELEASE_DISPATCH_INTERVAL_MS);
-      });
-  };
-  timer = setTimeout(tick, 0);
-  jobs.onStop(async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
-  });
+  // A failed pass is tried again at the next tick.
+  jobs.onStop(repeatPass(() => changelogPr.dispatchPending(), RELEASE_DISPATCH_INTERVAL_MS));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { repeatPass } from '../queue/repeat.js';
 import type { PublishedRelease } from '../changelog/changelog.repository.js';
 import type { ReleasesService } from '../changelog/releases.service.js';
 import type { Config } from '../config.js';
@@ -243,23 +244,7 @@ export function createPublishingService(deps: {
 
     /** Runs dispatchPending every `intervalMs` until the returned stop is called (the worker runs it). */
     startDispatcher(intervalMs: number, onError: (error: unknown) => void = () => {}): () => Promise<void> {
-      let stopped = false;
-      let running: Promise<unknown> = Promise.resolve();
-      const tick = () => {
-        if (stopped) return;
-        running = service
-          .dispatchPending()
-          .catch(onError)
-          .finally(() => {
-            if (!stopped) timer = setTimeout(tick, intervalMs);
-          });
-      };
-      let timer = setTimeout(tick, 0);
-      return async () => {
-        stopped = true;
-        clearTimeout(timer);
-        await running;
-      };
+      return repeatPass(() => service.dispatchPending(), intervalMs, onError);
     },
 
     /**

@@ -1,3 +1,4 @@
+import { repeatPass } from '../queue/repeat.js';
 import type { WebhooksConfig } from '../config.js';
 import { ENTRY_COLUMNS } from '../entries/entry.schemas.js';
 import type { Db } from '../db/database.js';
@@ -282,26 +283,13 @@ export function createWebhooksService({ db, config, jobs, resolve }: WebhooksSer
      * returned stop is called (the worker runs this beside the job handlers).
      */
     startDispatcher(onError: (error: unknown) => void = () => {}): () => Promise<void> {
-      let stopped = false;
-      let running: Promise<unknown> = Promise.resolve();
       let prunedAt = 0;
-      const tick = () => {
-        if (stopped) return;
+      const pass = () => {
         const prune = Date.now() - prunedAt >= PRUNE_EVERY_MS;
         if (prune) prunedAt = Date.now();
-        running = this.dispatchPending()
-          .then(() => (prune ? this.prune() : 0))
-          .catch(onError)
-          .finally(() => {
-            if (!stopped) timer = setTimeout(tick, config.dispatchIntervalMs);
-          });
+        return this.dispatchPending().then(() => (prune ? this.prune() : 0));
       };
-      let timer = setTimeout(tick, 0);
-      return async () => {
-        stopped = true;
-        clearTimeout(timer);
-        await running;
-      };
+      return repeatPass(pass, config.dispatchIntervalMs, onError);
     },
   };
 }
