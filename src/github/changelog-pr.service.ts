@@ -1,3 +1,4 @@
+import { activeGitHubTarget, secondsUntil } from './link-target.js';
 import type { ReleasesService } from '../changelog/releases.service.js';
 import { CHANGELOG_MD_RELEASES } from '../changelog/releases.service.js';
 import type { Db } from '../db/database.js';
@@ -5,7 +6,6 @@ import type { ProjectsService } from '../projects/projects.service.js';
 import type { JobQueue } from '../queue/queue.js';
 import type { ReposService } from '../repos/repos.service.js';
 import { GitHubWriteError, type GitHubWrites } from './github.client.js';
-import { githubRepository } from './github.repository.js';
 import { publishingRepository } from './publishing.repository.js';
 import { CHANGELOG_PR_PERMISSION_HINT } from './publishing.service.js';
 
@@ -46,13 +46,12 @@ export function createChangelogPrService(deps: {
     async sync(linkId: string): Promise<{ pr: number | null; problem: string | null }> {
       const link = await repos.link(linkId);
       const settings = link ? await publishingRepository.settings(db, link.id) : undefined;
-      if (!link || !settings?.changelog_pr || !link.installation_id || !link.repo_owner || !link.repo_name || !deps.github) return { pr: null, problem: null };
-      const installation = await githubRepository.findInstallation(db, link.installation_id);
-      const project = await deps.projects.byId(link.project_id);
-      if (installation?.status !== 'active' || !project) return { pr: null, problem: null };
+      const target = settings?.changelog_pr && deps.github ? await activeGitHubTarget(db, link) : null;
+      const project = target ? await deps.projects.byId(target.link.project_id) : undefined;
+      if (!link || !target || !project || !settings || !deps.github) return { pr: null, problem: null };
       const github = deps.github;
-      const id = Number(installation.scm_installation_id);
-      const { repo_owner: owner, repo_name: repo, tracked_branch: base } = link;
+      const { scmId: id, owner, name: repo } = target;
+      const base = target.link.tracked_branch;
       const wanted = settings.changelog_wanted;
       try {
         const { body } = await deps.releases.document(project.slug, 'keep-a-changelog', { limit: CHANGELOG_MD_RELEASES });
@@ -95,7 +94,7 @@ export function createChangelogPrService(deps: {
           await jobs.send(
             'github-changelog-pr',
             { linkId },
-            { key: linkId, startAfterSeconds: Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000)) },
+            { key: linkId, startAfterSeconds: secondsUntil(error.retryAt) },
           );
           return { pr: null, problem: error.message };
         }

@@ -1,3 +1,4 @@
+import { activeGitHubTarget, secondsUntil } from './link-target.js';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
 import { GenerationTimeout } from '../generation/engine-thread.js';
@@ -90,19 +91,16 @@ export function createPrCheckService(deps: {
     async report(data: { linkId: string; number: number }): Promise<{ conclusion: string | null; problem: string | null }> {
       const link = await repos.link(data.linkId);
       const settings = link ? await publishingRepository.settings(db, link.id) : undefined;
-      if (!link || !settings || settings.pr_checks === 'off' || !link.installation_id || !link.repo_owner || !link.repo_name || !deps.github) {
-        return { conclusion: null, problem: null };
-      }
-      const installation = await githubRepository.findInstallation(db, link.installation_id);
-      const project = await deps.projects.byId(link.project_id);
-      if (installation?.status !== 'active' || !project) return { conclusion: null, problem: null };
-      const scmId = Number(installation.scm_installation_id);
+      const target = settings && settings.pr_checks !== 'off' && deps.github ? await activeGitHubTarget(db, link) : null;
+      const project = target ? await deps.projects.byId(target.link.project_id) : undefined;
+      if (!link || !target || !project || !settings || settings.pr_checks === 'off' || !deps.github) return { conclusion: null, problem: null };
+      const { scmId, owner, name } = target;
       try {
-        const pr = await deps.github.getPullRequest(scmId, link.repo_owner, link.repo_name, data.number);
+        const pr = await deps.github.getPullRequest(scmId, owner, name, data.number);
         if (!pr || pr.state !== 'open') return { conclusion: null, problem: null };
-        const preview = await deps.generation.previewPullRequest(project.id, pr, `${config.github.webUrl}/${link.repo_owner}/${link.repo_name}`);
+        const preview = await deps.generation.previewPullRequest(project.id, pr, `${config.github.webUrl}/${owner}/${name}`);
         const run = checkRunOf(preview, pr.headSha, pr.number, settings.pr_checks);
-        await deps.github.createCheckRun(scmId, link.repo_owner, link.repo_name, run);
+        await deps.github.createCheckRun(scmId, owner, name, run);
         await publishingRepository.recordCheck(db, link.id, null);
         return { conclusion: run.conclusion, problem: null };
       } catch (error) {
@@ -114,8 +112,7 @@ export function createPrCheckService(deps: {
         }
         if (!(error instanceof GitHubWriteError)) throw error;
         if (error.kind === 'rate_limited' && error.retryAt) {
-          const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
-          await jobs.send('github-pr-check', data, { key: `${link.id}:${data.number}`, startAfterSeconds: seconds });
+          await jobs.send('github-pr-check', data, { key: `${link.id}:${data.number}`, startAfterSeconds: secondsUntil(error.retryAt) });
           return { conclusion: null, problem: error.message };
         }
         if (error.kind === 'forbidden' || error.kind === 'not_found') {

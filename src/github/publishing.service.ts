@@ -1,4 +1,5 @@
 import { repeatPass } from '../queue/repeat.js';
+import { secondsUntil } from './link-target.js';
 import type { PublishedRelease } from '../changelog/changelog.repository.js';
 import type { ReleasesService } from '../changelog/releases.service.js';
 import type { Config } from '../config.js';
@@ -275,8 +276,7 @@ export function createPublishingService(deps: {
           }
           if (error.kind === 'rate_limited' && error.retryAt) {
             await publishingRepository.markFailed(db, link.id, sync.tag, error.message);
-            const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
-            await jobs.send('github-release-sync', { linkId }, { key: linkId, startAfterSeconds: seconds });
+            await jobs.send('github-release-sync', { linkId }, { key: linkId, startAfterSeconds: secondsUntil(error.retryAt) });
             return { synced, problem: error.message };
           }
           if (error.kind === 'forbidden') {

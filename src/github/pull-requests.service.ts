@@ -1,10 +1,10 @@
+import { activeGitHubTarget, secondsUntil } from './link-target.js';
 import type { Db, Executor } from '../db/database.js';
 import type { RepoLinkRow } from '../db/schema.js';
 import type { PullRequestInfo } from '../generation/engine/pull-requests.js';
 import type { JobPayloads, JobQueue } from '../queue/queue.js';
 import type { ReposService } from '../repos/repos.service.js';
 import { GitHubWriteError, PULL_REQUEST_LIMITS, type GitHubPullRequestReads } from './github.client.js';
-import { githubRepository } from './github.repository.js';
 import { pullRequestsRepository } from './pull-requests.repository.js';
 
 /** Pages of merged pull requests one job reads before it queues the rest as a job of its own (a fresh link's history). */
@@ -58,15 +58,9 @@ export function createPullRequestsService(deps: {
   const pagesPerJob = deps.pagesPerJob ?? PR_PAGES_PER_JOB;
 
   /** The GitHub coordinates of a link whose pull requests can be read, or null (not GitHub, installation gone or inactive). */
-  async function targetOf(link: RepoLinkRow | undefined): Promise<{ link: RepoLinkRow; installationId: string; scmId: number; owner: string; name: string } | null> {
-    if (!link || link.kind !== 'github' || !link.installation_id || !link.repo_owner || !link.repo_name || link.status === 'suspended' || !deps.github) return null;
-    const installation = await githubRepository.findInstallation(db, link.installation_id);
-    if (installation?.status !== 'active') return null;
-    return { link, installationId: installation.id, scmId: Number(installation.scm_installation_id), owner: link.repo_owner, name: link.repo_name };
-  }
+  const targetOf = async (link: RepoLinkRow | undefined) => (deps.github ? activeGitHubTarget(db, link) : null);
 
   const sendGenerate = (payload: GeneratePayload) => jobs.send('generate', payload, { key: payload.projectId });
-  const secondsUntil = (at: Date) => Math.max(1, Math.ceil((at.getTime() - Date.now()) / 1000));
 
   const service = {
     /**
