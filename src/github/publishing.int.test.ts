@@ -339,6 +339,8 @@ describe('through the job queue', () => {
       jobs: { pollingIntervalSeconds: 0.5, queues: { 'github-release-sync': { retryDelaySeconds: 1, retryLimit: 4 } } },
     });
     try {
+      // The queue exists already (the test context made it with the default 5 s): its stored delay is what jobs get.
+      await sql`UPDATE pgboss.queue SET retry_delay = 1 WHERE name = 'github-release-sync'`.execute(db());
       await sql`DELETE FROM pgboss.job WHERE name = 'github-release-sync'`.execute(db());
       ctx.github.fault('POST', /\/repos\/acme\/app\/releases$/, { kind: 'status', status: 502 }, 2);
       await ctx.services.entries.publishRelease(project.slug, 'v1.5.0');
