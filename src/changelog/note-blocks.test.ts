@@ -27,7 +27,7 @@ describe('noteBlocks', () => {
         { label: 'Features', body: '- One (#1)' },
         { label: 'Bug fixes', body: '- Two (#2)' },
       ]);
-      expect(tail).toContain('**New contributors**\n\n- @dev made their first contribution in (#2)');
+      expect(tail).toContain('**New contributors**\n\n- @dev made their first contribution in #2');
       expect(tail).toMatch(/\*\*Full changelog:\*\* \[v1\.9\.0\.\.\.v2\.0\.0\]\(https:\/\/github\.com\/acme\/app\/compare\/v1\.9\.0\.\.\.v2\.0\.0\)$/);
       if (team_attribution) expect(tail).toMatch(/^_By Ada_/);
     }

@@ -62,7 +62,7 @@ describe('generation in a worker thread', () => {
     expect(inThread).toEqual(await inlineEngine.run(request));
     const note = JSON.parse(inThread.releases!.find((r) => r.tag === 'v1.1.0')!.record!) as { content: string };
     expect(note.content).toContain('- Export to CSV. (#7)');
-    expect(note.content).toContain('@dev made their first contribution in (#7)');
+    expect(note.content).toContain('@dev made their first contribution in #7');
     expect(inThread.warnings).toEqual([expect.stringMatching(/^\.github\/release\.yml is not valid YAML and was ignored/)]);
     const preview = await engine.run({ kind: 'release', commits: [root, config, change], settings, tip: change.sha, tag: 'v1.1.0', pullRequests });
     expect(preview?.content).toBe(note.content);

@@ -87,7 +87,7 @@ describe('release files on the hosted path', () => {
     const [items, contributors] = note.content.split('**New contributors**');
     expect(items).not.toContain('#6');
     // Left out of the note, its author still contributed (as GitHub's own notes say).
-    expect(contributors).toContain('@dev6 made their first contribution in (#6)');
+    expect(contributors).toContain('@dev6 made their first contribution in #6');
   });
 
   it('keeps the configuration in force when a commit makes release.yml too large to read (not read as deleted)', async () => {

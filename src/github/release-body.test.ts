@@ -27,7 +27,7 @@ describe('the release body', () => {
       ...input(['One']),
       generatedJson: { ...json(['One']), new_contributors: [{ name: '@dev', pr: 3 }], compare_url: 'https://github.com/acme/app/compare/v1.9.0...v2.0.0' },
     });
-    expect(section).toContain('**New contributors**\n\n- @dev made their first contribution in ([#3](https://github.com/acme/app/pull/3))');
+    expect(section).toContain('**New contributors**\n\n- @dev made their first contribution in [#3](https://github.com/acme/app/pull/3)');
     expect(section.match(/compare\/v1\.9\.0\.\.\.v2\.0\.0/g)).toHaveLength(1);
   });
 

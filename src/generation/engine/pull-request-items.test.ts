@@ -254,7 +254,7 @@ describe('release notes with pull requests', () => {
     ]);
     expect(noteOf(notes, 'v1.0.0').generated_json.new_contributors).toEqual([{ name: '@ada', pr: 1 }]);
     expect(note.generated_json.compare_url).toBe('https://github.com/acme/app/compare/v1.0.0...v1.1.0');
-    expect(note.content).toContain('**New contributors**\n\n- @linus made their first contribution in ([#3](https://github.com/acme/app/pull/3))');
+    expect(note.content).toContain('**New contributors**\n\n- @linus made their first contribution in [#3](https://github.com/acme/app/pull/3)');
     expect(note.content).toContain('- Grace Hopper made their first contribution\n');
     expect(note.content).toContain('**Full changelog:** [v1.0.0...v1.1.0](https://github.com/acme/app/compare/v1.0.0...v1.1.0)');
     expect(note.content).not.toContain('someone@example.com');

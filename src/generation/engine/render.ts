@@ -151,8 +151,10 @@ export function renderMarkdown(json: GeneratedJson, options: RenderOptions = {})
   if (json.new_contributors?.length) {
     const lines = [NEW_CONTRIBUTORS, ''];
     for (const c of json.new_contributors) {
-      const first = c.pr === null ? '' : ` in (#${c.pr})`;
-      lines.push(`- ${linkPullRequest(`${escapeMarkdown(c.name)} made their first contribution${first}`, options)}`);
+      // As GitHub's own notes say it: "… made their first contribution in #12", the number linked when it can be.
+      const template = options.pullRequestUrl;
+      const first = c.pr === null ? '' : ` in ${template ? `[#${c.pr}](${template.replace('{number}', String(c.pr))})` : `#${c.pr}`}`;
+      lines.push(`- ${escapeMarkdown(c.name)} made their first contribution${first}`);
     }
     blocks.push(lines.join('\n'));
   }
