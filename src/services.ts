@@ -84,7 +84,7 @@ export function createServices(
   const primaryReleases = createReleasesService(db);
   const publishing = createPublishingService({ db, config, github: githubClient, repos, releases: primaryReleases, projects, jobs });
   const changelogPr = createChangelogPrService({ db, github: githubClient, repos, projects, releases: primaryReleases, jobs });
-  const github = createGitHubService({ db, config, github: githubClient, repos, prChecks, publishing });
+  const github = createGitHubService({ db, config, github: githubClient, repos, prChecks, publishing, projects });
   return {
     ...core,
     publicPage,

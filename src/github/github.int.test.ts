@@ -283,6 +283,20 @@ describe('POST /v1/projects/{projectId}/repos', () => {
       ctx.services.database.db,
     );
     expect(Number(jobs.rows[0]!.n)).toBe(1);
+    // Its pull requests are linked wherever a note cites them.
+    expect((await ctx.services.generation.settings(project.slug)).resolved.pullRequestUrl).toBe(`${ctx.github.url}/acme/git-cliff/pull/{number}`);
+  });
+
+  it("keeps a project's own pull-request link setting, and one an editor cleared, when a GitHub repository is linked", async () => {
+    const owner = (await ctx.services.database.db.selectFrom('users').select('email').innerJoin('projects', 'projects.owner_user_id', 'users.id').where('projects.id', '=', project.id).executeTakeFirstOrThrow()).email;
+    const own = await buildProject(ctx.services, { type: 'user', email: owner });
+    await ctx.services.generation.configure(own.slug, { pullRequestUrl: 'https://code.example.com/pr/{number}' });
+    expect((await link(own.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff' })).statusCode).toBe(200);
+    expect((await ctx.services.generation.settings(own.slug)).resolved.pullRequestUrl).toBe('https://code.example.com/pr/{number}');
+    const cleared = await buildProject(ctx.services, { type: 'user', email: owner });
+    await ctx.services.generation.configure(cleared.slug, { pullRequestUrl: null });
+    expect((await link(cleared.id, { scmInstallationId: installationId, repoOwner: 'acme', repoName: 'git-cliff' })).statusCode).toBe(200);
+    expect((await ctx.services.generation.settings(cleared.slug)).resolved.pullRequestUrl).toBeNull();
   });
 
   it('returns the existing link when the same repository and branch are linked again', async () => {

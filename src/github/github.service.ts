@@ -1,3 +1,4 @@
+import type { ProjectsService } from '../projects/projects.service.js';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -51,7 +52,15 @@ const sameOwner = (installation: ScmInstallationRow, owner: ContextOwner) =>
  * identities, and webhook deliveries (deliveries.ts). Repository links themselves belong to the repos service,
  * which this one asks to create, stop and resume them.
  */
-export function createGitHubService(deps: { db: Db; config: Config; github: GitHubClient | null; repos: ReposService; prChecks?: Pick<PrCheckService, 'queueFromWebhook'>; publishing?: Pick<PublishingService, 'permissionsChanged'> }) {
+export function createGitHubService(deps: {
+  db: Db;
+  config: Config;
+  github: GitHubClient | null;
+  repos: ReposService;
+  prChecks?: Pick<PrCheckService, 'queueFromWebhook'>;
+  publishing?: Pick<PublishingService, 'permissionsChanged'>;
+  projects?: Pick<ProjectsService, 'defaultPullRequestUrl'>;
+}) {
   const { db, config, repos } = deps;
 
   function requireGitHub(): GitHubClient {
@@ -304,6 +313,8 @@ export function createGitHubService(deps: { db: Db; config: Config; github: GitH
           [{ in: 'body', parameter: 'trackedBranch', message: `no branch ${input.trackedBranch}; the default branch is ${repo.defaultBranch}` }],
         );
       }
+      // Its pull requests are linked wherever a note cites them (`(#12)`), unless the project says otherwise.
+      await deps.projects?.defaultPullRequestUrl(project.id, `${config.github.webUrl}/${repo.owner}/${repo.name}/pull/{number}`);
       return repos.linkGitHubRepo({
         projectId: project.id,
         installationId: installation.id,

@@ -94,6 +94,17 @@ export const projectsRepository = {
     return query.orderBy('p.slug').execute();
   },
 
+  /**
+   * Sets one generation setting unless the project has it (a key set to null, cleared by a person, counts as
+   * set), in one statement: a concurrent save of the settings form is not overwritten.
+   */
+  async defaultGenerationSetting(db: Executor, id: string, key: string, value: string): Promise<boolean> {
+    const result = await sql`
+      UPDATE projects SET generation_settings = generation_settings || jsonb_build_object(${key}::text, ${value}::text)
+      WHERE id = ${id} AND NOT (generation_settings ? ${key})`.execute(db);
+    return Number(result.numAffectedRows ?? 0) > 0;
+  },
+
   async update(
     db: Executor,
     id: string,

@@ -110,6 +110,14 @@ export function createProjectsService(db: Db, readDb: Db, owners: Pick<OrgsServi
       return (await projectsRepository.findById(tx, id))?.generation_settings ?? {};
     },
 
+    /**
+     * Links pull requests on the public page of a project linked to a GitHub repository: `pullRequestUrl`
+     * set from that repository unless the project has one (or an editor cleared it).
+     */
+    async defaultPullRequestUrl(id: string, template: string): Promise<boolean> {
+      return projectsRepository.defaultGenerationSetting(db, id, 'pullRequestUrl', template);
+    },
+
     /** Stores generation settings that generation validated, as given. */
     async saveGenerationSettings(id: string, input: Record<string, unknown>, tx: Executor = db): Promise<void> {
       await projectsRepository.update(tx, id, { generation_settings: JSON.stringify(input) });
