@@ -18,7 +18,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../../test/helpers/git-fixtures.js';
 import { readCommits } from './git-log.js';
-import { mirrorRefs, readCodeownersAt, syncMirror, type GitSource } from './mirror.js';
+import { codeownersRequest, codeownersText, mirrorRefs, readTipFiles, syncMirror, type GitSource } from './mirror.js';
+
+/** CODEOWNERS as ingest reads it at a tip (with the changelog, in one ls-tree). */
+const readCodeownersAt = async (dir: string, source: GitSource, tip: string) =>
+  codeownersText((await readTipFiles(dir, source, tip, { codeowners: codeownersRequest() })).codeowners);
 
 const git = (args: string[], cwd?: string) =>
   execFileSync('git', args, {

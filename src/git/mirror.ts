@@ -525,17 +525,6 @@ export async function readTipFiles<K extends string>(
 export const knownBlobOf = (known: string | null | undefined, like: string): string | null =>
   typeof known === 'string' ? blobId(known, like.length === 64 ? 'sha256' : 'sha1') : null;
 
-/**
- * The CODEOWNERS file at `tip`, or null when the tree has none (or it is larger than GitHub reads);
- * `undefined` when reading failed. `known`, the text read at an earlier ingest, is returned without
- * reading the blob when it is that very blob: the file rarely changes, and reading it costs two git
- * processes and, on a blobless mirror, a fetch.
- */
-export async function readCodeownersAt(dir: string, source: GitSource, tip: string, known?: string | null): Promise<string | null | undefined> {
-  const { codeowners } = await readTipFiles(dir, source, tip, { codeowners: codeownersRequest(known) });
-  return codeownersText(codeowners, known);
-}
-
 /** CODEOWNERS as readTipFiles reads it: `known`, the text read before, is not read again. */
 export const codeownersRequest = (known?: string | null): TipFileRequest => ({
   paths: CODEOWNERS_PATHS,

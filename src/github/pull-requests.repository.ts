@@ -148,9 +148,12 @@ export const pullRequestsRepository = {
       .execute();
     // Which commits name which pull request, per repository: a commit joins a pull request of its own
     // repository only (two links of one project may both have a #12).
+    // Only commits naming a cached pull request of their own repository come back, not every commit with a number.
     const cited = await sql<{ sha: string; key: string }>`
       SELECT c.sha, cl.source_key || '#' || c.pr_number AS key FROM commits c JOIN repo_links cl ON cl.id = c.repo_link_id
-      WHERE c.project_id = ${projectId} AND c.reachable AND c.pr_number IS NOT NULL`.execute(db);
+      WHERE c.project_id = ${projectId} AND c.reachable AND c.pr_number IS NOT NULL
+        AND (cl.source_key, c.pr_number) IN (
+          SELECT l.source_key, p.number FROM github_pull_requests p JOIN repo_links l ON l.id = p.link_id WHERE l.project_id = ${projectId})`.execute(db);
     const citedBy = new Map<string, string[]>();
     for (const { sha, key } of cited.rows) {
       const list = citedBy.get(key) ?? [];

@@ -33,7 +33,7 @@ import {
   type ReleaseBranches,
 } from '../git/mirror.js';
 import { MAX_RELEASE_BRANCHES } from '../git/release-branches.js';
-import { calibrate, CHANGELOG_PATHS, MAX_CHARS as CHANGELOG_MAX_CHARS } from '../generation/calibration.js';
+import { calibrate, CHANGELOG_PATHS } from '../generation/calibration.js';
 
 /**
  * The tags of a mirror (commit → names, each list sorted), as one digest: equal digests, equal tags.
@@ -464,5 +464,5 @@ function changelogUpdate(link: RepoLinkRow, file: TipFile | null | undefined): {
   if (file === null) return link.changelog_blob === null ? undefined : { blob: null, calibration: null };
   if (file.blob === link.changelog_blob) return undefined;
   // Larger than read (text absent): remembered by its blob, with nothing learned from it.
-  return { blob: file.blob, calibration: file.text === undefined ? null : calibrate(file.text.slice(0, CHANGELOG_MAX_CHARS), file.path) };
+  return { blob: file.blob, calibration: file.text === undefined ? null : calibrate(file.text, file.path) };
 }
