@@ -8,13 +8,13 @@
 // test's time).
 // A `.pglite.int.test.ts` file: it runs once, on the embedded database, whatever TEST_DB says.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { hashPassword } from '../src/auth/passwords.js';
 import { displayPrefix, generateKey, hashKey } from '../src/keys/key-format.js';
@@ -179,8 +179,12 @@ describe('the HTTP event loop under load on the embedded database (a real server
     scratch = mkdtempSync(join(tmpdir(), 'health-load-'));
     dataDir = join(scratch, 'data');
     const started = Date.now();
-    const seeding = await openDatabase({ kind: 'pglite', dataDir });
+    // The migrated template of the run (template-database.ts), loaded into the directory the server will open.
+    const { PGlite } = await import('@electric-sql/pglite');
+    const pglite = await PGlite.create({ dataDir, loadDataDir: new Blob([readFileSync(inject('pgliteTemplate'))]) });
+    const seeding = await openDatabase({ kind: 'pglite', dataDir }, { pglite });
     try {
+      // Applies nothing on the template: it checks that the template matches the migration files.
       await migrate(seeding);
       await seed(seeding);
     } finally {

@@ -36,6 +36,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     // A run whose postgres project has no file never sets it up: the template is dropped here instead.
     if (build) return () => (build.claimed ? Promise.resolve() : build.ready.then(build.drop, () => undefined));
   }
+  // The file timed alone seeds a data directory of its own from the same template.
+  if (project.name === 'alone') project.provide('pgliteTemplate', await pgliteTemplate());
 }
 
 /** What a template is built from: every migration, the migration runner and PGlite's version. */
