@@ -27,6 +27,8 @@ const Notice = Type.Object({
   // '1': the form filled with the sections the repository's CHANGELOG.md uses (nothing saved); any other value
   // is ignored (refusing it before the access check would tell another tenant more than a 404 does).
   from_changelog: Type.Optional(Type.String({ maxLength: 10 })),
+  // '1': the form filled with the rules editors' edits suggest (edit-suggestions.ts); ignored otherwise, as above.
+  from_edits: Type.Optional(Type.String({ maxLength: 10 })),
 });
 /** A form field that a browser sends once, many times, or (unchecked boxes) not at all. */
 const Many = Type.Optional(Type.Union([Type.String({ maxLength: 200 }), Type.Array(Type.String({ maxLength: 200 }), { maxItems: 5000 })]));
@@ -114,6 +116,20 @@ const HISTORY_LABELS: Record<HistoryPolicy, string> = {
 
 type Preview = Awaited<ReturnType<GenerationService['previewSettings']>>;
 type Calibrated = NonNullable<Awaited<ReturnType<GenerationService['calibration']>>>;
+type Suggested = Awaited<ReturnType<GenerationService['editSuggestions']>>;
+
+/** The rules editors' hides suggest, with what they rest on (one click fills the form; the preview shows what would change). */
+function suggestionsPanel(slug: string, { notes, hideSections }: Suggested, filled: boolean): Html {
+  return html`<section class="panel" aria-labelledby="edit-suggestions-h"><h2 id="edit-suggestions-h">Suggested by your edits</h2>
+<p class="muted">From what editors hid in the ${plural(notes, 'most recently edited release note')}: a rule that would have done it for them.</p>
+<ul>${hideSections.map(
+    (s) => html`<li>Hide <strong>${s.label}</strong> <span class="muted">(${s.key})</span>: editors hid ${String(s.hidden)} of its ${plural(s.items, 'item')}, in ${plural(s.notes, 'release note')}.</li>`,
+  )}</ul>
+${filled
+    ? html`<p class="notice" role="status">The sections in the form below follow ${hideSections.length === 1 ? 'this suggestion' : 'these suggestions'}. Nothing is saved: <strong>Preview</strong> shows what would change, <strong>Save settings</strong> keeps it.</p>`
+    : html`<p><a class="button secondary" href="/dashboard/projects/${slug}/generation?from_edits=1#gen-settings-h">Fill the form with ${hideSections.length === 1 ? 'this rule' : 'these rules'}</a> <span class="muted">Nothing changes until you preview or save.</span></p>`}
+</section>`;
+}
 
 /** What the repository's CHANGELOG.md uses, and the section settings that would follow it (one click fills the form). */
 function calibrationPanel(slug: string, { calibration: c, proposal }: Calibrated, filled: boolean): Html {
@@ -192,15 +208,19 @@ export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
     ws: Workspace,
     error?: AppError,
     preview?: Preview,
-    fromChangelog = false,
+    fill?: 'changelog' | 'edits',
   ) {
     const csrf = kit.csrf(request);
     const { resolved } = await services.generation.settings(project.slug);
     const counts = await services.entries.reviewCounts(project.id, { status: 'draft' });
     const calibrated = await services.generation.calibration(project.id);
-    const filled = fromChangelog && !preview && !!calibrated?.proposal;
+    const suggested = await services.generation.editSuggestions(project.id);
+    const filled = fill === 'changelog' && !preview && !!calibrated?.proposal;
+    const filledFromEdits = fill === 'edits' && !preview && !!suggested.proposal;
     // A preview shows the form as submitted, so that it can be saved (or changed again) from there.
-    const s: GenerationSettings = preview?.settings ?? (filled ? { ...resolved, sections: calibrated!.proposal!.sections } : resolved);
+    const s: GenerationSettings =
+      preview?.settings ??
+      (filled ? { ...resolved, sections: calibrated!.proposal!.sections } : filledFromEdits ? { ...resolved, sections: suggested.proposal! } : resolved);
     const teams = teamRules(s.teams);
     const codeowners = await services.generation.hasCodeowners(project.id);
     const previewed = preview ? await services.markdown.render(preview.newest.map((e) => e.content)) : undefined;
@@ -215,6 +235,7 @@ export const generationPages: FastifyPluginAsyncTypebox<{ kit: Kit }> = async (a
 <p>${counts.byStatus.draft ? `${plural(counts.byStatus.draft, 'draft')} to review.` : 'Nothing to review.'} <a href="/dashboard/projects/${project.slug}/review">Open the review queue</a> to filter, publish, archive or regenerate entries in bulk.</p>
 </section>
 ${calibrated ? calibrationPanel(project.slug, calibrated, filled) : ''}
+${suggested.hideSections.length ? suggestionsPanel(project.slug, suggested, filledFromEdits) : ''}
 <section class="panel" aria-labelledby="gen-settings-h"><h2 id="gen-settings-h">Settings</h2>
 ${formErrors(error?.message, error?.details)}
 <form class="stack settings" method="post" action="/dashboard/projects/${project.slug}/generation">${csrfField({ csrf })}
@@ -278,7 +299,8 @@ ${preview && previewed ? previewPanel(preview, previewed.html) : ''}`,
 
   app.get('/dashboard/projects/:slug/generation', { schema: { hide: true, params: SlugParams, querystring: Notice } }, async (request, reply) => {
     const { project, ws } = await access.project(kit.user(request), request.params.slug, true);
-    return page(request, reply, project, ws, undefined, undefined, request.query.from_changelog === '1');
+    const fill = request.query.from_changelog === '1' ? 'changelog' : request.query.from_edits === '1' ? 'edits' : undefined;
+    return page(request, reply, project, ws, undefined, undefined, fill);
   });
 
   app.post('/dashboard/projects/:slug/generation', { schema: { hide: true, params: SlugParams, body: SettingsForm } }, async (request, reply) => {

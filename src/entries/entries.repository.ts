@@ -698,6 +698,17 @@ export const entriesRepository = {
     return (await q.execute()) as ReleaseEditsRow[];
   },
 
+  /** The edits of the project's `limit` most recently edited release notes, with the generated record each applies to. */
+  async recentReleaseEdits(db: Executor, projectId: string, limit: number): Promise<Pick<ReleaseEditsRow, 'edits' | 'generated'>[]> {
+    return (await db
+      .selectFrom('release_note_edits')
+      .select(['edits', 'generated'])
+      .where('project_id', '=', projectId)
+      .orderBy('edited_at', 'desc')
+      .limit(limit)
+      .execute()) as Pick<ReleaseEditsRow, 'edits' | 'generated'>[];
+  },
+
   /** Stores a note's edits and the generated record they apply to. */
   async saveReleaseEdits(db: Executor, row: { releaseId: string; projectId: string; edits: unknown; generated: Record<string, unknown>; userId: string | null }): Promise<void> {
     await db

@@ -162,6 +162,8 @@ interface WriteOptions {
  * 1 MB of their JSON, so that the last writes of a generation run, of large rollups, are not one
  * long statement the run waits for after the engine is done.
  */
+/** Edited release notes read for rule suggestions: the newest, enough to show a habit. */
+const RECENT_EDITED_NOTES = 50;
 const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
 
@@ -924,6 +926,19 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
       const note = await entriesRepository.findRelease(db, project.id, releaseKey(tag));
       if (!note) throw notFound(`Release ${tag}`);
       return (await entriesRepository.releaseRevision(db, project.id, note.id)) ?? null;
+    },
+
+    /**
+     * What editors did to the project's newest edited release notes (at most `RECENT_EDITED_NOTES`): each
+     * note's generated sections and the edits on them, for rules suggested from them (edit-suggestions.ts).
+     */
+    async recentReleaseEdits(projectId: string): Promise<Array<{ generated: Pick<NoteJson, 'sections'>; edits: ReleaseEdits }>> {
+      const rows = await entriesRepository.recentReleaseEdits(db, projectId, RECENT_EDITED_NOTES);
+      return rows.flatMap((row) => {
+        const edits = storedEdits(row.edits);
+        const sections = (row.generated.generated_json as Partial<NoteJson> | null)?.sections;
+        return edits && Array.isArray(sections) ? [{ generated: { sections }, edits }] : [];
+      });
     },
 
     /** A release note as the release editor shows it: its items generated and edited, new ones marked. */

@@ -9,6 +9,7 @@ import type { PullRequestInfo } from './engine/pull-requests.js';
 import type { StoredLabel, Touch } from './engine/touched.js';
 import type { PullRequestFacts, PullRequestPreview } from './pr-preview.js';
 import { proposeSections, type Calibration, type SectionProposal } from './calibration.js';
+import { suggestFromEdits, type EditSuggestions } from './edit-suggestions.js';
 import { GenerationTimeout, inlineEngine, type Engine, type EngineResult, type ReleaseNoteFields } from './engine-thread.js';
 import type { EntryToStore, ReleaseToStore } from './engine-wire.js';
 import { generationRepository, type StoredCommit } from './generation.repository.js';
@@ -292,7 +293,7 @@ function summaryOf(
 export interface GenerationDeps {
   engine?: Engine;
   /** Every status, edit flag and revision of an entry is the entries service's. */
-  entries: Pick<EntriesService, 'lockContent' | 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable' | 'publishPolicyDrafts'>;
+  entries: Pick<EntriesService, 'lockContent' | 'storedGenerated' | 'storeGenerated' | 'dropEdit' | 'dropEdits' | 'regenerable' | 'publishPolicyDrafts' | 'recentReleaseEdits'>;
   /** The settings are kept on the project row. */
   projects: Pick<ProjectsService, 'findBySlug' | 'findById' | 'generationSettings' | 'saveGenerationSettings'>;
   /**
@@ -538,6 +539,11 @@ export function createGenerationService(db: Db, { engine = inlineEngine, entries
       if (!stored) return null;
       const calibration = stored as unknown as Calibration;
       return { calibration, proposal: proposeSections(calibration, (await settingsFor(db, projectId)).sections) };
+    },
+
+    /** Section settings that editors' hides of release-note items suggest (edit-suggestions.ts); shown, never applied here. */
+    async editSuggestions(projectId: string): Promise<EditSuggestions> {
+      return suggestFromEdits(await entries.recentReleaseEdits(projectId), (await settingsFor(db, projectId)).sections);
     },
 
     /** Whether a linked repository has a CODEOWNERS file (read at ingest). */

@@ -105,4 +105,46 @@ describe.runIf(runE2e)('generation preview in headless Chromium', () => {
       rmSync(repo, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it('suggests the rule that editors’ hides in the release editor would make, fills the form with it, and previews what it would change', async () => {
+    const repo = tempDir('edit-suggestions-e2e');
+    git(repo, ['init', '-q', '--initial-branch=main']);
+    for (const [i, v] of ['1.0.0', '1.1.0'].entries()) {
+      commitFiles(repo, `fix: keep character ${i}`, { 'src/search.ts': `export const a = ${i};\n` });
+      commitFiles(repo, `docs: explain search ${i}`, { [`docs/search-${i}.md`]: '# Search\n' });
+      commitFiles(repo, `docs: explain filters ${i}`, { [`docs/filters-${i}.md`]: '# Filters\n' });
+      git(repo, ['tag', `v${v}`]);
+    }
+    const project = await buildProject(ctx.services, { type: 'user', email: 'grace@example.com' }, { slug: 'edited' });
+    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: repo, branch: 'main' });
+    await ctx.services.ingest.ingestLink(link.id);
+    await ctx.services.generation.generate(project.slug);
+    try {
+      // An editor hid every documentation item of both notes in the release editor.
+      for (const tag of ['v1.0.0', 'v1.1.0']) {
+        const view = await ctx.services.entries.releaseEditor(project.id, tag);
+        const docs = view.sections.find((s) => s.key === 'documentation')!.items;
+        expect(docs).toHaveLength(2);
+        for (const item of docs) await ctx.services.entries.editRelease(project.id, tag, { action: 'hide', key: item.key });
+      }
+      await page.goto(`${base}/dashboard/projects/${project.slug}/generation`);
+      const panel = page.locator('section', { has: page.getByRole('heading', { name: 'Suggested by your edits' }) });
+      await expect.poll(() => panel.isVisible()).toBe(true);
+      expect(await panel.locator('li').allTextContents()).toEqual(['Hide Documentation (documentation): editors hid 4 of its 4 items, in 2 release notes.']);
+      mkdirSync(SCREENSHOTS, { recursive: true });
+      await panel.screenshot({ path: new URL(`${process.env.TEST_DB ?? 'pglite'}-generation-edit-suggestions.png`, SCREENSHOTS).pathname });
+      await page.getByRole('link', { name: 'Fill the form with this rule' }).click();
+      await page.waitForURL(`${base}/dashboard/projects/${project.slug}/generation?from_edits=1#gen-settings-h`);
+      expect(await page.getByRole('checkbox', { name: 'documentation' }).isChecked()).toBe(false);
+      expect(await page.getByRole('checkbox', { name: 'fix' }).isChecked()).toBe(true);
+      await page.getByRole('button', { name: 'Preview' }).click();
+      await expect.poll(() => page.getByRole('heading', { name: 'Preview of these settings' }).isVisible()).toBe(true);
+      const shown = await page.locator('#preview table', { hasText: 'Commits per section' }).locator('tr', { hasText: '(documentation)' }).textContent();
+      expect(shown).toContain('hidden');
+      // Nothing saved: the settings are the defaults they were.
+      expect((await ctx.services.generation.settings(project.slug)).input).toEqual({});
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
