@@ -1,5 +1,5 @@
 // `changelog projects configure`, `changelog sync` (ingest, then generate) and `changelog generate`, run as a user would.
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,6 +17,23 @@ interface Summary { project: string; created: Counts; updated: Counts; unchanged
 
 const ESC = String.fromCharCode(27);
 
+/**
+ * Runs a process to its end without blocking this one (spawnSync would): the session's embedded database
+ * answers the child's connections from this process.
+ */
+function run(command: string, args: string[], options: { env: NodeJS.ProcessEnv; timeout: number }): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    // As spawnSync: stdin a pipe at its end at once.
+    const child = spawn(command, args, { env: options.env, stdio: ['pipe', 'pipe', 'pipe'], timeout: options.timeout });
+    child.stdin.end();
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 async function cli(...args: string[]) {
   return cliWith({}, ...args);
@@ -27,7 +44,10 @@ async function cliWith(extra: { progress?: FakeTerminal }, ...args: string[]) {
 }
 
 beforeAll(async () => {
-  session = await startCliSession('gen-cli');
+  // Shared: on the embedded database each command connects to the session's open database, as to a
+  // running server, instead of starting it from cold (seconds a command); cli-embedded.pglite.int.test.ts
+  // covers commands opening the data directory themselves.
+  session = await startCliSession('gen-cli', { shared: true });
   ({ env, scratch, origin } = session);
   expect((await cli('repos', 'link', '--project', 'cliff', '--path', origin)).code).toBe(0);
 }, 60_000);
@@ -174,13 +194,13 @@ describe('changelog generate on a terminal', () => {
     const entry = fileURLToPath(new URL('../cli/main.ts', import.meta.url));
     const command = `${JSON.stringify(process.execPath)} --import tsx ${JSON.stringify(entry)} generate --project cliff`;
     const childEnv = { ...process.env, ...env, COLUMNS: '120' };
-    const tty = spawnSync('/usr/bin/script', ['-qec', command, '/dev/null'], { env: childEnv, encoding: 'utf8', timeout: 90_000 });
+    const tty = await run('/usr/bin/script', ['-qec', command, '/dev/null'], { env: childEnv, timeout: 90_000 });
     expect(tty.status).toBe(0);
     expect(tty.stdout).toMatch(/storing entries +\[[=-]+\] \d+\/\d+/);
     expect(tty.stdout).toMatch(/cliff: \d+ entries created/);
 
     expect((await cli('projects', 'configure', 'cliff', '--timezone', 'UTC')).code).toBe(0);
-    const piped = spawnSync(process.execPath, ['--import', 'tsx', entry, 'generate', '--project', 'cliff'], { env: childEnv, encoding: 'utf8', timeout: 90_000 });
+    const piped = await run(process.execPath, ['--import', 'tsx', entry, 'generate', '--project', 'cliff'], { env: childEnv, timeout: 90_000 });
     expect(piped.status).toBe(0);
     expect(piped.stdout + piped.stderr).not.toContain(ESC);
     expect(piped.stdout + piped.stderr).not.toMatch(/classifying commits|storing entries/);

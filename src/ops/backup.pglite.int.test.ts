@@ -55,9 +55,11 @@ describe('changelog backup / restore (embedded database)', () => {
   it('writes the archive 0600 from its first byte, and restores into a 0700 directory, under umask 000', async () => {
     // A permissive umask: the modes must come from the code. The archive holds password, session and
     // key hashes and webhook secrets.
+    const source = { DATA_DIR: join(dir, 'private-source') };
+    // A copy of the migrated template, as above: creating and migrating a database is not what this tests.
+    await seedDataDir(source.DATA_DIR);
     const umask = process.umask(0);
     try {
-      const source = { DATA_DIR: join(dir, 'private-source') };
       expect((await cli(source, 'users', 'create', '--email', 'grace@example.com', '--name', 'Grace')).code).toBe(0);
       const out = join(dir, 'archives');
       mkdirSync(out);

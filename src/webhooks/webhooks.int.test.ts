@@ -21,6 +21,11 @@ interface Received {
 }
 
 const ENCRYPTION_KEY = 'test-webhook-encryption-key-0123456789';
+/**
+ * Retries after a failed attempt: two, so a delivery that never succeeds fails on its third attempt
+ * after one retry that stays pending (backoff 1–2 s, then 2–4 s); a third retry only added 4–8 s.
+ */
+const RETRY_LIMIT = 2;
 let database: TestDatabase;
 let services: Services;
 let receiver: Server;
@@ -55,7 +60,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const config = testConfig({
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
-    WEBHOOK_RETRY_LIMIT: '3',
+    WEBHOOK_RETRY_LIMIT: String(RETRY_LIMIT),
     WEBHOOK_RETRY_DELAY_SECONDS: '1',
     WEBHOOK_DISPATCH_INTERVAL_MS: '100',
     WEBHOOK_TIMEOUT_MS: '2000',
@@ -186,8 +191,10 @@ describe('events and signed deliveries', () => {
   });
 });
 
-describe('retries', () => {
-  it('retries a failing endpoint with growing delays until it answers 2xx, logging every attempt', async () => {
+// Concurrent: each test waits seconds on the queue's backoff or the timeout, and each has an endpoint of
+// its own; the one delivery slot still sends one at a time, which only lengthens the measured gaps.
+describe.concurrent('retries', () => {
+  it('retries a failing endpoint with growing delays until it answers 2xx, logging every attempt', async ({ expect }) => {
     scripted.set('/flaky', [500, 503]);
     const { project, endpoint, secret } = await projectWithEndpoint('/flaky');
     await insertEntries(services, project.id, [{ status: 'published', title: 'Retry me', published_at: new Date() }]);
@@ -217,7 +224,7 @@ describe('retries', () => {
     expect(log!.attempts[0]!.response_excerpt).toMatch(/^failure x+/);
   }, 40_000);
 
-  it('does not follow redirects: a 3xx is a failed attempt', async () => {
+  it('does not follow redirects: a 3xx is a failed attempt', async ({ expect }) => {
     const { project, endpoint } = await projectWithEndpoint('/redirect');
     await insertEntries(services, project.id, [{ status: 'published', title: 'Redirected', published_at: new Date() }]);
     await deliveredTo('/redirect', 1);
@@ -230,7 +237,7 @@ describe('retries', () => {
     expect(arrivalsAt('/redirect-target')).toEqual([]);
   });
 
-  it('cuts an endpoint that does not answer after WEBHOOK_TIMEOUT_MS', async () => {
+  it('cuts an endpoint that does not answer after WEBHOOK_TIMEOUT_MS', async ({ expect }) => {
     const { project, endpoint } = await projectWithEndpoint('/slow');
     await services.webhooks.sendTest(project.id, endpoint.id);
     const log = await waitFor(async () => {
@@ -240,9 +247,11 @@ describe('retries', () => {
     expect(log.attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 2000 ms' });
     expect(log.attempts[0]!.duration_ms).toBeGreaterThanOrEqual(1900);
     expect(log.attempts[0]!.duration_ms).toBeLessThan(5000);
+    // Its retries would hold the one delivery slot 2 s each while the other tests here wait on it.
+    await services.webhooks.remove(project.id, endpoint.id);
   });
 
-  it('gives up after the last allowed attempt and marks the delivery failed', async () => {
+  it('gives up after the last allowed attempt and marks the delivery failed', async ({ expect }) => {
     // Straight through the handler, as the queue would call it: 1 + WEBHOOK_RETRY_LIMIT attempts.
     scripted.set('/down', [500, 500, 500, 500, 500]);
     const { project, endpoint } = await projectWithEndpoint('/down');
@@ -252,11 +261,11 @@ describe('retries', () => {
       return d && d.status === 'failed' ? d : undefined;
     }, 30_000, 'the delivery to fail');
     const attempts = await db().selectFrom('webhook_delivery_attempts').select('attempt').where('delivery_id', '=', deliveryId).execute();
-    expect(attempts.map((a) => a.attempt).sort()).toEqual([1, 2, 3, 4]);
+    expect(attempts.map((a) => a.attempt).sort()).toEqual(Array.from({ length: 1 + RETRY_LIMIT }, (_, i) => i + 1));
     expect(await services.webhooks.deliver(deliveryId)).toBeNull();
   }, 40_000);
 
-  it('checks the address again at delivery time: a stored private URL is refused without a connection', async () => {
+  it('checks the address again at delivery time: a stored private URL is refused without a connection', async ({ expect }) => {
     const project = await buildProject(services, { type: 'user', email: owner.email });
     // Written past the registration check, as an older row or a direct database edit could be.
     const endpoint = await db()
