@@ -95,4 +95,32 @@ describe('rules suggested by editors’ edits', () => {
     expect(own.status).toBe(200);
     expect(own.body).not.toContain('Suggested by your edits');
   });
+  it('skips a damaged stored note and one too large to read on a page request, and the page still answers', async () => {
+    const note = await ctx.services.database.db
+      .selectFrom('release_notes')
+      .select('id')
+      .where('project_id', '=', cast.app.id)
+      .where('tag', '=', 'v1.2.0')
+      .executeTakeFirstOrThrow();
+    const store = (generated: unknown) =>
+      ctx.services.database.db
+        .insertInto('release_note_edits')
+        .values({ release_id: note.id, project_id: cast.app.id, edits: JSON.stringify({ items: {} }), generated: JSON.stringify(generated) })
+        .onConflict((oc) => oc.column('release_id').doUpdateSet({ generated: JSON.stringify(generated), edited_at: new Date() }))
+        .execute();
+    // The two notes edited above are read; the damaged one is not.
+    await store({ generated_json: { sections: [{ section_type_key: 'documentation', items: [null] }] } });
+    expect((await ctx.services.generation.editSuggestions(cast.app.id)).notes).toBe(2);
+    const page = await cast.alice.get(generationPage(cast.app.slug));
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('Save settings');
+    // Well formed but large (random text, about 600 kB stored): left out by its size, not parsed.
+    const random = () => Math.random().toString(36).slice(2);
+    const items = Array.from({ length: 20_000 }, () => ({ text: `${random()}${random()}${random()}`, component: null }));
+    await store({ generated_json: { sections: [{ section_type_key: 'documentation', label: 'Documentation', items }] } });
+    expect((await ctx.services.generation.editSuggestions(cast.app.id)).notes).toBe(2);
+    // The same note, small and well formed, is read.
+    await store({ generated_json: { sections: [{ section_type_key: 'documentation', label: 'Documentation', items: items.slice(0, 3) }] } });
+    expect((await ctx.services.generation.editSuggestions(cast.app.id)).notes).toBe(3);
+  });
 });

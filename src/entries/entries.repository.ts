@@ -698,15 +698,19 @@ export const entriesRepository = {
     return (await q.execute()) as ReleaseEditsRow[];
   },
 
-  /** The edits of the project's `limit` most recently edited release notes, with the generated record each applies to. */
-  async recentReleaseEdits(db: Executor, projectId: string, limit: number): Promise<Pick<ReleaseEditsRow, 'edits' | 'generated'>[]> {
-    return (await db
-      .selectFrom('release_note_edits')
-      .select(['edits', 'generated'])
-      .where('project_id', '=', projectId)
-      .orderBy('edited_at', 'desc')
-      .limit(limit)
-      .execute()) as Pick<ReleaseEditsRow, 'edits' | 'generated'>[];
+  /**
+   * The edits of the project's `limit` most recently edited release notes, with the generated sections each
+   * applies to; notes whose stored edits or generated record take more than `maxBytes` (compressed, as
+   * stored) are left out, so that what is parsed stays small whatever a project's notes hold.
+   */
+  async recentReleaseEdits(db: Executor, projectId: string, limit: number, maxBytes: number): Promise<Array<{ edits: unknown; sections: unknown }>> {
+    const result = await sql<{ edits: unknown; sections: unknown }>`
+      SELECT edits, generated -> 'generated_json' -> 'sections' AS sections
+      FROM release_note_edits
+      WHERE project_id = ${projectId} AND pg_column_size(generated) <= ${maxBytes} AND pg_column_size(edits) <= ${maxBytes}
+      ORDER BY edited_at DESC
+      LIMIT ${limit}`.execute(db);
+    return result.rows;
   },
 
   /** Stores a note's edits and the generated record they apply to. */

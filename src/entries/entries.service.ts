@@ -157,13 +157,16 @@ interface WriteOptions {
   onBatch?: (written: number) => void;
 }
 
+/** Edited release notes read for rule suggestions: the newest, enough to show a habit… */
+const RECENT_EDITED_NOTES = 50;
+/** …each at most this large as stored (a note of some hundreds of items), so a page parses little. */
+const RECENT_EDITED_NOTE_BYTES = 64 * 1024;
+
 /**
  * Entries per write: up to 1,000 (the repository writes up to 1,000 rows per statement) or about
  * 1 MB of their JSON, so that the last writes of a generation run, of large rollups, are not one
  * long statement the run waits for after the engine is done.
  */
-/** Edited release notes read for rule suggestions: the newest, enough to show a habit. */
-const RECENT_EDITED_NOTES = 50;
 const WRITE_BATCH = 1000;
 const WRITE_CHARS = 1024 * 1024;
 
@@ -262,6 +265,17 @@ function editedRecord(record: Record<string, unknown>, edits: ReleaseEdits, rend
   const body = json.sections.length ? render(json) : '';
   const content = edits.introduction ? `${edits.introduction}\n\n${body}`.trimEnd() + '\n' : body;
   return { ...record, generated_json: json, content, introduction: edits.introduction };
+}
+
+/** A stored section as generation writes it: a key and items with text (component optional). */
+function isNoteSection(value: unknown): boolean {
+  const s = value as { section_type_key?: unknown; items?: unknown } | null;
+  return (
+    !!s &&
+    typeof s.section_type_key === 'string' &&
+    Array.isArray(s.items) &&
+    s.items.every((item: unknown) => !!item && typeof (item as { text?: unknown }).text === 'string')
+  );
 }
 
 export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsService, 'findBySlug' | 'findById'>; releaseMarkdown: ReleaseMarkdown }) {
@@ -933,11 +947,12 @@ export function createEntriesService(db: Db, deps: { projects: Pick<ProjectsServ
      * note's generated sections and the edits on them, for rules suggested from them (edit-suggestions.ts).
      */
     async recentReleaseEdits(projectId: string): Promise<Array<{ generated: Pick<NoteJson, 'sections'>; edits: ReleaseEdits }>> {
-      const rows = await entriesRepository.recentReleaseEdits(db, projectId, RECENT_EDITED_NOTES);
+      const rows = await entriesRepository.recentReleaseEdits(db, projectId, RECENT_EDITED_NOTES, RECENT_EDITED_NOTE_BYTES);
       return rows.flatMap((row) => {
         const edits = storedEdits(row.edits);
-        const sections = (row.generated.generated_json as Partial<NoteJson> | null)?.sections;
-        return edits && Array.isArray(sections) ? [{ generated: { sections }, edits }] : [];
+        // Stored JSON of another version, or damaged: a note that is not what generation writes is skipped.
+        const sections = Array.isArray(row.sections) && row.sections.every(isNoteSection) ? (row.sections as NoteJson['sections']) : null;
+        return edits && sections ? [{ generated: { sections }, edits }] : [];
       });
     },
 

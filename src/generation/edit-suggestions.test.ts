@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { keyedItems, noEdits, type NoteJson, type ReleaseEdits } from '../entries/release-edits.js';
 import { defaultSections } from './settings.js';
-import { suggestFromEdits, type EditedNote } from './edit-suggestions.js';
+import { MAX_ITEMS, suggestFromEdits, type EditedNote } from './edit-suggestions.js';
 
 /** A note with `docs` documentation items and `fixes` bug fixes, and edits made by `edit` (given the note's keys by text). */
 function note(docs: string[], fixes: string[], edit: (keyOf: (text: string) => string) => Partial<ReleaseEdits>['items'] = () => ({})): EditedNote {
@@ -56,5 +56,17 @@ describe('rules suggested by editors’ edits', () => {
     const notes = [note(['a', 'b'], [], hide('a', 'b')), note(['c', 'd'], [], hide('c', 'd'))];
     expect(suggestFromEdits(notes, sections).hideSections).toEqual([]);
     expect(suggestFromEdits(notes, defaultSections()).hideSections.map((s) => s.key)).toEqual(['documentation']);
+  });
+  it(`reads at most ${MAX_ITEMS.toLocaleString('en')} items, newest notes first, skipping a note that would pass the budget`, () => {
+    const huge = note(Array.from({ length: MAX_ITEMS + 1 }, (_, i) => `doc ${i}`), [], hide('doc 0', 'doc 1', 'doc 2'));
+    const small = [note(['a', 'b'], [], hide('a', 'b')), note(['c', 'd'], [], hide('c', 'd'))];
+    // The huge note (newest) is skipped; the two after it still count.
+    const suggested = suggestFromEdits([huge, ...small], defaultSections());
+    expect(suggested.notes).toBe(2);
+    expect(suggested.hideSections).toEqual([{ key: 'documentation', label: 'Documentation', hidden: 4, items: 4, notes: 2 }]);
+    // Within the budget, a note is read: MAX_ITEMS items in all.
+    const fits = note(Array.from({ length: MAX_ITEMS - 4 }, (_, i) => `doc ${i}`), []);
+    expect(suggestFromEdits([fits, ...small], defaultSections()).notes).toBe(3);
+    expect(suggestFromEdits([fits, note(['x'], []), ...small], defaultSections()).notes).toBe(3);
   });
 });

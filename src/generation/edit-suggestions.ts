@@ -17,8 +17,9 @@ export const MIN_NOTES = 2;
 /** …making at least this share of what generation put in the section across those notes. */
 export const MIN_SHARE = 0.75;
 /**
- * Items read at most (newest notes first): each is hashed to its key, and a note can hold thousands;
- * this keeps a page's work to milliseconds on the event loop whatever the notes hold.
+ * Items read at most (newest notes first; a note that would pass it is skipped): each is hashed to its
+ * key on the page's request, so the work stays bounded whatever the notes hold (the caller also reads
+ * only notes of bounded size).
  */
 export const MAX_ITEMS = 20_000;
 
@@ -53,8 +54,9 @@ export function suggestFromEdits(notes: readonly EditedNote[], sections: readonl
   let read = 0;
   let budget = MAX_ITEMS;
   for (const { generated, edits } of notes) {
-    budget -= generated.sections.reduce((n, s) => n + s.items.length, 0);
-    if (budget < 0) break;
+    const size = generated.sections.reduce((n, s) => n + s.items.length, 0);
+    if (size > budget) continue;
+    budget -= size;
     read++;
     const hiddenHere = new Set<string>();
     for (const { key, section } of keyedItems(generated)) {

@@ -31,10 +31,18 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     // Vitest sets projects up one after another; PostgreSQL's template (its migrations run in the
     // server) is started here so that it builds while PGlite's migrates in this process (a clean clone
     // builds both: about 10 s each).
+    // (`vitest.projects` lists the projects of the run, not whether they have files: a run of PGlite files
+    // alone builds PostgreSQL's template too, and drops it at the end.)
     const build = project.vitest.projects.some((p) => p.name === 'postgres') ? postgresTemplateBuild() : undefined;
-    project.provide('pgliteTemplate', await pgliteTemplate());
     // A run whose postgres project has no file never sets it up: the template is dropped here instead.
-    if (build) return () => (build.claimed ? Promise.resolve() : build.ready.then(build.drop, () => undefined));
+    const dropUnclaimed = () => (build && !build.claimed ? build.ready.then(build.drop, () => undefined) : Promise.resolve());
+    try {
+      project.provide('pgliteTemplate', await pgliteTemplate());
+    } catch (error) {
+      await dropUnclaimed();
+      throw error;
+    }
+    if (build) return dropUnclaimed;
   }
   // The file timed alone seeds a data directory of its own from the same template.
   if (project.name === 'alone') project.provide('pgliteTemplate', await pgliteTemplate());
@@ -101,6 +109,9 @@ const BUILD = Symbol.for('changelog-test.postgres-template');
 function buildPostgresTemplate(adminUrl: string): PostgresTemplateBuild {
   const name = `${scratchPrefix(adminUrl)}_t_template_${randomBytes(4).toString('hex')}`.toLowerCase();
   const drop = async () => {
+    // A later setup in this process (vitest's watch mode sets up again after a config change) builds anew.
+    const store = globalThis as { [BUILD]?: PostgresTemplateBuild };
+    if (store[BUILD]?.name === name) delete store[BUILD];
     await withAdmin(adminUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
   };
   const ready = (async () => {
