@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,8 @@ import { startServerProcess } from '../../test/helpers/process.js';
 
 let database: TestDatabase | undefined;
 let dataDir: string | undefined;
+/** A seeded embedded data directory that no server has opened: each server gets a copy (copying is quicker than seeding). */
+let pristine: string | undefined;
 
 /** Where the spawned server keeps its data: this run's PostgreSQL scratch database, or a fresh embedded one. */
 async function databaseEnv(): Promise<Record<string, string>> {
@@ -16,13 +18,18 @@ async function databaseEnv(): Promise<Record<string, string>> {
   const quiet = { DEMO_SEED: 'false', UNDER_PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
   if (database?.url) return { ...quiet, DATABASE_URL: database.url };
   const fresh = join(dataDir!, String(Math.random()).slice(2));
-  await seedDataDir(fresh);
+  // Without a template (outside the pglite project) seeding left nothing: the server initializes the directory.
+  if (existsSync(pristine!)) cpSync(pristine!, fresh, { recursive: true });
   return { ...quiet, DATA_DIR: fresh };
 }
 
 beforeAll(async () => {
   if (usePostgres) database = await createTestDatabase();
-  else dataDir = mkdtempSync(join(tmpdir(), 'changelog-shutdown-'));
+  else {
+    dataDir = mkdtempSync(join(tmpdir(), 'changelog-shutdown-'));
+    pristine = join(dataDir, 'pristine');
+    await seedDataDir(pristine);
+  }
 });
 
 afterAll(async () => {

@@ -43,6 +43,13 @@ describe.runIf(usePostgres)('a process killed during an ingest', () => {
     expect(Number(broken.rows[0]!.n)).toBe(0);
     const row = await db.selectFrom('repo_links').selectAll().where('id', '=', link.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'ingesting', last_ingested_sha: null });
+    // The killed process still holds the link's ingest lease (LEASE_SECONDS, 30 s from its last renewal).
+    expect(row.ingest_lease).not.toBeNull();
+    expect(row.ingest_lease_until!.getTime()).toBeGreaterThan(Date.now());
+    // Its lease runs out a second from now instead of waiting out the 30 s (the next run below still waits
+    // for the lapse; the lapse itself is tested in ingest.int.test.ts, "left by a process that died").
+    await sql`UPDATE repo_links SET ingest_lease_until = now() + interval '1 second'
+      WHERE id = ${link.id} AND ingest_lease = ${row.ingest_lease}::uuid`.execute(db);
 
     // What the next run does (the worker re-queues links left "ingesting" at start).
     expect(await fixture.ctx.services.repos.resumeUnfinished()).toBeGreaterThanOrEqual(1);
