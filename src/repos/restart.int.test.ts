@@ -48,8 +48,10 @@ describe.runIf(usePostgres)('a process killed during an ingest', () => {
     expect(row.ingest_lease_until!.getTime()).toBeGreaterThan(Date.now());
     // Its lease runs out a second from now instead of waiting out the 30 s (the next run below still waits
     // for the lapse; the lapse itself is tested in ingest.int.test.ts, "left by a process that died").
-    await sql`UPDATE repo_links SET ingest_lease_until = now() + interval '1 second'
+    const lapsed = await sql`UPDATE repo_links SET ingest_lease_until = now() + interval '1 second'
       WHERE id = ${link.id} AND ingest_lease = ${row.ingest_lease}::uuid`.execute(db);
+    // Else the next run would silently wait out the whole lease.
+    expect(lapsed.numAffectedRows).toBe(1n);
 
     // What the next run does (the worker re-queues links left "ingesting" at start).
     expect(await fixture.ctx.services.repos.resumeUnfinished()).toBeGreaterThanOrEqual(1);

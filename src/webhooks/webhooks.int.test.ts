@@ -252,7 +252,7 @@ describe.concurrent('retries', () => {
   });
 
   it('gives up after the last allowed attempt and marks the delivery failed', async ({ expect }) => {
-    // Straight through the handler, as the queue would call it: 1 + WEBHOOK_RETRY_LIMIT attempts.
+    // Through the queue and its backoff, as in production: 1 + WEBHOOK_RETRY_LIMIT attempts.
     scripted.set('/down', [500, 500, 500, 500, 500]);
     const { project, endpoint } = await projectWithEndpoint('/down');
     const deliveryId = await services.webhooks.sendTest(project.id, endpoint.id);
