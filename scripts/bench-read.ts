@@ -442,6 +442,24 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} did not come up`);
 }
 
+/** The table of `kind` in the current docs/benchmarks.md section (up to the next table or the section's end), marked as kept. */
+function keptTable(kind: 'postgres' | 'pglite'): string | undefined {
+  let doc: string;
+  try {
+    doc = readFileSync(join(ROOT, 'docs/benchmarks.md'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const section = /<!-- bench:read:start -->([\s\S]*?)<!-- bench:read:end -->/.exec(doc)?.[1];
+  const title = kind === 'postgres' ? '### PostgreSQL' : '### PGlite (embedded)';
+  const from = section?.indexOf(`${title}\n`) ?? -1;
+  if (!section || from < 0) return undefined;
+  const next = section.indexOf('\n### ', from + title.length);
+  const table = section.slice(from + title.length, next < 0 ? undefined : next + 1).replace(/^\n+(_[^\n]*_\n+)?/, '\n');
+  const note = `_Kept from the last run that measured it: this run (${new Date().toISOString().slice(0, 10)}) measured ${kind === 'postgres' ? 'the embedded database' : 'PostgreSQL'} only._`;
+  return `${title}\n\n${note}\n${table.trimEnd()}\n`;
+}
+
 function writeSection(markdown: string): void {
   const file = join(ROOT, 'docs/benchmarks.md');
   let doc = '# Benchmarks\n';
@@ -479,6 +497,11 @@ const header = [
     'up to 50 entries (megabytes), so it is measured with one client (an integration polling it) and with 50.',
   '',
 ].join('\n');
+// A run of one database (BENCH_ONLY, or no BENCH_DATABASE_URL) keeps the other's table from the last run that measured it.
+for (const other of (['postgres', 'pglite'] as const).filter((k) => !kinds.includes(k))) {
+  const kept = keptTable(other);
+  if (kept) parts[other === 'postgres' ? 'unshift' : 'push'](kept);
+}
 const markdown = `${header}\n${parts.join('\n')}`;
 writeSection(markdown);
 console.log(`\nWrote docs/benchmarks.md`);
