@@ -74,6 +74,9 @@ interface FileDiff {
   tooLarge: boolean;
 }
 
+/** Manifest paths whose last version read is kept for the next (older) change of that path (at most 256 KiB each). */
+const MANIFEST_MEMO = 64;
+
 /** At most this much text of release configurations and fragments is kept from one read of a history (about 16 MB). */
 const MAX_FACT_CHARS_PER_READ = 8 * 1024 * 1024;
 
@@ -100,6 +103,21 @@ export async function readCommitFacts(range: string[], options: GitOptions): Pro
   let kept = 0;
   const spend = (chars: number) => (kept += chars) <= MAX_FACT_CHARS_PER_READ;
 
+  // Newest first, a manifest's version before one commit is its version after the previous change of that
+  // path: each path's last `before` is kept (the newest MANIFEST_MEMO paths), so most versions parse once.
+  // Results are only read (dependencyDelta), so one object may serve two commits.
+  const memo = new Map<string, { text: string; manifest: ManifestDependencies | null }>();
+  const parsed = (path: string, text: string, remember = false): ManifestDependencies | null => {
+    const known = memo.get(path);
+    const manifest = known && known.text === text ? known.manifest : readManifest(path, text);
+    if (remember) {
+      memo.delete(path);
+      memo.set(path, { text, manifest });
+      if (memo.size > MANIFEST_MEMO) memo.delete(memo.keys().next().value!);
+    }
+    return manifest;
+  };
+
   const finishFile = () => {
     if (!file || !sha || !file.path) return;
     if (isReleaseConfigPath(file.path)) {
@@ -120,8 +138,8 @@ export async function readCommitFacts(range: string[], options: GitOptions): Pro
       return;
     }
     if (file.tooLarge || !isManifestPath(file.path)) return;
-    const before = file.added ? null : readManifest(file.path, file.before.join('\n'));
-    const after = file.deleted ? null : readManifest(file.path, file.after.join('\n'));
+    const after = file.deleted ? null : parsed(file.path, file.after.join('\n'));
+    const before = file.added ? null : parsed(file.path, file.before.join('\n'), true);
     for (const m of [before, after]) if (m?.name) localNames.add(m.name);
     if (!isToolingManifest(file.path)) {
       let named = packagesOf.get(sha);
