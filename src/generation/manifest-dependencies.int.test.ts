@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { buildIngestedProject } from '../../test/helpers/factories.js';
 import { tempDir } from '../../test/helpers/git-fixtures.js';
 import { commitFiles } from '../../test/helpers/git.js';
 
@@ -42,10 +42,7 @@ afterAll(async () => {
 
 describe('manifest-aware dependency classification on the hosted path', () => {
   it("stores each commit's dependency changes at ingest and generation reads them: the dev bump hidden, the runtime bump under Dependencies", async () => {
-    const user = await buildUser(ctx.services);
-    const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: work, branch: 'main' });
-    await ctx.services.ingest.ingestLink(link.id);
+    const { project } = await buildIngestedProject(ctx.services, work);
 
     const stored = await db().selectFrom('commits').select(['message', 'dependencies']).where('project_id', '=', project.id).orderBy('committed_at').execute();
     expect(stored.map((c) => [c.message.split('\n')[0], c.dependencies === null ? null : JSON.parse(c.dependencies)])).toEqual([

@@ -6,7 +6,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestContext, type TestContext } from '../../test/helpers/context.js';
-import { buildProject, buildUser } from '../../test/helpers/factories.js';
+import { buildIngestedProject } from '../../test/helpers/factories.js';
 import { tempDir } from '../../test/helpers/git-fixtures.js';
 import { commitFiles } from '../../test/helpers/git.js';
 import { runEngineRequest, type ReleaseNoteFields } from './engine-thread.js';
@@ -44,10 +44,7 @@ afterAll(async () => {
 
 describe('release files on the hosted path', () => {
   it('stores the release configuration and fragments at ingest, and the engine reads them from storage', async () => {
-    const user = await buildUser(ctx.services);
-    const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: work, branch: 'main' });
-    await ctx.services.ingest.ingestLink(link.id);
+    const { project } = await buildIngestedProject(ctx.services, work);
 
     const stored = await db()
       .selectFrom('commits')
@@ -92,10 +89,7 @@ describe('release files on the hosted path', () => {
 
   it('keeps the configuration in force when a commit makes release.yml too large to read (not read as deleted)', async () => {
     commitFiles(work, 'ci: a huge release.yml', { '.github/release.yml': `${config}${`#${'x'.repeat(1023)}\n`.repeat(700)}` }, { date: '2024-01-05T10:00:00Z' });
-    const user = await buildUser(ctx.services);
-    const project = await buildProject(ctx.services, { type: 'user', email: user.email });
-    const { link } = await ctx.services.repos.linkLocalRepo({ projectSlug: project.slug, source: work, branch: 'main' });
-    await ctx.services.ingest.ingestLink(link.id);
+    const { project } = await buildIngestedProject(ctx.services, work);
     const huge = await db()
       .selectFrom('commits')
       .select('release_config')

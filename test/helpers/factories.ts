@@ -21,6 +21,15 @@ export async function buildProject(
   return services.projects.create({ name: overrides.name ?? 'Test Project', slug: overrides.slug ?? `p-${unique()}`, owner });
 }
 
+/** A new user's project with the local repository at `source` linked (branch main) and ingested once. */
+export async function buildIngestedProject(services: Services, source: string) {
+  const user = await buildUser(services);
+  const project = await buildProject(services, { type: 'user', email: user.email });
+  const { link } = await services.repos.linkLocalRepo({ projectSlug: project.slug, source, branch: 'main' });
+  await services.ingest.ingestLink(link.id);
+  return { user, project, link };
+}
+
 export const generatedJson = (title: string) => ({
   title,
   headline_items: [{ section_type_key: 'feature', title: `${title}: headline`, body: null }],
