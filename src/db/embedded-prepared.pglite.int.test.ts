@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, PREPARED, type Database } from './database.js';
+import { migrate } from './migrate.js';
+import { changelogRepository } from '../changelog/changelog.repository.js';
+import { seedDataDir } from '../../test/helpers/database.js';
 
 // The server's own pool on the embedded database prepares its marked statements (the public reads'):
 // planning them on every request cost more than running them. The database is one session that
@@ -13,7 +16,9 @@ let database: Database;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'embedded-prepared-'));
+  await seedDataDir(dir);
   database = await openDatabase({ kind: 'pglite', dataDir: dir });
+  await migrate(database);
 }, 60_000);
 
 afterAll(async () => {
@@ -52,3 +57,35 @@ describe("the embedded database's own pool", () => {
     expect(await preparedNames()).toEqual(before);
   });
 });
+
+describe('the batched public reads on the embedded database', () => {
+  it('settle on one generic plan instead of being planned again at every execution', async () => {
+    const db = database.db;
+    const user = await db.insertInto('users').values({ email: 'plans@example.com', name: 'Plans' }).returning('id').executeTakeFirstOrThrow();
+    const project = await db
+      .insertInto('projects')
+      .values({ owner_type: 'user', owner_user_id: user.id, name: 'Plans', slug: 'plans' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const { id } = await sql<{ id: string }>`
+      INSERT INTO changelog_entries (project_id, entry_type, status, title, published_at)
+      SELECT ${project.id}::uuid, 'commit', 'published', 'Entry ' || i, timestamptz '2026-01-01' + make_interval(hours => i)
+      FROM generate_series(1, 40) AS i RETURNING id`
+      .execute(db)
+      .then((r) => r.rows[0]!);
+    await sql`DEALLOCATE ALL`.execute(db);
+    // One request at a time (one client): its statement runs with custom plans five times, then
+    // keeps the generic plan if no custom plan looked cheaper, as it must, whatever the batch's size.
+    for (let i = 0; i < 8; i++) {
+      const [listed] = await changelogRepository.pages(db, [{ slug: 'plans', limit: 3, offset: i % 2 }]);
+      expect(listed!.entries).toHaveLength(3);
+      const [one] = await changelogRepository.entries(db, [{ slug: 'plans', id }]);
+      expect(one!.entries.map((e) => e.id)).toEqual([id]);
+    }
+    const plans = await sql<{ statement: string; generic_plans: string; custom_plans: string }>`
+      SELECT statement, generic_plans::text, custom_plans::text FROM pg_prepared_statements WHERE statement LIKE '%WITH ORDINALITY%'`.execute(db);
+    expect(plans.rows).toHaveLength(2);
+    for (const row of plans.rows) expect({ generic: Number(row.generic_plans), custom: Number(row.custom_plans) }).toEqual({ generic: 3, custom: 5 });
+  });
+});
+
