@@ -10,6 +10,18 @@ import type { Services } from '../services.js';
  */
 export function registerWorkerCommand({ program, command, withServices, io }: CliParts<Services>): void {
   command(program, 'worker', 'run the background worker (repository ingestion) without the HTTP server').action(async () => {
+    // Listening from the start: a signal while the worker starts still stops it cleanly once started
+    // (its jobs and database closed), and a second signal ends the process at once.
+    let signalled = false;
+    let stop = () => {};
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) process.exit(128 + (signal === 'SIGINT' ? 2 : 15));
+      signalled = true;
+      stop();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
     const [{ requireSafeGit }, { startWorker }] = await Promise.all([import('../git/version.js'), import('./worker.js')]);
     // It fetches the repositories dashboard users linked: no git that lets one run commands.
     const git = await requireSafeGit();
@@ -32,10 +44,7 @@ export function registerWorkerCommand({ program, command, withServices, io }: Cl
       }
       const { resumed } = await startWorker(services);
       io.stderr(`Worker running${where} with git ${git}${resumed ? ` (resumed ${resumed} unfinished ingests)` : ''}; stop with Ctrl-C\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
+      await stopped;
     });
   });
 }
