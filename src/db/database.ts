@@ -112,11 +112,27 @@ export const PREPARED = '/* prepared */';
  */
 function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string, string> {
   const names = new Map<string, string>();
+  const runs = new Map<string, number>();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const parsed = () => (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     if (typeof text === 'string' && Array.isArray(values) && text.includes(PREPARED)) {
       let name = names.get(text);
-      if (name === undefined) names.set(text, (name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}${suffix}`));
+      const base = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}${suffix}`;
+      if (name === undefined) names.set(text, (name = base));
+      if (suffix) {
+        // An embedded client lives as long as the server, and a plan lives as long as its
+        // statement: nothing there analyzes, so nothing tells a generic plan made on a few rows
+        // that the tables grew. Prepared again under a new name every REPLAN_EVERY runs.
+        const count = (runs.get(text) ?? 0) + 1;
+        runs.set(text, count);
+        if (count % REPLAN_EVERY === 0) {
+          const old = name;
+          names.set(text, (name = `${base}_${count / REPLAN_EVERY}`));
+          delete parsed()[old];
+          (query(`DEALLOCATE ${old}`) as Promise<unknown>).catch(() => {});
+        }
+      }
       const statement = name;
       const run = () => query({ name: statement, text, values }, ...rest);
       if (!suffix || rest.length) return run();
@@ -124,7 +140,7 @@ function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string
       // (DEALLOCATE ALL, DISCARD ALL): pg would bind it for good without parsing it again.
       return (run() as Promise<unknown>).catch((error: unknown) => {
         if ((error as { code?: string }).code !== '26000') throw error;
-        delete (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements[statement];
+        delete parsed()[statement];
         return run();
       });
     }
@@ -132,6 +148,9 @@ function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string
   };
   return names;
 }
+
+/** Runs of a marked statement on an embedded client before it is prepared (and planned) again. */
+export const REPLAN_EVERY = 1_000;
 
 /**
  * The embedded database is one session that every client of its socket shares, so a statement name

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, PREPARED, type Database } from './database.js';
+import { openDatabase, PREPARED, REPLAN_EVERY, type Database } from './database.js';
 import { migrate } from './migrate.js';
 import { changelogRepository } from '../changelog/changelog.repository.js';
 import { seedDataDir } from '../../test/helpers/database.js';
@@ -55,6 +55,25 @@ describe("the embedded database's own pool", () => {
     const before = await preparedNames();
     await sql`SELECT 41 + 1 AS n`.execute(database.db);
     expect(await preparedNames()).toEqual(before);
+  });
+});
+
+describe('plans on the embedded database', () => {
+  it(`are made again every ${REPLAN_EVERY} runs of a statement, so none outlives the growth of the tables it was made on`, async () => {
+    const doubled = (n: number) => sql<{ n: number }>`${sql.raw(PREPARED)} SELECT ${n}::int * 2 AS n`;
+    const plans = async () =>
+      (
+        await sql<{ name: string; runs: string }>`
+          SELECT name, (generic_plans + custom_plans)::text AS runs FROM pg_prepared_statements
+          WHERE statement LIKE '%::int * 2 AS n' ORDER BY name`.execute(database.db)
+      ).rows;
+    // One at a time: the pool hands the same client back.
+    for (let i = 1; i < REPLAN_EVERY; i++) expect((await doubled(i).execute(database.db)).rows[0]!.n).toBe(2 * i);
+    const [first] = await plans();
+    expect(first).toMatchObject({ runs: String(REPLAN_EVERY - 1) });
+    for (let i = 0; i < 3; i++) expect((await doubled(i).execute(database.db)).rows[0]!.n).toBe(2 * i);
+    // The old statement is gone; the new one, under its own name, has run the last three times.
+    expect(await plans()).toEqual([{ name: `${first!.name}_1`, runs: '3' }]);
   });
 });
 
