@@ -240,13 +240,16 @@ describe.skipIf(usePostgres)('the CLI beside a server on the embedded database',
     let err = '';
     worker.stderr!.on('data', (chunk) => (err += String(chunk)));
     const exited = new Promise<string>((resolve) => worker.on('exit', (code, signal) => resolve(`code ${code} signal ${signal}`)));
-    await within(30_000, async () => err.includes('Worker running'));
-    expect(err).toContain(`on the server's embedded database (pid ${server!.child.pid})`);
-    // The server keeps answering while the worker polls its queue through it.
-    expect((await fetch(`${server!.url}/v1/changelog/shared`)).status).toBe(200);
-    worker.kill('SIGTERM');
-    const how = await exited;
-    expect(how, err).toBe('code 0 signal null');
+    try {
+      await within(30_000, async () => err.includes('Worker running'));
+      expect(err).toContain(`on the server's embedded database (pid ${server!.child.pid})`);
+      // The server keeps answering while the worker polls its queue through it.
+      expect((await fetch(`${server!.url}/v1/changelog/shared`)).status).toBe(200);
+    } finally {
+      // Also when an expectation above fails: a worker left running polls for good.
+      worker.kill('SIGTERM');
+    }
+    expect(await exited, err).toBe('code 0 signal null');
   }, 60_000);
 
   it('opens the directory itself once the server has stopped', async () => {
