@@ -112,14 +112,18 @@ export const PREPARED = '/* prepared */';
  */
 function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string, string> {
   const names = new Map<string, string>();
+  const bases = new Map<string, string>();
   const runs = new Map<string, number>();
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   const parsed = () => (client as unknown as { connection: { parsedStatements: Record<string, string> } }).connection.parsedStatements;
   (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
     if (typeof text === 'string' && Array.isArray(values) && text.includes(PREPARED)) {
       let name = names.get(text);
-      const base = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}${suffix}`;
-      if (name === undefined) names.set(text, (name = base));
+      if (name === undefined) {
+        name = `p${createHash('sha1').update(text).digest('hex').slice(0, 16)}${suffix}`;
+        names.set(text, name);
+        bases.set(text, name);
+      }
       if (suffix) {
         // An embedded client lives as long as the server, and a plan lives as long as its
         // statement: nothing there analyzes, so nothing tells a generic plan made on a few rows
@@ -128,7 +132,7 @@ function prepareMarkedStatements(client: pg.PoolClient, suffix = ''): Map<string
         runs.set(text, count);
         if (count % REPLAN_EVERY === 0) {
           const old = name;
-          names.set(text, (name = `${base}_${count / REPLAN_EVERY}`));
+          names.set(text, (name = `${bases.get(text)!}_${count / REPLAN_EVERY}`));
           delete parsed()[old];
           (query(`DEALLOCATE ${old}`) as Promise<unknown>).catch(() => {});
         }
